@@ -1,0 +1,22 @@
+/// The attestation statement formats a relying party accepts, by identifier.
+public struct AttestationFormats: Sendable {
+    private var verifiers: [String: any AttestationStatementVerifier]
+
+    public init(_ verifiers: [any AttestationStatementVerifier]) {
+        self.verifiers = Dictionary(verifiers.map { ($0.format, $0) }, uniquingKeysWith: { _, last in last })
+    }
+
+    /// Every format WebAuthn Level 3 defines.
+    public static let all = AttestationFormats([
+        NoneAttestation(), PackedAttestation(), FIDOU2FAttestation(),
+    ])
+
+    public func verifier(for format: String) -> (any AttestationStatementVerifier)? { verifiers[format] }
+
+    public var identifiers: [String] { verifiers.keys.sorted() }
+
+    /// Adds or replaces a format.
+    public mutating func register(_ verifier: any AttestationStatementVerifier) {
+        verifiers[verifier.format] = verifier
+    }
+}

@@ -1,0 +1,163 @@
+import CBOR
+import Foundation
+import SwiftASN1
+import X509
+
+/// Verifies one attestation statement format (WebAuthn §8). Each format lives in its own file and type.
+public protocol AttestationStatementVerifier: Sendable {
+    /// The attestation statement format identifier, e.g. `packed`.
+    var format: String { get }
+    /// Checks the statement and says what kind of attestation it is and how far it is trusted.
+    /// Throws a ``WebAuthnError`` (`attestation.<format>.<check>` or `certificate.*`) when it does not verify.
+    func verify(_ context: AttestationContext) async throws(WebAuthnError) -> VerifiedAttestation
+}
+
+/// Everything a format verifier needs: the statement, what it signs over, and the trust settings.
+public struct AttestationContext: Sendable {
+    public let format: String
+    public let statement: CBORMap
+    public let authenticatorData: AuthenticatorData
+    public let clientDataHash: [UInt8]
+    public let credential: AttestedCredentialData
+    /// The time at which certificates (and SafetyNet timestamps) are judged.
+    public let verificationTime: Date
+    /// The trust anchors configured for this format, if any.
+    public let anchors: AttestationTrust.Anchors?
+    public let options: AttestationOptions
+
+    public init(
+        format: String, statement: CBORMap, authenticatorData: AuthenticatorData, clientDataHash: [UInt8],
+        credential: AttestedCredentialData, verificationTime: Date, anchors: AttestationTrust.Anchors?,
+        options: AttestationOptions
+    ) {
+        self.format = format
+        self.statement = statement
+        self.authenticatorData = authenticatorData
+        self.clientDataHash = clientDataHash
+        self.credential = credential
+        self.verificationTime = verificationTime
+        self.anchors = anchors
+        self.options = options
+    }
+
+    /// `authenticatorData || clientDataHash`: what most formats sign.
+    public var signedData: [UInt8] { authenticatorData.rawValue + clientDataHash }
+
+    /// An error coded `attestation.<format>.<check>`.
+    public func failure(_ check: String, _ message: String) -> WebAuthnError {
+        WebAuthnError(.attestation(format, check), message)
+    }
+
+    /// Reads the statement's `alg` as a COSE algorithm.
+    public func algorithm() throws(WebAuthnError) -> COSEAlgorithm {
+        guard let alg = statement[text: "alg"]?.intValue else {
+            throw failure("malformed", "\(format) attestation statement has no integer \"alg\"")
+        }
+        return COSEAlgorithm(rawValue: alg)
+    }
+
+    /// Reads a byte-string field of the statement.
+    public func bytes(_ field: String) throws(WebAuthnError) -> [UInt8] {
+        guard let value = statement[text: field]?.bytesValue else {
+            throw failure("malformed", "\(format) attestation statement has no byte string \"\(field)\"")
+        }
+        return value
+    }
+
+    /// Parses the statement's `x5c` (leaf first). Nil when absent; an error when present but empty or bad.
+    public func certificateChain() throws(WebAuthnError) -> [Certificate]? {
+        guard let value = statement[text: "x5c"] else { return nil }
+        guard let items = value.arrayValue, !items.isEmpty else {
+            throw failure("malformed", "\(format) attestation statement x5c is not a non-empty array")
+        }
+        var chain: [Certificate] = []
+        for (index, item) in items.enumerated() {
+            guard let der = item.bytesValue else {
+                throw failure("malformed", "\(format) x5c[\(index)] is not a byte string")
+            }
+            do {
+                chain.append(try Certificate(derEncoded: der))
+            } catch {
+                throw WebAuthnError(.certificateMalformed, "\(format) x5c[\(index)] is not a valid X.509 certificate: \(error)")
+            }
+        }
+        return chain
+    }
+
+    /// Checks the chain's validity periods and, where anchors are configured, its path to one of them.
+    public func evaluateTrust(of chain: [Certificate], extraCriticalExtensions: [ASN1ObjectIdentifier] = []) async throws(WebAuthnError) -> TrustStatus {
+        try await CertificatePath(chain: chain, format: format)
+            .evaluate(at: verificationTime, anchors: anchors, extraCriticalExtensions: extraCriticalExtensions)
+    }
+
+    /// Requires the certificate's id-fido-gen-ce-aaguid extension, when present, to match the authenticator data's AAGUID.
+    public func checkAAGUIDExtension(of certificate: Certificate, certificateName: String = "attestation certificate") throws(WebAuthnError) {
+        guard let ext = certificate.extensions[oid: .fidoAAGUID] else { return }
+        if ext.critical {
+            throw failure("aaguidExtensionCritical", "the \(certificateName)'s AAGUID extension must not be critical")
+        }
+        let value = (try? ASN1OctetString(derEncoded: ext.value)).map { Array($0.bytes) } ?? []
+        guard value.count == 16, value == credential.aaguid.bytes else {
+            throw failure("aaguidMismatch", "\(certificateName) id-fido-gen-ce-aaguid (1.3.6.1.4.1.45724.1.1.4) does not match the AAGUID in authData")
+        }
+    }
+}
+
+/// The attestation types of WebAuthn §6.5.4.
+public enum AttestationType: String, Sendable, Hashable, Codable {
+    case none
+    case `self` = "self"
+    case basic
+    case attCA
+    case anonCA
+}
+
+/// How far an attestation's certificate path is trusted.
+public enum TrustStatus: Sendable, Hashable {
+    /// There is no certificate path (none, self).
+    case notApplicable
+    /// The path leads to this configured anchor.
+    case trusted(anchor: Certificate)
+    /// The statement verified, but no configured anchor vouches for it.
+    case untrusted(reason: String)
+
+    public var isTrusted: Bool {
+        if case .trusted = self { return true }
+        return false
+    }
+}
+
+/// The outcome of a verified attestation statement.
+public struct VerifiedAttestation: Sendable {
+    public var format: String
+    public var type: AttestationType
+    /// The attestation certificates as sent (`x5c`, leaf first); empty for none and self.
+    public var trustPath: [Certificate]
+    public var trust: TrustStatus
+
+    public init(format: String, type: AttestationType, trustPath: [Certificate] = [], trust: TrustStatus = .notApplicable) {
+        self.format = format
+        self.type = type
+        self.trustPath = trustPath
+        self.trust = trust
+    }
+}
+
+/// Format-specific knobs.
+public struct AttestationOptions: Sendable, Hashable {
+    /// SafetyNet: reject when `ctsProfileMatch` is false (default true).
+    public var safetyNetEnforceCTSProfileMatch: Bool = true
+    /// SafetyNet: how old `timestampMs` may be, relative to the verification time.
+    public var safetyNetMaximumAge: TimeInterval = 60
+    /// SafetyNet: how far in the future `timestampMs` may be (clock skew).
+    public var safetyNetAllowedClockSkew: TimeInterval = 60
+    /// SafetyNet: skip the timestamp window (for replaying old captures; never in production).
+    public var safetyNetSkipTimestampCheck: Bool = false
+
+    public init() {}
+}
+
+extension ASN1ObjectIdentifier {
+    /// id-fido-gen-ce-aaguid.
+    public static let fidoAAGUID: ASN1ObjectIdentifier = [1, 3, 6, 1, 4, 1, 45724, 1, 1, 4]
+}

@@ -1,0 +1,151 @@
+import Crypto
+import Foundation
+
+/// What the server stored about a credential, as an authentication needs it.
+public struct CredentialRecord: Sendable, Hashable {
+    public var id: [UInt8]
+    /// The COSE_Key bytes from registration.
+    public var publicKey: [UInt8]
+    public var signCount: UInt32
+    /// The user handle of the account, checked against the assertion's `userHandle` when both are present.
+    public var userHandle: [UInt8]?
+    /// The BE flag from registration; when known, a change fails the ceremony.
+    public var backupEligible: Bool?
+
+    public init(id: [UInt8], publicKey: [UInt8], signCount: UInt32, userHandle: [UInt8]? = nil, backupEligible: Bool? = nil) {
+        self.id = id
+        self.publicKey = publicKey
+        self.signCount = signCount
+        self.userHandle = userHandle
+        self.backupEligible = backupEligible
+    }
+}
+
+extension RelyingParty {
+    /// Makes the options for `navigator.credentials.get()`.
+    ///
+    /// - Parameter allowCredentials: the user's credentials; empty for a username-less (discoverable) sign-in.
+    public func beginAuthentication(
+        challenge: [UInt8]? = nil,
+        allowCredentials: [PublicKeyCredentialDescriptor] = [],
+        userVerification: UserVerificationRequirement? = nil,
+        hints: [PublicKeyCredentialHint]? = nil,
+        extensions: [String: JSONValue]? = nil
+    ) -> PublicKeyCredentialRequestOptions {
+        PublicKeyCredentialRequestOptions(
+            challenge: challenge ?? Self.generateChallenge(),
+            timeout: timeoutMilliseconds,
+            rpId: id,
+            allowCredentials: allowCredentials.isEmpty ? nil : allowCredentials,
+            userVerification: userVerification ?? self.userVerification,
+            hints: hints,
+            extensions: extensions
+        )
+    }
+
+    /// Verifies an authentication response (WebAuthn §7.2) against the stored credential.
+    ///
+    /// - Parameters:
+    ///   - credential: the assertion JSON the client sent, parsed (``AuthenticationCredential/parse(_:)``).
+    ///   - expectedChallenge: the challenge stored when the ceremony began.
+    ///   - record: the stored credential whose ID the client named.
+    ///   - allowedCredentialIDs: the `allowCredentials` IDs sent in the options, if any.
+    /// - Throws: ``WebAuthnError``; `signCountRegression` when the counter did not increase (see ``signCountPolicy``).
+    public func finishAuthentication(
+        _ credential: AuthenticationCredential,
+        expectedChallenge: [UInt8],
+        credential record: CredentialRecord,
+        allowedCredentialIDs: [[UInt8]]? = nil,
+        requireUserVerification: Bool? = nil
+    ) throws(WebAuthnError) -> VerifiedAuthentication {
+        guard credential.type == .publicKey else {
+            throw WebAuthnError(.credentialTypeInvalid, "credential type is \"\(credential.type.rawValue)\", expected \"public-key\"")
+        }
+        let rawID = credential.rawId.bytes
+        if let allowed = allowedCredentialIDs, !allowed.isEmpty, !allowed.contains(rawID) {
+            throw WebAuthnError(.credentialNotAllowed, "the credential was not in allowCredentials")
+        }
+        guard constantTimeEquals(rawID, record.id) else {
+            throw WebAuthnError(.credentialIdMismatch, "the assertion's credential ID is not the stored credential's")
+        }
+        if let handle = credential.response.userHandle?.bytes, let expected = record.userHandle,
+           !constantTimeEquals(handle, expected) {
+            throw WebAuthnError(.userHandleMismatch, "the assertion's userHandle is not the credential owner's")
+        }
+
+        let clientDataBytes = credential.response.clientDataJSON.bytes
+        let clientData = try CollectedClientData(bytes: clientDataBytes)
+        let challengeEncoding = try ClientDataCheck(
+            relyingParty: self, expectedType: CollectedClientData.getType, expectedChallenge: expectedChallenge
+        ).verify(clientData)
+
+        let authData = try AuthenticatorData(bytes: credential.response.authenticatorData.bytes)
+        try AuthenticatorDataCheck(
+            relyingParty: self, requireUserVerification: requireUserVerification ?? (userVerification == .required)
+        ).verify(authData)
+        if let eligible = record.backupEligible, eligible != authData.flags.backupEligible {
+            throw WebAuthnError(.backupStateInvalid, "the BE flag changed since registration (was \(eligible))")
+        }
+
+        let key: COSEKey
+        do {
+            key = try COSEKey(bytes: record.publicKey)
+        } catch {
+            throw WebAuthnError(.publicKeyMalformed, "stored credential public key is not a valid COSE key: \(error.message)")
+        }
+        let verifier = try SignatureVerifier(coseKey: key)
+        var signedData = authData.rawValue
+        signedData.append(contentsOf: SHA256.hash(data: clientDataBytes))
+        guard verifier.isValidSignature(credential.response.signature.bytes, for: signedData) else {
+            throw WebAuthnError(.badSignature, "the assertion signature does not verify with the stored public key")
+        }
+
+        let newCount = authData.signCount
+        let regressed = (newCount != 0 || record.signCount != 0) && newCount <= record.signCount
+        if regressed, signCountPolicy == .reject {
+            throw WebAuthnError(.signCountRegression, "signCount \(newCount) is not greater than the stored counter \(record.signCount); the authenticator may be cloned")
+        }
+
+        return VerifiedAuthentication(
+            credentialID: rawID,
+            newSignCount: newCount,
+            signCountRegressed: regressed,
+            userVerified: authData.flags.userVerified,
+            backupEligible: authData.flags.backupEligible,
+            backedUp: authData.flags.backedUp,
+            userHandle: credential.response.userHandle?.bytes,
+            authenticatorAttachment: credential.authenticatorAttachment,
+            clientExtensionResults: credential.clientExtensionResults,
+            challengeEncoding: challengeEncoding
+        )
+    }
+
+    /// Verifies an authentication response given as the JSON text the client sent.
+    public func finishAuthentication(
+        json: some DataProtocol,
+        expectedChallenge: [UInt8],
+        credential record: CredentialRecord,
+        allowedCredentialIDs: [[UInt8]]? = nil,
+        requireUserVerification: Bool? = nil
+    ) throws(WebAuthnError) -> VerifiedAuthentication {
+        try finishAuthentication(
+            AuthenticationCredential.parse(json), expectedChallenge: expectedChallenge, credential: record,
+            allowedCredentialIDs: allowedCredentialIDs, requireUserVerification: requireUserVerification
+        )
+    }
+}
+
+/// A verified authentication: what changed, for the server to store, and what the authenticator reported.
+public struct VerifiedAuthentication: Sendable, Hashable {
+    public let credentialID: [UInt8]
+    public let newSignCount: UInt32
+    /// The counter did not increase (only when ``SignCountPolicy/report`` let the ceremony succeed).
+    public let signCountRegressed: Bool
+    public let userVerified: Bool
+    public let backupEligible: Bool
+    public let backedUp: Bool
+    public let userHandle: [UInt8]?
+    public let authenticatorAttachment: AuthenticatorAttachment?
+    public let clientExtensionResults: [String: JSONValue]
+    public let challengeEncoding: ChallengeEncoding
+}

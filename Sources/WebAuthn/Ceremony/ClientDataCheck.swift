@@ -1,0 +1,77 @@
+import Crypto
+
+/// The client-data checks both ceremonies share (WebAuthn §7.1 steps 7–12, §7.2 steps 10–15).
+struct ClientDataCheck {
+    let relyingParty: RelyingParty
+    let expectedType: String
+    let expectedChallenge: [UInt8]
+
+    /// Verifies type, challenge, origin, cross-origin and token binding; returns how the challenge matched.
+    func verify(_ clientData: CollectedClientData) throws(WebAuthnError) -> ChallengeEncoding {
+        guard clientData.type == expectedType else {
+            throw WebAuthnError(.typeMismatch, "clientDataJSON.type is \"\(clientData.type)\", expected \"\(expectedType)\"")
+        }
+        let encoding = try matchChallenge(clientData.challenge)
+        guard relyingParty.origins.contains(clientData.origin) else {
+            throw WebAuthnError(.originNotAllowed, "origin \"\(clientData.origin)\" is not one of the relying party's origins")
+        }
+        if clientData.crossOrigin || clientData.topOrigin != nil {
+            switch relyingParty.crossOrigin {
+            case .deny:
+                throw WebAuthnError(.crossOriginNotAllowed, "clientDataJSON.crossOrigin is true but cross-origin ceremonies are not allowed")
+            case .allowAnyTopOrigin:
+                break
+            case .allow(let topOrigins):
+                if let top = clientData.topOrigin, !topOrigins.contains(top) {
+                    throw WebAuthnError(.topOriginNotAllowed, "topOrigin \"\(top)\" is not an allowed top-level origin")
+                }
+            }
+        }
+        if let status = clientData.tokenBindingStatus, status != "present", status != "supported" {
+            throw WebAuthnError(.tokenBindingInvalid, "clientDataJSON.tokenBinding.status \"\(status)\" is not an allowed value")
+        }
+        return encoding
+    }
+
+    private func matchChallenge(_ received: [UInt8]) throws(WebAuthnError) -> ChallengeEncoding {
+        if constantTimeEquals(received, expectedChallenge) { return .bytes }
+        if relyingParty.acceptsBase64URLTextChallenge,
+           constantTimeEquals(received, Array(Base64URL.encode(expectedChallenge).utf8)) {
+            return .base64URLText
+        }
+        throw WebAuthnError(.challengeMismatch, "clientDataJSON.challenge does not match the expected challenge")
+    }
+}
+
+/// Which form of the challenge the client data carried.
+public enum ChallengeEncoding: String, Sendable, Hashable, Codable {
+    /// The standard form: base64url of the challenge bytes.
+    case bytes
+    /// The compatibility form: base64url of the UTF-8 text of the base64url challenge.
+    case base64URLText
+}
+
+/// The authenticator-data checks both ceremonies share.
+struct AuthenticatorDataCheck {
+    let relyingParty: RelyingParty
+    let requireUserVerification: Bool
+
+    func verify(_ authData: AuthenticatorData) throws(WebAuthnError) {
+        let matchesRPID = relyingParty.acceptedRPIDs.contains { rpID in
+            constantTimeEquals(SHA256.hash(data: Array(rpID.utf8)), authData.rpIDHash)
+        }
+        guard matchesRPID else {
+            let list = relyingParty.acceptedRPIDs.joined(separator: ", ")
+            throw WebAuthnError(.rpIdHashMismatch, "rpIdHash matches none of the expected RP IDs (\(list))")
+        }
+        if relyingParty.requireUserPresence, !authData.flags.userPresent {
+            throw WebAuthnError(.userPresenceRequired, "user presence is required but the UP flag is not set")
+        }
+        if requireUserVerification, !authData.flags.userVerified {
+            throw WebAuthnError(.userVerificationRequired, "user verification is required but the UV flag is not set")
+        }
+        if authData.flags.backedUp, !authData.flags.backupEligible {
+            throw WebAuthnError(.backupStateInvalid, "the BS flag is set without the BE flag")
+        }
+    }
+}

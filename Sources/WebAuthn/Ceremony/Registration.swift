@@ -1,0 +1,148 @@
+import CBOR
+import Crypto
+import Foundation
+import X509
+
+extension RelyingParty {
+    /// Makes the options for `navigator.credentials.create()` (or AuthenticationServices' registration request).
+    ///
+    /// - Parameters:
+    ///   - user: the account the credential will belong to; `user.id` is an opaque handle of at most 64 bytes.
+    ///   - challenge: the challenge to use; a fresh 32-byte random one when nil. Store it for ``finishRegistration(_:expectedChallenge:requireUserVerification:at:)``.
+    ///   - excludeCredentials: the user's existing credentials, so an authenticator is not registered twice.
+    public func beginRegistration(
+        user: UserEntity,
+        challenge: [UInt8]? = nil,
+        excludeCredentials: [PublicKeyCredentialDescriptor] = [],
+        authenticatorAttachment: AuthenticatorAttachment? = nil,
+        residentKey: ResidentKeyRequirement? = nil,
+        userVerification: UserVerificationRequirement? = nil,
+        attestation: AttestationConveyancePreference? = nil,
+        hints: [PublicKeyCredentialHint]? = nil,
+        extensions: [String: JSONValue]? = nil
+    ) -> PublicKeyCredentialCreationOptions {
+        var extensions = extensions ?? [:]
+        if extensions["credProps"] == nil { extensions["credProps"] = .bool(true) }
+        return PublicKeyCredentialCreationOptions(
+            rp: RelyingPartyEntity(id: id, name: name),
+            user: user,
+            challenge: challenge ?? Self.generateChallenge(),
+            pubKeyCredParams: algorithms.map { PublicKeyCredentialParameters(alg: $0) },
+            timeout: timeoutMilliseconds,
+            excludeCredentials: excludeCredentials.isEmpty ? nil : excludeCredentials,
+            authenticatorSelection: AuthenticatorSelectionCriteria(
+                authenticatorAttachment: authenticatorAttachment,
+                residentKey: residentKey ?? self.residentKey,
+                userVerification: userVerification ?? self.userVerification
+            ),
+            hints: hints,
+            attestation: attestation ?? self.attestation,
+            extensions: extensions
+        )
+    }
+
+    /// Verifies a registration response (WebAuthn §7.1) and returns what the server must store.
+    ///
+    /// - Parameters:
+    ///   - credential: the credential JSON the client sent, parsed (``RegistrationCredential/parse(_:)``).
+    ///   - expectedChallenge: the challenge stored when the ceremony began.
+    ///   - requireUserVerification: overrides the policy from ``userVerification`` (`required` means true).
+    ///   - time: the moment at which certificates are judged; now by default.
+    /// - Throws: ``WebAuthnError`` with a code that says which check failed.
+    public func finishRegistration(
+        _ credential: RegistrationCredential,
+        expectedChallenge: [UInt8],
+        requireUserVerification: Bool? = nil,
+        at time: Date = Date()
+    ) async throws(WebAuthnError) -> VerifiedRegistration {
+        guard credential.type == .publicKey else {
+            throw WebAuthnError(.credentialTypeInvalid, "credential type is \"\(credential.type.rawValue)\", expected \"public-key\"")
+        }
+        let clientDataBytes = credential.response.clientDataJSON.bytes
+        let clientData = try CollectedClientData(bytes: clientDataBytes)
+        let challengeEncoding = try ClientDataCheck(
+            relyingParty: self, expectedType: CollectedClientData.createType, expectedChallenge: expectedChallenge
+        ).verify(clientData)
+        let clientDataHash = Array(SHA256.hash(data: clientDataBytes))
+
+        let attestationObject = try AttestationObject(bytes: credential.response.attestationObject.bytes)
+        let authData = attestationObject.authenticatorData
+        try AuthenticatorDataCheck(
+            relyingParty: self, requireUserVerification: requireUserVerification ?? (userVerification == .required)
+        ).verify(authData)
+
+        guard let attested = authData.attestedCredentialData else {
+            throw WebAuthnError(.attestedCredentialDataMissing, "authenticator data has no attested credential data (AT flag not set)")
+        }
+        guard constantTimeEquals(attested.credentialID, credential.rawId.bytes) else {
+            throw WebAuthnError(.credentialIdMismatch, "credential id/rawId does not equal the attested credential ID in authData")
+        }
+        let algorithm = attested.publicKey.algorithm
+        guard algorithms.contains(algorithm) else {
+            let allowed = algorithms.map { String($0.rawValue) }.joined(separator: ", ")
+            throw WebAuthnError(.algorithmNotAllowed, "credential public key algorithm (\(algorithm.rawValue)) is not in the allowed pubKeyCredParams ([\(allowed)])")
+        }
+        if COSEAlgorithm.verifiable.contains(algorithm) {
+            _ = try SignatureVerifier(coseKey: attested.publicKey)  // rejects keys that are not on their curve, etc.
+        }
+
+        guard let formatVerifier = attestationFormats.verifier(for: attestationObject.format) else {
+            throw WebAuthnError(.unsupportedAttestationFormat, "unsupported attestation statement format \"\(attestationObject.format)\"")
+        }
+        let context = AttestationContext(
+            format: attestationObject.format, statement: attestationObject.statement, authenticatorData: authData,
+            clientDataHash: clientDataHash, credential: attested, verificationTime: time,
+            anchors: attestationTrust.anchors(for: attestationObject.format), options: attestationOptions
+        )
+        let attestation = try await formatVerifier.verify(context)
+        if attestationTrust.requireTrustedAttestation, !attestation.trust.isTrusted {
+            throw WebAuthnError(.untrustedAttestation, "a trusted attestation is required; this \(attestation.format) attestation (\(attestation.type.rawValue)) is not trusted")
+        }
+
+        return VerifiedRegistration(
+            credentialID: attested.credentialID,
+            publicKey: attested.publicKeyBytes,
+            algorithm: algorithm,
+            signCount: authData.signCount,
+            aaguid: attested.aaguid,
+            attestation: attestation,
+            userVerified: authData.flags.userVerified,
+            backupEligible: authData.flags.backupEligible,
+            backedUp: authData.flags.backedUp,
+            transports: credential.response.transports ?? [],
+            authenticatorAttachment: credential.authenticatorAttachment,
+            clientExtensionResults: credential.clientExtensionResults,
+            authenticatorExtensions: authData.extensions,
+            challengeEncoding: challengeEncoding
+        )
+    }
+}
+
+/// A verified registration: everything a server stores about the new credential, and how it was attested.
+public struct VerifiedRegistration: Sendable {
+    public let credentialID: [UInt8]
+    /// The credential public key as a COSE_Key, exactly as the authenticator encoded it.
+    public let publicKey: [UInt8]
+    public let algorithm: COSEAlgorithm
+    public let signCount: UInt32
+    public let aaguid: AAGUID
+    public let attestation: VerifiedAttestation
+    public let userVerified: Bool
+    public let backupEligible: Bool
+    public let backedUp: Bool
+    public let transports: [AuthenticatorTransport]
+    public let authenticatorAttachment: AuthenticatorAttachment?
+    /// The client extension outputs as sent (prf, largeBlob and others pass through).
+    public let clientExtensionResults: [String: JSONValue]
+    public let authenticatorExtensions: CBORMap?
+    public let challengeEncoding: ChallengeEncoding
+
+    public var attestationFormat: String { attestation.format }
+    public var attestationType: AttestationType { attestation.type }
+    public var trustPath: [Certificate] { attestation.trustPath }
+    /// `single-device` or `multi-device` (a synced passkey).
+    public var deviceType: String { backupEligible ? "multi-device" : "single-device" }
+
+    /// The credProps extension's `rk`: whether the credential is discoverable, when the client said.
+    public var isDiscoverable: Bool? { clientExtensionResults["credProps"]?["rk"]?.boolValue }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// A WebAuthn relying party: its identity, the origins it serves, and its verification policies.
+///
+/// A `RelyingParty` is a value: configure it once and share it. It holds no state; challenges come in
+/// from the caller, which stores them between `begin…` and `finish…` (``generateChallenge(byteCount:)``
+/// makes them).
+///
+/// ```swift
+/// var rp = RelyingParty(id: "example.com", name: "Example", origins: ["https://example.com"])
+/// let options = rp.beginRegistration(user: user)
+/// // … send options, store options.challenge, receive the credential JSON …
+/// let registration = try await rp.finishRegistration(credential, expectedChallenge: challenge)
+/// ```
+public struct RelyingParty: Sendable {
+    /// The RP ID: a registrable domain suffix of the origins (e.g. `example.com`).
+    public var id: String
+    public var name: String
+    /// Origins accepted exactly as written in client data: `https://example.com`, `https://<rpId>` for iOS apps,
+    /// `android:apk-key-hash:<base64url sha256>` for Android apps.
+    public var origins: [String]
+    /// Further RP IDs whose hash is accepted in authenticator data (for migrations between RP IDs).
+    public var additionalRPIDs: [String] = []
+    public var crossOrigin: CrossOriginPolicy = .deny
+    /// The user-verification requirement sent in options and enforced on responses (`required` enforces).
+    public var userVerification: UserVerificationRequirement = .preferred
+    /// Whether authenticator data must have UP set. WebAuthn requires it; turn off only for conformance tests.
+    public var requireUserPresence: Bool = true
+    public var residentKey: ResidentKeyRequirement = .preferred
+    public var attestation: AttestationConveyancePreference = .none
+    public var attestationFormats: AttestationFormats = .all
+    public var attestationTrust: AttestationTrust = .builtIn
+    public var attestationOptions = AttestationOptions()
+    /// Algorithms offered in `pubKeyCredParams` and accepted for new credentials, most preferred first.
+    public var algorithms: [COSEAlgorithm] = COSEAlgorithm.defaultOffered
+    /// The ceremony timeout sent to clients, in milliseconds.
+    public var timeoutMilliseconds: Int = 300_000
+    public var signCountPolicy: SignCountPolicy = .reject
+    /// Compatibility, off by default: accept client data whose `challenge` is the base64url of the UTF-8 text of
+    /// the base64url challenge (some iOS SDKs encode it so). It binds the same random value.
+    public var acceptsBase64URLTextChallenge: Bool = false
+
+    public init(id: String, name: String, origins: [String]) {
+        self.id = id
+        self.name = name
+        self.origins = origins
+    }
+
+    /// All RP IDs whose hash is accepted.
+    public var acceptedRPIDs: [String] { [id] + additionalRPIDs }
+
+    /// Makes a random challenge with the system CSPRNG.
+    public static func generateChallenge(byteCount: Int = 32) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<byteCount).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    }
+}
+
+/// Whether ceremonies run inside cross-origin iframes are accepted.
+public enum CrossOriginPolicy: Sendable, Hashable {
+    /// `crossOrigin: true` in client data fails with `crossOriginNotAllowed`.
+    case deny
+    /// Cross-origin ceremonies are accepted when `topOrigin` is one of these.
+    case allow(topOrigins: [String])
+    /// Cross-origin ceremonies are accepted from any top-level origin.
+    case allowAnyTopOrigin
+}
+
+/// What to do when an authenticator's signature counter does not increase.
+public enum SignCountPolicy: Sendable, Hashable {
+    /// Fail with `signCountRegression` (the default: a cloned authenticator is the likely cause).
+    case reject
+    /// Succeed and set ``VerifiedAuthentication/signCountRegressed`` so the caller can act on it.
+    case report
+}

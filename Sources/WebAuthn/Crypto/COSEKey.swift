@@ -1,0 +1,118 @@
+import CBOR
+
+/// A credential public key in COSE_Key form (RFC 9052 §7, RFC 9053), as authenticators encode it.
+public struct COSEKey: Sendable, Hashable {
+    public enum KeyType: Int, Sendable, Hashable {
+        case okp = 1
+        case ec2 = 2
+        case rsa = 3
+        /// Algorithm Key Pair (ML-DSA).
+        case akp = 7
+    }
+
+    /// The key material by key type.
+    public enum Parameters: Sendable, Hashable {
+        case ec2(curve: Int, x: [UInt8], y: [UInt8])
+        case okp(curve: Int, x: [UInt8])
+        case rsa(n: [UInt8], e: [UInt8])
+        case akp(publicKey: [UInt8])
+    }
+
+    public enum Curve {
+        public static let p256 = 1
+        public static let p384 = 2
+        public static let p521 = 3
+        public static let x25519 = 4
+        public static let x448 = 5
+        public static let ed25519 = 6
+        public static let ed448 = 7
+    }
+
+    public let algorithm: COSEAlgorithm
+    public let parameters: Parameters
+    /// The encoded key, as stored.
+    public let rawBytes: [UInt8]
+
+    public var keyType: KeyType {
+        switch parameters {
+        case .ec2: .ec2
+        case .okp: .okp
+        case .rsa: .rsa
+        case .akp: .akp
+        }
+    }
+
+    /// Parses a COSE_Key from its CBOR encoding.
+    public init(bytes: [UInt8]) throws(WebAuthnError) {
+        let value: CBORValue
+        do {
+            value = try CBORDecoder().decode(bytes)
+        } catch {
+            throw WebAuthnError.cbor(error, in: "COSE public key", code: .publicKeyMalformed)
+        }
+        try self.init(cbor: value, rawBytes: bytes)
+    }
+
+    init(cbor value: CBORValue, rawBytes: [UInt8]) throws(WebAuthnError) {
+        guard let map = value.mapValue else {
+            throw WebAuthnError(.publicKeyMalformed, "COSE public key is not a CBOR map")
+        }
+        guard let ktyValue = map[int: 1]?.intValue, let kty = KeyType(rawValue: ktyValue) else {
+            throw WebAuthnError(.publicKeyMalformed, "COSE key type (1) is missing or not supported: \(map[int: 1].map { "\($0)" } ?? "absent")")
+        }
+        guard let alg = map[int: 3]?.intValue else {
+            throw WebAuthnError(.publicKeyMalformed, "COSE key has no algorithm (3)")
+        }
+        func bytes(_ label: Int, _ name: String) throws(WebAuthnError) -> [UInt8] {
+            guard let value = map[int: label]?.bytesValue, !value.isEmpty else {
+                throw WebAuthnError(.publicKeyMalformed, "COSE \(kty) key has no \(name) (\(label))")
+            }
+            return value
+        }
+        func curve() throws(WebAuthnError) -> Int {
+            guard let crv = map[int: -1]?.intValue else {
+                throw WebAuthnError(.publicKeyMalformed, "COSE \(kty) key has no curve (-1)")
+            }
+            return crv
+        }
+        switch kty {
+        case .ec2:
+            parameters = .ec2(curve: try curve(), x: try bytes(-2, "x"), y: try bytes(-3, "y"))
+        case .okp:
+            parameters = .okp(curve: try curve(), x: try bytes(-2, "x"))
+        case .rsa:
+            parameters = .rsa(n: try bytes(-1, "n"), e: try bytes(-2, "e"))
+        case .akp:
+            parameters = .akp(publicKey: try bytes(-1, "pub"))
+        }
+        self.algorithm = COSEAlgorithm(rawValue: alg)
+        self.rawBytes = rawBytes
+    }
+
+    /// Builds a key from parts and encodes it canonically.
+    public init(algorithm: COSEAlgorithm, parameters: Parameters) {
+        self.algorithm = algorithm
+        self.parameters = parameters
+        var map = CBORMap()
+        switch parameters {
+        case .ec2(let curve, let x, let y):
+            map[.int(1)] = .int(KeyType.ec2.rawValue)
+            map[.int(-1)] = .int(curve)
+            map[.int(-2)] = .byteString(x)
+            map[.int(-3)] = .byteString(y)
+        case .okp(let curve, let x):
+            map[.int(1)] = .int(KeyType.okp.rawValue)
+            map[.int(-1)] = .int(curve)
+            map[.int(-2)] = .byteString(x)
+        case .rsa(let n, let e):
+            map[.int(1)] = .int(KeyType.rsa.rawValue)
+            map[.int(-1)] = .byteString(n)
+            map[.int(-2)] = .byteString(e)
+        case .akp(let publicKey):
+            map[.int(1)] = .int(KeyType.akp.rawValue)
+            map[.int(-1)] = .byteString(publicKey)
+        }
+        map[.int(3)] = .int(algorithm.rawValue)
+        self.rawBytes = CBOREncoder.encode(.map(map))
+    }
+}

@@ -1,0 +1,179 @@
+import CBOR
+import Foundation
+
+/// The authenticator data structure (WebAuthn §6.1): RP ID hash, flags, signature counter, and
+/// optionally attested credential data and extension outputs.
+public struct AuthenticatorData: Sendable, Hashable {
+    public let rpIDHash: [UInt8]
+    public let flags: AuthenticatorFlags
+    public let signCount: UInt32
+    public let attestedCredentialData: AttestedCredentialData?
+    /// The authenticator extension outputs (the CBOR map after the attested credential data).
+    public let extensions: CBORMap?
+    /// The bytes exactly as the authenticator sent them; signatures cover these.
+    public let rawValue: [UInt8]
+
+    /// Parses authenticator data, checking that the AT and ED flags agree with what follows the counter.
+    public init(bytes: [UInt8]) throws(WebAuthnError) {
+        guard bytes.count >= 37 else {
+            throw WebAuthnError(.authenticatorDataMalformed, "authenticator data is \(bytes.count) bytes; at least 37 are required")
+        }
+        rawValue = bytes
+        rpIDHash = Array(bytes[0..<32])
+        flags = AuthenticatorFlags(rawValue: bytes[32])
+        signCount = UInt32(bytes[33]) << 24 | UInt32(bytes[34]) << 16 | UInt32(bytes[35]) << 8 | UInt32(bytes[36])
+        var offset = 37
+
+        if flags.contains(.attestedCredentialData) {
+            let (data, consumed) = try AttestedCredentialData.parse(bytes, from: offset)
+            attestedCredentialData = data
+            offset += consumed
+        } else {
+            attestedCredentialData = nil
+        }
+
+        if flags.contains(.extensionData) {
+            guard offset < bytes.count else {
+                throw WebAuthnError(.authenticatorDataMalformed, "the ED flag is set but there are no extension outputs")
+            }
+            let value: CBORValue
+            do {
+                value = try CBORDecoder().decode(bytes[offset...])
+            } catch {
+                throw WebAuthnError.cbor(error, in: "authenticator extension outputs", code: .authenticatorDataMalformed)
+            }
+            guard let map = value.mapValue else {
+                throw WebAuthnError(.authenticatorDataMalformed, "extension outputs are not a CBOR map")
+            }
+            extensions = map
+        } else {
+            extensions = nil
+            guard offset == bytes.count else {
+                throw WebAuthnError(.authenticatorDataMalformed, "\(bytes.count - offset) unexpected bytes after the authenticator data")
+            }
+        }
+    }
+}
+
+/// The flags byte of authenticator data.
+public struct AuthenticatorFlags: OptionSet, Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// UP: the user was present.
+    public static let userPresent = AuthenticatorFlags(rawValue: 1 << 0)
+    /// UV: the user was verified (biometric, PIN).
+    public static let userVerified = AuthenticatorFlags(rawValue: 1 << 2)
+    /// BE: the credential may be backed up (a synced passkey).
+    public static let backupEligible = AuthenticatorFlags(rawValue: 1 << 3)
+    /// BS: the credential is backed up now.
+    public static let backedUp = AuthenticatorFlags(rawValue: 1 << 4)
+    /// AT: attested credential data follows the counter.
+    public static let attestedCredentialData = AuthenticatorFlags(rawValue: 1 << 6)
+    /// ED: extension outputs follow.
+    public static let extensionData = AuthenticatorFlags(rawValue: 1 << 7)
+
+    public var userPresent: Bool { contains(.userPresent) }
+    public var userVerified: Bool { contains(.userVerified) }
+    public var backupEligible: Bool { contains(.backupEligible) }
+    public var backedUp: Bool { contains(.backedUp) }
+
+    /// The flag names that are set, as `inspect` prints them.
+    public var names: [String] {
+        var names: [String] = []
+        if contains(.userPresent) { names.append("UP") }
+        if rawValue & 0x02 != 0 { names.append("RFU1") }
+        if contains(.userVerified) { names.append("UV") }
+        if contains(.backupEligible) { names.append("BE") }
+        if contains(.backedUp) { names.append("BS") }
+        if rawValue & 0x20 != 0 { names.append("RFU2") }
+        if contains(.attestedCredentialData) { names.append("AT") }
+        if contains(.extensionData) { names.append("ED") }
+        return names
+    }
+
+    public var description: String { names.joined(separator: "|") }
+}
+
+/// Attested credential data (WebAuthn §6.5.2): AAGUID, credential ID and the credential public key.
+public struct AttestedCredentialData: Sendable, Hashable {
+    public let aaguid: AAGUID
+    public let credentialID: [UInt8]
+    /// The COSE_Key exactly as encoded by the authenticator: store these bytes.
+    public let publicKeyBytes: [UInt8]
+    public let publicKey: COSEKey
+
+    static func parse(_ bytes: [UInt8], from start: Int) throws(WebAuthnError) -> (AttestedCredentialData, Int) {
+        guard bytes.count >= start + 18 else {
+            throw WebAuthnError(.authenticatorDataMalformed, "attested credential data is truncated")
+        }
+        let aaguid = AAGUID(bytes: Array(bytes[start..<start + 16]))
+        let idLength = Int(bytes[start + 16]) << 8 | Int(bytes[start + 17])
+        guard idLength <= 1023 else {
+            throw WebAuthnError(.authenticatorDataMalformed, "credential ID length \(idLength) exceeds 1023 bytes")
+        }
+        let idStart = start + 18
+        guard bytes.count >= idStart + idLength + 1 else {
+            throw WebAuthnError(.authenticatorDataMalformed, "credential ID or public key runs past the end of the authenticator data")
+        }
+        let credentialID = Array(bytes[idStart..<idStart + idLength])
+        let keyStart = idStart + idLength
+        let keyValue: CBORValue
+        let consumed: Int
+        do {
+            (keyValue, consumed) = try CBORDecoder().decodePrefix(Array(bytes[keyStart...]))
+        } catch {
+            throw WebAuthnError.cbor(error, in: "credential public key", code: .publicKeyMalformed)
+        }
+        let keyBytes = Array(bytes[keyStart..<keyStart + consumed])
+        let key = try COSEKey(cbor: keyValue, rawBytes: keyBytes)
+        let data = AttestedCredentialData(aaguid: aaguid, credentialID: credentialID, publicKeyBytes: keyBytes, publicKey: key)
+        return (data, 18 + idLength + consumed)
+    }
+}
+
+/// An authenticator model identifier (16 bytes), shown as a lowercase UUID.
+public struct AAGUID: Sendable, Hashable, CustomStringConvertible, Codable {
+    public let bytes: [UInt8]
+
+    public init(bytes: [UInt8]) { self.bytes = bytes }
+
+    public init?(string: String) {
+        let hex = string.replacingOccurrences(of: "-", with: "")
+        guard hex.count == 32 else { return nil }
+        var bytes: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2)
+            guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        self.bytes = bytes
+    }
+
+    public static let zero = AAGUID(bytes: [UInt8](repeating: 0, count: 16))
+    public var isZero: Bool { bytes.allSatisfy { $0 == 0 } }
+
+    public var description: String {
+        let hex = Hex.encode(bytes)
+        let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
+            String(hex.dropFirst(range.lowerBound).prefix(range.count))
+        }
+        return parts.joined(separator: "-")
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let string = try container.decode(String.self)
+        guard let value = AAGUID(string: string) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a UUID: \(string)")
+        }
+        self = value
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import X509
+
+/// Which certificates a relying party trusts for attestation, per statement format, and how strictly.
+public struct AttestationTrust: Sendable {
+    /// The anchors for one format.
+    public struct Anchors: Sendable {
+        public var certificates: [Certificate]
+        /// When true, a chain that does not lead to one of ``certificates`` fails the registration
+        /// (`certificate.untrusted`). When false the registration succeeds and reports the path untrusted.
+        public var required: Bool
+
+        public init(_ certificates: [Certificate], required: Bool) {
+            self.certificates = certificates
+            self.required = required
+        }
+    }
+
+    public var anchorsByFormat: [String: Anchors]
+    /// Reject every registration whose attestation is not trusted: `none`, `self` and unanchored paths fail
+    /// with `attestation.untrusted`.
+    public var requireTrustedAttestation: Bool
+
+    public init(anchorsByFormat: [String: Anchors] = [:], requireTrustedAttestation: Bool = false) {
+        self.anchorsByFormat = anchorsByFormat
+        self.requireTrustedAttestation = requireTrustedAttestation
+    }
+
+    public func anchors(for format: String) -> Anchors? { anchorsByFormat[format] }
+
+    /// No anchors: every certificate path verifies as "untrusted".
+    public static let empty = AttestationTrust()
+
+    /// The public roots that real authenticators chain to. `apple` and `android-safetynet` attestations must
+    /// chain to theirs (every genuine one does); `android-key` and `tpm` are trusted when they chain to Google's
+    /// or Microsoft's roots and reported untrusted otherwise (software keystores, vendor TPM roots).
+    public static let builtIn: AttestationTrust = {
+        func load(_ pems: [String]) -> [Certificate] {
+            pems.compactMap { try? Certificate(pemEncoded: $0) }
+        }
+        return AttestationTrust(anchorsByFormat: [
+            "apple": Anchors(load([BuiltInRoots.appleWebAuthnRoot]), required: true),
+            "android-safetynet": Anchors(load([BuiltInRoots.globalSignRootR1, BuiltInRoots.globalSignRootR2]), required: true),
+            "android-key": Anchors(load([
+                BuiltInRoots.googleHardwareAttestationRoot1, BuiltInRoots.googleHardwareAttestationRoot2,
+                BuiltInRoots.googleHardwareAttestationRoot3, BuiltInRoots.googleHardwareAttestationRoot4,
+            ]), required: false),
+            "tpm": Anchors(load([BuiltInRoots.microsoftTPMRoot2014]), required: false),
+            "fido-u2f": Anchors(load([BuiltInRoots.yubicoU2FRoot]), required: false),
+            "packed": Anchors(load([BuiltInRoots.yubicoU2FRoot]), required: false),
+        ])
+    }()
+}

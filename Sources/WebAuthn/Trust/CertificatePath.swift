@@ -1,0 +1,57 @@
+import Foundation
+import SwiftASN1
+import X509
+
+/// An attestation certificate chain (`x5c`, leaf first) and the checks made on it.
+struct CertificatePath {
+    let chain: [Certificate]
+    let format: String
+
+    /// Checks every certificate's validity period at `time`, then, where anchors are configured,
+    /// validates the path to one of them with swift-certificates' RFC 5280 verifier.
+    func evaluate(
+        at time: Date, anchors: AttestationTrust.Anchors?, extraCriticalExtensions: [ASN1ObjectIdentifier]
+    ) async throws(WebAuthnError) -> TrustStatus {
+        for (index, certificate) in chain.enumerated() {
+            if time < certificate.notValidBefore {
+                throw WebAuthnError(.certificateNotYetValid, "\(format) x5c[\(index)] (\(certificate.subject)) is not valid before \(certificate.notValidBefore)")
+            }
+            if time > certificate.notValidAfter {
+                throw WebAuthnError(.certificateExpired, "\(format) x5c[\(index)] (\(certificate.subject)) expired at \(certificate.notValidAfter)")
+            }
+        }
+        guard let anchors, !anchors.certificates.isEmpty, let leaf = chain.first else {
+            return .untrusted(reason: "no trust anchor is configured for \(format) attestation")
+        }
+        var verifier = Verifier(rootCertificates: CertificateStore(anchors.certificates)) {
+            RFC5280Policy(validationTime: time)
+            AttestationExtensionsPolicy(handled: extraCriticalExtensions)
+        }
+        let result = await verifier.validate(leaf: leaf, intermediates: CertificateStore(Array(chain.dropFirst())))
+        switch result {
+        case .validCertificate(let validated):
+            guard let anchor = validated.last else { return .untrusted(reason: "empty validated chain") }
+            return .trusted(anchor: anchor)
+        case .couldNotValidate(let failures):
+            let reason = failures.first.map { "\($0.policyFailureReason)" } ?? "the chain does not lead to a configured \(format) trust anchor"
+            if anchors.required {
+                throw WebAuthnError(.certificateUntrusted, "x5c chain does not chain to the supplied trust anchor: \(reason)")
+            }
+            return .untrusted(reason: reason)
+        }
+    }
+}
+
+/// Declares the critical extensions that attestation formats check themselves (for example the TPM
+/// AIK certificate's subject alternative name), so the path verifier does not reject them as unknown.
+struct AttestationExtensionsPolicy: VerifierPolicy {
+    let verifyingCriticalExtensions: [ASN1ObjectIdentifier]
+
+    init(handled: [ASN1ObjectIdentifier]) {
+        verifyingCriticalExtensions = handled
+    }
+
+    func chainMeetsPolicyRequirements(chain: UnverifiedCertificateChain) async -> PolicyEvaluationResult {
+        .meetsPolicy
+    }
+}
