@@ -72,6 +72,11 @@ public struct AttestationContext: Sendable {
     }
 
     /// Parses the statement's `x5c` (leaf first). Nil when absent; an error when present but empty or bad.
+    ///
+    /// An intermediate that swift-certificates cannot parse (FIDO conformance-tool chains carry negative serial
+    /// numbers) is left out of the chain rather than failing the statement: no trusted path can run through it,
+    /// so the statement still verifies but is trusted only if the remaining certificates reach an anchor.
+    /// The leaf, whose key and extensions the formats check, must parse.
     public func certificateChain() throws(WebAuthnError) -> [Certificate]? {
         guard let value = statement[text: "x5c"] else { return nil }
         guard let items = value.arrayValue, !items.isEmpty else {
@@ -84,6 +89,8 @@ public struct AttestationContext: Sendable {
             }
             do {
                 chain.append(try Certificate(derEncoded: der))
+            } catch where index > 0 {
+                continue
             } catch {
                 throw WebAuthnError(.certificateMalformed, "\(format) x5c[\(index)] is not a valid X.509 certificate: \(error)")
             }

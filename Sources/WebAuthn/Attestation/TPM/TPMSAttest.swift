@@ -6,12 +6,13 @@ struct TPMSAttest: Sendable, Hashable {
     /// `TPM_ST_ATTEST_CERTIFY`.
     static let attestCertify: UInt16 = 0x8017
 
-    /// `TPMS_CLOCK_INFO`.
+    /// `TPMS_CLOCK_INFO`. WebAuthn ignores it, so it is read but not judged: `safe` is kept as sent (a
+    /// TPMI_YES_NO is 0 or 1, but the W3C test vector carries a placeholder 0x33).
     struct ClockInfo: Sendable, Hashable {
         let clock: UInt64
         let resetCount: UInt32
         let restartCount: UInt32
-        let safe: Bool
+        let safe: UInt8
     }
 
     let qualifiedSigner: [UInt8]
@@ -37,12 +38,10 @@ struct TPMSAttest: Sendable, Hashable {
         }
         qualifiedSigner = try reader.sized("qualifiedSigner")
         extraData = try reader.sized("extraData")
-        let clock = try reader.uint64("clockInfo.clock")
-        let resetCount = try reader.uint32("clockInfo.resetCount")
-        let restartCount = try reader.uint32("clockInfo.restartCount")
-        let safe = try reader.uint8("clockInfo.safe")
-        guard safe <= 1 else { throw reader.malformed("clockInfo.safe is \(safe), not YES (1) or NO (0)") }
-        clockInfo = ClockInfo(clock: clock, resetCount: resetCount, restartCount: restartCount, safe: safe == 1)
+        clockInfo = ClockInfo(
+            clock: try reader.uint64("clockInfo.clock"), resetCount: try reader.uint32("clockInfo.resetCount"),
+            restartCount: try reader.uint32("clockInfo.restartCount"), safe: try reader.uint8("clockInfo.safe")
+        )
         firmwareVersion = try reader.uint64("firmwareVersion")
         attestedName = try reader.sized("attested.name")
         attestedQualifiedName = try reader.sized("attested.qualifiedName")
