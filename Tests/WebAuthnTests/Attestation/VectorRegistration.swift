@@ -1,4 +1,5 @@
 import CBOR
+import Crypto
 import Foundation
 import WebAuthn
 
@@ -23,6 +24,9 @@ struct VectorRegistration {
         statement = object.statement
         authData = object.authenticatorData.rawValue
     }
+
+    /// SHA-256 of the vector's clientDataJSON.
+    var clientDataHash: [UInt8] { Array(SHA256.hash(data: credential.response.clientDataJSON.bytes)) }
 
     /// A byte-string field of the statement.
     func bytes(_ field: String) -> [UInt8] { statement[text: field]?.bytesValue ?? [] }
