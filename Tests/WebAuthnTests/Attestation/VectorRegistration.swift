@@ -51,8 +51,11 @@ struct VectorRegistration {
         set { set("x5c", .array(newValue.map(CBORValue.byteString))) }
     }
 
-    /// Runs the registration ceremony on the (changed) attestation object with the vector's relying party.
-    func verify(_ configure: (inout RelyingParty) -> Void = { _ in }) async throws -> Result<VerifiedRegistration, WebAuthnError> {
+    /// Runs the registration ceremony on the (changed) attestation object with the vector's relying party,
+    /// at the vector's `verifyAt` moved by `timeShift` seconds.
+    func verify(
+        timeShift: TimeInterval = 0, _ configure: (inout RelyingParty) -> Void = { _ in }
+    ) async throws -> Result<VerifiedRegistration, WebAuthnError> {
         var rp = try vector.relyingParty()
         configure(&rp)
         let attestationObject = CBOREncoder.encode(.map(CBORMap([
@@ -65,7 +68,7 @@ struct VectorRegistration {
         do {
             return .success(try await rp.finishRegistration(
                 changed, expectedChallenge: vector.challenge,
-                requireUserVerification: vector.requireUserVerification ?? false, at: vector.time
+                requireUserVerification: vector.requireUserVerification ?? false, at: vector.time.addingTimeInterval(timeShift)
             ))
         } catch {
             return .failure(error)
@@ -73,8 +76,10 @@ struct VectorRegistration {
     }
 
     /// The error code verification fails with, or nil when it succeeds.
-    func failureCode(_ configure: (inout RelyingParty) -> Void = { _ in }) async throws -> WebAuthnError.Code? {
-        if case .failure(let error) = try await verify(configure) { return error.code }
+    func failureCode(
+        timeShift: TimeInterval = 0, _ configure: (inout RelyingParty) -> Void = { _ in }
+    ) async throws -> WebAuthnError.Code? {
+        if case .failure(let error) = try await verify(timeShift: timeShift, configure) { return error.code }
         return nil
     }
 }
