@@ -8,6 +8,7 @@ import CBOR
 /// path and trust are those of the first sub-statement whose path is trusted (so one trusted attestation
 /// satisfies ``AttestationTrust/requireTrustedAttestation``), or of the first sub-statement when none is.
 public struct CompoundAttestation: AttestationStatementVerifier {
+    /// The format identifier, `compound`: the one format whose `attStmt` is an array.
     public static let formatIdentifier = "compound"
     public let format = Self.formatIdentifier
     /// The formats sub-statements may use.
