@@ -162,11 +162,21 @@ struct SigningKey: Sendable {
 
     /// The public key as a DER SubjectPublicKeyInfo, as `getPublicKey()` returns it.
     func subjectPublicKeyInfo() -> [UInt8]? {
-        switch key {
-        case .mlDSA65(let k): Self.mlDSASubjectPublicKeyInfo(.mlDSA65, Array(k.publicKey.rawRepresentation))
-        case .mlDSA87(let k): Self.mlDSASubjectPublicKeyInfo(.mlDSA87, Array(k.publicKey.rawRepresentation))
-        default: certificatePublicKey.map { Array($0.subjectPublicKeyInfoBytes) }
+        var serializer = DER.Serializer()
+        do {
+            switch key {
+            case .mlDSA65(let k):
+                try Self.serializeMLDSA(oid: Self.idMLDSA65, Array(k.publicKey.rawRepresentation), into: &serializer)
+            case .mlDSA87(let k):
+                try Self.serializeMLDSA(oid: Self.idMLDSA87, Array(k.publicKey.rawRepresentation), into: &serializer)
+            default:
+                guard let publicKey = certificatePublicKey else { return nil }
+                try serializer.serialize(publicKey)
+            }
+        } catch {
+            return nil
         }
+        return serializer.serializedBytes
     }
 
     /// Signs `data` as WebAuthn specifies for the algorithm: ECDSA as ASN.1 DER, RSA with the algorithm's
@@ -206,22 +216,18 @@ struct SigningKey: Sendable {
         return Array(signature.rawRepresentation)
     }
 
-    /// RFC 9881: `SEQUENCE { SEQUENCE { id-ml-dsa-NN }, BIT STRING pk }`.
-    private static func mlDSASubjectPublicKeyInfo(_ algorithm: COSEAlgorithm, _ publicKey: [UInt8]) -> [UInt8]? {
-        let oid: ASN1ObjectIdentifier = algorithm == .mlDSA65
-            ? [2, 16, 840, 1, 101, 3, 4, 3, 18]
-            : [2, 16, 840, 1, 101, 3, 4, 3, 19]
-        var serializer = DER.Serializer()
-        do {
-            try serializer.appendConstructedNode(identifier: .sequence) { spki in
-                try spki.appendConstructedNode(identifier: .sequence) { identifier in
-                    try identifier.serialize(oid)
-                }
-                try spki.serialize(ASN1BitString(bytes: ArraySlice(publicKey)))
+    private static let idMLDSA65: ASN1ObjectIdentifier = [2, 16, 840, 1, 101, 3, 4, 3, 18]
+    private static let idMLDSA87: ASN1ObjectIdentifier = [2, 16, 840, 1, 101, 3, 4, 3, 19]
+
+    /// RFC 9881: `SEQUENCE { SEQUENCE { id-ml-dsa-NN }, BIT STRING pk }` (no parameters).
+    private static func serializeMLDSA(
+        oid: ASN1ObjectIdentifier, _ publicKey: [UInt8], into serializer: inout DER.Serializer
+    ) throws {
+        try serializer.appendConstructedNode(identifier: .sequence) { spki in
+            try spki.appendConstructedNode(identifier: .sequence) { identifier in
+                try identifier.serialize(oid)
             }
-        } catch {
-            return nil
+            try spki.serialize(ASN1BitString(bytes: ArraySlice(publicKey)))
         }
-        return serializer.serializedBytes
     }
 }

@@ -16,7 +16,9 @@ import WebAuthn
 /// let json = try JSONEncoder().encode(credential)   // what the server receives
 /// ```
 ///
-/// Credentials live in a ``CredentialStore``; signature counters advance there, one ceremony at a time.
+/// Credentials live in a ``CredentialStore``; signature counters advance there. Like a hardware
+/// authenticator, it runs one ceremony at a time: concurrent calls wait their turn, so each assertion gets
+/// its own counter value. (Two authenticators sharing one store do not coordinate.)
 public actor VirtualAuthenticator {
     /// Every algorithm the virtual authenticator signs with (all that swift-crypto can).
     public static let supportedAlgorithms: [COSEAlgorithm] = [
@@ -31,6 +33,10 @@ public actor VirtualAuthenticator {
     public nonisolated let store: any CredentialStore
     /// Made on first use, then kept: an authenticator has one attestation certificate.
     private var attestationIdentity: AttestationIdentity?
+    /// Whether a ceremony is running, and the ceremonies waiting for it (actor reentrancy would otherwise
+    /// interleave two ceremonies' store reads and writes across their awaits).
+    private var ceremonyRunning = false
+    private var ceremoniesWaiting: [CheckedContinuation<Void, Never>] = []
 
     public init(
         configuration: VirtualAuthenticatorConfiguration = VirtualAuthenticatorConfiguration(),
@@ -56,6 +62,8 @@ public actor VirtualAuthenticator {
         topOrigin: String? = nil,
         tampering: Tampering = .none
     ) async throws(VirtualAuthenticatorError) -> RegistrationCredential {
+        await beginCeremony()
+        defer { endCeremony() }
         let rpID = try RelyingPartyIDCheck.rpID(requested: options.rp.id, origin: origin)
         let algorithm = try chooseAlgorithm(options.pubKeyCredParams)
         try await checkExcludedCredentials(options.excludeCredentials ?? [], rpID: rpID)
@@ -140,6 +148,8 @@ public actor VirtualAuthenticator {
         choice: CredentialChoice = .mostRecent,
         tampering: Tampering = .none
     ) async throws(VirtualAuthenticatorError) -> AuthenticationCredential {
+        await beginCeremony()
+        defer { endCeremony() }
         let rpID = try RelyingPartyIDCheck.rpID(requested: options.rpId, origin: origin)
         var record = try await chooseCredential(rpID: rpID, allowCredentials: options.allowCredentials ?? [], choice: choice)
         let userVerified = try performUserVerification(options.userVerification)
@@ -169,6 +179,25 @@ public actor VirtualAuthenticator {
             ),
             authenticatorAttachment: configuration.authenticatorAttachment
         )
+    }
+
+    // MARK: One ceremony at a time
+
+    private func beginCeremony() async {
+        guard ceremonyRunning else {
+            ceremonyRunning = true
+            return
+        }
+        await withCheckedContinuation { ceremoniesWaiting.append($0) }
+    }
+
+    /// Hands the turn to the next waiting ceremony, if any.
+    private func endCeremony() {
+        if ceremoniesWaiting.isEmpty {
+            ceremonyRunning = false
+        } else {
+            ceremoniesWaiting.removeFirst().resume()
+        }
     }
 
     // MARK: Steps

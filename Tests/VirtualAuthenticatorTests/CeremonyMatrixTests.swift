@@ -75,7 +75,7 @@ struct CeremonyMatrixTests {
         configuration.rsaKeySource = .sharedPerProcess
         let harness = Harness(configuration)
         let options = harness.creationOptions(algorithms: [algorithm], attestation: .none, residentKey: .discouraged)
-        let credential = try await harness.authenticator.register(options: options, origin: harness.origin)
+        let credential = try await harness.create(options)
         let registration = try await harness.finishRegistration(credential, options: options)
         #expect(registration.backupEligible && registration.backedUp)
         #expect(registration.deviceType == "multi-device")
@@ -99,7 +99,7 @@ struct CeremonyMatrixTests {
         let configuration = VirtualAuthenticatorConfiguration.testing(attestation: mode)
         let harness = Harness(configuration, configure: configure)
         let options = harness.creationOptions(algorithms: [algorithm])
-        let credential = try await harness.authenticator.register(options: options, origin: harness.origin)
+        let credential = try await harness.create(options)
         let registration = try await harness.finishRegistration(credential, options: options)
 
         let isU2F = mode.format == "fido-u2f"
@@ -138,7 +138,7 @@ struct RequireTrustedAttestationTests {
     func untrustedKinds(mode: AttestationMode) async throws {
         let harness = Harness(.testing(attestation: mode)) { $0.attestationTrust.requireTrustedAttestation = true }
         let options = harness.creationOptions()
-        let credential = try await harness.authenticator.register(options: options, origin: harness.origin)
+        let credential = try await harness.create(options)
         await expectWebAuthnError(.untrustedAttestation) {
             try await harness.finishRegistration(credential, options: options)
         }
@@ -150,7 +150,7 @@ struct RequireTrustedAttestationTests {
             $0.attestationTrust.requireTrustedAttestation = true
         }
         let options = harness.creationOptions()
-        let credential = try await harness.authenticator.register(options: options, origin: harness.origin)
+        let credential = try await harness.create(options)
         await expectWebAuthnError(.untrustedAttestation) {
             try await harness.finishRegistration(credential, options: options)
         }
@@ -164,7 +164,7 @@ struct RequireTrustedAttestationTests {
             $0.attestationTrust.requireTrustedAttestation = true
         }
         let options = harness.creationOptions()
-        let credential = try await harness.authenticator.register(options: options, origin: harness.origin)
+        let credential = try await harness.create(options)
         let registration = try await harness.finishRegistration(credential, options: options)
         #expect(registration.attestation.trust.isTrusted)
     }

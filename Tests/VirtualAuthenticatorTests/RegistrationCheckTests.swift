@@ -19,8 +19,7 @@ struct RegistrationCheckTests {
     ) async throws {
         let harness = Harness(configuration, configure: configure)
         let options = harness.creationOptions()
-        var credential = try await harness.authenticator.register(
-            options: options, origin: harness.origin, topOrigin: topOrigin, tampering: tampering
+        var credential = try await harness.create(options, topOrigin: topOrigin, tampering: tampering
         )
         alter(&credential)
         await expectWebAuthnError(code, sourceLocation: sourceLocation) {
@@ -99,8 +98,7 @@ struct RegistrationCheckTests {
     func userVerificationPreferred() async throws {
         let harness = Harness()
         let options = harness.creationOptions()
-        let credential = try await harness.authenticator.register(
-            options: options, origin: harness.origin, tampering: Tampering(clearUserVerification: true)
+        let credential = try await harness.create(options, tampering: Tampering(clearUserVerification: true)
         )
         let registration = try await harness.finishRegistration(credential, options: options)
         #expect(registration.userVerified == false)
@@ -120,7 +118,7 @@ struct RegistrationCheckTests {
     func algorithmNotAllowed() async throws {
         let harness = Harness { $0.algorithms = [.es256] }
         let options = harness.creationOptions(algorithms: [.rs256])
-        let credential = try await harness.authenticator.register(options: options, origin: harness.origin)
+        let credential = try await harness.create(options)
         await expectWebAuthnError(.algorithmNotAllowed) {
             try await harness.finishRegistration(credential, options: options)
         }
@@ -170,7 +168,7 @@ struct RegistrationCheckTests {
     func certificateExpired() async throws {
         let harness = Harness(.testing(attestation: .packed(try TestCA.root.get())))
         let options = harness.creationOptions()
-        let credential = try await harness.authenticator.register(options: options, origin: harness.origin)
+        let credential = try await harness.create(options)
         await expectWebAuthnError(.certificateExpired) {
             try await harness.finishRegistration(credential, options: options, at: Date().addingTimeInterval(20 * 365 * 86_400))
         }
@@ -228,7 +226,7 @@ struct RegistrationCheckTests {
     @Test("a credential JSON with a field removed → malformedCredential", arguments: ["clientDataJSON", "attestationObject"])
     func missingResponseField(field: String) async throws {
         let harness = Harness()
-        let credential = try await harness.authenticator.register(options: harness.creationOptions(), origin: harness.origin)
+        let credential = try await harness.create(harness.creationOptions())
         var object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(credential)) as? [String: Any])
         var response = try #require(object["response"] as? [String: Any])
         response[field] = nil

@@ -46,6 +46,13 @@ struct Harness {
         return options
     }
 
+    /// `navigator.credentials.create()` at this harness's origin.
+    func create(
+        _ options: PublicKeyCredentialCreationOptions, topOrigin: String? = nil, tampering: Tampering = .none
+    ) async throws -> RegistrationCredential {
+        try await authenticator.register(options: options, origin: origin, topOrigin: topOrigin, tampering: tampering)
+    }
+
     /// The relying party's verification of a registration, given the credential as JSON text.
     func finishRegistration(
         _ credential: RegistrationCredential, options: PublicKeyCredentialCreationOptions,
@@ -63,7 +70,7 @@ struct Harness {
         residentKey: ResidentKeyRequirement = .required
     ) async throws -> CredentialRecord {
         let options = creationOptions(user: user, algorithms: [algorithm], residentKey: residentKey)
-        let credential = try await authenticator.register(options: options, origin: origin)
+        let credential = try await create(options)
         return Self.record(try await finishRegistration(credential, options: options), user: user)
     }
 
