@@ -198,7 +198,7 @@ struct AuthenticationCheckTests {
 
     @Test("a stored key that is not a COSE key → publicKeyMalformed", arguments: [
         [UInt8](), [0xa1, 0x01], CBOREncoder.encode(.array([])),
-        COSEKey(algorithm: .es256, parameters: .ec2(curve: COSEKey.Curve.p256, x: Array(repeating: 1, count: 32), y: Array(repeating: 2, count: 32))).rawBytes,
+        BadKeys.offCurveP256.rawBytes,
         COSEKey(algorithm: .es256, parameters: .okp(curve: COSEKey.Curve.ed25519, x: Array(repeating: 1, count: 32))).rawBytes,
     ])
     func storedKeyMalformed(key: [UInt8]) async throws {

@@ -73,8 +73,7 @@ struct ClientDataCompatibilityTests {
     func unlistedOrigins(origin: String) async throws {
         let harness = Harness { $0.origins = [Self.webOrigin, Self.iOSOrigin, Self.androidOrigin] }
         let options = harness.creationOptions()
-        let credential = try await harness.create(options, tampering: Tampering(origin: origin)
-        )
+        let credential = try await harness.create(options, tampering: Tampering(origin: origin))
         await expectWebAuthnError(.originNotAllowed) {
             try await harness.finishRegistration(credential, options: options)
         }
@@ -107,8 +106,7 @@ struct ClientDataCompatibilityTests {
     func crossOriginWithoutTop() async throws {
         let harness = Harness { $0.crossOrigin = .allow(topOrigins: ["https://top.example"]) }
         let options = harness.creationOptions()
-        let credential = try await harness.create(options, tampering: Tampering(crossOrigin: true)
-        )
+        let credential = try await harness.create(options, tampering: Tampering(crossOrigin: true))
         _ = try await harness.finishRegistration(credential, options: options)
     }
 
@@ -116,8 +114,7 @@ struct ClientDataCompatibilityTests {
     func additionalRPID() async throws {
         let harness = Harness { $0.additionalRPIDs = ["old.example"] }
         let options = harness.creationOptions()
-        let credential = try await harness.create(options, tampering: Tampering(rpID: "old.example")
-        )
+        let credential = try await harness.create(options, tampering: Tampering(rpID: "old.example"))
         _ = try await harness.finishRegistration(credential, options: options)
     }
 }

@@ -19,8 +19,7 @@ struct RegistrationCheckTests {
     ) async throws {
         let harness = Harness(configuration, configure: configure)
         let options = harness.creationOptions()
-        var credential = try await harness.create(options, topOrigin: topOrigin, tampering: tampering
-        )
+        var credential = try await harness.create(options, topOrigin: topOrigin, tampering: tampering)
         alter(&credential)
         await expectWebAuthnError(code, sourceLocation: sourceLocation) {
             try await harness.finishRegistration(credential, options: options)
@@ -98,8 +97,7 @@ struct RegistrationCheckTests {
     func userVerificationPreferred() async throws {
         let harness = Harness()
         let options = harness.creationOptions()
-        let credential = try await harness.create(options, tampering: Tampering(clearUserVerification: true)
-        )
+        let credential = try await harness.create(options, tampering: Tampering(clearUserVerification: true))
         let registration = try await harness.finishRegistration(credential, options: options)
         #expect(registration.userVerified == false)
     }
@@ -204,9 +202,8 @@ struct RegistrationCheckTests {
     func publicKeyOffCurve() async throws {
         try await expectRejected(.publicKeyMalformed, alter: { credential in
             let (format, statement, authData) = Self.decodeAttestationObject(credential.response.attestationObject.bytes)
-            let badKey = COSEKey(algorithm: .es256, parameters: .ec2(curve: COSEKey.Curve.p256, x: Array(repeating: 1, count: 32), y: Array(repeating: 2, count: 32)))
             let credentialIDLength = Int(authData[53]) << 8 | Int(authData[54])
-            let rebuilt = Array(authData.prefix(55 + credentialIDLength)) + badKey.rawBytes
+            let rebuilt = Array(authData.prefix(55 + credentialIDLength)) + BadKeys.offCurveP256.rawBytes
             credential.response.attestationObject = Base64URLBytes(Self.encodeAttestationObject(format, statement, rebuilt))
         })
     }

@@ -66,8 +66,7 @@ struct WireFormatTests {
     func clientDataEscaping() async throws {
         let harness = Harness()
         let odd = "https://exa\"mple\\.com/\u{01}\u{1f}é😀"
-        let credential = try await harness.create(harness.creationOptions(), tampering: Tampering(origin: odd)
-        )
+        let credential = try await harness.create(harness.creationOptions(), tampering: Tampering(origin: odd))
         let text = String(decoding: credential.response.clientDataJSON.bytes, as: UTF8.self)
         #expect(text.contains(#""origin":"https://exa\"mple\\.com/\u0001\u001fé😀""#))
         #expect(try CollectedClientData(bytes: credential.response.clientDataJSON.bytes).origin == odd)
@@ -77,8 +76,7 @@ struct WireFormatTests {
     func textChallengeForm() async throws {
         let harness = Harness()
         let options = harness.creationOptions()
-        let credential = try await harness.create(options, tampering: Tampering(challengeAsBase64URLText: true)
-        )
+        let credential = try await harness.create(options, tampering: Tampering(challengeAsBase64URLText: true))
         let clientData = try CollectedClientData(bytes: credential.response.clientDataJSON.bytes)
         #expect(clientData.challenge == Array(Base64URL.encode(options.challenge.bytes).utf8))
     }

@@ -131,6 +131,15 @@ enum TestCA {
     }
 }
 
+/// Public keys a relying party must refuse.
+enum BadKeys {
+    /// An ES256 key whose point is not on P-256.
+    static let offCurveP256 = COSEKey(
+        algorithm: .es256,
+        parameters: .ec2(curve: COSEKey.Curve.p256, x: Array(repeating: 1, count: 32), y: Array(repeating: 2, count: 32))
+    )
+}
+
 /// Expects `body` to fail with a ``WebAuthnError`` carrying `code`.
 func expectWebAuthnError<T>(
     _ code: WebAuthnError.Code, sourceLocation: SourceLocation = #_sourceLocation,
