@@ -12,6 +12,7 @@ import X509
 public struct AttestationCA: Sendable {
     /// The certificate whose key signs attestation certificates.
     public var certificate: Certificate
+    /// The private key of ``certificate``.
     public var privateKey: Certificate.PrivateKey
     /// The certificates between ``certificate`` and the root, nearest first, when ``certificate`` is not
     /// itself the root. The leaf, ``certificate`` and these make up `x5c`.

@@ -19,4 +19,9 @@ public enum AttestationMode: Sendable {
         case .fidoU2F: "fido-u2f"
         }
     }
+
+    /// U2F authenticators make only P-256 keys and report a zero AAGUID.
+    var isFIDOU2F: Bool {
+        if case .fidoU2F = self { true } else { false }
+    }
 }

@@ -17,6 +17,7 @@ public protocol CredentialStore: Sendable {
 public actor InMemoryCredentialStore: CredentialStore {
     private var byID: [[UInt8]: StoredCredential] = [:]
 
+    /// A store holding `credentials`.
     public init(_ credentials: [StoredCredential] = []) {
         for credential in credentials { byID[credential.id] = credential }
     }

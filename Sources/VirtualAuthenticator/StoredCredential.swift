@@ -7,11 +7,15 @@ import WebAuthn
 public struct StoredCredential: Codable, Sendable, Hashable {
     /// The credential ID.
     public var id: [UInt8]
+    /// The relying party the credential is scoped to.
     public var rpID: String
     /// The user handle (`user.id`) given at registration.
     public var userHandle: [UInt8]
+    /// `user.name` given at registration (shown by account choosers).
     public var userName: String
+    /// `user.displayName` given at registration.
     public var userDisplayName: String
+    /// The COSE algorithm the credential signs with.
     public var algorithm: COSEAlgorithm
     /// The private key: PKCS #8 DER for ECDSA and RSA, the 32-byte private key for Ed25519,
     /// the 32-byte seed for ML-DSA.
@@ -20,10 +24,14 @@ public struct StoredCredential: Codable, Sendable, Hashable {
     public var signCount: UInt32
     /// Whether the credential is discoverable (a resident key / passkey).
     public var isDiscoverable: Bool
+    /// The BE flag: the credential may be synced.
     public var backupEligible: Bool
+    /// The BS flag: the credential is synced.
     public var backedUp: Bool
+    /// When the credential was made.
     public var createdAt: Date
 
+    /// A record; normally the authenticator makes these, stores build them when loading.
     public init(
         id: [UInt8], rpID: String, userHandle: [UInt8], userName: String, userDisplayName: String,
         algorithm: COSEAlgorithm, privateKey: [UInt8], signCount: UInt32 = 0, isDiscoverable: Bool,

@@ -31,6 +31,7 @@ public struct Tampering: Sendable, Hashable {
     /// Put this credential ID in the response's `id` and `rawId`.
     public var rawID: [UInt8]?
 
+    /// Faults as given; every one is off by default.
     public init(
         origin: String? = nil, clientDataType: String? = nil, challenge: [UInt8]? = nil,
         challengeAsBase64URLText: Bool = false, crossOrigin: Bool? = nil, rpID: String? = nil,

@@ -29,7 +29,9 @@ public actor VirtualAuthenticator {
     /// The AAGUID a virtual authenticator reports unless configured otherwise (`LatchkeyVirtual!` in ASCII).
     public static let defaultAAGUID = AAGUID(bytes: Array("LatchkeyVirtual!".utf8))
 
+    /// What kind of authenticator this is.
     public nonisolated let configuration: VirtualAuthenticatorConfiguration
+    /// Where its credentials live.
     public nonisolated let store: any CredentialStore
     /// Made on first use, then kept: an authenticator has one attestation certificate.
     private var attestationIdentity: AttestationIdentity?
@@ -38,6 +40,7 @@ public actor VirtualAuthenticator {
     private var ceremonyRunning = false
     private var ceremoniesWaiting: [CheckedContinuation<Void, Never>] = []
 
+    /// An authenticator with `configuration`, keeping credentials in `store` (in memory by default).
     public init(
         configuration: VirtualAuthenticatorConfiguration = VirtualAuthenticatorConfiguration(),
         store: any CredentialStore = InMemoryCredentialStore()
@@ -81,13 +84,12 @@ public actor VirtualAuthenticator {
             backedUp: configuration.backupEligible && configuration.backedUp
         )
 
-        let isU2F = if case .fidoU2F = configuration.attestation { true } else { false }
         let authenticatorData = AuthenticatorDataBuilder(
             rpID: tampering.rpID ?? rpID,
             flags: flags(for: record, userVerified: userVerified, tampering: tampering),
             signCount: tampering.signCount ?? record.signCount,
             attestedCredential: .init(
-                aaguid: isU2F ? .zero : configuration.aaguid, credentialID: credentialID, publicKey: publicKey
+                aaguid: configuration.attestation.isFIDOU2F ? .zero : configuration.aaguid, credentialID: credentialID, publicKey: publicKey
             )
         ).serialize()
         let clientDataJSON = clientData(
@@ -209,7 +211,7 @@ public actor VirtualAuthenticator {
             ? [COSEAlgorithm.es256, .rs256]
             : parameters.filter { $0.type == .publicKey }.map(\.alg)
         var supported = configuration.algorithms
-        if case .fidoU2F = configuration.attestation { supported = supported.filter { $0 == .es256 } }
+        if configuration.attestation.isFIDOU2F { supported = supported.filter { $0 == .es256 } }
         guard let algorithm = requested.first(where: supported.contains) else {
             throw .unsupportedAlgorithm(requested: requested)
         }

@@ -26,10 +26,12 @@ public struct VirtualAuthenticatorConfiguration: Sendable {
 
     /// The authenticator model's AAGUID (`fido-u2f` always uses zeros).
     public var aaguid: AAGUID
+    /// The attestation statement new credentials get (see ``honorsNoneAttestationPreference``).
     public var attestation: AttestationMode
     /// The algorithms the authenticator will make credentials for, in any order: it takes the first entry
     /// of the options' `pubKeyCredParams` that is listed here.
     public var algorithms: [COSEAlgorithm]
+    /// When new credentials are discoverable.
     public var discoverableCredentials: DiscoverableCredentials
     /// Whether the authenticator can verify the user (PIN, biometrics). When true it does so unless the
     /// relying party says `discouraged`.
@@ -40,17 +42,20 @@ public struct VirtualAuthenticatorConfiguration: Sendable {
     public var backedUp: Bool
     /// Report a signature counter of 0 in every ceremony, as passkey providers do.
     public var counterAlwaysZero: Bool
+    /// The `authenticatorAttachment` reported in responses.
     public var authenticatorAttachment: AuthenticatorAttachment
     /// The transports reported at registration (`getTransports()`).
     public var transports: [AuthenticatorTransport]
     /// The length of new credential IDs, in bytes.
     public var credentialIDLength: Int
+    /// Where RSA credential keys come from.
     public var rsaKeySource: RSAKeySource
     /// Act as a browser does when the relying party asks for `attestation: "none"`: replace any statement
     /// but zero-AAGUID self attestation with `none` (WebAuthn L3 §5.1.3). When false the configured
     /// statement is always sent.
     public var honorsNoneAttestationPreference: Bool
 
+    /// A configuration; the defaults describe a USB security key with a counter, UV and resident keys.
     public init(
         aaguid: AAGUID = VirtualAuthenticator.defaultAAGUID,
         attestation: AttestationMode = .none,
