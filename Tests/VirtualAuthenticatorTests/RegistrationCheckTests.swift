@@ -211,11 +211,28 @@ struct RegistrationCheckTests {
     @Test("credential JSON that is not JSON or lacks a field → malformedCredential", arguments: [
         "not json", "{}", #"{"id":"AAAA","type":"public-key"}"#,
         #"{"id":"AAAA","type":"public-key","response":{"attestationObject":"AAAA"}}"#,
-        #"{"id":"AAAA","rawId":"AQID","type":"public-key","response":{"clientDataJSON":"AAAA","attestationObject":"AAAA"}}"#,
-        #"{"id":"A*A","type":"public-key","response":{"clientDataJSON":"AAAA","attestationObject":"AAAA"}}"#,
+        #"{"type":"public-key","response":{"clientDataJSON":"AAAA","attestationObject":"AAAA"}}"#,
     ])
     func malformedJSON(json: String) async throws {
         await expectWebAuthnError(.malformedCredential) {
+            try RegistrationCredential.parse(Array(json.utf8))
+        }
+    }
+
+    @Test("id and rawId that disagree → credentialIdMismatch")
+    func idRawIDDisagree() async throws {
+        let harness = Harness()
+        var credential = try await harness.create(harness.creationOptions())
+        credential.id = Base64URL.encode([1, 2, 3])
+        await expectWebAuthnError(.credentialIdMismatch) {
+            try RegistrationCredential.parse(JSONEncoder().encode(credential))
+        }
+    }
+
+    @Test("an id that is not base64url → invalidBase64")
+    func idNotBase64() async throws {
+        let json = #"{"id":"A*A","type":"public-key","response":{"clientDataJSON":"AAAA","attestationObject":"AAAA"}}"#
+        await expectWebAuthnError(.invalidBase64) {
             try RegistrationCredential.parse(Array(json.utf8))
         }
     }
