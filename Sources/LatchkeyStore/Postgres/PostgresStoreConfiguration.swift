@@ -25,8 +25,9 @@ extension PostgresStore {
         public var tls: TLSMode
         /// The most connections the pool opens.
         public var maximumConnections: Int
-        /// How long one store call may take, waiting for a connection included, before it fails with
-        /// ``StoreError/Code/unavailable``.
+        /// How long a store call may wait — for a connection, or for the database's answer — before it fails with
+        /// ``StoreError/Code/unavailable``. A statement already sent is not interrupted: it finishes first, and if it
+        /// succeeded its result is returned after all.
         public var operationTimeout: Duration
 
         public init(
