@@ -34,9 +34,9 @@ find_bin() {
         return 0
     fi
     local candidate
-    for candidate in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V); do
+    while IFS= read -r candidate; do
         if [[ -x "$candidate/initdb" && -x "$candidate/pg_ctl" ]]; then BIN=$candidate; fi
-    done
+    done < <(printf '%s\n' /usr/lib/postgresql/*/bin | sort -V)
     [[ -n "$BIN" ]]
 }
 
@@ -82,7 +82,9 @@ start() {
     local dir port
     [[ $# -eq 2 ]] || usage
     port=$2
-    [[ "$port" =~ ^[0-9]+$ ]] && (( port > 0 && port < 65536 )) || die "PORT must be a number from 1 to 65535, got '$port'"
+    if ! [[ "$port" =~ ^[0-9]+$ ]] || (( port < 1 || port > 65535 )); then
+        die "PORT must be a number from 1 to 65535, got '$port'"
+    fi
     [[ "$1" != *"'"* ]] || die "DIR must not contain a single quote"
     ensure_postgres_installed
     choose_user
