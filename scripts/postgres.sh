@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL server for tests (LatchkeyStore's PostgresStore, CI).
 #
-#   scripts/postgres.sh start DIR PORT   initdb into DIR (once), start on 127.0.0.1:PORT, create the
+#   scripts/postgres.sh start DIR PORT   initdb into DIR (once; DIR becomes the data directory, with the unix
+#                                         socket and the server log inside), start on 127.0.0.1:PORT, create the
 #                                         database latchkey_test and print its URL on stdout:
 #                                         postgres://USER@127.0.0.1:PORT/latchkey_test
 #   scripts/postgres.sh stop DIR         stop the server whose cluster lives in DIR
 #
 # Installs Debian's `postgresql` package when initdb/pg_ctl are missing. PostgreSQL refuses to run as root,
-# so when invoked as root the server runs as the `postgres` system user and DIR is made its own.
+# so when invoked as root the server runs as the `postgres` system user, DIR is made its own and any ancestor of DIR
+# that user cannot pass gets search permission (o+x).
 # Authentication is `trust`, for loopback connections only; the server listens on 127.0.0.1 alone and keeps its
 # unix socket inside DIR. Durability is switched off (fsync, synchronous_commit): this is a test server.
 # Everything except the URL goes to stderr, so `URL=$(scripts/postgres.sh start …)` works.
@@ -78,6 +80,19 @@ as_user() {
 
 absolute() { mkdir -p "$1" && (cd "$1" && pwd -P); }
 
+# Root runs the server as RUN_USER, which must be able to reach DIR: grant search (not read) permission on any
+# ancestor it cannot pass, e.g. the 0700 directory that `mktemp -d` makes.
+open_path_to() {
+    local path=$1
+    while [[ "$path" != "/" ]]; do
+        path=$(dirname "$path")
+        if ! as_user test -x "$path"; then
+            log "granting search permission on $path to others, so that $RUN_USER can reach the cluster"
+            chmod o+x "$path"
+        fi
+    done
+}
+
 start() {
     local dir port
     [[ $# -eq 2 ]] || usage
@@ -89,19 +104,24 @@ start() {
     ensure_postgres_installed
     choose_user
     dir=$(absolute "$1")
-    local data=$dir/data socket=$dir/socket logfile=$dir/postgres.log
-    mkdir -p "$socket"
-    if [[ $EUID -eq 0 ]]; then chown -R "$RUN_USER": "$dir"; fi
-    as_user test -w "$dir" || die "$RUN_USER cannot write to $dir (every parent directory must be searchable by $RUN_USER; try a DIR under /tmp)"
+    local socket=$dir/socket logfile=$dir/postgres.log
+    if [[ $EUID -eq 0 ]]; then
+        chown "$RUN_USER": "$dir"
+        open_path_to "$dir"
+    fi
+    as_user test -w "$dir" || die "$RUN_USER cannot write to $dir"
 
-    if [[ ! -f "$data/PG_VERSION" ]]; then
-        log "initdb into $data (superuser $RUN_USER, trust auth for loopback)"
-        as_user "$BIN/initdb" --pgdata="$data" --username="$RUN_USER" --auth=trust \
-            --encoding=UTF8 --no-locale >"$dir/initdb.log" 2>&1 || { cat "$dir/initdb.log" >&2; die "initdb failed"; }
-        echo "include_if_exists = 'latchkey.conf'" >>"$data/postgresql.conf"
+    if [[ ! -f "$dir/PG_VERSION" ]]; then
+        [[ -z "$(ls -A "$dir")" ]] || die "$dir is neither empty nor a cluster made by this script"
+        log "initdb into $dir (superuser $RUN_USER, trust auth for loopback)"
+        local output
+        output=$(as_user "$BIN/initdb" --pgdata="$dir" --username="$RUN_USER" --auth=trust --encoding=UTF8 --no-locale 2>&1) \
+            || { echo "$output" >&2; die "initdb failed"; }
+        as_user mkdir -p "$socket"
+        echo "include_if_exists = 'latchkey.conf'" | as_user tee -a "$dir/postgresql.conf" >/dev/null
     fi
     # Written on every start so that the port given now is the one used.
-    as_user tee "$data/latchkey.conf" >/dev/null <<EOF
+    as_user tee "$dir/latchkey.conf" >/dev/null <<EOF
 listen_addresses = '127.0.0.1'
 port = $port
 unix_socket_directories = '$socket'
@@ -111,12 +131,12 @@ full_page_writes = off
 max_connections = 200
 EOF
 
-    if as_user "$BIN/pg_ctl" --pgdata="$data" status >/dev/null 2>&1; then
+    if as_user "$BIN/pg_ctl" --pgdata="$dir" status >/dev/null 2>&1; then
         log "already running; restarting to apply the configuration"
-        as_user "$BIN/pg_ctl" --pgdata="$data" --mode=fast --wait restart --log="$logfile" >&2 \
+        as_user "$BIN/pg_ctl" --pgdata="$dir" --mode=fast --wait restart --log="$logfile" >&2 \
             || { tail -n 20 "$logfile" >&2; die "pg_ctl restart failed"; }
     else
-        as_user "$BIN/pg_ctl" --pgdata="$data" --wait --timeout=60 --log="$logfile" start >&2 \
+        as_user "$BIN/pg_ctl" --pgdata="$dir" --wait --timeout=60 --log="$logfile" start >&2 \
             || { tail -n 20 "$logfile" >&2; die "pg_ctl start failed (is port $port taken?)"; }
     fi
 
@@ -143,13 +163,13 @@ stop() {
     [[ $# -eq 1 ]] || usage
     [[ -d "$1" ]] || die "no such directory: $1"
     dir=$(cd "$1" && pwd -P)
-    [[ -f "$dir/data/PG_VERSION" ]] || die "no cluster in $dir/data"
+    [[ -f "$dir/PG_VERSION" ]] || die "no cluster in $dir"
     find_bin || die "pg_ctl not found"
     choose_user
-    if as_user "$BIN/pg_ctl" --pgdata="$dir/data" status >/dev/null 2>&1; then
-        as_user "$BIN/pg_ctl" --pgdata="$dir/data" --mode=fast --wait stop >&2
+    if as_user "$BIN/pg_ctl" --pgdata="$dir" status >/dev/null 2>&1; then
+        as_user "$BIN/pg_ctl" --pgdata="$dir" --mode=fast --wait stop >&2
     else
-        log "not running ($dir/data)"
+        log "not running ($dir)"
     fi
 }
 
