@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "WebAuthn", targets: ["WebAuthn"]),
         .library(name: "VirtualAuthenticator", targets: ["VirtualAuthenticator"]),
         .library(name: "LatchkeyStore", targets: ["LatchkeyStore"]),
+        .library(name: "LatchkeyAPI", targets: ["LatchkeyAPI"]),
+        .library(name: "LatchkeyServer", targets: ["LatchkeyServer"]),
         .executable(name: "latchkey", targets: ["latchkey"]),
     ],
     dependencies: [
@@ -20,6 +22,11 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         .target(name: "CBOR"),
@@ -61,7 +68,35 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(name: "LatchkeyAPI", dependencies: ["WebAuthn"]),
+        .target(
+            name: "LatchkeyServer",
+            dependencies: [
+                "LatchkeyAPI", "LatchkeyStore", "WebAuthn",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .testTarget(name: "CBORTests", dependencies: ["CBOR"]),
+        .testTarget(
+            name: "LatchkeyServerTests",
+            dependencies: [
+                "LatchkeyServer", "LatchkeyAPI", "LatchkeyStore", "WebAuthn", "VirtualAuthenticator", "CBOR",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .testTarget(
             name: "LatchkeyStoreTests",
             dependencies: ["LatchkeyStore", .product(name: "Logging", package: "swift-log")]

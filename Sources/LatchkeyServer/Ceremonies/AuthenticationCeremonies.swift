@@ -1,0 +1,66 @@
+import Foundation
+import LatchkeyStore
+import WebAuthn
+
+extension CeremonyService {
+    /// Begins a sign-in. With a username the options allow that user's passkeys (404 `user.notFound` for an
+    /// unknown name); without one the sign-in is username-less and any discoverable passkey may answer.
+    func beginAuthentication(
+        username: String?, userVerification requested: UserVerificationRequirement? = nil,
+        extensions: [String: JSONValue]? = nil, now: Date = Date()
+    ) async throws -> (ticket: String, options: PublicKeyCredentialRequestOptions) {
+        var user: StoredUser?
+        var allowed: [PublicKeyCredentialDescriptor] = []
+        if let username = username.map(UserNames.normalized), !username.isEmpty {
+            guard let found = try await store.user(named: username) else {
+                throw APIError(.notFound, code: "user.notFound", message: "no account is named '\(username)'")
+            }
+            user = found
+            allowed = try await store.credentials(ofUser: found.id).map(\.descriptor)
+        }
+        let userVerification = effectiveUserVerification(requested: requested, policy: relyingParty.userVerification)
+        let options = relyingParty.beginAuthentication(allowCredentials: allowed, userVerification: userVerification, extensions: extensions)
+        let state = AuthenticationState(
+            allowedCredentialIDs: allowed.map { Data($0.id.bytes) }, requireUserVerification: userVerification == .required
+        )
+        let ticket = try await storeCeremony(.authentication, challenge: options.challenge.bytes, userID: user?.id, state: state, now: now)
+        return (ticket, options)
+    }
+
+    /// Finishes a sign-in: consumes the ceremony, verifies the assertion against the stored credential, and
+    /// records the new sign count, backup state and a new session in one transaction.
+    func finishAuthentication(ticket: String, credential: AuthenticationCredential, now: Date = Date()) async throws -> CeremonyOutcome {
+        let (ceremony, state) = try await consumeCeremony(ticket: ticket, kind: .authentication, as: AuthenticationState.self, now: now)
+        return try await measure(.authentication) {
+            guard let stored = try await store.credential(id: Data(credential.rawId.bytes)),
+                  let user = try await store.user(id: stored.userID)
+            else {
+                throw APIError.badRequest("credential.unknown", "this passkey is not registered here (it may have been deleted)")
+            }
+            if let expectedUser = ceremony.userID, expectedUser != stored.userID {
+                throw WebAuthnError(.credentialNotAllowed, "the passkey belongs to another account than the one signing in")
+            }
+            if ceremony.userID == nil, credential.response.userHandle == nil {
+                throw WebAuthnError(.userHandleMismatch, "a username-less sign-in needs the assertion's userHandle")
+            }
+            let record = CredentialRecord(
+                id: Array(stored.id), publicKey: Array(stored.publicKey), signCount: stored.signCount,
+                userHandle: Array(user.userHandle), backupEligible: stored.backupEligible
+            )
+            let verified = try relyingParty.finishAuthentication(
+                credential, expectedChallenge: Array(ceremony.challenge), credential: record,
+                allowedCredentialIDs: state.allowedCredentialIDs.map(Array.init),
+                requireUserVerification: state.requireUserVerification
+            )
+            let (session, token) = sessions.issue(for: user.id, now: now)
+            try await store.recordAuthentication(
+                credentialID: stored.id, newSignCount: verified.newSignCount, backedUp: verified.backedUp, usedAt: now, session: session
+            )
+            var updated = stored
+            updated.signCount = verified.newSignCount
+            updated.backedUp = verified.backedUp
+            updated.lastUsedAt = now
+            return CeremonyOutcome(user: user, credential: updated, session: session, token: token)
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import LatchkeyAPI
+import LatchkeyStore
+import Logging
+import WebAuthn
+
+/// Runs WebAuthn ceremonies against the store: begins them (makes options and stores the pending ceremony)
+/// and finishes them (consumes the ceremony atomically, verifies with ``WebAuthn/RelyingParty``, commits the
+/// outcome in one transaction). Both API profiles use it; they differ only in their wire shapes.
+struct CeremonyService: Sendable {
+    let store: any LatchkeyStore
+    let relyingParty: RelyingParty
+    let ceremonyLifetime: Duration
+    let sessions: SessionAuthenticator
+    let metrics: ServerMetrics
+
+    private static let encoder = JSONEncoder()
+    private static let decoder = JSONDecoder()
+
+    /// A new ticket: 32 random bytes, base64url (43 URL-safe characters).
+    static func makeTicket() -> String {
+        Base64URL.encode(RelyingParty.generateChallenge(byteCount: 32))
+    }
+
+    /// Stores a pending ceremony and returns its ticket.
+    func storeCeremony(
+        _ kind: CeremonyKind, challenge: [UInt8], userID: UUID?, state: some Encodable, now: Date
+    ) async throws -> String {
+        let ticket = Self.makeTicket()
+        let payload: Data
+        do {
+            payload = try Self.encoder.encode(state)
+        } catch {
+            throw APIError.internal
+        }
+        try await store.insertCeremony(StoredCeremony(
+            id: ticket, kind: kind, challenge: Data(challenge), userID: userID, payload: payload, createdAt: now,
+            expiresAt: now.addingTimeInterval(TimeInterval(ceremonyLifetime.components.seconds))
+        ))
+        return ticket
+    }
+
+    /// Consumes the ceremony named by `ticket`: exactly one caller gets it. A used, unknown or malformed ticket
+    /// is 404 `ceremony.notFound`; an expired one 410 `ceremony.expired`.
+    func consumeCeremony<State: Decodable>(
+        ticket: String, kind: CeremonyKind, as state: State.Type, now: Date
+    ) async throws -> (StoredCeremony, State) {
+        guard Self.isWellFormedTicket(ticket) else { throw Self.ceremonyNotFound(kind) }
+        let ceremony: StoredCeremony
+        do {
+            ceremony = try await store.consumeCeremony(id: ticket, kind: kind, now: now)
+        } catch {
+            switch error.code {
+            case .notFound: throw Self.ceremonyNotFound(kind)
+            case .expired: throw APIError(.gone, code: "ceremony.expired", message: "the \(kind.rawValue) ceremony has expired; start again")
+            default: throw error
+            }
+        }
+        do {
+            return (ceremony, try Self.decoder.decode(State.self, from: ceremony.payload))
+        } catch {
+            throw APIError.internal
+        }
+    }
+
+    /// Whether `ticket` could be one of ours: 1 to 128 characters of `A–Z a–z 0–9 - _`.
+    static func isWellFormedTicket(_ ticket: String) -> Bool {
+        (1...StoredCeremony.maximumIDLength).contains(ticket.utf8.count) && ASCIIText.consists(of: ticket, orAnyOf: "-_")
+    }
+
+    private static func ceremonyNotFound(_ kind: CeremonyKind) -> APIError {
+        APIError(.notFound, code: "ceremony.notFound", message: "no pending \(kind.rawValue) ceremony for this ticket: it was used, has expired, or never existed")
+    }
+
+    /// Runs `body` (a ceremony's verification and commit), timing it and counting its outcome.
+    func measure<Result>(_ kind: CeremonyKind, _ body: () async throws -> Result) async throws -> Result {
+        let start = ContinuousClock.now
+        do {
+            let result = try await body()
+            metrics.recordVerification(kind, duration: ContinuousClock.now - start)
+            metrics.recordCeremony(kind, succeeded: true)
+            return result
+        } catch {
+            metrics.recordCeremony(kind, succeeded: false)
+            throw error
+        }
+    }
+}
+
+/// A finished sign-in or sign-up: the user, and the new session with its token (none when a passkey was added
+/// to a signed-in account).
+struct CeremonyOutcome: Sendable {
+    let user: StoredUser
+    let credential: StoredCredential
+    let session: StoredSession?
+    let token: SessionToken?
+
+    /// The ``SessionResponse`` body, when a session was issued.
+    var sessionResponse: SessionResponse? {
+        guard let session, let token else { return nil }
+        return SessionResponse(session: .init(token: token.text, expiresAt: session.expiresAt), user: user.profile)
+    }
+}
+
+extension StoredUser {
+    /// The user as the API shows it.
+    var profile: UserProfile { UserProfile(id: id.uuidString.lowercased(), name: name, displayName: displayName) }
+}

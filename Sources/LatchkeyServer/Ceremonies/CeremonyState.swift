@@ -1,0 +1,39 @@
+import Foundation
+import WebAuthn
+
+/// What a registration ceremony remembers between its options and its verification (the stored ceremony's
+/// payload, JSON).
+struct RegistrationState: Codable, Sendable {
+    enum Purpose: String, Codable, Sendable {
+        /// A new account with its first passkey; the user is created when the ceremony finishes.
+        case signUp
+        /// Another passkey for an existing account.
+        case addPasskey
+    }
+
+    var purpose: Purpose
+    var userID: UUID
+    var userHandle: Data
+    var name: String
+    var displayName: String
+    /// Whether the result must have UV set.
+    var requireUserVerification: Bool
+    /// The label for the new passkey.
+    var label: String?
+}
+
+/// What an authentication ceremony remembers between its options and its verification.
+struct AuthenticationState: Codable, Sendable {
+    /// The `allowCredentials` sent; empty for a username-less sign-in.
+    var allowedCredentialIDs: [Data]
+    var requireUserVerification: Bool
+}
+
+/// The user-verification requirement a ceremony enforces: `required` when the server's policy or the request
+/// says so — a request can make the policy stricter, never looser.
+func effectiveUserVerification(
+    requested: UserVerificationRequirement?, policy: UserVerificationRequirement
+) -> UserVerificationRequirement {
+    if policy == .required { return .required }
+    return requested ?? policy
+}

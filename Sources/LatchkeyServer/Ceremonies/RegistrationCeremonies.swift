@@ -1,0 +1,136 @@
+import Foundation
+import LatchkeyStore
+import WebAuthn
+
+/// What a client may ask of a registration beyond the server's policy (the conformance profile's request
+/// members; the native API uses the defaults).
+struct RegistrationPreferences: Sendable {
+    var authenticatorSelection: AuthenticatorSelectionCriteria?
+    var attestation: AttestationConveyancePreference?
+    var extensions: [String: JSONValue]?
+    /// The label for the new passkey.
+    var label: String?
+}
+
+/// Who a registration is for: a new account, or an existing one (signed in).
+enum RegistrationSubject: Sendable {
+    case newUser(name: String, displayName: String)
+    case existingUser(StoredUser)
+}
+
+extension CeremonyService {
+    /// Begins a registration: makes the options (excluding the user's existing passkeys) and stores the ceremony.
+    func beginRegistration(
+        for subject: RegistrationSubject, preferences: RegistrationPreferences = RegistrationPreferences(), now: Date = Date()
+    ) async throws -> (ticket: String, options: PublicKeyCredentialCreationOptions) {
+        let state: RegistrationState
+        var excluded: [PublicKeyCredentialDescriptor] = []
+        let selection = preferences.authenticatorSelection
+        let userVerification = effectiveUserVerification(requested: selection?.userVerification, policy: relyingParty.userVerification)
+        switch subject {
+        case .newUser(let name, let displayName):
+            state = RegistrationState(
+                purpose: .signUp, userID: UUID(), userHandle: Data(RelyingParty.generateChallenge(byteCount: 32)),
+                name: name, displayName: displayName, requireUserVerification: userVerification == .required, label: preferences.label
+            )
+        case .existingUser(let user):
+            state = RegistrationState(
+                purpose: .addPasskey, userID: user.id, userHandle: user.userHandle, name: user.name,
+                displayName: user.displayName, requireUserVerification: userVerification == .required, label: preferences.label
+            )
+            excluded = try await store.credentials(ofUser: user.id).map(\.descriptor)
+        }
+
+        let residentKey = selection?.residentKey ?? (selection?.requireResidentKey == true ? .required : nil)
+        var options = relyingParty.beginRegistration(
+            user: UserEntity(id: Array(state.userHandle), name: state.name, displayName: state.displayName),
+            excludeCredentials: excluded,
+            authenticatorAttachment: selection?.authenticatorAttachment,
+            residentKey: residentKey,
+            userVerification: userVerification,
+            attestation: preferences.attestation,
+            extensions: preferences.extensions
+        )
+        if let selection {
+            // Echo what was asked, completed with what the server decided.
+            var echoed = selection
+            echoed.userVerification = userVerification
+            echoed.residentKey = options.authenticatorSelection?.residentKey
+            options.authenticatorSelection = echoed
+        }
+        let existingUserID: UUID? = state.purpose == .addPasskey ? state.userID : nil
+        let ticket = try await storeCeremony(
+            .registration, challenge: options.challenge.bytes, userID: existingUserID, state: state, now: now
+        )
+        return (ticket, options)
+    }
+
+    /// Finishes a registration: consumes the ceremony, verifies the credential and commits it (with the new user
+    /// and a session for a sign-up) in one transaction.
+    ///
+    /// - Parameter signedIn: the caller, required when the ceremony adds a passkey to an existing account
+    ///   (it must be that account's session); `requirePurpose` refuses ceremonies begun for the other purpose.
+    func finishRegistration(
+        ticket: String, credential: RegistrationCredential, signedIn: SignedIn?,
+        requirePurpose: RegistrationState.Purpose? = nil, now: Date = Date()
+    ) async throws -> CeremonyOutcome {
+        let (ceremony, state) = try await consumeCeremony(ticket: ticket, kind: .registration, as: RegistrationState.self, now: now)
+        return try await measure(.registration) {
+            if let requirePurpose, state.purpose != requirePurpose {
+                throw APIError(.notFound, code: "ceremony.notFound", message: "the ticket is not for this kind of registration")
+            }
+            if state.purpose == .addPasskey, signedIn?.user.id != state.userID {
+                throw APIError(.forbidden, code: "session.wrongUser", message: "adding a passkey needs the session of the account it was begun for")
+            }
+            let verified = try await relyingParty.finishRegistration(
+                credential, expectedChallenge: Array(ceremony.challenge),
+                requireUserVerification: state.requireUserVerification, at: now
+            )
+            let stored = StoredCredential(verified: verified, userID: state.userID, label: state.label, now: now)
+            switch state.purpose {
+            case .signUp:
+                let user = StoredUser(id: state.userID, userHandle: state.userHandle, name: state.name, displayName: state.displayName, createdAt: now)
+                let (session, token) = sessions.issue(for: user.id, now: now)
+                try await store.commitRegistration(stored, creating: user, session: session)
+                return CeremonyOutcome(user: user, credential: stored, session: session, token: token)
+            case .addPasskey:
+                guard let user = signedIn?.user else { throw APIError.sessionRequired }
+                try await store.commitRegistration(stored, creating: nil, session: nil)
+                return CeremonyOutcome(user: user, credential: stored, session: nil, token: nil)
+            }
+        }
+    }
+}
+
+extension StoredCredential {
+    /// The record to store for a verified registration.
+    init(verified: VerifiedRegistration, userID: UUID, label: String?, now: Date) {
+        self.init(
+            id: Data(verified.credentialID), userID: userID, publicKey: Data(verified.publicKey),
+            algorithm: verified.algorithm.rawValue, signCount: verified.signCount, aaguid: verified.aaguid.uuid,
+            transports: verified.transports.map(\.rawValue), backupEligible: verified.backupEligible,
+            backedUp: verified.backedUp, attestationFormat: verified.attestationFormat,
+            userVerified: verified.userVerified, discoverable: verified.isDiscoverable, label: label, createdAt: now
+        )
+    }
+
+    /// The descriptor that names this credential in `excludeCredentials` / `allowCredentials`.
+    var descriptor: PublicKeyCredentialDescriptor {
+        PublicKeyCredentialDescriptor(id: Array(id), transports: transports.isEmpty ? nil : transports.map(AuthenticatorTransport.init(rawValue:)))
+    }
+}
+
+extension AAGUID {
+    /// The AAGUID as a Foundation UUID (all zeros if it is not 16 bytes).
+    var uuid: UUID {
+        var raw: uuid_t = UUID.zero.uuid
+        guard bytes.count == MemoryLayout<uuid_t>.size else { return UUID.zero }
+        withUnsafeMutableBytes(of: &raw) { $0.copyBytes(from: bytes) }
+        return UUID(uuid: raw)
+    }
+}
+
+extension UUID {
+    /// `00000000-0000-0000-0000-000000000000`.
+    static let zero = UUID(uuidString: "00000000-0000-0000-0000-000000000000") ?? UUID()
+}

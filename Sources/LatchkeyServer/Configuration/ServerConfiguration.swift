@@ -1,0 +1,154 @@
+import Foundation
+import LatchkeyStore
+import WebAuthn
+
+/// The validated configuration of a Latchkey server. Make it from ``ServerSettings`` with ``init(_:)``, which
+/// fills in defaults and throws ``ConfigurationError`` for anything the server cannot run with.
+public struct ServerConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+    public var database: StoreURL
+    public var rpID: String
+    public var rpName: String
+    /// The web origins served, as given (or the default for the RP ID).
+    public var origins: [String]
+    public var appleAppIDs: [AppleAppID]
+    public var androidApps: [AndroidApp]
+    /// Origins on other domains that use this RP ID (listed in `/.well-known/webauthn`).
+    public var relatedOrigins: [String]
+    public var userVerification: UserVerificationRequirement
+    public var attestation: AttestationConveyancePreference
+    /// Ceremony requests per minute per client address; 0 means no limit.
+    public var rateLimitPerMinute: Int
+    public var trustedProxies: [CIDRBlock]
+    public var acceptBase64URLTextChallenge: Bool
+    public var bodyLimit: Int
+    public var sessionLifetime: Duration
+    public var ceremonyLifetime: Duration
+
+    public static let defaultPort = 8080
+    public static let defaultDatabase = "latchkey.sqlite"
+    public static let defaultRateLimit = 120
+    public static let defaultBodyLimit = 64 * 1024
+    public static let defaultSessionLifetime = 30 * 24 * 3600
+    public static let defaultCeremonyLifetime = 300
+
+    /// Validates `settings` and applies the defaults: port 8080, `./latchkey.sqlite`, RP ID `localhost`,
+    /// origin `http://localhost:<port>` (or `https://<rp id>`), preferred user verification, no attestation,
+    /// 120 requests a minute, 64 KiB bodies, 30-day sessions, 5-minute ceremonies.
+    public init(_ settings: ServerSettings = ServerSettings()) throws(ConfigurationError) {
+        host = settings.host ?? "127.0.0.1"
+        guard !host.isEmpty, !host.contains("/"), !host.contains(" ") else {
+            throw ConfigurationError("--host", "'\(host)' is not a host name or address")
+        }
+        port = settings.port ?? Self.defaultPort
+        guard (0...65535).contains(port) else { throw ConfigurationError("--port", "\(port) is not a TCP port (0-65535)") }
+
+        do {
+            database = try StoreURL(settings.database ?? Self.defaultDatabase)
+        } catch {
+            throw ConfigurationError("--database", error.message)
+        }
+
+        let rpID = (settings.rpID ?? "localhost").lowercased()
+        try Self.checkRPID(rpID)
+        self.rpID = rpID
+        rpName = settings.rpName ?? "Latchkey"
+        guard !rpName.trimmingCharacters(in: .whitespaces).isEmpty else { throw ConfigurationError("--rp-name", "must not be empty") }
+
+        let defaultOrigin = rpID == "localhost" ? "http://localhost:\(port == 0 ? Self.defaultPort : port)" : "https://\(rpID)"
+        origins = try (settings.origins ?? [defaultOrigin]).map { origin throws(ConfigurationError) in
+            try Self.checkOrigin(origin, setting: "--origin", rpID: rpID)
+        }
+        guard !origins.isEmpty else { throw ConfigurationError("--origin", "at least one origin is needed") }
+        relatedOrigins = try (settings.relatedOrigins ?? []).map { origin throws(ConfigurationError) in
+            try Self.checkOrigin(origin, setting: "--related-origin", rpID: nil)
+        }
+        appleAppIDs = try (settings.appleAppIDs ?? []).map { id throws(ConfigurationError) in try AppleAppID(id) }
+        androidApps = try (settings.androidApps ?? []).map { app throws(ConfigurationError) in try AndroidApp(app) }
+
+        let verification = settings.userVerification ?? UserVerificationRequirement.preferred.rawValue
+        guard ["required", "preferred", "discouraged"].contains(verification) else {
+            throw ConfigurationError("--user-verification", "'\(verification)' is not required, preferred or discouraged")
+        }
+        userVerification = UserVerificationRequirement(rawValue: verification)
+        let conveyance = settings.attestation ?? AttestationConveyancePreference.none.rawValue
+        guard ["none", "indirect", "direct", "enterprise"].contains(conveyance) else {
+            throw ConfigurationError("--attestation", "'\(conveyance)' is not none, indirect, direct or enterprise")
+        }
+        attestation = AttestationConveyancePreference(rawValue: conveyance)
+
+        rateLimitPerMinute = settings.rateLimit ?? Self.defaultRateLimit
+        guard rateLimitPerMinute >= 0 else { throw ConfigurationError("--rate-limit", "must be 0 (off) or more requests per minute") }
+        trustedProxies = try (settings.trustedProxies ?? []).map { block throws(ConfigurationError) in try CIDRBlock(block) }
+        acceptBase64URLTextChallenge = settings.acceptBase64URLTextChallenge ?? false
+
+        bodyLimit = settings.bodyLimit ?? Self.defaultBodyLimit
+        guard (1024...16 * 1024 * 1024).contains(bodyLimit) else {
+            throw ConfigurationError("--body-limit", "\(bodyLimit) bytes is outside 1 KiB to 16 MiB")
+        }
+        let sessionSeconds = settings.sessionLifetime ?? Self.defaultSessionLifetime
+        guard (60...366 * 24 * 3600).contains(sessionSeconds) else {
+            throw ConfigurationError("--session-lifetime", "\(sessionSeconds) seconds is outside one minute to one year")
+        }
+        sessionLifetime = .seconds(sessionSeconds)
+        let ceremonySeconds = settings.ceremonyLifetime ?? Self.defaultCeremonyLifetime
+        guard (10...3600).contains(ceremonySeconds) else {
+            throw ConfigurationError("--ceremony-lifetime", "\(ceremonySeconds) seconds is outside 10 seconds to one hour")
+        }
+        ceremonyLifetime = .seconds(ceremonySeconds)
+    }
+
+    /// Every origin accepted in client data: the web origins, the related origins and each Android app's
+    /// `android:apk-key-hash:` origin.
+    public var acceptedOrigins: [String] {
+        origins + relatedOrigins + androidApps.map(\.origin)
+    }
+
+    /// Whether session cookies get the `Secure` attribute: when the first web origin is https.
+    public var secureCookies: Bool { origins.first?.hasPrefix("https://") ?? false }
+
+    /// The relying party the ceremonies verify against.
+    public var relyingParty: RelyingParty {
+        var relyingParty = RelyingParty(id: rpID, name: rpName, origins: acceptedOrigins)
+        relyingParty.userVerification = userVerification
+        relyingParty.attestation = attestation
+        relyingParty.acceptsBase64URLTextChallenge = acceptBase64URLTextChallenge
+        relyingParty.timeoutMilliseconds = Int(ceremonyLifetime.components.seconds) * 1000
+        return relyingParty
+    }
+
+    private static let localHosts: Set<String> = ["localhost", "127.0.0.1", "[::1]", "::1"]
+
+    private static func checkRPID(_ rpID: String) throws(ConfigurationError) {
+        let labels = rpID.split(separator: ".", omittingEmptySubsequences: false)
+        let validLabel: (Substring) -> Bool = { label in
+            !label.isEmpty && label.utf8.count <= 63 && !label.hasPrefix("-") && !label.hasSuffix("-")
+                && ASCIIText.consists(of: label, orAnyOf: "-")
+        }
+        let valid = !rpID.isEmpty && rpID.utf8.count <= 253 && labels.allSatisfy(validLabel)
+        guard valid else {
+            throw ConfigurationError("--rp-id", "'\(rpID)' is not a domain name (no scheme, port or path: e.g. example.com)")
+        }
+    }
+
+    /// Normalises and checks one origin: `scheme://host[:port]`, https (or http on localhost), on the RP ID
+    /// when `rpID` is given.
+    private static func checkOrigin(_ text: String, setting: String, rpID: String?) throws(ConfigurationError) -> String {
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+              let host = components.host?.lowercased(), !host.isEmpty,
+              components.path.isEmpty || components.path == "/", components.query == nil, components.fragment == nil,
+              components.user == nil
+        else {
+            throw ConfigurationError(setting, "'\(text)' is not an origin (scheme://host[:port], no path)")
+        }
+        let isLocal = Self.localHosts.contains(host) || host.hasSuffix(".localhost")
+        guard scheme == "https" || (scheme == "http" && isLocal) else {
+            throw ConfigurationError(setting, "'\(text)' must use https (http is only for localhost)")
+        }
+        if let rpID, host != rpID, !host.hasSuffix("." + rpID) {
+            throw ConfigurationError(setting, "'\(text)' is not on the RP ID \(rpID); list origins on other domains with --related-origin")
+        }
+        return components.port.map { "\(scheme)://\(host):\($0)" } ?? "\(scheme)://\(host)"
+    }
+}

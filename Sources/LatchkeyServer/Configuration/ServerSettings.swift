@@ -1,0 +1,143 @@
+import Foundation
+
+/// One layer of server settings, every one optional: a JSON config file, the `LATCHKEY_*` environment or the
+/// command-line flags. Layers merge with ``overriding(_:)`` (flags over environment over file), then
+/// ``ServerConfiguration/init(_:)`` validates the result and fills in defaults.
+///
+/// The JSON file uses the property names below, e.g.
+/// `{"port": 8443, "rpID": "example.com", "origins": ["https://example.com"], "rateLimit": 60}`.
+public struct ServerSettings: Codable, Hashable, Sendable {
+    public var host: String?
+    public var port: Int?
+    /// `sqlite:///path`, a file path, or `postgres://user:password@host:port/database`.
+    public var database: String?
+    public var rpID: String?
+    public var rpName: String?
+    public var origins: [String]?
+    public var appleAppIDs: [String]?
+    /// `package:SHA256_FINGERPRINT` for each Android app.
+    public var androidApps: [String]?
+    public var relatedOrigins: [String]?
+    /// `required`, `preferred` or `discouraged`.
+    public var userVerification: String?
+    /// `none`, `indirect`, `direct` or `enterprise`.
+    public var attestation: String?
+    /// Ceremony requests per minute per client address; 0 turns rate limiting off.
+    public var rateLimit: Int?
+    /// CIDR blocks whose `X-Forwarded-For` is believed.
+    public var trustedProxies: [String]?
+    public var acceptBase64URLTextChallenge: Bool?
+    /// The largest request body, in bytes.
+    public var bodyLimit: Int?
+    /// How long a session lasts, in seconds.
+    public var sessionLifetime: Int?
+    /// How long a ceremony may take, in seconds.
+    public var ceremonyLifetime: Int?
+
+    public init() {}
+
+    /// `self` with every setting that `other` has replaced by `other`'s.
+    public func overriding(_ other: ServerSettings) -> ServerSettings {
+        var merged = self
+        merged.host = other.host ?? host
+        merged.port = other.port ?? port
+        merged.database = other.database ?? database
+        merged.rpID = other.rpID ?? rpID
+        merged.rpName = other.rpName ?? rpName
+        merged.origins = other.origins ?? origins
+        merged.appleAppIDs = other.appleAppIDs ?? appleAppIDs
+        merged.androidApps = other.androidApps ?? androidApps
+        merged.relatedOrigins = other.relatedOrigins ?? relatedOrigins
+        merged.userVerification = other.userVerification ?? userVerification
+        merged.attestation = other.attestation ?? attestation
+        merged.rateLimit = other.rateLimit ?? rateLimit
+        merged.trustedProxies = other.trustedProxies ?? trustedProxies
+        merged.acceptBase64URLTextChallenge = other.acceptBase64URLTextChallenge ?? acceptBase64URLTextChallenge
+        merged.bodyLimit = other.bodyLimit ?? bodyLimit
+        merged.sessionLifetime = other.sessionLifetime ?? sessionLifetime
+        merged.ceremonyLifetime = other.ceremonyLifetime ?? ceremonyLifetime
+        return merged
+    }
+
+    /// Reads a JSON config file. Unknown keys are refused, so a misspelt setting is not silently ignored.
+    public init(configFile path: String) throws(ConfigurationError) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigurationError("--config", "cannot read \(path)")
+        }
+        do {
+            let keys = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            let known = Set(CodingKeys.allCases.map(\.stringValue))
+            if let unknown = keys?.keys.sorted().first(where: { !known.contains($0) }) {
+                throw ConfigurationError("--config", "\(path): unknown setting '\(unknown)' (known: \(known.sorted().joined(separator: ", ")))")
+            }
+            self = try JSONDecoder().decode(ServerSettings.self, from: data)
+        } catch let error as ConfigurationError {
+            throw error
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            let key = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw ConfigurationError("--config", "\(path): '\(key)' has the wrong type")
+        } catch {
+            throw ConfigurationError("--config", "\(path) is not a JSON object of settings")
+        }
+    }
+
+    /// Reads the `LATCHKEY_*` variables of `environment`. Lists are comma-separated
+    /// (`LATCHKEY_ORIGINS=https://a.example,https://b.example`).
+    public init(environment: [String: String]) throws(ConfigurationError) {
+        func text(_ name: String) -> String? {
+            guard let value = environment["LATCHKEY_" + name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+            return value
+        }
+        func list(_ name: String) -> [String]? {
+            guard let value = text(name) else { return nil }
+            let items: [String] = value.split(separator: ",").map { item in item.trimmingCharacters(in: .whitespaces) }
+            return items.filter { item in !item.isEmpty }
+        }
+        func integer(_ name: String) throws(ConfigurationError) -> Int? {
+            guard let value = text(name) else { return nil }
+            guard let number = Int(value) else { throw ConfigurationError("LATCHKEY_\(name)", "'\(value)' is not a whole number") }
+            return number
+        }
+        func flag(_ name: String) throws(ConfigurationError) -> Bool? {
+            guard let value = text(name)?.lowercased() else { return nil }
+            switch value {
+            case "1", "true", "yes", "on": return true
+            case "0", "false", "no", "off": return false
+            default: throw ConfigurationError("LATCHKEY_\(name)", "'\(value)' is not true or false")
+            }
+        }
+        self.init()
+        host = text("HOST")
+        port = try integer("PORT")
+        database = text("DATABASE")
+        rpID = text("RP_ID")
+        rpName = text("RP_NAME")
+        origins = list("ORIGINS")
+        appleAppIDs = list("APPLE_APP_IDS")
+        androidApps = list("ANDROID_APPS")
+        relatedOrigins = list("RELATED_ORIGINS")
+        userVerification = text("USER_VERIFICATION")
+        attestation = text("ATTESTATION")
+        rateLimit = try integer("RATE_LIMIT")
+        trustedProxies = list("TRUSTED_PROXIES")
+        acceptBase64URLTextChallenge = try flag("ACCEPT_BASE64URL_TEXT_CHALLENGE")
+        bodyLimit = try integer("BODY_LIMIT")
+        sessionLifetime = try integer("SESSION_LIFETIME")
+        ceremonyLifetime = try integer("CEREMONY_LIFETIME")
+    }
+
+    /// Loads the layers in order: the config file (`configFile`, or `LATCHKEY_CONFIG`), then the environment, then
+    /// `flags`.
+    public static func load(flags: ServerSettings, configFile: String?, environment: [String: String]) throws(ConfigurationError) -> ServerSettings {
+        var settings = ServerSettings()
+        if let path = configFile ?? environment["LATCHKEY_CONFIG"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            settings = try ServerSettings(configFile: path)
+        }
+        return settings.overriding(try ServerSettings(environment: environment)).overriding(flags)
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case host, port, database, rpID, rpName, origins, appleAppIDs, androidApps, relatedOrigins, userVerification
+        case attestation, rateLimit, trustedProxies, acceptBase64URLTextChallenge, bodyLimit, sessionLifetime, ceremonyLifetime
+    }
+}

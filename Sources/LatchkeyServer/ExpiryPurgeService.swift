@@ -1,0 +1,30 @@
+import Foundation
+import LatchkeyStore
+import Logging
+import ServiceLifecycle
+
+/// Deletes expired ceremonies and sessions now and then, so abandoned ceremonies do not pile up. Safe to run on
+/// every instance sharing one database.
+struct ExpiryPurgeService: Service {
+    let store: any LatchkeyStore
+    let interval: Duration
+    let logger: Logger
+
+    func run() async throws {
+        while !Task.isShuttingDownGracefully {
+            do {
+                try await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+            } catch {
+                return  // shutting down
+            }
+            let now = Date()
+            do {
+                let ceremonies = try await store.purgeExpiredCeremonies(now: now)
+                let sessions = try await store.purgeExpiredSessions(now: now)
+                logger.debug("purged expired records", metadata: ["ceremonies": "\(ceremonies)", "sessions": "\(sessions)"])
+            } catch {
+                logger.warning("purging expired records failed", metadata: ["error.code": "\(error.code)"])
+            }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import HTTPTypes
+import Hummingbird
+import LatchkeyStore
+import NIOCore
+import WebAuthn
+
+/// A failed request as the client sees it: an HTTP status, a stable code and a human message (never a secret or
+/// a stack). Every error a route throws becomes one through ``init(_:)``; ``ErrorResponseMiddleware`` writes it.
+struct APIError: Error, Sendable {
+    let status: HTTPResponse.Status
+    let code: String
+    let message: String
+    var headers: HTTPFields = [:]
+
+    init(_ status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:]) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.headers = headers
+    }
+
+    /// Maps any error to what the client is told: `WebAuthnError` → 400 with its code; `StoreError` by code
+    /// (not found 404, conflict 409, expired 410, unavailable 503); an oversized body 413; anything unexpected
+    /// 500 `internalError`, with no detail.
+    init(_ error: any Error) {
+        switch error {
+        case let error as APIError:
+            self = error
+        case let error as WebAuthnError:
+            self = error.code == .internalError
+                ? .internal
+                : APIError(.badRequest, code: error.code.rawValue, message: error.message)
+        case let error as StoreError:
+            self = APIError(storeError: error)
+        case is NIOTooManyBytesError:
+            self = .bodyTooLarge
+        case let error as HTTPError:
+            self = APIError(httpError: error)
+        default:
+            self = .internal
+        }
+    }
+
+    private init(storeError error: StoreError) {
+        switch error.code {
+        case .notFound: self.init(.notFound, code: error.code.rawValue, message: error.message)
+        case .conflict: self.init(.conflict, code: error.code.rawValue, message: error.message)
+        case .expired: self.init(.gone, code: error.code.rawValue, message: error.message)
+        case .invalidRecord: self.init(.badRequest, code: error.code.rawValue, message: error.message)
+        case .unavailable: self.init(.serviceUnavailable, code: error.code.rawValue, message: "the database is unavailable; try again")
+        default: self = .internal
+        }
+    }
+
+    private init(httpError error: HTTPError) {
+        let code = switch error.status {
+        case .notFound: "request.notFound"
+        case .methodNotAllowed: "request.methodNotAllowed"
+        case .contentTooLarge: "request.tooLarge"
+        default: error.status.code >= 500 ? "internalError" : "request.invalid"
+        }
+        let message = error.status.code >= 500 ? "internal error" : (error.body ?? error.status.reasonPhrase)
+        self.init(error.status, code: code, message: message, headers: error.headers)
+    }
+
+    static let `internal` = APIError(.internalServerError, code: "internalError", message: "internal error")
+    static let bodyTooLarge = APIError(.contentTooLarge, code: "request.tooLarge", message: "the request body is too large")
+}
+
+extension APIError {
+    static func badRequest(_ code: String, _ message: String) -> APIError { APIError(.badRequest, code: code, message: message) }
+
+    static let sessionRequired = APIError(
+        .unauthorized, code: "session.required",
+        message: "sign in first: send Authorization: Bearer <token> or the session cookie"
+    )
+}

@@ -1,0 +1,22 @@
+import Hummingbird
+
+/// Limits the ceremony endpoints per client address (``ClientAddressResolver``): over the limit, 429
+/// `request.rateLimited` with `Retry-After` in whole seconds.
+struct RateLimitMiddleware: RouterMiddleware {
+    typealias Context = ServerRequestContext
+    let limiter: TokenBucketLimiter
+    let clients: ClientAddressResolver
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let client = clients.clientAddress(of: request, peer: context.remoteAddress)
+        if let wait = limiter.acquire(client) {
+            let seconds = max(1, Int(wait.components.seconds) + (wait.components.attoseconds > 0 ? 1 : 0))
+            throw APIError(
+                .tooManyRequests, code: "request.rateLimited",
+                message: "too many requests from this address; retry in \(seconds) s",
+                headers: [.retryAfter: String(seconds)]
+            )
+        }
+        return try await next(request, context)
+    }
+}

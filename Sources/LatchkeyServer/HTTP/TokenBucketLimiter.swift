@@ -1,0 +1,51 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// Token buckets keyed by client address: each holds up to `capacity` tokens and refills at `capacity` per minute;
+/// a request takes one token or is refused with the time until the next token.
+///
+/// Memory is bounded: buckets that have refilled completely carry no information and are dropped when the table
+/// grows past `maximumClients`.
+final class TokenBucketLimiter: Sendable {
+    private struct Bucket {
+        var tokens: Double
+        var updated: ContinuousClock.Instant
+    }
+
+    private let capacity: Double
+    private let refillPerSecond: Double
+    private let maximumClients: Int
+    private let buckets = NIOLockedValueBox<[String: Bucket]>([:])
+
+    /// - Parameter perMinute: the burst size and the sustained rate per minute; must be positive.
+    init(perMinute: Int, maximumClients: Int = 100_000) {
+        capacity = Double(perMinute)
+        refillPerSecond = Double(perMinute) / 60
+        self.maximumClients = maximumClients
+    }
+
+    /// Takes a token for `client`; returns nil when allowed, or how long until a token is available.
+    func acquire(_ client: String, now: ContinuousClock.Instant = .now) -> Duration? {
+        buckets.withLockedValue { buckets in
+            var bucket = buckets[client] ?? Bucket(tokens: capacity, updated: now)
+            let elapsed = now - bucket.updated
+            let seconds: Double = Double(elapsed.nanoseconds) / 1_000_000_000
+            bucket.tokens = min(capacity, bucket.tokens + max(0, seconds) * refillPerSecond)
+            bucket.updated = now
+            defer {
+                buckets[client] = bucket
+                if buckets.count > maximumClients { prune(&buckets, now: now) }
+            }
+            guard bucket.tokens >= 1 else {
+                return .seconds((1 - bucket.tokens) / refillPerSecond)
+            }
+            bucket.tokens -= 1
+            return nil
+        }
+    }
+
+    private func prune(_ buckets: inout [String: Bucket], now: ContinuousClock.Instant) {
+        let full = Duration.seconds(capacity / refillPerSecond)
+        buckets = buckets.filter { now - $0.value.updated < full }
+    }
+}

@@ -1,0 +1,37 @@
+import Hummingbird
+import Logging
+
+/// Logs one line per request (method, path without query, status, duration, client address — never headers,
+/// bodies, tokens or cookies) and counts it in ``ServerMetrics``.
+struct RequestObservationMiddleware: RouterMiddleware {
+    typealias Context = ServerRequestContext
+    let metrics: ServerMetrics
+    let clients: ClientAddressResolver
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        let response: Response
+        do {
+            response = try await next(request, context)
+        } catch {
+            // The error middleware inside answers every error; this is only reached if writing that answer failed.
+            record(request, context: context, status: 500, start: start)
+            throw error
+        }
+        record(request, context: context, status: response.status.code, start: start)
+        return response
+    }
+
+    private func record(_ request: Request, context: Context, status: Int, start: ContinuousClock.Instant) {
+        let route = context.endpointPath ?? "unmatched"
+        metrics.recordRequest(route: route, method: request.method.rawValue, status: status)
+        let elapsed = ContinuousClock.now - start
+        context.logger.info("request", metadata: [
+            "http.method": "\(request.method.rawValue)",
+            "http.path": "\(request.uri.path)",
+            "http.status": "\(status)",
+            "duration_ms": "\(Double(elapsed.nanoseconds) / 1e6)",
+            "client": "\(clients.clientAddress(of: request, peer: context.remoteAddress))",
+        ])
+    }
+}

@@ -1,0 +1,58 @@
+import CoreMetrics
+import LatchkeyStore
+import Metrics
+import Prometheus
+
+/// The server's metrics, kept in its own Prometheus registry (no process-wide bootstrap, so several servers can
+/// run in one process) and written through the swift-metrics API:
+///
+/// - `latchkey_http_requests_total{route,method,status}`
+/// - `latchkey_ceremonies_total{kind,outcome}` — kind `registration`/`authentication`, outcome `success`/`failure`
+/// - `latchkey_verification_duration_seconds{kind}` — a histogram of the WebAuthn verification plus its store write
+public final class ServerMetrics: Sendable {
+    static let requestsLabel = "latchkey_http_requests_total"
+    static let ceremoniesLabel = "latchkey_ceremonies_total"
+    static let verificationLabel = "latchkey_verification_duration_seconds"
+
+    private let registry: PrometheusCollectorRegistry
+    private let factory: PrometheusMetricsFactory
+
+    public init() {
+        registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.durationHistogramBuckets[Self.verificationLabel] = [
+            .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
+            .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .seconds(1),
+        ]
+        self.factory = factory
+    }
+
+    /// Counts one answered request; `route` is the route's template (`/v1/me/passkeys/{id}`), never the raw path.
+    func recordRequest(route: String, method: String, status: Int) {
+        Counter(label: Self.requestsLabel, dimensions: [("route", route), ("method", method), ("status", String(status))], factory: factory)
+            .increment()
+    }
+
+    /// Counts one finished ceremony.
+    func recordCeremony(_ kind: CeremonyKind, succeeded: Bool) {
+        Counter(label: Self.ceremoniesLabel, dimensions: [("kind", kind.rawValue), ("outcome", succeeded ? "success" : "failure")], factory: factory)
+            .increment()
+    }
+
+    /// Records how long a verification took.
+    func recordVerification(_ kind: CeremonyKind, duration: Duration) {
+        Metrics.Timer(label: Self.verificationLabel, dimensions: [("kind", kind.rawValue)], factory: factory)
+            .recordNanoseconds(duration.nanoseconds)
+    }
+
+    /// The Prometheus text exposition of every metric.
+    public func exposition() -> [UInt8] {
+        registry.emitToBuffer()
+    }
+}
+
+extension Duration {
+    var nanoseconds: Int64 {
+        components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
+    }
+}

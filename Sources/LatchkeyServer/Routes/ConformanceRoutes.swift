@@ -1,0 +1,107 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import LatchkeyAPI
+import LatchkeyStore
+import WebAuthn
+
+/// The FIDO Alliance conformance profile: `POST /attestation/options`, `/attestation/result`,
+/// `/assertion/options`, `/assertion/result`.
+///
+/// Ceremony state stays on the server; the options response sets the `latchkey_ceremony` cookie (HttpOnly,
+/// single use, expiring) that the result request brings back. A successful result signs the user in with the
+/// session cookie. Failures are 4xx `{"status":"failed","errorMessage":"…"}` (``ErrorResponseMiddleware``).
+///
+/// Registering for a name that is taken needs that account's session: the profile has no other proof that the
+/// caller owns the account.
+struct ConformanceRoutes: Sendable {
+    static let paths: Set<String> = [
+        APIPaths.Conformance.attestationOptions, APIPaths.Conformance.attestationResult,
+        APIPaths.Conformance.assertionOptions, APIPaths.Conformance.assertionResult,
+    ]
+
+    let ceremonies: CeremonyService
+    let sessions: SessionAuthenticator
+
+    func add(to routes: RouterGroup<ServerRequestContext>) {
+        routes.post(RouterPath(APIPaths.Conformance.attestationOptions)) { request, context in
+            try await attestationOptions(request, context: context)
+        }
+        routes.post(RouterPath(APIPaths.Conformance.attestationResult)) { request, context in
+            try await attestationResult(request, context: context)
+        }
+        routes.post(RouterPath(APIPaths.Conformance.assertionOptions)) { request, context in
+            try await assertionOptions(request, context: context)
+        }
+        routes.post(RouterPath(APIPaths.Conformance.assertionResult)) { request, context in
+            try await assertionResult(request, context: context)
+        }
+    }
+
+    private func attestationOptions(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let body = try await request.decodeJSON(ServerCreationOptionsRequest.self, context: context)
+        let (name, displayName) = try UserNames.validated(name: body.username, displayName: body.displayName)
+        let subject: RegistrationSubject
+        if let existing = try await ceremonies.store.user(named: name) {
+            guard let signedIn = try await sessions.signedIn(request), signedIn.user.id == existing.id else {
+                throw APIError(.conflict, code: "user.nameTaken", message: "the username '\(name)' is taken; sign in as that account to add a passkey")
+            }
+            subject = .existingUser(existing)
+        } else {
+            subject = .newUser(name: name, displayName: displayName)
+        }
+        let preferences = RegistrationPreferences(
+            authenticatorSelection: body.authenticatorSelection ?? AuthenticatorSelectionCriteria(),
+            attestation: body.attestation, extensions: body.extensions
+        )
+        let (ticket, options) = try await ceremonies.beginRegistration(for: subject, preferences: preferences)
+        return try pending(ServerCreationOptionsResponse(options: options), ticket: ticket)
+    }
+
+    private func attestationResult(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let ticket = try ceremonyTicket(request)
+        let credential = try RegistrationCredential.parse(Array(buffer: try await request.bodyBytes(context: context)))
+        let signedIn = try? await sessions.signedIn(request)
+        let outcome = try await ceremonies.finishRegistration(ticket: ticket, credential: credential, signedIn: signedIn)
+        return try success(outcome)
+    }
+
+    private func assertionOptions(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let body = try await request.decodeJSONIfPresent(ServerRequestOptionsRequest.self, context: context)
+        let (ticket, options) = try await ceremonies.beginAuthentication(
+            username: body?.username, userVerification: body?.userVerification, extensions: body?.extensions
+        )
+        return try pending(ServerRequestOptionsResponse(options: options), ticket: ticket)
+    }
+
+    private func assertionResult(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let ticket = try ceremonyTicket(request)
+        let credential = try AuthenticationCredential.parse(Array(buffer: try await request.bodyBytes(context: context)))
+        return try success(try await ceremonies.finishAuthentication(ticket: ticket, credential: credential))
+    }
+
+    /// An options response that sets the ceremony cookie.
+    private func pending(_ options: some Encodable, ticket: String) throws -> Response {
+        var response = try Response.json(options)
+        response.setCookie(sessions.cookies.ceremony(ticket: ticket, lifetime: ceremonies.ceremonyLifetime))
+        return response
+    }
+
+    /// The ticket from the ceremony cookie; 400 `ceremony.cookieMissing` without it.
+    private func ceremonyTicket(_ request: Request) throws -> String {
+        guard let cookie = request.cookies[SessionCookies.ceremonyName], !cookie.value.isEmpty else {
+            throw APIError.badRequest("ceremony.cookieMissing", "no pending ceremony: call the options endpoint first and send its cookie back")
+        }
+        return cookie.value
+    }
+
+    /// `{"status":"ok","errorMessage":""}`, clearing the ceremony cookie and, when a session was issued, setting it.
+    private func success(_ outcome: CeremonyOutcome) throws -> Response {
+        var response = try Response.json(ServerResponse.ok)
+        response.setCookie(sessions.cookies.expired(SessionCookies.ceremonyName))
+        if let session = outcome.session, let token = outcome.token {
+            response.setCookie(sessions.cookies.session(token, expiresAt: session.expiresAt))
+        }
+        return response
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import Hummingbird
+import LatchkeyAPI
+import LatchkeyStore
+import NIOCore
+
+/// Operations: `GET /healthz` (200 when the store answers, 503 otherwise), `GET /metrics` (Prometheus text),
+/// and a placeholder page at `GET /`.
+struct OperationsRoutes: Sendable {
+    let store: any LatchkeyStore
+    let metrics: ServerMetrics
+    let configuration: ServerConfiguration
+
+    struct Health: Codable, Sendable {
+        var status: String
+    }
+
+    func add(to routes: RouterGroup<ServerRequestContext>) {
+        routes.get(RouterPath(APIPaths.Operations.health)) { _, _ in
+            // A look-up of a random id exercises the connection and the schema without touching data.
+            _ = try await store.user(id: UUID())
+            return try Response.json(Health(status: "ok"))
+        }
+        routes.get(RouterPath(APIPaths.Operations.metrics)) { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition()))
+            )
+        }
+        let page = Self.placeholderPage(rpName: configuration.rpName)
+        routes.get("/") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: page)))
+        }
+    }
+
+    private static func placeholderPage(rpName: String) -> String {
+        let name = rpName.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        return """
+        <!doctype html><html lang="en"><meta charset="utf-8"><title>\(name)</title>
+        <h1>\(name)</h1><p>Latchkey passkey server is running. API: <code>/v1</code>, conformance profile: <code>/attestation</code>, <code>/assertion</code>.</p></html>
+        """
+    }
+}

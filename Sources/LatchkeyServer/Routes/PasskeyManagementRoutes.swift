@@ -1,0 +1,107 @@
+import Foundation
+import Hummingbird
+import LatchkeyAPI
+import LatchkeyStore
+import WebAuthn
+
+/// The signed-in user's passkeys under `/v1/me/passkeys`: list, rename, delete, and add another.
+///
+/// Deleting is the server forgetting the credential. The last passkey cannot be deleted (409
+/// `passkey.lastCredential`): it is the account's only way to sign in; delete the account instead.
+struct PasskeyManagementRoutes: Sendable {
+    static let maximumLabelLength = 64
+
+    let ceremonies: CeremonyService
+    let sessions: SessionAuthenticator
+
+    func add(to routes: RouterGroup<ServerRequestContext>, ceremonyRoutes: RouterGroup<ServerRequestContext>) {
+        routes.get(RouterPath(APIPaths.Native.passkeys)) { request, _ in
+            let caller = try await sessions.require(request)
+            let credentials = try await ceremonies.store.credentials(ofUser: caller.user.id)
+            return try Response.json(PasskeyList(passkeys: credentials.map(\.summary)))
+        }
+        routes.patch(RouterPath(APIPaths.Native.passkeys + "/:id")) { request, context in
+            let caller = try await sessions.require(request)
+            let id = try Self.credentialID(context)
+            let body = try await request.decodeJSON(RenamePasskeyRequest.self, context: context)
+            let label = try Self.validatedLabel(body.name)
+            try await Self.passkeyMustExist { () async throws(StoreError) in
+                try await ceremonies.store.renameCredential(id: id, ofUser: caller.user.id, to: label)
+            }
+            guard let renamed = try await ceremonies.store.credential(id: id) else { throw Self.passkeyNotFound }
+            return try Response.json(renamed.summary)
+        }
+        routes.delete(RouterPath(APIPaths.Native.passkeys + "/:id")) { request, context in
+            let caller = try await sessions.require(request)
+            let id = try Self.credentialID(context)
+            guard let credential = try await ceremonies.store.credential(id: id), credential.userID == caller.user.id else {
+                throw Self.passkeyNotFound
+            }
+            guard try await ceremonies.store.credentialCount(ofUser: caller.user.id) > 1 else {
+                throw APIError(
+                    .conflict, code: "passkey.lastCredential",
+                    message: "this is the account's last passkey and its only way to sign in; delete the account instead (DELETE \(APIPaths.Native.account))"
+                )
+            }
+            try await Self.passkeyMustExist { () async throws(StoreError) in
+                try await ceremonies.store.deleteCredential(id: id, ofUser: caller.user.id)
+            }
+            return Response.noContent
+        }
+        ceremonyRoutes.post(RouterPath(APIPaths.Native.addPasskeyOptions)) { request, context in
+            let caller = try await sessions.require(request)
+            let body = try await request.decodeJSONIfPresent(AddPasskeyOptionsRequest.self, context: context)
+            let preferences = RegistrationPreferences(label: try Self.validatedLabel(body?.name))
+            let (ticket, options) = try await ceremonies.beginRegistration(for: .existingUser(caller.user), preferences: preferences)
+            return try Response.json(RegistrationOptionsResponse(ticket: ticket, options: options))
+        }
+        ceremonyRoutes.post(RouterPath(APIPaths.Native.addPasskeyVerify)) { request, context in
+            let caller = try await sessions.require(request)
+            let body = try await request.decodeJSON(RegistrationVerifyRequest.self, context: context)
+            let outcome = try await ceremonies.finishRegistration(
+                ticket: body.ticket, credential: body.credential, signedIn: caller, requirePurpose: .addPasskey
+            )
+            return try Response.json(outcome.credential.summary, status: .created)
+        }
+    }
+
+    static let passkeyNotFound = APIError(.notFound, code: "passkey.notFound", message: "the signed-in account has no such passkey")
+
+    /// Runs a change of one of the caller's credentials; the store's `notFound` becomes 404 `passkey.notFound`.
+    private static func passkeyMustExist(_ change: () async throws(StoreError) -> Void) async throws {
+        do {
+            try await change()
+        } catch {
+            if error.code == .notFound { throw passkeyNotFound }
+            throw error
+        }
+    }
+
+    /// The credential id from the path (base64url); 404 when it cannot be one.
+    private static func credentialID(_ context: ServerRequestContext) throws -> Data {
+        guard let text = context.parameters.get("id"), let bytes = Base64URL.decode(text), !bytes.isEmpty else {
+            throw passkeyNotFound
+        }
+        return Data(bytes)
+    }
+
+    /// A label trimmed, nil when empty; 400 `passkey.invalidName` when too long or with control characters.
+    static func validatedLabel(_ name: String?) throws -> String? {
+        guard let name = name?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty else { return nil }
+        guard name.count <= maximumLabelLength, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw APIError.badRequest("passkey.invalidName", "a passkey name must be at most \(maximumLabelLength) printable characters")
+        }
+        return name
+    }
+}
+
+extension StoredCredential {
+    /// The credential as the passkey list shows it.
+    var summary: PasskeySummary {
+        PasskeySummary(
+            id: Base64URL.encode(Array(id)), name: label, createdAt: createdAt, lastUsedAt: lastUsedAt,
+            transports: transports, backedUp: backedUp, backupEligible: backupEligible,
+            aaguid: aaguid.uuidString.lowercased(), deviceType: backupEligible ? "multi-device" : "single-device"
+        )
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import Hummingbird
+import LatchkeyAPI
+import LatchkeyStore
+import WebAuthn
+
+/// The native ceremonies under `/v1/passkeys`: sign-up and sign-in, each as options (`{ticket, options}`) then
+/// verify (`{ticket, credential}`), answering a ``SessionResponse`` and setting the session cookie.
+struct PasskeyRoutes: Sendable {
+    let ceremonies: CeremonyService
+    let sessions: SessionAuthenticator
+
+    func add(to routes: RouterGroup<ServerRequestContext>) {
+        routes.post(RouterPath(APIPaths.Native.registrationOptions)) { request, context in
+            let body = try await request.decodeJSON(RegistrationOptionsRequest.self, context: context)
+            let (name, displayName) = try UserNames.validated(name: body.username, displayName: body.displayName)
+            guard try await ceremonies.store.user(named: name) == nil else {
+                throw APIError(.conflict, code: "user.nameTaken", message: "the username '\(name)' is taken")
+            }
+            let (ticket, options) = try await ceremonies.beginRegistration(for: .newUser(name: name, displayName: displayName))
+            return try Response.json(RegistrationOptionsResponse(ticket: ticket, options: options))
+        }
+        routes.post(RouterPath(APIPaths.Native.registrationVerify)) { request, context in
+            let body = try await request.decodeJSON(RegistrationVerifyRequest.self, context: context)
+            let outcome = try await ceremonies.finishRegistration(
+                ticket: body.ticket, credential: body.credential, signedIn: nil, requirePurpose: .signUp
+            )
+            return try signedIn(outcome, status: .created)
+        }
+        routes.post(RouterPath(APIPaths.Native.authenticationOptions)) { request, context in
+            let body = try await request.decodeJSONIfPresent(AuthenticationOptionsRequest.self, context: context)
+            let (ticket, options) = try await ceremonies.beginAuthentication(username: body?.username)
+            return try Response.json(AuthenticationOptionsResponse(ticket: ticket, options: options))
+        }
+        routes.post(RouterPath(APIPaths.Native.authenticationVerify)) { request, context in
+            let body = try await request.decodeJSON(AuthenticationVerifyRequest.self, context: context)
+            return try signedIn(try await ceremonies.finishAuthentication(ticket: body.ticket, credential: body.credential), status: .ok)
+        }
+    }
+
+    /// The session response, with the session cookie for browsers.
+    private func signedIn(_ outcome: CeremonyOutcome, status: HTTPResponse.Status) throws -> Response {
+        guard let body = outcome.sessionResponse, let session = outcome.session, let token = outcome.token else { throw APIError.internal }
+        var response = try Response.json(body, status: status)
+        response.setCookie(sessions.cookies.session(token, expiresAt: session.expiresAt))
+        return response
+    }
+}

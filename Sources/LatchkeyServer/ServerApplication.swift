@@ -1,0 +1,79 @@
+import Hummingbird
+import LatchkeyStore
+import Logging
+import NIOCore
+import ServiceLifecycle
+import WebAuthn
+
+/// Builds the Latchkey HTTP application: routes, middleware and services, over a store.
+///
+/// ```swift
+/// let configuration = try ServerConfiguration(settings)
+/// let store = try configuration.database.makeStore()
+/// let app = ServerApplication.make(configuration: configuration, store: store)
+/// try await app.runService()   // graceful shutdown on SIGTERM / SIGINT
+/// ```
+///
+/// The store runs as one of the application's services and is migrated before the server accepts connections.
+public enum ServerApplication {
+    public typealias App = Application<RouterResponder<ServerRequestContext>>
+
+    /// The application for `configuration` over `store`.
+    ///
+    /// - Parameters:
+    ///   - metrics: where the metrics go (a fresh registry by default).
+    ///   - onServerRunning: called with the bound port once the server listens (useful with port 0).
+    public static func make(
+        configuration: ServerConfiguration,
+        store: any LatchkeyStore,
+        metrics: ServerMetrics = ServerMetrics(),
+        logger: Logger = Logger(label: "latchkey.server"),
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> App {
+        let router = makeRouter(configuration: configuration, store: store, metrics: metrics)
+        var app = Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Latchkey"),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+            logger: logger
+        )
+        app.addServices(store, ExpiryPurgeService(store: store, interval: .seconds(60), logger: logger))
+        app.beforeServerStarts {
+            try await store.migrate()
+        }
+        return app
+    }
+
+    /// The router with every route and middleware.
+    static func makeRouter(configuration: ServerConfiguration, store: any LatchkeyStore, metrics: ServerMetrics) -> Router<ServerRequestContext> {
+        let clients = ClientAddressResolver(trustedProxies: configuration.trustedProxies)
+        let cookies = SessionCookies(secure: configuration.secureCookies)
+        let sessions = SessionAuthenticator(
+            store: store, lifetime: configuration.sessionLifetime, cookies: cookies,
+            trustedOrigins: Set(configuration.origins + configuration.relatedOrigins)
+        )
+        let ceremonies = CeremonyService(
+            store: store, relyingParty: configuration.relyingParty, ceremonyLifetime: configuration.ceremonyLifetime,
+            sessions: sessions, metrics: metrics
+        )
+
+        let router = Router(context: ServerRequestContext.self)
+        router.add(middleware: RequestObservationMiddleware(metrics: metrics, clients: clients))
+        router.add(middleware: ErrorResponseMiddleware())
+        router.add(middleware: BodyLimitMiddleware(limit: configuration.bodyLimit))
+
+        let routes = router.group()
+        let ceremonyRoutes = router.group()
+        if configuration.rateLimitPerMinute > 0 {
+            ceremonyRoutes.add(middleware: RateLimitMiddleware(limiter: TokenBucketLimiter(perMinute: configuration.rateLimitPerMinute), clients: clients))
+        }
+        ConformanceRoutes(ceremonies: ceremonies, sessions: sessions).add(to: ceremonyRoutes)
+        PasskeyRoutes(ceremonies: ceremonies, sessions: sessions).add(to: ceremonyRoutes)
+        PasskeyManagementRoutes(ceremonies: ceremonies, sessions: sessions).add(to: routes, ceremonyRoutes: ceremonyRoutes)
+        SessionRoutes(sessions: sessions).add(to: routes)
+        AccountRoutes(sessions: sessions).add(to: routes)
+        WellKnownRoutes(configuration: configuration).add(to: routes)
+        OperationsRoutes(store: store, metrics: metrics, configuration: configuration).add(to: routes)
+        return router
+    }
+}

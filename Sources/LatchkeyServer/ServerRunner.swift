@@ -1,0 +1,35 @@
+import Foundation
+import Hummingbird
+import LatchkeyStore
+import Logging
+
+/// Runs a Latchkey server until SIGTERM or SIGINT: what `latchkey serve` does after parsing its flags.
+public enum ServerRunner {
+    /// Opens the store named in `configuration`, prints one line once listening
+    /// (`Latchkey listening on http://127.0.0.1:8080 (RP ID localhost, database sqlite://latchkey.sqlite)`),
+    /// and serves until a shutdown signal, then shuts down gracefully.
+    ///
+    /// - Throws: ``ConfigurationError`` when the store cannot be opened; errors of the server otherwise.
+    public static func run(
+        configuration: ServerConfiguration,
+        logger: Logger = Logger(label: "latchkey.server"),
+        announce: @escaping @Sendable (String) -> Void = { print($0) }
+    ) async throws {
+        let store: any LatchkeyStore
+        do {
+            store = try configuration.database.makeStore(logger: logger)
+        } catch {
+            throw ConfigurationError("--database", error.message)
+        }
+        let app = ServerApplication.make(configuration: configuration, store: store, logger: logger) { port in
+            announce(startLine(configuration: configuration, port: port))
+        }
+        try await app.runService()
+    }
+
+    /// The line printed on start.
+    static func startLine(configuration: ServerConfiguration, port: Int) -> String {
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        return "Latchkey listening on http://\(host):\(port) (RP ID \(configuration.rpID), origins \(configuration.origins.joined(separator: " ")), database \(configuration.database))"
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Hummingbird
+import LatchkeyStore
+
+/// The signed-in caller of a request.
+struct SignedIn: Sendable {
+    let user: StoredUser
+    let session: StoredSession
+    /// Whether the session came from the cookie (a browser) rather than a Bearer header (an app).
+    let viaCookie: Bool
+}
+
+/// Issues sessions and finds the session behind a request.
+///
+/// A request is signed in by `Authorization: Bearer <token>` (apps) or the session cookie (the web). A
+/// state-changing request (anything but GET, HEAD and OPTIONS) signed in by cookie must carry an `Origin` header
+/// naming one of the configured web origins: browsers send it, and a cross-site form cannot forge it (CSRF).
+struct SessionAuthenticator: Sendable {
+    let store: any LatchkeyStore
+    let lifetime: Duration
+    let cookies: SessionCookies
+    /// Origins whose cookie-authenticated requests may change state.
+    let trustedOrigins: Set<String>
+
+    /// A new session for `userID`, with the token to give the client.
+    func issue(for userID: UUID, now: Date = Date()) -> (session: StoredSession, token: SessionToken) {
+        let token = SessionToken.generate()
+        let expiresAt = now.addingTimeInterval(TimeInterval(lifetime.components.seconds))
+        return (StoredSession(tokenHash: token.hash, userID: userID, createdAt: now, expiresAt: expiresAt), token)
+    }
+
+    /// The caller, or nil when the request carries no session at all. An unknown or expired token, a deleted
+    /// user, or a cookie request from a foreign origin throws.
+    func signedIn(_ request: Request, now: Date = Date()) async throws -> SignedIn? {
+        let presented: (text: Substring, viaCookie: Bool)
+        if let authorization = request.headers[.authorization] {
+            let parts = authorization.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+                throw APIError(.unauthorized, code: "session.invalid", message: "the Authorization header must be 'Bearer <token>'")
+            }
+            presented = (parts[1].drop { $0 == " " }, false)
+        } else if let cookie = request.cookies[SessionCookies.sessionName], !cookie.value.isEmpty {
+            presented = (Substring(cookie.value), true)
+        } else {
+            return nil
+        }
+        if presented.viaCookie, !Self.isSafe(request.method) {
+            guard let origin = request.headers[.origin], trustedOrigins.contains(origin) else {
+                throw APIError(.forbidden, code: "request.originNotAllowed", message: "a cookie-authenticated request must come from one of the site's origins")
+            }
+        }
+        guard let token = SessionToken(presented: presented.text),
+              let session = try await store.session(tokenHash: token.hash, now: now),
+              let user = try await store.user(id: session.userID)
+        else {
+            throw APIError(.unauthorized, code: "session.invalid", message: "the session is unknown or has expired; sign in again")
+        }
+        return SignedIn(user: user, session: session, viaCookie: presented.viaCookie)
+    }
+
+    /// The caller; throws 401 `session.required` when the request carries no session.
+    func require(_ request: Request) async throws -> SignedIn {
+        guard let signedIn = try await signedIn(request) else { throw APIError.sessionRequired }
+        return signedIn
+    }
+
+    private static func isSafe(_ method: HTTPRequest.Method) -> Bool {
+        method == .get || method == .head || method == .options
+    }
+}

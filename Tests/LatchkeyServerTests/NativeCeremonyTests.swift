@@ -1,0 +1,129 @@
+import Foundation
+import LatchkeyAPI
+import LatchkeyStore
+import Testing
+import VirtualAuthenticator
+import WebAuthn
+
+/// Full ceremonies over the native `/v1` API with a virtual authenticator, on each database.
+@Suite("Native API ceremonies")
+struct NativeCeremonyTests {
+    @Test("PostgreSQL backend is configured", .enabled(if: Backend.postgresURL != nil, "\(Backend.skipMessage)"))
+    func postgresIsConfigured() async throws {
+        try await withServer(.postgres) { server in
+            let health = try await server.app().send(.get, APIPaths.Operations.health)
+            #expect(health.status == .ok)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func signUpThenSignInByUsernameAndUsernameless(_ backend: Backend) async throws {
+        try await withServer(backend) { server in
+            let authenticator = VirtualAuthenticator(configuration: .passkeyProvider)
+            let app = NativeClient(http: server.app())
+
+            let signUp = try await app.signUp("alice@example.com", displayName: "Alice", with: authenticator)
+            #expect(signUp.status == .created, "\(signUp)")
+            let created: SessionResponse = try signUp.decode()
+            #expect(created.user.name == "alice@example.com")
+            #expect(created.user.displayName == "Alice")
+            #expect(created.session.token.count == 43)
+            #expect(created.session.expiresAt > Date())
+
+            let byName = try await app.signIn("ALICE@example.com", with: authenticator)
+            #expect(byName.status == .ok, "\(byName)")
+            #expect(try byName.decode(SessionResponse.self).user.id == created.user.id)
+
+            let discoverable = try await app.signIn(nil, with: authenticator)
+            #expect(discoverable.status == .ok, "\(discoverable)")
+            let session: SessionResponse = try discoverable.decode()
+            #expect(session.user.id == created.user.id)
+            #expect(session.session.token != created.session.token)
+
+            // The store keeps only the token's hash.
+            let user = try #require(try await server.store.user(named: "alice@example.com"))
+            #expect(user.id.uuidString.lowercased() == created.user.id)
+            let credential = try #require(try await server.store.credentials(ofUser: user.id).first)
+            #expect(credential.lastUsedAt != nil)
+            #expect(credential.backupEligible && credential.backedUp)
+            #expect(credential.discoverable == true)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func signInUpdatesTheSignCount(_ backend: Backend) async throws {
+        try await withServer(backend) { server in
+            let authenticator = VirtualAuthenticator(configuration: .securityKey)
+            let app = NativeClient(http: server.app())
+            #expect(try await app.signUp("bob", with: authenticator).status == .created)
+            #expect(try await app.signIn("bob", with: authenticator).status == .ok)
+            #expect(try await app.signIn("bob", with: authenticator).status == .ok)
+            let user = try #require(try await server.store.user(named: "bob"))
+            let credential = try #require(try await server.store.credentials(ofUser: user.id).first)
+            #expect(credential.signCount == 2)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func signUpWithATakenNameIsRefused(_ backend: Backend) async throws {
+        try await withServer(backend) { server in
+            let app = NativeClient(http: server.app())
+            #expect(try await app.signUp("carol", with: VirtualAuthenticator()).status == .created)
+            let again = try await server.app().send(.post, APIPaths.Native.registrationOptions, json: RegistrationOptionsRequest(username: "Carol"))
+            #expect(again.status == .conflict)
+            #expect(again.errorCode == "user.nameTaken")
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func unknownUsernameIsNotFound(_ backend: Backend) async throws {
+        try await withServer(backend) { server in
+            let reply = try await server.app().send(.post, APIPaths.Native.authenticationOptions, json: AuthenticationOptionsRequest(username: "nobody"))
+            #expect(reply.status == .notFound)
+            #expect(reply.errorCode == "user.notFound")
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func aTicketIsSingleUse(_ backend: Backend) async throws {
+        try await withServer(backend) { server in
+            let authenticator = VirtualAuthenticator()
+            let app = NativeClient(http: server.app())
+            #expect(try await app.signUp("dave", with: authenticator).status == .created)
+
+            let options: AuthenticationOptionsResponse = try await server.app()
+                .send(.post, APIPaths.Native.authenticationOptions, json: AuthenticationOptionsRequest(username: "dave")).decode()
+            let credential = try await authenticator.authenticate(options: options.options, origin: ServerHarness.origin)
+            let body = AuthenticationVerifyRequest(ticket: options.ticket, credential: credential)
+            #expect(try await server.app().send(.post, APIPaths.Native.authenticationVerify, json: body).status == .ok)
+            let replay = try await server.app().send(.post, APIPaths.Native.authenticationVerify, json: body)
+            #expect(replay.status == .notFound)
+            #expect(replay.errorCode == "ceremony.notFound")
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func verifyFailuresAnswerTheWebAuthnCode(_ backend: Backend) async throws {
+        try await withServer(backend) { server in
+            let authenticator = VirtualAuthenticator()
+            let app = NativeClient(http: server.app())
+            let wrongOrigin = try await app.signUp("erin", with: authenticator, tampering: Tampering(origin: "https://evil.example"))
+            #expect(wrongOrigin.status == .badRequest)
+            #expect(wrongOrigin.errorCode == WebAuthnError.Code.originNotAllowed.rawValue)
+            #expect(try await server.store.user(named: "erin") == nil)
+
+            let missing = try await app.signUp("erin", with: authenticator) { $0["ticket"] = nil }
+            #expect(missing.status == .badRequest)
+            #expect(missing.errorCode == "request.missingField")
+
+            let broken = try await app.signUp("erin", with: authenticator) { envelope in
+                var credential = envelope["credential"] as? [String: Any] ?? [:]
+                credential["response"] = ["clientDataJSON": "%%%"]
+                envelope["credential"] = credential
+            }
+            #expect(broken.status == .badRequest)
+            #expect(broken.errorCode == WebAuthnError.Code.malformedCredential.rawValue || broken.errorCode == WebAuthnError.Code.invalidBase64.rawValue, "\(broken)")
+            #expect(try await server.store.user(named: "erin") == nil)
+        }
+    }
+}

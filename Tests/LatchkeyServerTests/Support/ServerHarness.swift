@@ -1,0 +1,72 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import LatchkeyServer
+import LatchkeyStore
+import Logging
+import Testing
+
+/// A Latchkey server running on a loopback port for one test, over a fresh database.
+struct ServerHarness: Sendable {
+    /// The web origin the tests' browser and authenticators claim (the default origin for RP ID `localhost`).
+    static let origin = "http://localhost:8080"
+
+    let database: TestDatabase
+    /// The server's store, to check what a request changed.
+    let store: any LatchkeyStore
+    let configuration: ServerConfiguration
+    let client: any TestClientProtocol
+
+    /// A new client (cookie jar) that sends `Origin` like a browser on the site would.
+    func browser(origin: String? = ServerHarness.origin) -> HTTPSession {
+        HTTPSession(client, origin: origin)
+    }
+
+    /// A new client that sends no `Origin` (an app).
+    func app() -> HTTPSession {
+        HTTPSession(client)
+    }
+}
+
+extension ServerSettings {
+    /// The settings of most tests: the defaults, with rate limiting off.
+    static var test: ServerSettings {
+        var settings = ServerSettings()
+        settings.rateLimit = 0
+        return settings
+    }
+}
+
+/// The server's logger in tests: errors only.
+let quietLogger: Logger = {
+    var logger = Logger(label: "latchkey.server.test")
+    logger.logLevel = .error
+    return logger
+}()
+
+/// Runs `body` against a live server over a fresh database of `backend`, then removes the database.
+func withServer<T: Sendable>(
+    _ backend: Backend, settings: ServerSettings = .test, _ body: @escaping @Sendable (ServerHarness) async throws -> T
+) async throws -> T {
+    let database = try TestDatabase(backend)
+    do {
+        let result = try await withServer(on: database, settings: settings, body)
+        await database.destroy()
+        return result
+    } catch {
+        await database.destroy()
+        throw error
+    }
+}
+
+/// Runs `body` against a live server over `database` (which the caller removes): several can share one database.
+func withServer<T: Sendable>(
+    on database: TestDatabase, settings: ServerSettings = .test, _ body: @escaping @Sendable (ServerHarness) async throws -> T
+) async throws -> T {
+    let configuration = try ServerConfiguration(settings)
+    let store = try database.makeStore()
+    let app = ServerApplication.make(configuration: configuration, store: store, logger: quietLogger)
+    return try await app.test(.live) { client in
+        try await body(ServerHarness(database: database, store: store, configuration: configuration, client: client))
+    }
+}
