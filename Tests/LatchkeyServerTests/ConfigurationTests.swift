@@ -1,0 +1,107 @@
+import Foundation
+import LatchkeyServer
+import Testing
+
+/// Defaults, layering (flags over environment over file) and the errors for bad configuration.
+@Suite("Configuration")
+struct ConfigurationTests {
+    @Test func defaults() throws {
+        let configuration = try ServerConfiguration()
+        #expect(configuration.port == 8080)
+        #expect(configuration.rpID == "localhost")
+        #expect(configuration.origins == ["http://localhost:8080"])
+        #expect(configuration.database.description == "sqlite://latchkey.sqlite")
+        #expect(configuration.rateLimitPerMinute == 120)
+        #expect(configuration.bodyLimit == 64 * 1024)
+        #expect(configuration.userVerification == .preferred)
+        #expect(configuration.attestation == .none)
+        #expect(!configuration.acceptBase64URLTextChallenge)
+        #expect(!configuration.secureCookies)
+        #expect(configuration.relyingParty.timeoutMilliseconds == 300_000)
+    }
+
+    @Test func anRPIDOtherThanLocalhostDefaultsToItsHTTPSOrigin() throws {
+        var settings = ServerSettings()
+        settings.rpID = "Example.COM"
+        let configuration = try ServerConfiguration(settings)
+        #expect(configuration.rpID == "example.com")
+        #expect(configuration.origins == ["https://example.com"])
+        #expect(configuration.secureCookies)
+    }
+
+    @Test func androidAppsAddTheirOrigin() throws {
+        var settings = ServerSettings()
+        let fingerprint = (0..<32).map { String(format: "%02X", $0) }.joined(separator: ":")
+        settings.androidApps = ["com.example.app:\(fingerprint)"]
+        let configuration = try ServerConfiguration(settings)
+        #expect(configuration.androidApps.first?.origin == "android:apk-key-hash:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8")
+        #expect(configuration.relyingParty.origins.contains("android:apk-key-hash:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8"))
+        #expect(configuration.androidApps.first?.colonSeparatedFingerprint == fingerprint)
+    }
+
+    @Test func flagsOverrideTheEnvironmentWhichOverridesTheFile() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-config-\(UUID().uuidString).json")
+        try Data(#"{"port": 9000, "rpName": "From file", "rpID": "example.com", "rateLimit": 10}"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var flags = ServerSettings()
+        flags.port = 9443
+        let settings = try ServerSettings.load(
+            flags: flags, configFile: file.path,
+            environment: ["LATCHKEY_PORT": "9001", "LATCHKEY_RATE_LIMIT": "0", "LATCHKEY_ORIGINS": "https://example.com, https://www.example.com"]
+        )
+        let configuration = try ServerConfiguration(settings)
+        #expect(configuration.port == 9443)
+        #expect(configuration.rateLimitPerMinute == 0)
+        #expect(configuration.rpName == "From file")
+        #expect(configuration.origins == ["https://example.com", "https://www.example.com"])
+    }
+
+    @Test(arguments: [
+        (ServerSettings.with { $0.port = 70000 }, "--port"),
+        (ServerSettings.with { $0.rpID = "https://example.com" }, "--rp-id"),
+        (ServerSettings.with { $0.origins = ["https://evil.example"] }, "--origin"),
+        (ServerSettings.with { $0.rpID = "example.com"; $0.origins = ["http://example.com"] }, "--origin"),
+        (ServerSettings.with { $0.origins = ["http://localhost:8080/path"] }, "--origin"),
+        (ServerSettings.with { $0.relatedOrigins = ["ftp://example.org"] }, "--related-origin"),
+        (ServerSettings.with { $0.userVerification = "always" }, "--user-verification"),
+        (ServerSettings.with { $0.attestation = "full" }, "--attestation"),
+        (ServerSettings.with { $0.rateLimit = -1 }, "--rate-limit"),
+        (ServerSettings.with { $0.trustedProxies = ["10.0.0.0/33"] }, "--trusted-proxy"),
+        (ServerSettings.with { $0.trustedProxies = ["proxy.example"] }, "--trusted-proxy"),
+        (ServerSettings.with { $0.appleAppIDs = ["com.example.app"] }, "--apple-app-id"),
+        (ServerSettings.with { $0.androidApps = ["com.example.app:ABCD"] }, "--android-app"),
+        (ServerSettings.with { $0.androidApps = ["notapackage:" + String(repeating: "AB", count: 32)] }, "--android-app"),
+        (ServerSettings.with { $0.database = "mysql://db/latchkey" }, "--database"),
+        (ServerSettings.with { $0.bodyLimit = 10 }, "--body-limit"),
+    ])
+    func badSettingsAreRefusedNamingTheSetting(_ settings: ServerSettings, _ setting: String) {
+        #expect {
+            _ = try ServerConfiguration(settings)
+        } throws: { error in
+            guard let error = error as? ConfigurationError else { return false }
+            return error.setting == setting && !error.message.isEmpty
+        }
+    }
+
+    @Test func badEnvironmentAndFilesAreRefused() throws {
+        #expect(throws: ConfigurationError.self) { try ServerSettings(environment: ["LATCHKEY_PORT": "eighty"]) }
+        #expect(throws: ConfigurationError.self) { try ServerSettings(environment: ["LATCHKEY_ACCEPT_BASE64URL_TEXT_CHALLENGE": "maybe"]) }
+        #expect(throws: ConfigurationError.self) { try ServerSettings(configFile: "/nonexistent/latchkey.json") }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-config-\(UUID().uuidString).json")
+        try Data(#"{"prot": 9000}"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect {
+            _ = try ServerSettings(configFile: file.path)
+        } throws: { error in
+            (error as? ConfigurationError)?.message.contains("unknown setting 'prot'") == true
+        }
+    }
+}
+
+extension ServerSettings {
+    static func with(_ change: (inout ServerSettings) -> Void) -> ServerSettings {
+        var settings = ServerSettings()
+        change(&settings)
+        return settings
+    }
+}
