@@ -16,7 +16,7 @@ enum CredentialJSONParser {
         response readResponse: (inout JSONReader) throws(JSONReader.Failure) -> Response
     ) throws(WebAuthnError) -> Envelope<Response> {
         var id: String?
-        var rawId: String?
+        var rawId: [UInt8]?
         var type: String?
         var response: Response?
         var attachment: String?
@@ -26,7 +26,9 @@ enum CredentialJSONParser {
             try reader.readObject { reader, key throws(JSONReader.Failure) in
                 switch key {
                 case "id": id = try reader.readString()
-                case "rawId": rawId = try reader.readString()
+                case "rawId":
+                    guard let bytes = try reader.readBase64() else { throw .init(description: "rawId is not base64url") }
+                    rawId = bytes
                 case "type": type = try reader.readString()
                 case "response": response = try readResponse(&reader)
                 case "authenticatorAttachment": attachment = try reader.readValue().stringValue
@@ -43,14 +45,7 @@ enum CredentialJSONParser {
         }
         guard let type else { throw missing("type") }
         guard let response else { throw missing("response") }
-        let rawIdBytes: [UInt8]?
-        if let rawId {
-            guard let decoded = Base64URL.decode(rawId) else { throw notBase64("rawId") }
-            rawIdBytes = decoded
-        } else {
-            rawIdBytes = nil
-        }
-        let (finalID, finalRawID) = try reconcile(id: id, rawId: rawIdBytes)
+        let (finalID, finalRawID) = try reconcile(id: id, rawId: rawId)
         return Envelope(
             id: finalID, rawId: finalRawID, type: PublicKeyCredentialType(rawValue: type), response: response,
             authenticatorAttachment: attachment.map(AuthenticatorAttachment.init(rawValue:)),
@@ -78,7 +73,7 @@ enum CredentialJSONParser {
 
     /// Reads a required base64url member of `response`.
     static func bytes(_ reader: inout JSONReader, _ name: String) throws(JSONReader.Failure) -> [UInt8] {
-        guard let bytes = Base64URL.decode(try reader.readString()) else {
+        guard let bytes = try reader.readBase64() else {
             throw .init(description: "response.\(name) is not base64url")
         }
         return bytes

@@ -131,6 +131,28 @@ struct JSONReader {
         }
     }
 
+    /// Reads a string holding base64url (or base64) and decodes it straight from the JSON bytes.
+    /// Returns nil when the text is not base64.
+    mutating func readBase64() throws(Failure) -> [UInt8]? {
+        skipWhitespace()
+        try expect(UInt8(ascii: "\""))
+        let start = index
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+            // Base64 needs no escapes; anything unusual takes the general path.
+            if bytes[index] == UInt8(ascii: "\\") || bytes[index] < 0x20 {
+                index = start - 1
+                return Base64URL.decode(try readString())
+            }
+            index += 1
+        }
+        guard index < bytes.count else { throw Failure(description: "JSON ends inside a string") }
+        let end = index
+        index += 1
+        return bytes.withUnsafeBufferPointer { buffer in
+            Base64URL.decode(utf8: UnsafeBufferPointer(rebasing: buffer[start..<end]))
+        }
+    }
+
     /// Skips any value, validating its syntax.
     mutating func skipValue() throws(Failure) {
         skipWhitespace()
