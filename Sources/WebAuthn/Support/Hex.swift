@@ -1,5 +1,7 @@
-enum Hex {
-    static func encode<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
+/// Lowercase hexadecimal text of bytes.
+public enum Hex {
+    /// Encodes bytes as lowercase hex digits.
+    public static func encode<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         for byte in bytes {
