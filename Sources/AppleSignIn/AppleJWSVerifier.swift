@@ -30,4 +30,10 @@ public struct AppleJWSVerifier: Sendable {
         }
         return jws.payload
     }
+
+    /// Verifies the token and decodes its payload as `Claims`, failing with `code` when the payload does not decode.
+    func verifiedClaims<Claims: Decodable>(of token: String, as type: Claims.Type, code: AppleSignInError.Code, what: String)
+        async throws(AppleSignInError) -> Claims {
+        try decodeJSON(type, from: try await verifiedPayload(of: token), code: code, what: what)
+    }
 }

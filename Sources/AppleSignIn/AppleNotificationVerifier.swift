@@ -24,8 +24,8 @@ public struct AppleNotificationVerifier: Sendable {
 
     /// Verifies the notification JWS itself.
     public func verify(payload token: String) async throws(AppleSignInError) -> AppleNotification {
-        let payload = try await signatures.verifiedPayload(of: token)
-        let claims = try decodeJSON(NotificationClaims.self, from: payload, code: .malformedNotification, what: "the notification's claims")
+        let claims = try await signatures.verifiedClaims(of: token, as: NotificationClaims.self, code: .malformedNotification,
+                                                         what: "the notification's claims")
         try rules.checkIssuer(claims.iss)
         let audience = try rules.checkAudience(claims.aud)
         let times = try rules.checkTimes(expires: claims.exp, issued: claims.iat, requireIssued: false, now: now())

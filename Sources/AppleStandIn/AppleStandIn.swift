@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// A faithful local stand-in for Apple's Sign in with Apple endpoints, serving real HTTP on loopback:
 ///
@@ -73,14 +74,20 @@ public final class AppleStandIn: Sendable {
             },
             logger: logger
         )
+        let services = ServiceGroup(configuration: .init(services: [app], logger: logger))
         return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.run() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next(), port > 0 else { throw StandInError.notStarted }
-            let standIn = AppleStandIn(port: port, keyRing: keyRing, ledger: ledger, configuration: configuration)
-            let result = try await body(standIn)
-            group.cancelAll()
-            return result
+            group.addTask { try await services.run() }
+            do {
+                var iterator = ports.makeAsyncIterator()
+                guard let port = await iterator.next(), port > 0 else { throw StandInError.notStarted }
+                let result = try await body(AppleStandIn(port: port, keyRing: keyRing, ledger: ledger, configuration: configuration))
+                await services.triggerGracefulShutdown()
+                try await group.waitForAll()
+                return result
+            } catch {
+                await services.triggerGracefulShutdown()
+                throw error
+            }
         }
     }
 

@@ -2,6 +2,7 @@ import AppleSignIn
 import Crypto
 import CryptoExtras
 import Foundation
+import Synchronization
 import WebAuthn
 
 /// The stand-in's RS256 signing keys: several published at once, one active, rotatable like Apple's.
@@ -13,9 +14,23 @@ actor StandInKeyRing {
 
     init(count: Int) throws {
         let total = max(count, 1)
-        published = try (1...total).map { ("standin-\($0)", try _RSA.Signing.PrivateKey(keySize: .bits2048)) }
+        published = try (1...total).map { ("standin-\($0)", try Self.pooledKey($0)) }
         serial = total
         activeKID = "standin-\(total)"
+    }
+
+    /// RSA key generation is slow; stand-ins in one process share keys by serial number (`standin-N` is always
+    /// the N-th pooled key). Index 0 is the outsider key, never published.
+    private static let pool = Mutex<[Int: _RSA.Signing.PrivateKey]>([:])
+
+    private static func pooledKey(_ index: Int) throws -> _RSA.Signing.PrivateKey {
+        if let key = pool.withLock({ $0[index] }) { return key }
+        let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        return pool.withLock { pool in
+            if let existing = pool[index] { return existing }
+            pool[index] = key
+            return key
+        }
     }
 
     /// Publishes a new key and makes it active; optionally withdraws the oldest. Returns the new `kid`.
@@ -49,9 +64,9 @@ actor StandInKeyRing {
                 Array(HMAC<SHA256>.authenticationCode(for: input, using: secret))
             }
         case .unknownKey:
-            return try rs256(payload: payload, kid: "unknown-\(UUID().uuidString)", key: try .init(keySize: .bits2048))
+            return try rs256(payload: payload, kid: "unknown-\(UUID().uuidString)", key: try Self.pooledKey(0))
         case .wrongKey:
-            return try rs256(payload: payload, kid: activeKID, key: try .init(keySize: .bits2048))
+            return try rs256(payload: payload, kid: activeKID, key: try Self.pooledKey(0))
         case .tamperedPayload:
             let token = try rs256(payload: payload, kid: activeKID, key: try key(activeKID))
             let parts = token.split(separator: ".").map(String.init)
@@ -71,7 +86,7 @@ actor StandInKeyRing {
     private func addKey() throws -> String {
         serial += 1
         let kid = "standin-\(serial)"
-        published.append((kid, try _RSA.Signing.PrivateKey(keySize: .bits2048)))
+        published.append((kid, try Self.pooledKey(serial)))
         activeKID = kid
         return kid
     }
