@@ -38,21 +38,29 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
-        .executableTarget(
-            name: "latchkey",
+        .target(
+            name: "LatchkeyCLI",
             dependencies: [
                 "WebAuthn", "CBOR", "VirtualAuthenticator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
+        .executableTarget(name: "latchkey", dependencies: ["LatchkeyCLI"]),
         .testTarget(name: "CBORTests", dependencies: ["CBOR"]),
         .testTarget(
             name: "WebAuthnTests",
             dependencies: ["WebAuthn", "CBOR", "VirtualAuthenticator",
                            .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "X509", package: "swift-certificates")],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "LatchkeyCLITests",
+            dependencies: ["LatchkeyCLI", "WebAuthn", "CBOR", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.copy("Fixtures")]
         ),
     ],

@@ -1,0 +1,27 @@
+import Testing
+
+@Suite("latchkey bench verify")
+struct BenchTests {
+    @Test("a tiny run prints each phase and ends with the three result lines")
+    func tinyRun() async throws {
+        let result = await CLIHarness.run(["bench", "verify", "--iterations", "2"])
+        #expect(result.status == 0, "\(result.output)")
+        let lines = result.lines
+        try #require(lines.count >= 7)
+        #expect(lines.filter { $0.contains("µs/op") }.count == 4)
+        let last = Array(lines.suffix(3))
+        for (line, key) in zip(last, ["raw_verify_us", "assertion_ratio", "registration_ratio"]) {
+            let parts = line.split(separator: "=", maxSplits: 1)
+            #expect(parts.first.map(String.init) == key)
+            let value = try #require(parts.last.flatMap { Double($0) }, "\(line)")
+            #expect(value > 0)
+        }
+    }
+
+    @Test("--iterations below 1 is a usage error")
+    func badIterations() async {
+        let result = await CLIHarness.run(["bench", "verify", "--iterations", "0"])
+        #expect(result.status == 2)
+        #expect(result.errorCode == "usage.invalidIterations")
+    }
+}
