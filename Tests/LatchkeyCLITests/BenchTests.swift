@@ -18,6 +18,15 @@ struct BenchTests {
         }
     }
 
+    @Test("--breakdown adds a line for each step and still ends with the three result lines")
+    func breakdown() async throws {
+        let result = await CLIHarness.run(["bench", "verify", "--iterations", "1", "--breakdown"])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.lines.filter { $0.hasPrefix("  assertion: ") }.count == 6)
+        #expect(result.lines.filter { $0.hasPrefix("  registration: ") }.count == 2)
+        #expect(result.lines.last?.hasPrefix("registration_ratio=") == true)
+    }
+
     @Test("--iterations below 1 is a usage error")
     func badIterations() async {
         let result = await CLIHarness.run(["bench", "verify", "--iterations", "0"])

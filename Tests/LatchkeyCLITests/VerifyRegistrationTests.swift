@@ -159,7 +159,7 @@ struct VerifyRegistrationTests {
         #expect(result.errorCode == "io.invalidTrustAnchor")
     }
 
-    @Test("a missing credential file is io.unreadable, a bad challenge usage.invalidChallenge")
+    @Test("a missing credential file is io.unreadable, a bad challenge usage.invalidChallenge, no origin usage.missingOrigin")
     func inputErrors() async throws {
         let missing = await CLIHarness.run(try Self.packedArguments().setting("--credential", to: "/nonexistent/credential.json"))
         #expect(missing.status == 2)
@@ -168,6 +168,10 @@ struct VerifyRegistrationTests {
         let badChallenge = await CLIHarness.run(try Self.packedArguments().setting("--challenge", to: "!!!"))
         #expect(badChallenge.status == 2)
         #expect(badChallenge.errorCode == "usage.invalidChallenge")
+
+        let noOrigin = await CLIHarness.run(try Self.packedArguments().filter { $0 != "--origin" && $0 != "https://example.org" })
+        #expect(noOrigin.status == 2)
+        #expect(noOrigin.errorCode == "usage.missingOrigin")
     }
 
     @Test("a credential file that is not credential JSON fails verification with malformedCredential")

@@ -1,10 +1,25 @@
-/// Times one operation: warm up, then the best of several rounds with `ContinuousClock`.
+/// Times operations with `ContinuousClock`: each is warmed up, then timed over several rounds, keeping the best.
+///
+/// The rounds of all the phases given together are interleaved (round 1 of every phase, then round 2, …), so
+/// a burst of load from other processes on a shared machine spoils one round of each phase rather than a
+/// whole phase, and the best-of ratios between phases stay meaningful.
 struct BenchClock {
     /// Calls per round; nil picks a count that makes a round take about ``roundTarget``.
     var iterations: Int?
-    var rounds = 3
-    var roundTarget: Duration = .milliseconds(400)
+    var rounds = 7
+    var roundTarget: Duration = .milliseconds(200)
     var warmUp: Duration = .milliseconds(200)
+
+    /// One thing to time: it returns false if what it does failed (a failed run is not timed).
+    struct Phase {
+        let name: String
+        let operation: () async -> Bool
+
+        init(_ name: String, _ operation: @escaping () async -> Bool) {
+            self.name = name
+            self.operation = operation
+        }
+    }
 
     /// The timing of one phase.
     struct Measurement: Sendable {
@@ -14,35 +29,52 @@ struct BenchClock {
         let rounds: Int
     }
 
-    /// Measures `operation`, which returns false if the thing it does failed (a failed run is not timed).
-    func measure(_ name: String, _ operation: () async -> Bool) async throws(CommandError) -> Measurement {
-        let clock = ContinuousClock()
-        // Warm-up: at least one call, and a count or a duration, as asked.
-        var warmUpCalls = 0
-        let warmUpStart = clock.now
-        repeat {
-            guard await operation() else { throw failed(name) }
-            warmUpCalls += 1
-        } while iterations.map { warmUpCalls < max(1, $0 / 10) } ?? (clock.now - warmUpStart < warmUp)
-        let perCall = (clock.now - warmUpStart) / warmUpCalls
-        let count = iterations ?? max(1, Int(roundTarget / max(perCall, .nanoseconds(1))))
-
-        var best = Duration.seconds(Int64.max)
-        for _ in 0..<rounds {
-            var succeeded = 0
-            let start = clock.now
-            for _ in 0..<count where await operation() { succeeded += 1 }
-            let elapsed = clock.now - start
-            guard succeeded == count else { throw failed(name) }
-            best = min(best, elapsed)
+    func measure(_ phases: [Phase]) async throws(CommandError) -> [Measurement] {
+        var counts: [Int] = []
+        for phase in phases {
+            counts.append(try await warmUpCount(phase))
         }
-        return Measurement(
-            name: name, microsecondsPerOperation: Self.microseconds(best) / Double(count), iterations: count, rounds: rounds
-        )
+        var best = [Duration](repeating: .seconds(Int64.max), count: phases.count)
+        for _ in 0..<rounds {
+            for (index, phase) in phases.enumerated() {
+                best[index] = min(best[index], try await time(phase, calls: counts[index]))
+            }
+        }
+        return phases.indices.map { index in
+            Measurement(
+                name: phases[index].name,
+                microsecondsPerOperation: Self.microseconds(best[index]) / Double(counts[index]),
+                iterations: counts[index], rounds: rounds
+            )
+        }
     }
 
-    private func failed(_ name: String) -> CommandError {
-        CommandError(code: "bench.verificationFailed", message: "\(name): the operation being timed failed", exitStatus: 1)
+    /// Warms `phase` up (a tenth of ``iterations`` calls, or for ``warmUp``) and says how many calls a round makes.
+    private func warmUpCount(_ phase: Phase) async throws(CommandError) -> Int {
+        let clock = ContinuousClock()
+        var calls = 0
+        let start = clock.now
+        repeat {
+            guard await phase.operation() else { throw failed(phase) }
+            calls += 1
+        } while iterations.map { calls < max(1, $0 / 10) } ?? (clock.now - start < warmUp)
+        if let iterations { return iterations }
+        let perCall = max((clock.now - start) / calls, .nanoseconds(1))
+        return max(1, Int(roundTarget / perCall))
+    }
+
+    private func time(_ phase: Phase, calls: Int) async throws(CommandError) -> Duration {
+        let clock = ContinuousClock()
+        var succeeded = 0
+        let start = clock.now
+        for _ in 0..<calls where await phase.operation() { succeeded += 1 }
+        let elapsed = clock.now - start
+        guard succeeded == calls else { throw failed(phase) }
+        return elapsed
+    }
+
+    private func failed(_ phase: Phase) -> CommandError {
+        CommandError(code: "bench.verificationFailed", message: "\(phase.name): the operation being timed failed", exitStatus: 1)
     }
 
     private static func microseconds(_ duration: Duration) -> Double {

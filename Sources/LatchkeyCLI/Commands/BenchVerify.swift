@@ -15,8 +15,11 @@ struct BenchVerify: LatchkeyCommand {
         abstract: "Time raw P-256 verification against assertion and registration verification from JSON."
     )
 
-    @Option(help: ArgumentHelp("Calls per timed round (3 rounds, best kept); by default about 0.4 s worth.", valueName: "n"))
+    @Option(help: ArgumentHelp("Calls per timed round (7 rounds, best kept); by default about 0.2 s worth.", valueName: "n"))
     var iterations: Int?
+
+    @Flag(help: "Also time each step of the assertion and registration paths on its own, to show where the time goes.")
+    var breakdown = false
 
     func execute(_ io: CommandIO) async throws(CommandError) {
         if let iterations, iterations < 1 {
@@ -36,27 +39,30 @@ struct BenchVerify: LatchkeyCommand {
         io.line("note: a debug build; numbers mean little. Run: swift run -c release latchkey bench verify")
         #endif
 
-        let raw = try await clock.measure("raw P-256 verify (swift-crypto)") {
-            guard let signature = try? P256.Signing.ECDSASignature(derRepresentation: fixtures.assertionSignature) else { return false }
-            return fixtures.publicKey.isValidSignature(signature, for: fixtures.assertionSignedData)
+        let measurements = try await clock.measure([
+            BenchClock.Phase("raw P-256 verify (swift-crypto)") {
+                guard let signature = try? P256.Signing.ECDSASignature(derRepresentation: fixtures.assertionSignature) else { return false }
+                return fixtures.publicKey.isValidSignature(signature, for: fixtures.assertionSignedData)
+            },
+            BenchClock.Phase("ES256 assertion, finishAuthentication(json:)") {
+                (try? rp.finishAuthentication(json: fixtures.assertionJSON, expectedChallenge: fixtures.challenge, credential: record)) != nil
+            },
+            BenchClock.Phase("registration none, parse + finishRegistration") {
+                await Self.register(fixtures.noneRegistrationJSON, rp: rp, challenge: fixtures.challenge)
+            },
+            BenchClock.Phase("registration packed self ES256, parse + finishRegistration") {
+                await Self.register(fixtures.packedSelfRegistrationJSON, rp: rp, challenge: fixtures.challenge)
+            },
+        ])
+        for measurement in measurements { io.line(Self.line(measurement)) }
+        if breakdown {
+            for step in try await clock.measure(BenchBreakdown(fixtures: fixtures).phases()) { io.line(Self.line(step)) }
         }
-        io.line(Self.line(raw))
-        let assertion = try await clock.measure("ES256 assertion, finishAuthentication(json:)") {
-            (try? rp.finishAuthentication(json: fixtures.assertionJSON, expectedChallenge: fixtures.challenge, credential: record)) != nil
-        }
-        io.line(Self.line(assertion))
-        let none = try await clock.measure("registration none, parse + finishRegistration") {
-            await Self.register(fixtures.noneRegistrationJSON, rp: rp, challenge: fixtures.challenge)
-        }
-        io.line(Self.line(none))
-        let packedSelf = try await clock.measure("registration packed self ES256, parse + finishRegistration") {
-            await Self.register(fixtures.packedSelfRegistrationJSON, rp: rp, challenge: fixtures.challenge)
-        }
-        io.line(Self.line(packedSelf))
 
-        io.line("raw_verify_us=\(Self.format(raw.microsecondsPerOperation))")
-        io.line("assertion_ratio=\(Self.format(assertion.microsecondsPerOperation / raw.microsecondsPerOperation))")
-        io.line("registration_ratio=\(Self.format(packedSelf.microsecondsPerOperation / raw.microsecondsPerOperation))")
+        let raw = measurements[0].microsecondsPerOperation
+        io.line("raw_verify_us=\(Self.format(raw))")
+        io.line("assertion_ratio=\(Self.format(measurements[1].microsecondsPerOperation / raw))")
+        io.line("registration_ratio=\(Self.format(measurements[3].microsecondsPerOperation / raw))")
     }
 
     private static func register(_ json: [UInt8], rp: RelyingParty, challenge: [UInt8]) async -> Bool {

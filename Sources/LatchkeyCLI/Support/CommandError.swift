@@ -10,6 +10,7 @@ public struct CommandError: Error, Sendable, Equatable, CustomStringConvertible 
     public let message: String
     public let exitStatus: Int32
 
+    /// An error with its own code; prefer ``usage(_:_:)``, ``io(_:_:)`` or ``init(_:)``.
     public init(code: String, message: String, exitStatus: Int32) {
         self.code = code
         self.message = message

@@ -38,6 +38,7 @@ public struct CommandIO: Sendable {
     /// Reads all of standard input; called only when an argument is `-`.
     public var readStandardInput: @Sendable () -> [UInt8]
 
+    /// Streams for a command: tests pass a ``CapturedOutput`` and fixed input bytes.
     public init(output: any OutputSink, readStandardInput: @escaping @Sendable () -> [UInt8]) {
         self.output = output
         self.readStandardInput = readStandardInput
