@@ -58,6 +58,7 @@ let package = Package(
                            .product(name: "X509", package: "swift-certificates")],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "VirtualAuthenticatorTests", dependencies: ["VirtualAuthenticator", "WebAuthn", "CBOR", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates")]),
         .testTarget(
             name: "LatchkeyCLITests",
             dependencies: ["LatchkeyCLI", "WebAuthn", "CBOR", .product(name: "Crypto", package: "swift-crypto")],

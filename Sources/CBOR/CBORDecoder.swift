@@ -16,7 +16,7 @@ public struct CBORDecoder: Sendable {
 
     /// Decodes exactly one item; trailing bytes are an error.
     public func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes) throws(CBORError) -> CBORValue {
-        let array = Array(bytes)
+        let array = bytes as? [UInt8] ?? Array(bytes)
         let (value, consumed) = try decodePrefix(array)
         if consumed != array.count { throw .trailingBytes(offset: consumed, count: array.count - consumed) }
         return value
@@ -123,12 +123,14 @@ private struct Reader {
             guard depth < maximumDepth else { throw .nestingTooDeep(limit: maximumDepth) }
             try checkFits(count, minimumSize: 2, itemOffset: itemOffset)
             var map = CBORMap()
-            var seen = Set<CBORValue>()
+            // Small maps (every WebAuthn structure) check duplicates by scanning; large ones by hashing.
+            var seen = count > 16 ? Set<CBORValue>() : nil
             for _ in 0..<count {
                 let keyOffset = offset
                 let key = try readItem(depth: depth + 1)
                 let value = try readItem(depth: depth + 1)
-                guard seen.insert(key).inserted else { throw .duplicateMapKey(offset: keyOffset) }
+                let isNew = seen?.insert(key).inserted ?? !map.containsKey(key)
+                guard isNew else { throw .duplicateMapKey(offset: keyOffset) }
                 map.appendDecoded(key, value)
             }
             return .map(map)

@@ -88,6 +88,10 @@ public struct CBORMap: Sendable, Hashable {
     /// Looks up a text key (attestation object and statement fields).
     public subscript(text key: String) -> CBORValue? { self[.textString(key)] }
 
+    func containsKey(_ key: CBORValue) -> Bool {
+        entries.contains { $0.key == key }
+    }
+
     mutating func appendDecoded(_ key: CBORValue, _ value: CBORValue) {
         entries.append((key, value))
     }

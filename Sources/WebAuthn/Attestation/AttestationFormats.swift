@@ -6,10 +6,18 @@ public struct AttestationFormats: Sendable {
         self.verifiers = Dictionary(verifiers.map { ($0.format, $0) }, uniquingKeysWith: { _, last in last })
     }
 
-    /// Every format WebAuthn Level 3 defines.
-    public static let all = AttestationFormats([
-        NoneAttestation(), PackedAttestation(), FIDOU2FAttestation(),
+    /// Every format WebAuthn Level 3 defines but `compound`.
+    public static let single = AttestationFormats([
+        NoneAttestation(), PackedAttestation(), FIDOU2FAttestation(), TPMAttestation(), AndroidKeyAttestation(),
+        AndroidSafetyNetAttestation(), AppleAttestation(),
     ])
+
+    /// Every format WebAuthn Level 3 defines; `compound` statements may combine any of ``single``.
+    public static let all: AttestationFormats = {
+        var formats = single
+        formats.register(CompoundAttestation(formats: single))
+        return formats
+    }()
 
     public func verifier(for format: String) -> (any AttestationStatementVerifier)? { verifiers[format] }
 

@@ -15,7 +15,10 @@ public protocol AttestationStatementVerifier: Sendable {
 /// Everything a format verifier needs: the statement, what it signs over, and the trust settings.
 public struct AttestationContext: Sendable {
     public let format: String
+    /// The statement of a map format (every format but `compound`, whose statement is empty here).
     public let statement: CBORMap
+    /// `attStmt` as sent: the map, or the array of sub-statements of a `compound` attestation.
+    public let rawStatement: CBORValue
     public let authenticatorData: AuthenticatorData
     public let clientDataHash: [UInt8]
     public let credential: AttestedCredentialData
@@ -23,15 +26,19 @@ public struct AttestationContext: Sendable {
     public let verificationTime: Date
     /// The trust anchors configured for this format, if any.
     public let anchors: AttestationTrust.Anchors?
+    /// The relying party's whole trust configuration, for formats that verify statements of other formats (`compound`).
+    public let trust: AttestationTrust
     public let options: AttestationOptions
 
     public init(
-        format: String, statement: CBORMap, authenticatorData: AuthenticatorData, clientDataHash: [UInt8],
-        credential: AttestedCredentialData, verificationTime: Date, anchors: AttestationTrust.Anchors?,
-        options: AttestationOptions
+        format: String, statement: CBORMap, rawStatement: CBORValue? = nil, authenticatorData: AuthenticatorData,
+        clientDataHash: [UInt8], credential: AttestedCredentialData, verificationTime: Date,
+        anchors: AttestationTrust.Anchors?, trust: AttestationTrust = .empty, options: AttestationOptions
     ) {
         self.format = format
         self.statement = statement
+        self.rawStatement = rawStatement ?? .map(statement)
+        self.trust = trust
         self.authenticatorData = authenticatorData
         self.clientDataHash = clientDataHash
         self.credential = credential
@@ -65,6 +72,11 @@ public struct AttestationContext: Sendable {
     }
 
     /// Parses the statement's `x5c` (leaf first). Nil when absent; an error when present but empty or bad.
+    ///
+    /// An intermediate that swift-certificates cannot parse (FIDO conformance-tool chains carry negative serial
+    /// numbers) is left out of the chain rather than failing the statement: no trusted path can run through it,
+    /// so the statement still verifies but is trusted only if the remaining certificates reach an anchor.
+    /// The leaf, whose key and extensions the formats check, must parse.
     public func certificateChain() throws(WebAuthnError) -> [Certificate]? {
         guard let value = statement[text: "x5c"] else { return nil }
         guard let items = value.arrayValue, !items.isEmpty else {
@@ -77,6 +89,8 @@ public struct AttestationContext: Sendable {
             }
             do {
                 chain.append(try Certificate(derEncoded: der))
+            } catch where index > 0 {
+                continue
             } catch {
                 throw WebAuthnError(.certificateMalformed, "\(format) x5c[\(index)] is not a valid X.509 certificate: \(error)")
             }
@@ -134,12 +148,18 @@ public struct VerifiedAttestation: Sendable {
     /// The attestation certificates as sent (`x5c`, leaf first); empty for none and self.
     public var trustPath: [Certificate]
     public var trust: TrustStatus
+    /// The verified sub-statements of a `compound` attestation, in the order sent; empty for other formats.
+    public var components: [VerifiedAttestation]
 
-    public init(format: String, type: AttestationType, trustPath: [Certificate] = [], trust: TrustStatus = .notApplicable) {
+    public init(
+        format: String, type: AttestationType, trustPath: [Certificate] = [], trust: TrustStatus = .notApplicable,
+        components: [VerifiedAttestation] = []
+    ) {
         self.format = format
         self.type = type
         self.trustPath = trustPath
         self.trust = trust
+        self.components = components
     }
 }
 
@@ -153,6 +173,9 @@ public struct AttestationOptions: Sendable, Hashable {
     public var safetyNetAllowedClockSkew: TimeInterval = 60
     /// SafetyNet: skip the timestamp window (for replaying old captures; never in production).
     public var safetyNetSkipTimestampCheck: Bool = false
+    /// android-key: where the key description must show a generated signing key. The default,
+    /// ``AndroidKeyAuthorizationPolicy/statedValues``, rejects wrong values but accepts lists that state none.
+    public var androidKeyAuthorizations: AndroidKeyAuthorizationPolicy = .statedValues
 
     public init() {}
 }

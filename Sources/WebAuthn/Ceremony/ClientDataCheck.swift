@@ -57,9 +57,7 @@ struct AuthenticatorDataCheck {
     let requireUserVerification: Bool
 
     func verify(_ authData: AuthenticatorData) throws(WebAuthnError) {
-        let matchesRPID = relyingParty.acceptedRPIDs.contains { rpID in
-            constantTimeEquals(SHA256.hash(data: Array(rpID.utf8)), authData.rpIDHash)
-        }
+        let matchesRPID = relyingParty.acceptedRPIDHashes.contains { constantTimeEquals($0, authData.rpIDHash) }
         guard matchesRPID else {
             let list = relyingParty.acceptedRPIDs.joined(separator: ", ")
             throw WebAuthnError(.rpIdHashMismatch, "rpIdHash matches none of the expected RP IDs (\(list))")

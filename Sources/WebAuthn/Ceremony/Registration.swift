@@ -90,9 +90,11 @@ extension RelyingParty {
             throw WebAuthnError(.unsupportedAttestationFormat, "unsupported attestation statement format \"\(attestationObject.format)\"")
         }
         let context = AttestationContext(
-            format: attestationObject.format, statement: attestationObject.statement, authenticatorData: authData,
+            format: attestationObject.format, statement: attestationObject.statement,
+            rawStatement: attestationObject.rawStatement, authenticatorData: authData,
             clientDataHash: clientDataHash, credential: attested, verificationTime: time,
-            anchors: attestationTrust.anchors(for: attestationObject.format), options: attestationOptions
+            anchors: attestationTrust.anchors(for: attestationObject.format), trust: attestationTrust,
+            options: attestationOptions
         )
         let attestation = try await formatVerifier.verify(context)
         if attestationTrust.requireTrustedAttestation, !attestation.trust.isTrusted {

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// A WebAuthn relying party: its identity, the origins it serves, and its verification policies.
@@ -14,13 +15,19 @@ import Foundation
 /// ```
 public struct RelyingParty: Sendable {
     /// The RP ID: a registrable domain suffix of the origins (e.g. `example.com`).
-    public var id: String
+    public var id: String {
+        didSet { acceptedRPIDHashes = Self.hashes(of: acceptedRPIDs) }
+    }
     public var name: String
     /// Origins accepted exactly as written in client data: `https://example.com`, `https://<rpId>` for iOS apps,
     /// `android:apk-key-hash:<base64url sha256>` for Android apps.
     public var origins: [String]
     /// Further RP IDs whose hash is accepted in authenticator data (for migrations between RP IDs).
-    public var additionalRPIDs: [String] = []
+    public var additionalRPIDs: [String] = [] {
+        didSet { acceptedRPIDHashes = Self.hashes(of: acceptedRPIDs) }
+    }
+    /// SHA-256 of each accepted RP ID, kept with the configuration so no ceremony hashes them again.
+    private(set) var acceptedRPIDHashes: [[UInt8]]
     public var crossOrigin: CrossOriginPolicy = .deny
     /// The user-verification requirement sent in options and enforced on responses (`required` enforces).
     public var userVerification: UserVerificationRequirement = .preferred
@@ -44,6 +51,11 @@ public struct RelyingParty: Sendable {
         self.id = id
         self.name = name
         self.origins = origins
+        self.acceptedRPIDHashes = Self.hashes(of: [id])
+    }
+
+    private static func hashes(of rpIDs: [String]) -> [[UInt8]] {
+        rpIDs.map { Array(SHA256.hash(data: Array($0.utf8))) }
     }
 
     /// All RP IDs whose hash is accepted.

@@ -47,7 +47,7 @@ public struct AuthenticationCredential: Codable, Hashable, Sendable {
 
     /// Parses the JSON a client sent, mapping any decoding failure to ``WebAuthnError/Code/malformedCredential``.
     public static func parse(_ json: some DataProtocol) throws(WebAuthnError) -> AuthenticationCredential {
-        try CredentialIdentifiers.parseJSON(AuthenticationCredential.self, json)
+        try AuthenticationCredential(json: Array(json))
     }
 }
 

@@ -51,7 +51,7 @@ public struct RegistrationCredential: Codable, Hashable, Sendable {
 
     /// Parses the JSON a client sent, mapping any decoding failure to ``WebAuthnError/Code/malformedCredential``.
     public static func parse(_ json: some DataProtocol) throws(WebAuthnError) -> RegistrationCredential {
-        try CredentialIdentifiers.parseJSON(RegistrationCredential.self, json)
+        try RegistrationCredential(json: Array(json))
     }
 }
 
@@ -100,49 +100,11 @@ enum CredentialIdentifiers {
     ) throws -> (String, Base64URLBytes) {
         let id = try container.decodeIfPresent(String.self, forKey: idKey)
         let rawId = try container.decodeIfPresent(Base64URLBytes.self, forKey: rawIdKey)
-        switch (id, rawId) {
-        case let (id?, rawId?):
-            guard Base64URL.decode(id) == rawId.bytes else {
-                throw DecodingError.dataCorruptedError(forKey: idKey, in: container, debugDescription: "id and rawId differ")
-            }
-            return (id, rawId)
-        case let (id?, nil):
-            guard let bytes = Base64URL.decode(id) else {
-                throw DecodingError.dataCorruptedError(forKey: idKey, in: container, debugDescription: "id is not base64url")
-            }
-            return (id, Base64URLBytes(bytes))
-        case let (nil, rawId?):
-            return (rawId.base64URL, rawId)
-        case (nil, nil):
-            throw DecodingError.keyNotFound(rawIdKey, .init(codingPath: container.codingPath, debugDescription: "neither id nor rawId"))
-        }
-    }
-
-    static func parseJSON<T: Decodable>(_ type: T.Type, _ json: some DataProtocol) throws(WebAuthnError) -> T {
         do {
-            return try JSONDecoder().decode(T.self, from: Data(json))
-        } catch let error as DecodingError {
-            throw WebAuthnError(.malformedCredential, "credential JSON: \(describe(error))")
+            let (finalID, bytes) = try CredentialJSONParser.reconcile(id: id, rawId: rawId?.bytes)
+            return (finalID, Base64URLBytes(bytes))
         } catch {
-            throw WebAuthnError(.malformedCredential, "credential JSON: \(error)")
-        }
-    }
-
-    static func describe(_ error: DecodingError) -> String {
-        func path(_ context: DecodingError.Context) -> String {
-            context.codingPath.map(\.stringValue).joined(separator: ".")
-        }
-        switch error {
-        case .keyNotFound(let key, let context):
-            let prefix = path(context)
-            return "missing field \(prefix.isEmpty ? "" : prefix + ".")\(key.stringValue)"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            return "wrong type at \(path(context)): \(context.debugDescription)"
-        case .dataCorrupted(let context):
-            let where_ = path(context)
-            return where_.isEmpty ? "not valid JSON" : "invalid value at \(where_): \(context.debugDescription)"
-        @unknown default:
-            return "\(error)"
+            throw DecodingError.dataCorruptedError(forKey: idKey, in: container, debugDescription: error.message)
         }
     }
 }

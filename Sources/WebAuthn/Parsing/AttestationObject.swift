@@ -3,7 +3,10 @@ import CBOR
 /// The attestation object (WebAuthn §6.5): format, statement and authenticator data.
 public struct AttestationObject: Sendable {
     public let format: String
+    /// The statement of a map format; empty for `compound`, whose statement is an array (see ``rawStatement``).
     public let statement: CBORMap
+    /// `attStmt` as sent: a map, or for `compound` an array of statements.
+    public let rawStatement: CBORValue
     public let authenticatorData: AuthenticatorData
 
     public init(bytes: [UInt8]) throws(WebAuthnError) {
@@ -22,14 +25,22 @@ public struct AttestationObject: Sendable {
         guard let format = map[text: "fmt"]?.stringValue else {
             throw WebAuthnError(.attestationObjectMalformed, "attestationObject has no text field \"fmt\"")
         }
-        guard let statement = map[text: "attStmt"]?.mapValue else {
-            throw WebAuthnError(.attestationObjectMalformed, "attestationObject has no map field \"attStmt\"")
+        let rawStatement = map[text: "attStmt"]
+        let statement: CBORMap
+        switch rawStatement {
+        case .map(let value)?:
+            statement = value
+        case .array? where format == CompoundAttestation.formatIdentifier:
+            statement = CBORMap()
+        default:
+            throw WebAuthnError(.attestationObjectMalformed, "attestationObject has no map field \"attStmt\" (an array only for compound)")
         }
         guard let authData = map[text: "authData"]?.bytesValue else {
             throw WebAuthnError(.attestationObjectMalformed, "attestationObject has no byte-string field \"authData\"")
         }
         self.format = format
         self.statement = statement
+        self.rawStatement = rawStatement ?? .map(statement)
         self.authenticatorData = try AuthenticatorData(bytes: authData)
     }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The client data (WebAuthn §5.8.1) that the browser or platform collected and the authenticator signed over.
 public struct CollectedClientData: Sendable, Hashable {
     public let type: String
@@ -15,51 +13,50 @@ public struct CollectedClientData: Sendable, Hashable {
     public static let createType = "webauthn.create"
     public static let getType = "webauthn.get"
 
+    /// Parses client data JSON. Unknown members are ignored (the spec lets clients add them); a known member that
+    /// appears twice is rejected, so no two parsers can read different values from the same bytes.
     public init(bytes: [UInt8]) throws(WebAuthnError) {
-        let wire: Wire
+        var type: String?
+        var challenge: String?
+        var origin: String?
+        var crossOrigin: Bool?
+        var topOrigin: String?
+        var tokenBindingStatus: String?
+        var seen = Set<String>()
+        var reader = JSONReader(bytes)
         do {
-            wire = try JSONDecoder().decode(Wire.self, from: Data(bytes))
-        } catch let error as DecodingError {
-            throw WebAuthnError(.clientDataMalformed, "clientDataJSON: \(CredentialIdentifiers.describe(error))")
+            try reader.readObject { reader, key throws(JSONReader.Failure) in
+                guard seen.insert(key).inserted else { throw .init(description: "member \"\(key)\" appears twice") }
+                switch key {
+                case "type": type = try reader.readString()
+                case "challenge": challenge = try reader.readString()
+                case "origin": origin = try reader.readString()
+                case "crossOrigin": crossOrigin = reader.readNullIfPresent() ? nil : try reader.readBool()
+                case "topOrigin": topOrigin = reader.readNullIfPresent() ? nil : try reader.readString()
+                case "tokenBinding":
+                    // Token binding is gone from Level 3; early Firefox sent a bare string here. Only the
+                    // Level 2 object form carries a status to check.
+                    tokenBindingStatus = try reader.readValue()["status"]?.stringValue
+                default: try reader.skipValue()
+                }
+            }
+            try reader.finish()
         } catch {
-            throw WebAuthnError(.clientDataMalformed, "clientDataJSON is not valid JSON")
+            throw WebAuthnError(.clientDataMalformed, "clientDataJSON is not valid: \(error.description)")
         }
-        guard let challenge = Base64URL.decode(wire.challenge) else {
+        guard let type, let challenge, let origin else {
+            let missing = [("type", type), ("challenge", challenge), ("origin", origin)].filter { $0.1 == nil }.map(\.0)
+            throw WebAuthnError(.clientDataMalformed, "clientDataJSON is missing \(missing.joined(separator: ", "))")
+        }
+        guard let challengeBytes = Base64URL.decode(challenge) else {
             throw WebAuthnError(.clientDataMalformed, "clientDataJSON.challenge is not base64url")
         }
-        self.type = wire.type
-        self.challenge = challenge
-        self.origin = wire.origin
-        self.crossOrigin = wire.crossOrigin ?? false
-        self.topOrigin = wire.topOrigin
-        self.tokenBindingStatus = wire.tokenBinding?.status
+        self.type = type
+        self.challenge = challengeBytes
+        self.origin = origin
+        self.crossOrigin = crossOrigin ?? false
+        self.topOrigin = topOrigin
+        self.tokenBindingStatus = tokenBindingStatus
         self.rawValue = bytes
-    }
-
-    private struct Wire: Decodable {
-        let type: String
-        let challenge: String
-        let origin: String
-        let crossOrigin: Bool?
-        let topOrigin: String?
-        let tokenBinding: TokenBinding?
-
-        enum CodingKeys: String, CodingKey { case type, challenge, origin, crossOrigin, topOrigin, tokenBinding }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            type = try container.decode(String.self, forKey: .type)
-            challenge = try container.decode(String.self, forKey: .challenge)
-            origin = try container.decode(String.self, forKey: .origin)
-            crossOrigin = try container.decodeIfPresent(Bool.self, forKey: .crossOrigin)
-            topOrigin = try container.decodeIfPresent(String.self, forKey: .topOrigin)
-            // Token binding is gone from Level 3; early Firefox sent a bare string here. Only the
-            // Level 2 object form carries a status to check.
-            tokenBinding = try? container.decodeIfPresent(TokenBinding.self, forKey: .tokenBinding)
-        }
-    }
-
-    private struct TokenBinding: Decodable {
-        let status: String?
     }
 }

@@ -31,25 +31,40 @@ public enum Base64URL {
 
     /// Decodes base64url or base64, padded or not. Returns nil for anything else.
     public static func decode(_ string: some StringProtocol) -> [UInt8]? {
-        var utf8 = Array(string.utf8)
-        while utf8.last == UInt8(ascii: "=") { utf8.removeLast() }
-        if utf8.count % 4 == 1 { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(utf8.count * 3 / 4)
-        var accumulator: UInt32 = 0
-        var bits = 0
-        for char in utf8 {
-            let value = decodeTable[Int(char)]
-            if value == 0xff { return nil }
-            accumulator = accumulator << 6 | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                out.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+        var string = String(string)
+        return string.withUTF8 { decode(utf8: $0) }
+    }
+
+    /// Decodes the UTF-8 bytes of base64url or base64 text, padded or not.
+    public static func decode(utf8 text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var end = text.count
+        while end > 0, text[end - 1] == UInt8(ascii: "=") { end -= 1 }
+        if end % 4 == 1 { return nil }
+        return decodeTable.withUnsafeBufferPointer { table -> [UInt8]? in
+            var failed = false
+            let out = [UInt8](unsafeUninitializedCapacity: end * 3 / 4) { buffer, initialized in
+                var accumulator: UInt32 = 0
+                var bits = 0
+                var count = 0
+                for position in 0..<end {
+                    let value = table[Int(text[position])]
+                    if value == 0xff {
+                        failed = true
+                        break
+                    }
+                    accumulator = accumulator << 6 | UInt32(value)
+                    bits += 6
+                    if bits >= 8 {
+                        bits -= 8
+                        buffer[count] = UInt8(truncatingIfNeeded: accumulator >> UInt32(bits))
+                        count += 1
+                    }
+                }
+                // Leftover bits must be zero in a canonical encoding; tolerate them as most decoders do.
+                initialized = count
             }
+            return failed ? nil : out
         }
-        // Leftover bits must be zero in a canonical encoding; tolerate them as most decoders do.
-        return out
     }
 }
 

@@ -1,6 +1,6 @@
 import Foundation
 import SwiftASN1
-import X509
+@_spi(FixedExpiryValidationTime) import X509
 
 /// An attestation certificate chain (`x5c`, leaf first) and the checks made on it.
 struct CertificatePath {
@@ -24,7 +24,7 @@ struct CertificatePath {
             return .untrusted(reason: "no trust anchor is configured for \(format) attestation")
         }
         var verifier = Verifier(rootCertificates: CertificateStore(anchors.certificates)) {
-            RFC5280Policy(validationTime: time)
+            RFC5280Policy(fixedExpiryValidationTime: time)
             AttestationExtensionsPolicy(handled: extraCriticalExtensions)
         }
         let result = await verifier.validate(leaf: leaf, intermediates: CertificateStore(Array(chain.dropFirst())))

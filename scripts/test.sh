@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs every test of the package. It sets up what the tests need by itself, so a fresh machine needs only Swift:
+#   - a throwaway PostgreSQL cluster on a loopback port (Debian's postgresql package, installed if missing)
+# and tears it down afterwards.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+work=$(mktemp -d /tmp/latchkey-test.XXXXXX)
+cleanup() {
+    if [ -f "$work/pg/PG_VERSION" ] && [ -x scripts/postgres.sh ]; then
+        bash scripts/postgres.sh stop "$work/pg" >/dev/null 2>&1 || true
+    fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+if [ -f scripts/postgres.sh ]; then
+    port=${LATCHKEY_TEST_POSTGRES_PORT:-55432}
+    LATCHKEY_TEST_POSTGRES_URL=$(bash scripts/postgres.sh start "$work/pg" "$port" | tail -n 1)
+    export LATCHKEY_TEST_POSTGRES_URL
+    echo "PostgreSQL for tests: $LATCHKEY_TEST_POSTGRES_URL"
+fi
+
+swift build --build-tests
+swift test --skip-build 2>&1 | tee "$work/test.log"
+status=${PIPESTATUS[0]}
+exit "$status"
