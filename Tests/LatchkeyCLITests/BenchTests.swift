@@ -4,7 +4,7 @@ import Testing
 struct BenchTests {
     @Test("a tiny run prints each phase and ends with the three result lines")
     func tinyRun() async throws {
-        let result = await CLIHarness.run(["bench", "verify", "--iterations", "2"])
+        let result = await CLIHarness.run(["bench", "verify", "--iterations", "2", "--rounds", "3"])
         #expect(result.status == 0, "\(result.output)")
         let lines = result.lines
         try #require(lines.count >= 7)
@@ -20,17 +20,19 @@ struct BenchTests {
 
     @Test("--breakdown adds a line for each step and still ends with the three result lines")
     func breakdown() async throws {
-        let result = await CLIHarness.run(["bench", "verify", "--iterations", "1", "--breakdown"])
+        let result = await CLIHarness.run(["bench", "verify", "--iterations", "1", "--rounds", "2", "--breakdown"])
         #expect(result.status == 0, "\(result.output)")
         #expect(result.lines.filter { $0.hasPrefix("  assertion: ") }.count == 6)
         #expect(result.lines.filter { $0.hasPrefix("  registration: ") }.count == 2)
         #expect(result.lines.last?.hasPrefix("registration_ratio=") == true)
     }
 
-    @Test("--iterations below 1 is a usage error")
-    func badIterations() async {
-        let result = await CLIHarness.run(["bench", "verify", "--iterations", "0"])
+    @Test("--iterations or --rounds below 1 is a usage error", arguments: [
+        ("--iterations", "usage.invalidIterations"), ("--rounds", "usage.invalidRounds"),
+    ])
+    func badCounts(flag: String, code: String) async {
+        let result = await CLIHarness.run(["bench", "verify", flag, "0"])
         #expect(result.status == 2)
-        #expect(result.errorCode == "usage.invalidIterations")
+        #expect(result.errorCode == code)
     }
 }

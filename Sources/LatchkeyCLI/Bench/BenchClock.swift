@@ -1,13 +1,15 @@
-/// Times operations with `ContinuousClock`: each is warmed up, then timed over several rounds, keeping the best.
+/// Times operations with `ContinuousClock`: each is warmed up, then timed over many short rounds, keeping the best.
 ///
-/// The rounds of all the phases given together are interleaved (round 1 of every phase, then round 2, …), so
-/// a burst of load from other processes on a shared machine spoils one round of each phase rather than a
-/// whole phase, and the best-of ratios between phases stay meaningful.
+/// On a machine shared with other busy processes a long round is always interrupted; the fastest of many
+/// short rounds (about 5 ms each by default) is the one that ran undisturbed. The rounds of all the phases
+/// given together are interleaved (round 1 of every phase, then round 2, …), so a burst of load spoils one
+/// round of each phase rather than a whole phase, and the ratios between phases stay meaningful.
 struct BenchClock {
     /// Calls per round; nil picks a count that makes a round take about ``roundTarget``.
     var iterations: Int?
-    var rounds = 7
-    var roundTarget: Duration = .milliseconds(200)
+    /// Timed rounds per phase; the best is kept.
+    var rounds = 200
+    var roundTarget: Duration = .milliseconds(5)
     var warmUp: Duration = .milliseconds(200)
 
     /// One thing to time: it returns false if what it does failed (a failed run is not timed).
