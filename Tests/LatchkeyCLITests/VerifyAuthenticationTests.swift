@@ -99,6 +99,7 @@ struct VerifyAuthenticationTests {
     @Test("bad flag values exit 2", arguments: [
         ("--sign-count", "lots", "usage.invalidSignCount"),
         ("--sign-count", "4294967296", "usage.invalidSignCount"),
+        ("--sign-count", "-1", "usage.invalidSignCount"),
         ("--public-key", "not base64!", "usage.invalidPublicKey"),
         ("--credential", "/nonexistent/assertion.json", "io.unreadable"),
     ])
@@ -113,6 +114,13 @@ struct VerifyAuthenticationTests {
         let result = await CLIHarness.run(try Self.packedArguments().setting("--public-key", to: "AAECAw"))
         #expect(result.status == 1)
         #expect(result.errorCode == "publicKeyMalformed")
+    }
+
+    @Test("a challenge that starts with - is taken as the value, not as an option")
+    func challengeStartingWithDash() async throws {
+        let result = await CLIHarness.run(try Self.packedArguments(challenge: "-RBvpGpXvvF4FRHAVX3ImKA0E9Xw8X0kRjDBlMfhrbU"))
+        #expect(result.status == 1)
+        #expect(result.errorCode == "challengeMismatch")
     }
 
     @Test("ArgumentParser's own usage errors keep exit 64")

@@ -115,12 +115,26 @@ struct VerifyRegistrationTests {
         #expect(none.errorCode == "crossOriginNotAllowed")
     }
 
+    @Test("--accept-base64url-text-challenge accepts a challenge sent as base64url of its base64url text")
+    func textChallenge() async throws {
+        let arguments = [
+            "verify", "registration", "--credential", try CLIHarness.fixture("none-text-challenge.registration.json"),
+            "--challenge", "hEccPWuziP00H0p5gxh2_u5_PC4NeYgd", "--rp-id", "dev.dontneeda.pw",
+            "--origin", "https://different.address", "--origin", "https://dev.dontneeda.pw",
+        ]
+        let strict = await CLIHarness.run(arguments)
+        #expect(strict.errorCode == "challengeMismatch")
+        let lenient = await CLIHarness.run(arguments + ["--accept-base64url-text-challenge"])
+        #expect(lenient.status == 0, "\(lenient.output)")
+        #expect(try lenient.json()["challengeEncoding"]?.stringValue == "base64URLText")
+    }
+
     @Test("--algorithms restricts the accepted credential algorithms")
     func algorithms() async throws {
         let refused = await CLIHarness.run(try Self.packedArguments(["--algorithms", "RS256,EdDSA"]))
         #expect(refused.status == 1)
         #expect(refused.errorCode == "algorithmNotAllowed")
-        let accepted = await CLIHarness.run(try Self.packedArguments(["--algorithms=-257,ES256"]))
+        let accepted = await CLIHarness.run(try Self.packedArguments(["--algorithms", "-257,ES256"]))
         #expect(accepted.status == 0, "\(accepted.output)")
     }
 

@@ -10,10 +10,10 @@ struct VerifyAuthentication: LatchkeyCommand {
 
     @OptionGroup var ceremony: CeremonyOptions
 
-    @Option(name: .customLong("public-key"), help: ArgumentHelp("The stored credential public key: COSE_Key bytes, base64url.", valueName: "b64url-cose"))
+    @Option(name: .customLong("public-key"), parsing: .unconditional, help: ArgumentHelp("The stored credential public key: COSE_Key bytes, base64url.", valueName: "b64url-cose"))
     var publicKey: String
 
-    @Option(name: .customLong("sign-count"), help: ArgumentHelp("The stored signature counter.", valueName: "n"))
+    @Option(name: .customLong("sign-count"), parsing: .unconditional, help: ArgumentHelp("The stored signature counter.", valueName: "n"))
     var signCount: String
 
     @Flag(help: "Report a counter that did not increase (signCountRegressed) instead of failing with signCountRegression.")

@@ -16,7 +16,7 @@ struct VerifyRegistration: LatchkeyCommand {
     @Option(name: .customLong("trust-anchor"), help: ArgumentHelp("A PEM file of trusted attestation roots (repeatable). Given any, a chain must lead to one of them, for every format; without, the built-in roots apply.", valueName: "pem-file"))
     var trustAnchors: [String] = []
 
-    @Option(help: ArgumentHelp("The algorithms the relying party accepts, comma-separated (ES256,RS256 or -7,-257); all known ones by default.", valueName: "list"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The algorithms the relying party accepts, comma-separated (ES256,RS256 or -7,-257); all known ones by default.", valueName: "list"))
     var algorithms: String?
 
     @Flag(help: "Fail unless the attestation leads to a trusted root (none and self attestation fail).")

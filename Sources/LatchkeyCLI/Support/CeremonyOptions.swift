@@ -7,7 +7,8 @@ struct CeremonyOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The credential JSON the client sent; - reads standard input.", valueName: "file"))
     var credential: String
 
-    @Option(help: ArgumentHelp("The challenge sent in the options, base64url.", valueName: "b64url"))
+    // Base64url values may start with "-": take the next word as the value whatever it looks like.
+    @Option(parsing: .unconditional, help: ArgumentHelp("The challenge sent in the options, base64url.", valueName: "b64url"))
     var challenge: String
 
     @Option(name: .customLong("origin"), help: ArgumentHelp("An accepted origin (repeatable).", valueName: "origin"))
