@@ -215,6 +215,19 @@ struct InspectTests {
         #expect(cbor["9"]?[1]?.boolValue == true)
     }
 
+    @Test("a base64url value that starts with - is the value, not an option")
+    func valueStartingWithDash() async throws {
+        // 0xfb 3ff8000000000000: the CBOR double 1.5.
+        let cbor = try expectKind(await inspect("-z_4AAAAAAAA"), "cbor", encoding: "base64url")
+        #expect(cbor.numberValue == 1.5)
+    }
+
+    @Test("inspect takes exactly one value")
+    func oneValue() async {
+        #expect(await CLIHarness.run(["inspect"]).status == 64)
+        #expect(await CLIHarness.run(["inspect", "AQID", "AQID"]).status == 64)
+    }
+
     @Test("a value that is nothing known fails with inspect.unrecognized, exit 1", arguments: ["hello world", "", "zz"])
     func unrecognized(value: String) async {
         let result = await inspect(value)

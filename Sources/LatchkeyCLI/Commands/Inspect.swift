@@ -10,12 +10,19 @@ struct Inspect: LatchkeyCommand {
         """
     )
 
-    @Argument(help: ArgumentHelp("The value, a file path, or - for standard input.", valueName: "value"))
-    var value: String
+    // Collected this way so that a base64url value starting with "-" is taken as the value, not an option.
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The value, a file path, or - for standard input.", valueName: "value"))
+    var values: [String] = []
+
+    func validate() throws {
+        guard values.count == 1 else {
+            throw ValidationError("give exactly one value to inspect (got \(values.count))")
+        }
+    }
 
     func execute(_ io: CommandIO) async throws(CommandError) {
         do {
-            let input = try InspectInput.resolve(value, io: io)
+            let input = try InspectInput.resolve(values.first ?? "", io: io)
             io.emit(try Inspector.inspect(input))
         } catch {
             // inspect reports every failure, unreadable input included, with status 1.
