@@ -26,21 +26,24 @@ enum Inspector {
     private static func recognize(_ reading: InspectInput.Reading, source: InspectInput.Source) throws(CommandError) -> InspectReport? {
         switch reading {
         case .json(let bytes):
-            return try json(bytes, source: source, encoding: "json")
+            guard let report = try json(bytes, source: source, encoding: "json") else {
+                throw CommandError(code: "inspect.invalidJSON", message: "the value starts with { but is not a JSON object", exitStatus: 1)
+            }
+            return report
         case .pem(let text):
             return try pem(text, source: source)
         case .bytes(let bytes, let encoding):
-            if bytes.first == UInt8(ascii: "{") {
-                return try json(bytes, source: source, encoding: encoding)
+            // Decoded bytes that are JSON (base64url client data); otherwise a binary structure.
+            if bytes.first == UInt8(ascii: "{"), let report = try json(bytes, source: source, encoding: encoding) {
+                return report
             }
             return try binary(bytes, source: source, encoding: encoding)
         }
     }
 
+    /// Nil when the bytes are not a JSON object.
     private static func json(_ bytes: [UInt8], source: InspectInput.Source, encoding: String) throws(CommandError) -> InspectReport? {
-        guard let object = try? JSONDecoder().decode([String: JSONValue].self, from: Data(bytes)) else {
-            throw CommandError(code: "inspect.invalidJSON", message: "the value starts with { but is not a JSON object", exitStatus: 1)
-        }
+        guard let object = try? JSONDecoder().decode([String: JSONValue].self, from: Data(bytes)) else { return nil }
         func make(_ kind: InspectReport.Kind, _ body: any Encodable) -> InspectReport {
             report(kind, body, source: source, encoding: encoding, length: bytes.count)
         }
