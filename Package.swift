@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "CBOR", targets: ["CBOR"]),
         .library(name: "WebAuthn", targets: ["WebAuthn"]),
         .library(name: "VirtualAuthenticator", targets: ["VirtualAuthenticator"]),
+        .library(name: "LatchkeyStore", targets: ["LatchkeyStore"]),
         .executable(name: "latchkey", targets: ["latchkey"]),
     ],
     dependencies: [
@@ -15,6 +16,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         .target(name: "CBOR"),
@@ -50,7 +55,20 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "latchkey", dependencies: ["LatchkeyCLI"]),
+        .target(
+            name: "LatchkeyStore",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "CBORTests", dependencies: ["CBOR"]),
+        .testTarget(
+            name: "LatchkeyStoreTests",
+            dependencies: ["LatchkeyStore", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(
             name: "WebAuthnTests",
             dependencies: ["WebAuthn", "CBOR", "VirtualAuthenticator",

@@ -44,6 +44,10 @@ public struct COSEKey: Sendable, Hashable {
 
     /// Parses a COSE_Key from its CBOR encoding.
     public init(bytes: [UInt8]) throws(WebAuthnError) {
+        if let key = Self.canonicalES256(bytes) {
+            self = key
+            return
+        }
         let value: CBORValue
         do {
             value = try CBORDecoder().decode(bytes)
@@ -86,6 +90,27 @@ public struct COSEKey: Sendable, Hashable {
             parameters = .akp(publicKey: try bytes(-1, "pub"))
         }
         self.algorithm = COSEAlgorithm(rawValue: alg)
+        self.rawBytes = rawBytes
+    }
+
+    /// The CTAP2 canonical encoding of an ES256 P-256 key — what nearly every passkey stores — is one fixed layout:
+    /// `{1: 2, 3: -7, -1: 1, -2: x, -3: y}` with 32-byte coordinates. Recognising it directly skips the general decoder.
+    private static let es256Layout: [(offset: Int, bytes: [UInt8])] = [
+        (0, [0xa5, 0x01, 0x02, 0x03, 0x26, 0x20, 0x01, 0x21, 0x58, 0x20]),
+        (42, [0x22, 0x58, 0x20]),
+    ]
+
+    private static func canonicalES256(_ bytes: [UInt8]) -> COSEKey? {
+        guard bytes.count == 77 else { return nil }
+        for part in es256Layout where !bytes[part.offset..<part.offset + part.bytes.count].elementsEqual(part.bytes) {
+            return nil
+        }
+        return COSEKey(algorithm: .es256, parameters: .ec2(curve: Curve.p256, x: Array(bytes[10..<42]), y: Array(bytes[45..<77])), rawBytes: bytes)
+    }
+
+    private init(algorithm: COSEAlgorithm, parameters: Parameters, rawBytes: [UInt8]) {
+        self.algorithm = algorithm
+        self.parameters = parameters
         self.rawBytes = rawBytes
     }
 

@@ -1,0 +1,110 @@
+import Foundation
+import ServiceLifecycle
+
+/// Where Latchkey keeps users, passkey credentials, pending ceremonies and sessions.
+///
+/// Two implementations ship: ``SQLiteStore`` (one file, the embedded default) and ``PostgresStore`` (one database
+/// shared by many stateless server instances). ``StoreURL`` picks one from a URL.
+///
+/// ## Lifecycle
+/// A store is a ServiceLifecycle `Service`: run ``run()`` in a task (or hand the store to a `ServiceGroup`), then
+/// call ``migrate()`` once before any other call. ``PostgresStore`` needs ``run()`` to reach the database at all;
+/// ``SQLiteStore`` migrates when opened and its ``run()`` only waits for shutdown, so code written for either works
+/// with both.
+///
+/// ## Errors
+/// Every call throws ``StoreError`` only. Look-ups return nil for a missing record; changes to a missing record
+/// throw ``StoreError/Code/notFound``. A change that fails writes nothing: calls that touch several records
+/// (``commitRegistration(_:creating:session:)``, ``recordAuthentication(credentialID:newSignCount:backedUp:usedAt:session:)``,
+/// ``deleteUser(id:)``) run in one transaction.
+public protocol LatchkeyStore: Service {
+    /// Brings the schema up to the newest version. Safe to call again and from several processes at once.
+    func migrate() async throws(StoreError)
+
+    // MARK: Users
+
+    /// Adds a user. Throws ``StoreError/Code/conflict`` if the id, the handle or the name (case-insensitively) is taken.
+    func createUser(_ user: StoredUser) async throws(StoreError)
+    /// The user with this id, or nil.
+    func user(id: UUID) async throws(StoreError) -> StoredUser?
+    /// The user with this WebAuthn user handle, or nil.
+    func user(handle: Data) async throws(StoreError) -> StoredUser?
+    /// The user with this name, compared case-insensitively, or nil.
+    func user(named name: String) async throws(StoreError) -> StoredUser?
+    /// Deletes a user with their credentials, sessions and ceremonies. Throws ``StoreError/Code/notFound`` if there is no such user.
+    func deleteUser(id: UUID) async throws(StoreError)
+
+    // MARK: Credentials
+
+    /// Adds a credential to an existing user. Throws ``StoreError/Code/conflict`` (writing nothing) if the credential id
+    /// is registered already, to anyone, and ``StoreError/Code/notFound`` if the user does not exist.
+    func addCredential(_ credential: StoredCredential) async throws(StoreError)
+    /// The credential with this credential id, or nil.
+    func credential(id: Data) async throws(StoreError) -> StoredCredential?
+    /// A user's credentials, oldest first.
+    func credentials(ofUser userID: UUID) async throws(StoreError) -> [StoredCredential]
+    /// How many credentials a user has.
+    func credentialCount(ofUser userID: UUID) async throws(StoreError) -> Int
+    /// Sets (or, with nil, clears) the label of a user's credential. Throws ``StoreError/Code/notFound`` unless the
+    /// credential exists and belongs to `userID`.
+    func renameCredential(id: Data, ofUser userID: UUID, to label: String?) async throws(StoreError)
+    /// Deletes one of a user's credentials. Throws ``StoreError/Code/notFound`` unless the credential exists and
+    /// belongs to `userID`.
+    func deleteCredential(id: Data, ofUser userID: UUID) async throws(StoreError)
+
+    // MARK: Ceremonies
+
+    /// Stores a pending ceremony. Throws ``StoreError/Code/conflict`` if the id is taken and
+    /// ``StoreError/Code/notFound`` if its user does not exist.
+    func insertCeremony(_ ceremony: StoredCeremony) async throws(StoreError)
+    /// Atomically removes and returns the ceremony with this id and kind: of concurrent callers exactly one gets it.
+    ///
+    /// Throws ``StoreError/Code/notFound`` if there is no such ceremony of this kind (never made, already consumed,
+    /// purged, or of the other kind — which is left in place), and ``StoreError/Code/expired`` if it had expired
+    /// by `now` (it is removed all the same).
+    func consumeCeremony(id: String, kind: CeremonyKind, now: Date) async throws(StoreError) -> StoredCeremony
+    /// Deletes the ceremonies expired by `now`; returns how many.
+    @discardableResult
+    func purgeExpiredCeremonies(now: Date) async throws(StoreError) -> Int
+
+    // MARK: Sessions
+
+    /// Stores a session. Throws ``StoreError/Code/conflict`` if the token hash is taken and
+    /// ``StoreError/Code/notFound`` if the user does not exist.
+    func createSession(_ session: StoredSession) async throws(StoreError)
+    /// The session with this token hash if it is still valid at `now`; nil if it is unknown or expired.
+    func session(tokenHash: Data, now: Date) async throws(StoreError) -> StoredSession?
+    /// Deletes a session (logout). Deleting an unknown session is not an error.
+    func deleteSession(tokenHash: Data) async throws(StoreError)
+    /// Deletes all of a user's sessions (logout everywhere); returns how many.
+    @discardableResult
+    func deleteSessions(ofUser userID: UUID) async throws(StoreError) -> Int
+    /// Deletes the sessions expired by `now`; returns how many.
+    @discardableResult
+    func purgeExpiredSessions(now: Date) async throws(StoreError) -> Int
+
+    // MARK: Ceremony outcomes
+
+    /// Commits a finished registration in one transaction: creates `user` when given (a sign-up), adds the
+    /// credential, and stores `session` when given. If any part fails nothing is written — a duplicate credential id
+    /// leaves no half-made user.
+    ///
+    /// `credential.userID` must be `user.id` when a user is given, and `session.userID` must be `credential.userID`
+    /// (``StoreError/Code/invalidRecord`` otherwise). Without a user the credential's user must exist
+    /// (``StoreError/Code/notFound`` otherwise).
+    func commitRegistration(_ credential: StoredCredential, creating user: StoredUser?, session: StoredSession?) async throws(StoreError)
+
+    /// Records a verified authentication in one transaction: sets the credential's sign count, backup state and
+    /// last use, and stores `session` when given. If any part fails nothing is written.
+    ///
+    /// Throws ``StoreError/Code/notFound`` if the credential does not exist, ``StoreError/Code/invalidRecord`` if
+    /// `session` is for a user other than the credential's owner, and ``StoreError/Code/conflict`` if the session's
+    /// token hash is taken.
+    func recordAuthentication(
+        credentialID: Data,
+        newSignCount: UInt32,
+        backedUp: Bool,
+        usedAt: Date,
+        session: StoredSession?
+    ) async throws(StoreError)
+}

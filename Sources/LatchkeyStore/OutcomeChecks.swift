@@ -1,0 +1,25 @@
+import Foundation
+
+/// The consistency rules of the multi-record calls, checked the same way by every backend before it writes.
+enum OutcomeChecks {
+    /// The records of ``LatchkeyStore/commitRegistration(_:creating:session:)`` must each be valid and agree on the user.
+    static func checkRegistration(_ credential: StoredCredential, creating user: StoredUser?, session: StoredSession?) throws(StoreError) {
+        try credential.validate()
+        if let user {
+            try user.validate()
+            guard user.id == credential.userID else {
+                throw StoreError(.invalidRecord, "the credential belongs to another user than the one being created")
+            }
+        }
+        try checkSession(session, owner: credential.userID)
+    }
+
+    /// A session issued by a ceremony must be valid and be for the credential's owner.
+    static func checkSession(_ session: StoredSession?, owner: UUID) throws(StoreError) {
+        guard let session else { return }
+        try session.validate()
+        guard session.userID == owner else {
+            throw StoreError(.invalidRecord, "the session is for another user than the credential's owner")
+        }
+    }
+}

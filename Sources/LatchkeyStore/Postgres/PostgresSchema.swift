@@ -1,0 +1,83 @@
+/// The versioned PostgreSQL schema. ``PostgresStore/migrate()`` records applied versions in `schema_migrations`
+/// and applies the missing ones in order, in one transaction under an advisory lock, so servers starting together
+/// migrate once. Never edit a shipped migration: add the next one.
+///
+/// Constraint names are spelled out: ``UniqueValue/postgresConstraint`` maps them to conflict messages.
+enum PostgresSchema {
+    struct Migration: Sendable {
+        let version: Int64
+        let name: String
+        /// One SQL statement each (the extended query protocol runs one at a time).
+        let statements: [String]
+    }
+
+    /// `pg_advisory_xact_lock` key that serialises migrations ("LatchKy" in ASCII).
+    static let lockKey: Int64 = 0x4C61_7463_684B_79
+
+    static let createMigrationsTable = """
+        CREATE TABLE IF NOT EXISTS schema_migrations (
+            version bigint NOT NULL PRIMARY KEY,
+            name text NOT NULL,
+            applied_at timestamptz NOT NULL DEFAULT now()
+        )
+        """
+
+    static let migrations: [Migration] = [
+        Migration(version: 1, name: "users, credentials, ceremonies, sessions", statements: [
+            """
+            CREATE TABLE users (
+                id uuid NOT NULL CONSTRAINT users_pkey PRIMARY KEY,
+                user_handle bytea NOT NULL CONSTRAINT users_user_handle_key UNIQUE
+                    CHECK (octet_length(user_handle) BETWEEN 1 AND 64),
+                name text NOT NULL,
+                name_key text NOT NULL CONSTRAINT users_name_key_key UNIQUE CHECK (name_key <> ''),
+                display_name text NOT NULL,
+                created_at timestamptz NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE credentials (
+                id bytea NOT NULL CONSTRAINT credentials_pkey PRIMARY KEY CHECK (octet_length(id) BETWEEN 1 AND 1023),
+                user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                public_key bytea NOT NULL,
+                algorithm bigint NOT NULL,
+                sign_count bigint NOT NULL CHECK (sign_count BETWEEN 0 AND 4294967295),
+                aaguid uuid NOT NULL,
+                transports text[] NOT NULL,
+                backup_eligible boolean NOT NULL,
+                backed_up boolean NOT NULL,
+                attestation_format text NOT NULL,
+                user_verified boolean NOT NULL,
+                discoverable boolean,
+                label text,
+                created_at timestamptz NOT NULL,
+                last_used_at timestamptz
+            )
+            """,
+            "CREATE INDEX credentials_user_id ON credentials (user_id, created_at)",
+            """
+            CREATE TABLE ceremonies (
+                id text NOT NULL CONSTRAINT ceremonies_pkey PRIMARY KEY,
+                kind text NOT NULL CHECK (kind IN ('registration', 'authentication')),
+                challenge bytea NOT NULL,
+                user_id uuid REFERENCES users(id) ON DELETE CASCADE,
+                payload bytea NOT NULL,
+                created_at timestamptz NOT NULL,
+                expires_at timestamptz NOT NULL
+            )
+            """,
+            "CREATE INDEX ceremonies_user_id ON ceremonies (user_id)",
+            "CREATE INDEX ceremonies_expires_at ON ceremonies (expires_at)",
+            """
+            CREATE TABLE sessions (
+                token_hash bytea NOT NULL CONSTRAINT sessions_pkey PRIMARY KEY CHECK (octet_length(token_hash) = 32),
+                user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                created_at timestamptz NOT NULL,
+                expires_at timestamptz NOT NULL
+            )
+            """,
+            "CREATE INDEX sessions_user_id ON sessions (user_id)",
+            "CREATE INDEX sessions_expires_at ON sessions (expires_at)",
+        ]),
+    ]
+}

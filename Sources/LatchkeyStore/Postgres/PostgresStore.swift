@@ -1,0 +1,285 @@
+import Foundation
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+
+/// A ``LatchkeyStore`` in PostgreSQL, through PostgresNIO's pooled `PostgresClient`: the shared store for many
+/// stateless server instances.
+///
+/// The pool works only while ``run()`` runs, so start it first — in a task, or by handing the store to a
+/// ServiceLifecycle `ServiceGroup` (it is a `Service`) — then call ``migrate()``:
+///
+/// ```swift
+/// let store = try PostgresStore(configuration: .init(host: "db", username: "latchkey", database: "latchkey"))
+/// try await withThrowingDiscardingTaskGroup { group in
+///     group.addTask { try await store.run() }
+///     try await store.migrate()
+///     // … serve …
+///     group.cancelAll()
+/// }
+/// ```
+///
+/// ``run()`` may be called once; cancelling it closes the pool. Calls made while it is not running wait.
+/// ``consumeCeremony(id:kind:now:)`` is a single `DELETE … RETURNING`, so concurrent consumers — in any number of
+/// processes — cannot both get a ceremony. Multi-record calls use one transaction on one connection.
+public final class PostgresStore: LatchkeyStore {
+    public let configuration: Configuration
+    let client: PostgresClient
+    private let logger: Logger
+
+    /// Makes the store and its (idle) pool. Throws ``StoreError/Code/invalidConfiguration`` for a bad configuration.
+    public init(configuration: Configuration, logger: Logger = Logger(label: "latchkey.store.postgres")) throws(StoreError) {
+        try configuration.validate()
+        self.configuration = configuration
+        self.logger = logger
+        self.client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: logger)
+    }
+
+    /// Runs the connection pool until cancelled or, in a `ServiceGroup`, until graceful shutdown.
+    public func run() async {
+        await client.run()
+    }
+
+    /// Migrations may take longer than ``Configuration/operationTimeout``; they get this long.
+    static let migrationTimeout: Duration = .seconds(300)
+
+    public func migrate() async throws(StoreError) {
+        // Fail fast (operationTimeout) when the database cannot be reached, then allow the migration its time.
+        try await pool { [self] client in try await client.execute("SELECT 1", logger: logger) }
+        try await transaction(limit: Self.migrationTimeout) { [self] connection in
+            try await connection.execute("SELECT pg_advisory_xact_lock(\(PostgresSchema.lockKey))", logger: logger)
+            if let schema = configuration.schema {
+                // `schema` is a validated plain identifier, so it can be spelled into the statement.
+                try await connection.execute(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
+            }
+            try await connection.execute(PostgresQuery(unsafeSQL: PostgresSchema.createMigrationsTable), logger: logger)
+            let applied = Set(try await connection.all("SELECT version FROM schema_migrations", logger: logger) {
+                try $0.decode(Int64.self)
+            })
+            for migration in PostgresSchema.migrations where !applied.contains(migration.version) {
+                logger.info("applying PostgreSQL migration \(migration.version): \(migration.name)")
+                for statement in migration.statements {
+                    try await connection.execute(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await connection.execute(
+                    "INSERT INTO schema_migrations (version, name) VALUES (\(migration.version), \(migration.name))",
+                    logger: logger
+                )
+            }
+        }
+    }
+
+    // MARK: Users
+
+    public func createUser(_ user: StoredUser) async throws(StoreError) {
+        try user.validate()
+        try await pool { [self] client in try await client.execute(user.postgresInsert, logger: logger) }
+    }
+
+    public func user(id: UUID) async throws(StoreError) -> StoredUser? {
+        try await firstUser("SELECT \(unescaped: StoreColumns.user) FROM users WHERE id = \(id)")
+    }
+
+    public func user(handle: Data) async throws(StoreError) -> StoredUser? {
+        try await firstUser(try "SELECT \(unescaped: StoreColumns.user) FROM users WHERE user_handle = \(handle)")
+    }
+
+    public func user(named name: String) async throws(StoreError) -> StoredUser? {
+        try await firstUser("SELECT \(unescaped: StoreColumns.user) FROM users WHERE name_key = \(StoredUser.nameKey(name))")
+    }
+
+    public func deleteUser(id: UUID) async throws(StoreError) {
+        // Credentials, sessions and ceremonies go with it: ON DELETE CASCADE.
+        try await requireChange(otherwise: "the user does not exist", "DELETE FROM users WHERE id = \(id) RETURNING 1")
+    }
+
+    // MARK: Credentials
+
+    public func addCredential(_ credential: StoredCredential) async throws(StoreError) {
+        try credential.validate()
+        try await pool { [self] client in try await client.execute(credential.postgresInsert, logger: logger) }
+    }
+
+    public func credential(id: Data) async throws(StoreError) -> StoredCredential? {
+        try await pool { [self] client in
+            try await client.first(
+                "SELECT \(unescaped: StoreColumns.credential) FROM credentials WHERE id = \(id)", logger: logger,
+                StoredCredential.init(postgresRow:)
+            )
+        }
+    }
+
+    public func credentials(ofUser userID: UUID) async throws(StoreError) -> [StoredCredential] {
+        try await pool { [self] client in
+            try await client.all(
+                "SELECT \(unescaped: StoreColumns.credential) FROM credentials WHERE user_id = \(userID) ORDER BY created_at, id",
+                logger: logger,
+                StoredCredential.init(postgresRow:)
+            )
+        }
+    }
+
+    public func credentialCount(ofUser userID: UUID) async throws(StoreError) -> Int {
+        let count = try await pool { [self] client in
+            try await client.first("SELECT count(*) FROM credentials WHERE user_id = \(userID)", logger: logger) {
+                try $0.decode(Int64.self)
+            }
+        }
+        return Int(count ?? 0)
+    }
+
+    public func renameCredential(id: Data, ofUser userID: UUID, to label: String?) async throws(StoreError) {
+        try await requireChange(
+            otherwise: "the user has no such credential",
+            try "UPDATE credentials SET label = \(label) WHERE id = \(id) AND user_id = \(userID) RETURNING 1"
+        )
+    }
+
+    public func deleteCredential(id: Data, ofUser userID: UUID) async throws(StoreError) {
+        try await requireChange(
+            otherwise: "the user has no such credential",
+            try "DELETE FROM credentials WHERE id = \(id) AND user_id = \(userID) RETURNING 1"
+        )
+    }
+
+    // MARK: Ceremonies
+
+    public func insertCeremony(_ ceremony: StoredCeremony) async throws(StoreError) {
+        try ceremony.validate()
+        try await pool { [self] client in try await client.execute(ceremony.postgresInsert, logger: logger) }
+    }
+
+    public func consumeCeremony(id: String, kind: CeremonyKind, now: Date) async throws(StoreError) -> StoredCeremony {
+        let removed = try await pool { [self] client in
+            try await client.first(
+                """
+                DELETE FROM ceremonies WHERE id = \(id) AND kind = \(kind.rawValue)
+                RETURNING \(unescaped: StoreColumns.ceremony)
+                """,
+                logger: logger,
+                StoredCeremony.init(postgresRow:)
+            )
+        }
+        guard let removed else {
+            throw StoreError(.notFound, "no pending \(kind.rawValue) ceremony with this id")
+        }
+        return try removed.requireLive(at: now)
+    }
+
+    public func purgeExpiredCeremonies(now: Date) async throws(StoreError) -> Int {
+        try await pool { [self] client in
+            try await client.execute("DELETE FROM ceremonies WHERE expires_at <= \(now) RETURNING 1", logger: logger)
+        }
+    }
+
+    // MARK: Sessions
+
+    public func createSession(_ session: StoredSession) async throws(StoreError) {
+        try session.validate()
+        try await pool { [self] client in try await client.execute(session.postgresInsert, logger: logger) }
+    }
+
+    public func session(tokenHash: Data, now: Date) async throws(StoreError) -> StoredSession? {
+        try await pool { [self] client in
+            try await client.first(
+                """
+                SELECT \(unescaped: StoreColumns.session) FROM sessions WHERE token_hash = \(tokenHash) AND expires_at > \(now)
+                """,
+                logger: logger,
+                StoredSession.init(postgresRow:)
+            )
+        }
+    }
+
+    public func deleteSession(tokenHash: Data) async throws(StoreError) {
+        try await pool { [self] client in
+            try await client.execute("DELETE FROM sessions WHERE token_hash = \(tokenHash)", logger: logger)
+        }
+    }
+
+    public func deleteSessions(ofUser userID: UUID) async throws(StoreError) -> Int {
+        try await pool { [self] client in
+            try await client.execute("DELETE FROM sessions WHERE user_id = \(userID) RETURNING 1", logger: logger)
+        }
+    }
+
+    public func purgeExpiredSessions(now: Date) async throws(StoreError) -> Int {
+        try await pool { [self] client in
+            try await client.execute("DELETE FROM sessions WHERE expires_at <= \(now) RETURNING 1", logger: logger)
+        }
+    }
+
+    // MARK: Ceremony outcomes
+
+    public func commitRegistration(
+        _ credential: StoredCredential,
+        creating user: StoredUser?,
+        session: StoredSession?
+    ) async throws(StoreError) {
+        try OutcomeChecks.checkRegistration(credential, creating: user, session: session)
+        try await transaction { [self] connection in
+            if let user { try await connection.execute(user.postgresInsert, logger: logger) }
+            try await connection.execute(credential.postgresInsert, logger: logger)
+            if let session { try await connection.execute(session.postgresInsert, logger: logger) }
+        }
+    }
+
+    public func recordAuthentication(
+        credentialID: Data,
+        newSignCount: UInt32,
+        backedUp: Bool,
+        usedAt: Date,
+        session: StoredSession?
+    ) async throws(StoreError) {
+        try await transaction { [self] connection in
+            let owner = try await connection.first(
+                """
+                UPDATE credentials SET sign_count = \(Int64(newSignCount)), backed_up = \(backedUp), last_used_at = \(usedAt)
+                WHERE id = \(credentialID) RETURNING user_id
+                """,
+                logger: logger
+            ) { try $0.decode(UUID.self) }
+            guard let owner else { throw StoreError(.notFound, "the credential does not exist") }
+            try OutcomeChecks.checkSession(session, owner: owner)
+            if let session { try await connection.execute(session.postgresInsert, logger: logger) }
+        }
+    }
+
+    // MARK: Access
+
+    private func firstUser(_ query: @autoclosure @escaping @Sendable () throws -> PostgresQuery) async throws(StoreError) -> StoredUser? {
+        try await pool { [self] client in try await client.first(query(), logger: logger, StoredUser.init(postgresRow:)) }
+    }
+
+    /// Runs a `… RETURNING 1` change that must touch a row; throws ``StoreError/Code/notFound`` with `message` otherwise.
+    private func requireChange(
+        otherwise message: String, _ query: @autoclosure @escaping @Sendable () throws -> PostgresQuery
+    ) async throws(StoreError) {
+        let changed = try await pool { [self] client in try await client.execute(query(), logger: logger) }
+        guard changed > 0 else { throw StoreError(.notFound, message) }
+    }
+
+    /// Statements on pooled connections, within ``Configuration/operationTimeout``; any error becomes a ``StoreError``.
+    @discardableResult
+    private func pool<T: Sendable>(_ body: @escaping @Sendable (PostgresClient) async throws -> T) async throws(StoreError) -> T {
+        do {
+            return try await OperationTimeout.run(limit: configuration.operationTimeout) { [client] in try await body(client) }
+        } catch {
+            throw StoreError(postgres: error)
+        }
+    }
+
+    /// One transaction on one connection, within `limit`: committed if `body` returns, rolled back if it throws.
+    private func transaction<T: Sendable>(
+        limit: Duration? = nil,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws(StoreError) -> T {
+        do {
+            return try await OperationTimeout.run(limit: limit ?? configuration.operationTimeout) { [client, logger] in
+                try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+            }
+        } catch {
+            throw StoreError(postgres: error)
+        }
+    }
+}

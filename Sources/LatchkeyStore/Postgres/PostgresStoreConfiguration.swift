@@ -1,0 +1,104 @@
+import PostgresNIO
+
+extension PostgresStore {
+    /// Where and how ``PostgresStore`` connects. ``StoreURL`` builds one from `postgres://user:pass@host:port/db`.
+    public struct Configuration: Sendable, Hashable, CustomStringConvertible {
+        /// Whether the connection is encrypted, as libpq's `sslmode` (the default, like libpq's, is ``prefer``).
+        public enum TLSMode: String, Sendable, Hashable, CaseIterable {
+            /// Plain TCP.
+            case disable
+            /// TLS when the server offers it, plain TCP otherwise.
+            case prefer
+            /// TLS or no connection. The server's certificate and host name are verified against the system's roots
+            /// (libpq's `verify-full`; stricter than libpq's `require`).
+            case require
+        }
+
+        public var host: String
+        public var port: Int
+        public var username: String
+        public var password: String?
+        public var database: String
+        /// The schema the tables live in (created by ``PostgresStore/migrate()`` when missing); nil for the user's
+        /// default `search_path` (normally `public`). Lower-case letters, digits and `_`, at most 63 characters.
+        public var schema: String?
+        public var tls: TLSMode
+        /// The most connections the pool opens.
+        public var maximumConnections: Int
+        /// How long a store call may wait — for a connection, or for the database's answer — before it fails with
+        /// ``StoreError/Code/unavailable``. A statement already sent is not interrupted: it finishes first, and if it
+        /// succeeded its result is returned after all.
+        public var operationTimeout: Duration
+
+        public init(
+            host: String,
+            port: Int = 5432,
+            username: String,
+            password: String? = nil,
+            database: String,
+            schema: String? = nil,
+            tls: TLSMode = .prefer,
+            maximumConnections: Int = 20,
+            operationTimeout: Duration = .seconds(10)
+        ) {
+            self.host = host
+            self.port = port
+            self.username = username
+            self.password = password
+            self.database = database
+            self.schema = schema
+            self.tls = tls
+            self.maximumConnections = maximumConnections
+            self.operationTimeout = operationTimeout
+        }
+
+        /// The configuration without its password, for logs.
+        public var description: String {
+            let credentials = password == nil ? username : "\(username):***"
+            let schemaPart = schema.map { "?schema=\($0)" } ?? ""
+            return "postgres://\(credentials)@\(host):\(port)/\(database)\(schemaPart) (tls: \(tls.rawValue))"
+        }
+
+        /// Throws ``StoreError/Code/invalidConfiguration`` for a schema name that is not a plain identifier, a port out
+        /// of range or a pool without connections.
+        func validate() throws(StoreError) {
+            if let schema, !Self.isPlainIdentifier(schema) {
+                throw StoreError(.invalidConfiguration, "schema '\(schema)' must be lower-case letters, digits and _ (at most 63, not starting with a digit)")
+            }
+            guard (1...65535).contains(port) else {
+                throw StoreError(.invalidConfiguration, "port \(port) is out of range")
+            }
+            guard maximumConnections > 0 else {
+                throw StoreError(.invalidConfiguration, "maximumConnections must be at least 1")
+            }
+            guard operationTimeout > .zero else {
+                throw StoreError(.invalidConfiguration, "operationTimeout must be positive")
+            }
+        }
+
+        static func isPlainIdentifier(_ name: String) -> Bool {
+            guard let first = name.unicodeScalars.first, name.unicodeScalars.count <= 63, !("0"..."9").contains(first) else {
+                return false
+            }
+            return name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+        }
+
+        var clientConfiguration: PostgresClient.Configuration {
+            let tlsConfiguration: PostgresClient.Configuration.TLS =
+                switch tls {
+                case .disable: .disable
+                case .prefer: .prefer(.makeClientConfiguration())
+                case .require: .require(.makeClientConfiguration())
+                }
+            var configuration = PostgresClient.Configuration(
+                host: host, port: port, username: username, password: password, database: database, tls: tlsConfiguration
+            )
+            configuration.options.maximumConnections = maximumConnections
+            if let schema {
+                // A startup parameter, so every pooled connection resolves the tables in this schema.
+                configuration.options.additionalStartupParameters = [("search_path", schema)]
+            }
+            return configuration
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import GRDB
+
+/// The versioned SQLite schema. GRDB's `DatabaseMigrator` records applied migrations in `grdb_migrations`, so
+/// opening a database again applies only what is new. Never edit a shipped migration: add the next one.
+enum SQLiteSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: users, credentials, ceremonies, sessions") { db in
+            try db.execute(sql: v1)
+        }
+        return migrator
+    }
+
+    /// Tables are STRICT; UUIDs are 16-byte blobs, dates GRDB's UTC `yyyy-MM-dd HH:mm:ss.SSS` text (which sorts
+    /// as time does), booleans 0/1 and transports a JSON array of strings.
+    private static let v1 = """
+        CREATE TABLE users (
+            id BLOB NOT NULL PRIMARY KEY,
+            user_handle BLOB NOT NULL UNIQUE CHECK (length(user_handle) BETWEEN 1 AND 64),
+            name TEXT NOT NULL,
+            name_key TEXT NOT NULL UNIQUE CHECK (name_key <> ''),
+            display_name TEXT NOT NULL,
+            created_at TEXT NOT NULL
+        ) STRICT;
+
+        CREATE TABLE credentials (
+            id BLOB NOT NULL PRIMARY KEY CHECK (length(id) BETWEEN 1 AND 1023),
+            user_id BLOB NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            public_key BLOB NOT NULL,
+            algorithm INTEGER NOT NULL,
+            sign_count INTEGER NOT NULL CHECK (sign_count BETWEEN 0 AND 4294967295),
+            aaguid BLOB NOT NULL,
+            transports TEXT NOT NULL,
+            backup_eligible INTEGER NOT NULL,
+            backed_up INTEGER NOT NULL,
+            attestation_format TEXT NOT NULL,
+            user_verified INTEGER NOT NULL,
+            discoverable INTEGER,
+            label TEXT,
+            created_at TEXT NOT NULL,
+            last_used_at TEXT
+        ) STRICT;
+        CREATE INDEX credentials_user_id ON credentials(user_id, created_at);
+
+        CREATE TABLE ceremonies (
+            id TEXT NOT NULL PRIMARY KEY,
+            kind TEXT NOT NULL CHECK (kind IN ('registration', 'authentication')),
+            challenge BLOB NOT NULL,
+            user_id BLOB REFERENCES users(id) ON DELETE CASCADE,
+            payload BLOB NOT NULL,
+            created_at TEXT NOT NULL,
+            expires_at TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX ceremonies_user_id ON ceremonies(user_id);
+        CREATE INDEX ceremonies_expires_at ON ceremonies(expires_at);
+
+        CREATE TABLE sessions (
+            token_hash BLOB NOT NULL PRIMARY KEY CHECK (length(token_hash) = 32),
+            user_id BLOB NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            created_at TEXT NOT NULL,
+            expires_at TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX sessions_user_id ON sessions(user_id);
+        CREATE INDEX sessions_expires_at ON sessions(expires_at);
+        """
+}

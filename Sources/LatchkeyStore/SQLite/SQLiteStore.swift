@@ -1,0 +1,292 @@
+import Foundation
+import GRDB
+import ServiceLifecycle
+
+/// A ``LatchkeyStore`` in one SQLite file, through a GRDB `DatabasePool`: WAL journal (readers never block the
+/// writer), foreign keys on, a busy timeout for other processes sharing the file, and versioned migrations applied
+/// when the store is opened.
+///
+/// Writes are serialised by the pool, so every change — including ``consumeCeremony(id:kind:now:)`` — is atomic
+/// against concurrent callers in this process, and SQLite's locking covers other processes.
+public final class SQLiteStore: LatchkeyStore {
+    /// The database file.
+    public let path: String
+    private let pool: DatabasePool
+
+    /// How long a write waits for another process's lock before failing with ``StoreError/Code/unavailable``.
+    public static let busyTimeout: TimeInterval = 5
+
+    /// Opens (creating when missing, with its directory) the database at `path` and migrates it.
+    ///
+    /// Throws ``StoreError/Code/unavailable`` if the file cannot be opened or migrated.
+    public init(path: String) throws(StoreError) {
+        self.path = path
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw StoreError(.unavailable, "cannot create the directory \(directory.path): \(error.localizedDescription)")
+        }
+        var configuration = Configuration()
+        configuration.label = "LatchkeyStore"
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(Self.busyTimeout)
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+            try SQLiteSchema.migrator.migrate(pool)
+        } catch {
+            throw StoreError(sqlite: error)
+        }
+    }
+
+    /// Waits until graceful shutdown or cancellation; the pool needs no background task.
+    public func run() async throws {
+        try? await gracefulShutdown()
+    }
+
+    public func migrate() async throws(StoreError) {
+        do {
+            try SQLiteSchema.migrator.migrate(pool)
+        } catch {
+            throw StoreError(sqlite: error)
+        }
+    }
+
+    // MARK: Users
+
+    public func createUser(_ user: StoredUser) async throws(StoreError) {
+        try user.validate()
+        try await write { db in try Self.insert(user, into: db) }
+    }
+
+    public func user(id: UUID) async throws(StoreError) -> StoredUser? {
+        try await fetchUser(where: "id = ?", id)
+    }
+
+    public func user(handle: Data) async throws(StoreError) -> StoredUser? {
+        try await fetchUser(where: "user_handle = ?", handle)
+    }
+
+    public func user(named name: String) async throws(StoreError) -> StoredUser? {
+        try await fetchUser(where: "name_key = ?", StoredUser.nameKey(name))
+    }
+
+    public func deleteUser(id: UUID) async throws(StoreError) {
+        // Credentials, sessions and ceremonies go with it: ON DELETE CASCADE.
+        try await write { db in
+            try Self.requireChange(db, "DELETE FROM users WHERE id = ?", [id], otherwise: "the user does not exist")
+        }
+    }
+
+    // MARK: Credentials
+
+    public func addCredential(_ credential: StoredCredential) async throws(StoreError) {
+        try credential.validate()
+        try await write { db in try Self.insert(credential, into: db) }
+    }
+
+    public func credential(id: Data) async throws(StoreError) -> StoredCredential? {
+        try await read { db in
+            try Row.fetchOne(db, sql: "SELECT \(StoreColumns.credential) FROM credentials WHERE id = ?", arguments: [id])
+                .map(StoredCredential.init(sqliteRow:))
+        }
+    }
+
+    public func credentials(ofUser userID: UUID) async throws(StoreError) -> [StoredCredential] {
+        try await read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT \(StoreColumns.credential) FROM credentials WHERE user_id = ? ORDER BY created_at, id",
+                arguments: [userID]
+            ).map(StoredCredential.init(sqliteRow:))
+        }
+    }
+
+    public func credentialCount(ofUser userID: UUID) async throws(StoreError) -> Int {
+        try await read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM credentials WHERE user_id = ?", arguments: [userID]) ?? 0
+        }
+    }
+
+    public func renameCredential(id: Data, ofUser userID: UUID, to label: String?) async throws(StoreError) {
+        try await write { db in
+            try Self.requireChange(
+                db, "UPDATE credentials SET label = ? WHERE id = ? AND user_id = ?", [label, id, userID],
+                otherwise: "the user has no such credential"
+            )
+        }
+    }
+
+    public func deleteCredential(id: Data, ofUser userID: UUID) async throws(StoreError) {
+        try await write { db in
+            try Self.requireChange(
+                db, "DELETE FROM credentials WHERE id = ? AND user_id = ?", [id, userID],
+                otherwise: "the user has no such credential"
+            )
+        }
+    }
+
+    // MARK: Ceremonies
+
+    public func insertCeremony(_ ceremony: StoredCeremony) async throws(StoreError) {
+        try ceremony.validate()
+        try await write { db in
+            try db.execute(
+                sql: "INSERT INTO ceremonies (\(StoreColumns.ceremony)) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                arguments: ceremony.sqliteArguments
+            )
+        }
+    }
+
+    public func consumeCeremony(id: String, kind: CeremonyKind, now: Date) async throws(StoreError) -> StoredCeremony {
+        let removed = try await write { db in
+            try Row.fetchOne(
+                db,
+                sql: "DELETE FROM ceremonies WHERE id = ? AND kind = ? RETURNING \(StoreColumns.ceremony)",
+                arguments: [id, kind.rawValue]
+            ).map(StoredCeremony.init(sqliteRow:))
+        }
+        guard let removed else {
+            throw StoreError(.notFound, "no pending \(kind.rawValue) ceremony with this id")
+        }
+        return try removed.requireLive(at: now)
+    }
+
+    public func purgeExpiredCeremonies(now: Date) async throws(StoreError) -> Int {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM ceremonies WHERE expires_at <= ?", arguments: [now])
+            return db.changesCount
+        }
+    }
+
+    // MARK: Sessions
+
+    public func createSession(_ session: StoredSession) async throws(StoreError) {
+        try session.validate()
+        try await write { db in try Self.insert(session, into: db) }
+    }
+
+    public func session(tokenHash: Data, now: Date) async throws(StoreError) -> StoredSession? {
+        try await read { db in
+            try Row.fetchOne(
+                db,
+                sql: "SELECT \(StoreColumns.session) FROM sessions WHERE token_hash = ? AND expires_at > ?",
+                arguments: [tokenHash, now]
+            ).map(StoredSession.init(sqliteRow:))
+        }
+    }
+
+    public func deleteSession(tokenHash: Data) async throws(StoreError) {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM sessions WHERE token_hash = ?", arguments: [tokenHash])
+        }
+    }
+
+    public func deleteSessions(ofUser userID: UUID) async throws(StoreError) -> Int {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM sessions WHERE user_id = ?", arguments: [userID])
+            return db.changesCount
+        }
+    }
+
+    public func purgeExpiredSessions(now: Date) async throws(StoreError) -> Int {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM sessions WHERE expires_at <= ?", arguments: [now])
+            return db.changesCount
+        }
+    }
+
+    // MARK: Ceremony outcomes
+
+    public func commitRegistration(
+        _ credential: StoredCredential,
+        creating user: StoredUser?,
+        session: StoredSession?
+    ) async throws(StoreError) {
+        try OutcomeChecks.checkRegistration(credential, creating: user, session: session)
+        try await write { db in
+            if let user { try Self.insert(user, into: db) }
+            try Self.insert(credential, into: db)
+            if let session { try Self.insert(session, into: db) }
+        }
+    }
+
+    public func recordAuthentication(
+        credentialID: Data,
+        newSignCount: UInt32,
+        backedUp: Bool,
+        usedAt: Date,
+        session: StoredSession?
+    ) async throws(StoreError) {
+        try await write { db in
+            let owner = try UUID.fetchOne(
+                db,
+                sql: """
+                    UPDATE credentials SET sign_count = ?, backed_up = ?, last_used_at = ? WHERE id = ? RETURNING user_id
+                    """,
+                arguments: [Int64(newSignCount), backedUp, usedAt, credentialID]
+            )
+            guard let owner else { throw StoreError(.notFound, "the credential does not exist") }
+            try OutcomeChecks.checkSession(session, owner: owner)
+            if let session { try Self.insert(session, into: db) }
+        }
+    }
+
+    // MARK: Statements shared by several calls
+
+    private static func insert(_ user: StoredUser, into db: Database) throws {
+        try db.execute(
+            sql: "INSERT INTO users (\(StoreColumns.user), name_key) VALUES (?, ?, ?, ?, ?, ?)",
+            arguments: user.sqliteArguments
+        )
+    }
+
+    private static func insert(_ credential: StoredCredential, into db: Database) throws {
+        try db.execute(
+            sql: "INSERT INTO credentials (\(StoreColumns.credential)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            arguments: try credential.sqliteArguments
+        )
+    }
+
+    private static func insert(_ session: StoredSession, into db: Database) throws {
+        try db.execute(
+            sql: "INSERT INTO sessions (\(StoreColumns.session)) VALUES (?, ?, ?, ?)",
+            arguments: session.sqliteArguments
+        )
+    }
+
+    /// Runs a change that must touch a row; throws ``StoreError/Code/notFound`` with `message` when it touched none.
+    private static func requireChange(
+        _ db: Database, _ sql: String, _ arguments: StatementArguments, otherwise message: String
+    ) throws {
+        try db.execute(sql: sql, arguments: arguments)
+        guard db.changesCount > 0 else { throw StoreError(.notFound, message) }
+    }
+
+    private func fetchUser(where condition: String, _ value: some DatabaseValueConvertible & Sendable) async throws(StoreError) -> StoredUser? {
+        try await read { db in
+            try Row.fetchOne(db, sql: "SELECT \(StoreColumns.user) FROM users WHERE \(condition)", arguments: [value])
+                .map(StoredUser.init(sqliteRow:))
+        }
+    }
+
+    // MARK: Access
+
+    /// A write transaction; any error rolls it back and becomes a ``StoreError``.
+    private func write<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        do {
+            return try await pool.write(updates)
+        } catch {
+            throw StoreError(sqlite: error)
+        }
+    }
+
+    /// A read from a snapshot that concurrent writes do not block.
+    private func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        do {
+            return try await pool.read(value)
+        } catch {
+            throw StoreError(sqlite: error)
+        }
+    }
+}

@@ -1,0 +1,11 @@
+/// The column lists both backends select, in the order ``PostgresStore`` decodes them (``SQLiteStore`` reads by name).
+/// Both schemas use these names.
+enum StoreColumns {
+    static let user = "id, user_handle, name, display_name, created_at"
+    static let credential = """
+        id, user_id, public_key, algorithm, sign_count, aaguid, transports, backup_eligible, backed_up, \
+        attestation_format, user_verified, discoverable, label, created_at, last_used_at
+        """
+    static let ceremony = "id, kind, challenge, user_id, payload, created_at, expires_at"
+    static let session = "token_hash, user_id, created_at, expires_at"
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Logging
+
+/// Which store to open, from a URL or path as an operator writes it:
+///
+/// - `sqlite:///var/lib/latchkey/store.sqlite` — an absolute path
+/// - `sqlite://data/store.sqlite` — a path relative to the working directory
+/// - `data/store.sqlite`, `/var/lib/latchkey/store.sqlite` — a bare path (anything without `scheme://`)
+/// - `postgres://user:password@host:5432/database` (or `postgresql://`), with optional parameters
+///   `schema=NAME` and `sslmode=disable|prefer|require` (`allow` is taken as `prefer`, `verify-ca` and
+///   `verify-full` as `require`). Percent-encode special characters in the user name and password.
+public enum StoreURL: Sendable, Hashable, CustomStringConvertible {
+    case sqlite(path: String)
+    case postgres(PostgresStore.Configuration)
+
+    /// Parses `string`; throws ``StoreError/Code/invalidConfiguration`` saying what is wrong.
+    public init(_ string: String) throws(StoreError) {
+        let text = string.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let separator = text.range(of: "://") else {
+            self = .sqlite(path: try Self.sqlitePath(text))
+            return
+        }
+        let scheme = text[..<separator.lowerBound].lowercased()
+        switch scheme {
+        case "sqlite":
+            let rest = String(text[separator.upperBound...])
+            guard !rest.contains("?"), !rest.contains("#") else {
+                throw StoreError(.invalidConfiguration, "a sqlite URL takes no parameters: \(text)")
+            }
+            self = .sqlite(path: try Self.sqlitePath(rest.removingPercentEncoding ?? rest))
+        case "postgres", "postgresql":
+            self = .postgres(try Self.postgresConfiguration(text))
+        default:
+            throw StoreError(
+                .invalidConfiguration,
+                "unsupported store scheme '\(scheme)': use sqlite://PATH, a file path, or postgres://USER@HOST:PORT/DATABASE"
+            )
+        }
+    }
+
+    /// Opens the store. A ``PostgresStore`` still needs ``LatchkeyStore/run()`` running before
+    /// ``LatchkeyStore/migrate()`` and any other call.
+    public func makeStore(logger: Logger = Logger(label: "latchkey.store")) throws(StoreError) -> any LatchkeyStore {
+        switch self {
+        case .sqlite(let path): try SQLiteStore(path: path)
+        case .postgres(let configuration): try PostgresStore(configuration: configuration, logger: logger)
+        }
+    }
+
+    /// The URL without any password, for logs.
+    public var description: String {
+        switch self {
+        case .sqlite(let path): "sqlite://\(path)"
+        case .postgres(let configuration): configuration.description
+        }
+    }
+
+    private static func sqlitePath(_ path: String) throws(StoreError) -> String {
+        guard !path.isEmpty else {
+            throw StoreError(.invalidConfiguration, "the SQLite store needs a file path")
+        }
+        guard path != ":memory:" else {
+            throw StoreError(.invalidConfiguration, "in-memory SQLite is not supported: the store needs a file (WAL)")
+        }
+        return path
+    }
+
+    private static func postgresConfiguration(_ text: String) throws(StoreError) -> PostgresStore.Configuration {
+        guard let components = URLComponents(string: text), let rawHost = components.host, !rawHost.isEmpty else {
+            throw StoreError(.invalidConfiguration, "not a valid postgres URL (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE)")
+        }
+        guard let user = components.user, !user.isEmpty else {
+            throw StoreError(.invalidConfiguration, "the postgres URL needs a user name (postgres://USER@HOST/DATABASE)")
+        }
+        let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        guard !database.isEmpty, !database.contains("/") else {
+            throw StoreError(.invalidConfiguration, "the postgres URL needs one database name as its path (…/DATABASE)")
+        }
+        var configuration = PostgresStore.Configuration(
+            host: rawHost.hasPrefix("[") && rawHost.hasSuffix("]") ? String(rawHost.dropFirst().dropLast()) : rawHost,
+            port: components.port ?? 5432,
+            username: user,
+            password: components.password,
+            database: database
+        )
+        for item in components.queryItems ?? [] {
+            let value = item.value ?? ""
+            switch item.name {
+            case "schema":
+                configuration.schema = value
+            case "sslmode":
+                configuration.tls = try tlsMode(value)
+            default:
+                throw StoreError(.invalidConfiguration, "unsupported postgres URL parameter '\(item.name)' (supported: schema, sslmode)")
+            }
+        }
+        try configuration.validate()
+        return configuration
+    }
+
+    private static func tlsMode(_ sslmode: String) throws(StoreError) -> PostgresStore.Configuration.TLSMode {
+        switch sslmode {
+        case "disable": .disable
+        case "allow", "prefer": .prefer
+        case "require", "verify-ca", "verify-full": .require
+        default: throw StoreError(.invalidConfiguration, "unknown sslmode '\(sslmode)' (disable, prefer or require)")
+        }
+    }
+}

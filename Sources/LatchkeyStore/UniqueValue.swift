@@ -1,0 +1,46 @@
+/// The values the schema keeps unique, named the way each backend reports a violation.
+enum UniqueValue: CaseIterable {
+    case userID, userHandle, userName, credentialID, ceremonyID, sessionTokenHash
+
+    /// `table.column` as SQLite names it in "UNIQUE constraint failed: …".
+    var sqliteColumn: String {
+        switch self {
+        case .userID: "users.id"
+        case .userHandle: "users.user_handle"
+        case .userName: "users.name_key"
+        case .credentialID: "credentials.id"
+        case .ceremonyID: "ceremonies.id"
+        case .sessionTokenHash: "sessions.token_hash"
+        }
+    }
+
+    /// The constraint name the PostgreSQL schema gives it.
+    var postgresConstraint: String {
+        switch self {
+        case .userID: "users_pkey"
+        case .userHandle: "users_user_handle_key"
+        case .userName: "users_name_key_key"
+        case .credentialID: "credentials_pkey"
+        case .ceremonyID: "ceremonies_pkey"
+        case .sessionTokenHash: "sessions_pkey"
+        }
+    }
+
+    /// The ``StoreError/Code/conflict`` this violation becomes.
+    var conflict: StoreError {
+        switch self {
+        case .userID: StoreError(.conflict, "a user with this id exists")
+        case .userHandle: StoreError(.conflict, "a user with this user handle exists")
+        case .userName: StoreError(.conflict, "the user name is taken")
+        case .credentialID: StoreError(.conflict, "a credential with this id is already registered")
+        case .ceremonyID: StoreError(.conflict, "a ceremony with this id exists")
+        case .sessionTokenHash: StoreError(.conflict, "a session with this token exists")
+        }
+    }
+
+    /// The conflict for an unnamed or unknown unique violation.
+    static let unknownConflict = StoreError(.conflict, "a unique value is taken")
+
+    /// The error for a reference to a user that does not exist.
+    static let missingUser = StoreError(.notFound, "the user does not exist")
+}

@@ -1,0 +1,47 @@
+import Testing
+@testable import LatchkeyStore
+
+@Suite("OperationTimeout")
+struct OperationTimeoutTests {
+    @Test func fastOperationReturnsItsValue() async throws {
+        #expect(try await OperationTimeout.run(limit: .seconds(5)) { 42 } == 42)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func cancellableOperationIsAbandonedAtTheLimit() async {
+        let started = ContinuousClock.now
+        await expectStoreError(.unavailable) {
+            try await OperationTimeout.run(limit: .milliseconds(50)) {
+                try await Task.sleep(for: .seconds(30))
+                return 1
+            }
+        }
+        #expect(ContinuousClock.now - started < .seconds(10))
+    }
+
+    @Test func statementThatFinishesLateStillReturnsItsResult() async throws {
+        // Like a PostgresNIO statement already sent: it ignores cancellation and completes.
+        let value = try await OperationTimeout.run(limit: .milliseconds(20)) {
+            await Task.detached { try? await Task.sleep(for: .milliseconds(300)) }.value
+            return "committed"
+        }
+        #expect(value == "committed")
+    }
+
+    @Test func statementThatFailsLateIsUnavailable() async {
+        await expectStoreError(.unavailable) {
+            try await OperationTimeout.run(limit: .milliseconds(20)) { () async throws -> Int in
+                await Task.detached { try? await Task.sleep(for: .milliseconds(300)) }.value
+                throw StoreError(.conflict, "late")
+            }
+        }
+    }
+
+    @Test func errorsBeforeTheLimitPassThrough() async {
+        await expectStoreError(.conflict) {
+            try await OperationTimeout.run(limit: .seconds(5)) { () async throws -> Int in
+                throw StoreError(.conflict, "taken")
+            }
+        }
+    }
+}

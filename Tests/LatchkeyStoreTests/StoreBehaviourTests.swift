@@ -1,0 +1,449 @@
+import Foundation
+import Testing
+@testable import LatchkeyStore
+
+/// Every behaviour of ``LatchkeyStore``, run against each backend: a SQLite file, and the PostgreSQL server named
+/// by `LATCHKEY_TEST_POSTGRES_URL` when it is set.
+@Suite("LatchkeyStore behaviour")
+struct StoreBehaviourTests {
+    @Test("PostgreSQL backend is configured", .enabled(if: Backend.postgresURL != nil, "\(Backend.skipMessage)"))
+    func postgresIsConfigured() async throws {
+        let count = try await withStore(.postgres) { store in try await store.credentialCount(ofUser: UUID()) }
+        #expect(count == 0)
+    }
+
+    // MARK: Users
+
+    @Test(arguments: Backend.available)
+    func createAndFindUser(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let user = Make.user(name: "Ålice.Example")
+            try await store.createUser(user)
+
+            #expect(try await store.user(id: user.id) == user)
+            #expect(try await store.user(handle: user.userHandle) == user)
+            #expect(try await store.user(named: "Ålice.Example") == user)
+            #expect(try await store.user(named: "åLICE.example") == user, "names are found case-insensitively")
+            // "Å" spelled as A + combining ring finds the precomposed spelling.
+            #expect(try await store.user(named: "A\u{030A}lice.example") == user, "names are found regardless of normalisation")
+
+            #expect(try await store.user(id: UUID()) == nil)
+            #expect(try await store.user(handle: Make.bytes(32)) == nil)
+            #expect(try await store.user(named: "bob") == nil)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func duplicateUserValuesConflict(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let alice = try await store.createUser(named: "alice")
+
+            await expectStoreError(.conflict) { try await store.createUser(Make.user(name: "ALICE")) }
+            await expectStoreError(.conflict) { try await store.createUser(Make.user(name: "carol", handle: alice.userHandle)) }
+            var sameID = Make.user(name: "dave")
+            sameID.id = alice.id
+            await expectStoreError(.conflict) { try await store.createUser(sameID) }
+
+            #expect(try await store.user(named: "carol") == nil)
+            #expect(try await store.user(named: "dave") == nil)
+            #expect(try await store.user(named: "alice") == alice)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func invalidRecordsAreRefused(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            await expectStoreError(.invalidRecord) { try await store.createUser(Make.user(handle: Make.bytes(65))) }
+            await expectStoreError(.invalidRecord) { try await store.createUser(Make.user(handle: Data())) }
+            await expectStoreError(.invalidRecord) { try await store.createUser(Make.user(name: "")) }
+
+            let user = Make.user()
+            try await store.createUser(user)
+            await expectStoreError(.invalidRecord) { try await store.addCredential(Make.credential(of: user.id, id: Data())) }
+            await expectStoreError(.invalidRecord) { try await store.addCredential(Make.credential(of: user.id, id: Make.bytes(1024))) }
+            await expectStoreError(.invalidRecord) { try await store.createSession(Make.session(of: user.id, tokenHash: Make.bytes(31))) }
+            var ceremony = Make.ceremony()
+            ceremony.id = "not/url safe"
+            await expectStoreError(.invalidRecord) { try await store.insertCeremony(ceremony) }
+
+            #expect(try await store.credentialCount(ofUser: user.id) == 0)
+        }
+    }
+
+    // MARK: Credentials
+
+    @Test(arguments: Backend.available)
+    func credentialLifecycle(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let alice = try await store.createUser(named: "alice")
+            let bob = try await store.createUser(named: "bob")
+            let first = Make.credential(of: alice.id, createdAt: Make.now)
+            var second = Make.credential(of: alice.id, signCount: .max, createdAt: Make.now.addingTimeInterval(60))
+            second.transports = []
+            second.discoverable = nil
+            second.label = "Work laptop"
+            second.lastUsedAt = Make.now.addingTimeInterval(120)
+            try await store.addCredential(second)
+            try await store.addCredential(first)
+
+            #expect(try await store.credential(id: first.id) == first)
+            #expect(try await store.credential(id: second.id) == second, "empty transports, nil discoverable and UInt32.max round-trip")
+            #expect(try await store.credential(id: Make.bytes(32)) == nil)
+            #expect(try await store.credentials(ofUser: alice.id) == [first, second], "oldest first")
+            #expect(try await store.credentialCount(ofUser: alice.id) == 2)
+            #expect(try await store.credentials(ofUser: bob.id).isEmpty)
+
+            try await store.renameCredential(id: first.id, ofUser: alice.id, to: "Phone")
+            #expect(try await store.credential(id: first.id)?.label == "Phone")
+            try await store.renameCredential(id: first.id, ofUser: alice.id, to: nil)
+            #expect(try await store.credential(id: first.id)?.label == nil)
+
+            await expectStoreError(.notFound) { try await store.renameCredential(id: first.id, ofUser: bob.id, to: "mine now") }
+            await expectStoreError(.notFound) { try await store.deleteCredential(id: first.id, ofUser: bob.id) }
+            await expectStoreError(.notFound) { try await store.renameCredential(id: Make.bytes(16), ofUser: alice.id, to: "x") }
+            #expect(try await store.credential(id: first.id)?.label == nil, "another user's rename changed nothing")
+
+            try await store.deleteCredential(id: first.id, ofUser: alice.id)
+            #expect(try await store.credential(id: first.id) == nil)
+            #expect(try await store.credentialCount(ofUser: alice.id) == 1)
+            await expectStoreError(.notFound) { try await store.deleteCredential(id: first.id, ofUser: alice.id) }
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func duplicateCredentialIDConflictsAndWritesNothing(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let alice = try await store.createUser(named: "alice")
+            let bob = try await store.createUser(named: "bob")
+            let original = Make.credential(of: alice.id)
+            try await store.addCredential(original)
+
+            var duplicate = Make.credential(of: bob.id, id: original.id, signCount: 99)
+            duplicate.label = "Bob's key"
+            await expectStoreError(.conflict) { try await store.addCredential(duplicate) }
+
+            #expect(try await store.credential(id: original.id) == original, "the registered credential is untouched")
+            #expect(try await store.credentialCount(ofUser: bob.id) == 0, "nothing was written for bob")
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func credentialOfUnknownUserIsNotFound(_ backend: Backend) async throws {
+        try await withStore(backend) { store throws in
+            let credential = Make.credential(of: UUID())
+            await expectStoreError(.notFound) { try await store.addCredential(credential) }
+            #expect(try await store.credential(id: credential.id) == nil)
+        }
+    }
+
+    // MARK: Ceremonies
+
+    @Test(arguments: Backend.available)
+    func ceremonyIsConsumedOnce(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let user = Make.user()
+            try await store.createUser(user)
+            let ceremony = Make.ceremony(.registration, userID: user.id)
+            try await store.insertCeremony(ceremony)
+            await expectStoreError(.conflict) { try await store.insertCeremony(ceremony) }
+
+            await expectStoreError(.notFound) {
+                try await store.consumeCeremony(id: ceremony.id, kind: .authentication, now: Make.now)
+            }
+            #expect(try await store.consumeCeremony(id: ceremony.id, kind: .registration, now: Make.now) == ceremony,
+                    "a consume of the wrong kind leaves the ceremony in place")
+            await expectStoreError(.notFound) {
+                try await store.consumeCeremony(id: ceremony.id, kind: .registration, now: Make.now)
+            }
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func usernamelessCeremonyWithEmptyPayload(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            var ceremony = Make.ceremony(.authentication, userID: nil)
+            ceremony.payload = Data()
+            try await store.insertCeremony(ceremony)
+            #expect(try await store.consumeCeremony(id: ceremony.id, kind: .authentication, now: Make.now) == ceremony)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func concurrentConsumersGetTheCeremonyExactlyOnce(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let ceremony = Make.ceremony()
+            try await store.insertCeremony(ceremony)
+
+            let outcomes = await withTaskGroup(of: Result<StoredCeremony, any Error>.self) { group in
+                for _ in 0..<20 {
+                    group.addTask {
+                        do {
+                            return .success(try await store.consumeCeremony(id: ceremony.id, kind: .authentication, now: Make.now))
+                        } catch {
+                            return .failure(error)
+                        }
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+
+            let winners = outcomes.compactMap { try? $0.get() }
+            let losers = outcomes.compactMap { outcome -> StoreError? in
+                if case .failure(let error) = outcome { error as? StoreError } else { nil }
+            }
+            #expect(winners == [ceremony])
+            #expect(losers.count == 19)
+            #expect(losers.allSatisfy { $0.code == .notFound }, "\(losers)")
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func expiredCeremonyIsRemovedAndReportedExpired(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let ceremony = Make.ceremony(expiresAt: Make.now)
+            try await store.insertCeremony(ceremony)
+
+            await expectStoreError(.expired) {
+                try await store.consumeCeremony(id: ceremony.id, kind: .authentication, now: Make.now)
+            }
+            await expectStoreError(.notFound) {
+                try await store.consumeCeremony(id: ceremony.id, kind: .authentication, now: Make.now.addingTimeInterval(-60))
+            }
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func purgeRemovesOnlyExpiredCeremonies(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let expired = [Make.ceremony(expiresAt: Make.now.addingTimeInterval(-1)), Make.ceremony(.registration, expiresAt: Make.now)]
+            let live = Make.ceremony(expiresAt: Make.now.addingTimeInterval(1))
+            for ceremony in expired + [live] { try await store.insertCeremony(ceremony) }
+
+            #expect(try await store.purgeExpiredCeremonies(now: Make.now) == 2)
+            #expect(try await store.purgeExpiredCeremonies(now: Make.now) == 0)
+            await expectStoreError(.notFound) {
+                try await store.consumeCeremony(id: expired[0].id, kind: .authentication, now: Make.now.addingTimeInterval(-60))
+            }
+            #expect(try await store.consumeCeremony(id: live.id, kind: .authentication, now: Make.now) == live)
+        }
+    }
+
+    // MARK: Sessions
+
+    @Test(arguments: Backend.available)
+    func sessionLifecycle(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let alice = try await store.createUser(named: "alice")
+            let bob = try await store.createUser(named: "bob")
+            let session = Make.session(of: alice.id)
+            let other = Make.session(of: alice.id)
+            let short = Make.session(of: alice.id, expiresAt: Make.now.addingTimeInterval(10))
+            let bobs = Make.session(of: bob.id)
+            for item in [session, other, short, bobs] { try await store.createSession(item) }
+            await expectStoreError(.conflict) { try await store.createSession(Make.session(of: bob.id, tokenHash: session.tokenHash)) }
+            await expectStoreError(.notFound) { try await store.createSession(Make.session(of: UUID())) }
+
+            #expect(try await store.session(tokenHash: session.tokenHash, now: Make.now) == session)
+            #expect(try await store.session(tokenHash: Make.bytes(32), now: Make.now) == nil)
+            #expect(try await store.session(tokenHash: short.tokenHash, now: Make.now.addingTimeInterval(10)) == nil, "expired → nil")
+
+            try await store.deleteSession(tokenHash: session.tokenHash)
+            #expect(try await store.session(tokenHash: session.tokenHash, now: Make.now) == nil)
+            try await store.deleteSession(tokenHash: session.tokenHash)  // logging out twice is fine
+
+            #expect(try await store.purgeExpiredSessions(now: Make.now.addingTimeInterval(10)) == 1)
+            #expect(try await store.deleteSessions(ofUser: alice.id) == 1)
+            #expect(try await store.session(tokenHash: other.tokenHash, now: Make.now) == nil)
+            #expect(try await store.session(tokenHash: bobs.tokenHash, now: Make.now) == bobs, "other users keep their sessions")
+        }
+    }
+
+    // MARK: Users, cascading
+
+    @Test(arguments: Backend.available)
+    func deletingAUserCascades(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let alice = try await store.createUser(named: "alice")
+            let bob = try await store.createUser(named: "bob")
+            let credential = Make.credential(of: alice.id)
+            let session = Make.session(of: alice.id)
+            let ceremony = Make.ceremony(userID: alice.id)
+            let bobsCredential = Make.credential(of: bob.id)
+            try await store.addCredential(credential)
+            try await store.addCredential(bobsCredential)
+            try await store.createSession(session)
+            try await store.insertCeremony(ceremony)
+
+            try await store.deleteUser(id: alice.id)
+
+            #expect(try await store.user(id: alice.id) == nil)
+            #expect(try await store.credential(id: credential.id) == nil)
+            #expect(try await store.credentialCount(ofUser: alice.id) == 0)
+            #expect(try await store.session(tokenHash: session.tokenHash, now: Make.now) == nil)
+            await expectStoreError(.notFound) {
+                try await store.consumeCeremony(id: ceremony.id, kind: .authentication, now: Make.now)
+            }
+            #expect(try await store.credential(id: bobsCredential.id) == bobsCredential)
+            await expectStoreError(.notFound) { try await store.deleteUser(id: alice.id) }
+            try await store.createUser(Make.user(name: "alice"))  // the name is free again
+        }
+    }
+
+    // MARK: Registration
+
+    @Test(arguments: Backend.available)
+    func registrationCommitCreatesUserCredentialAndSession(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let user = Make.user(name: "newcomer")
+            let credential = Make.credential(of: user.id)
+            let session = Make.session(of: user.id)
+            try await store.commitRegistration(credential, creating: user, session: session)
+
+            #expect(try await store.user(named: "newcomer") == user)
+            #expect(try await store.credential(id: credential.id) == credential)
+            #expect(try await store.session(tokenHash: session.tokenHash, now: Make.now) == session)
+
+            let another = Make.credential(of: user.id, createdAt: Make.now.addingTimeInterval(1))
+            try await store.commitRegistration(another, creating: nil, session: nil)
+            #expect(try await store.credentials(ofUser: user.id) == [credential, another])
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func failedRegistrationLeavesNoHalfMadeUser(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let existing = Make.user(name: "existing")
+            let taken = Make.credential(of: existing.id)
+            try await store.commitRegistration(taken, creating: existing, session: nil)
+
+            let newcomer = Make.user(name: "newcomer")
+            let session = Make.session(of: newcomer.id)
+            await expectStoreError(.conflict) {
+                try await store.commitRegistration(Make.credential(of: newcomer.id, id: taken.id), creating: newcomer, session: session)
+            }
+            #expect(try await store.user(named: "newcomer") == nil)
+            #expect(try await store.user(id: newcomer.id) == nil)
+            #expect(try await store.session(tokenHash: session.tokenHash, now: Make.now) == nil)
+
+            // A session insert that fails undoes the user and the credential too.
+            let credential = Make.credential(of: newcomer.id)
+            let clash = Make.session(of: newcomer.id)
+            try await store.createSession(Make.session(of: existing.id, tokenHash: clash.tokenHash))
+            await expectStoreError(.conflict) { try await store.commitRegistration(credential, creating: newcomer, session: clash) }
+            #expect(try await store.user(id: newcomer.id) == nil)
+            #expect(try await store.credential(id: credential.id) == nil)
+
+            await expectStoreError(.invalidRecord) {
+                try await store.commitRegistration(Make.credential(of: existing.id), creating: newcomer, session: nil)
+            }
+            await expectStoreError(.notFound) {
+                try await store.commitRegistration(Make.credential(of: UUID()), creating: nil, session: nil)
+            }
+        }
+    }
+
+    // MARK: Authentication
+
+    @Test(arguments: Backend.available)
+    func recordAuthenticationUpdatesCredentialAndIssuesSession(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let user = Make.user()
+            let credential = Make.credential(of: user.id, signCount: 5)
+            try await store.commitRegistration(credential, creating: user, session: nil)
+            let usedAt = Make.now.addingTimeInterval(30)
+            let session = Make.session(of: user.id)
+
+            try await store.recordAuthentication(
+                credentialID: credential.id, newSignCount: 6, backedUp: true, usedAt: usedAt, session: session
+            )
+
+            let updated = try #require(try await store.credential(id: credential.id))
+            #expect(updated.signCount == 6)
+            #expect(updated.backedUp)
+            #expect(updated.lastUsedAt == usedAt)
+            #expect(try await store.session(tokenHash: session.tokenHash, now: Make.now) == session)
+
+            try await store.recordAuthentication(
+                credentialID: credential.id, newSignCount: 7, backedUp: false, usedAt: usedAt, session: nil
+            )
+            #expect(try await store.credential(id: credential.id)?.signCount == 7)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func recordAuthenticationRollsBackWhenTheSessionFails(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let user = Make.user()
+            let credential = Make.credential(of: user.id, signCount: 5)
+            let existing = Make.session(of: user.id)
+            try await store.commitRegistration(credential, creating: user, session: existing)
+
+            await expectStoreError(.conflict) {
+                try await store.recordAuthentication(
+                    credentialID: credential.id, newSignCount: 6, backedUp: true, usedAt: Make.now,
+                    session: Make.session(of: user.id, tokenHash: existing.tokenHash)
+                )
+            }
+            #expect(try await store.credential(id: credential.id) == credential, "sign count, backup state and last use unchanged")
+
+            let stranger = try await store.createUser(named: "stranger")
+            let strangersSession = Make.session(of: stranger.id)
+            await expectStoreError(.invalidRecord) {
+                try await store.recordAuthentication(
+                    credentialID: credential.id, newSignCount: 6, backedUp: true, usedAt: Make.now, session: strangersSession
+                )
+            }
+            #expect(try await store.credential(id: credential.id) == credential)
+            #expect(try await store.session(tokenHash: strangersSession.tokenHash, now: Make.now) == nil)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func recordAuthenticationOfUnknownCredentialWritesNothing(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let user = Make.user()
+            try await store.createUser(user)
+            let session = Make.session(of: user.id)
+            await expectStoreError(.notFound) {
+                try await store.recordAuthentication(
+                    credentialID: Make.bytes(32), newSignCount: 1, backedUp: false, usedAt: Make.now, session: session
+                )
+            }
+            #expect(try await store.session(tokenHash: session.tokenHash, now: Make.now) == nil)
+        }
+    }
+
+    // MARK: Migrations
+
+    @Test(arguments: Backend.available)
+    func migrationsAreIdempotent(_ backend: Backend) async throws {
+        try await withTestDatabase(backend) { database in
+            let user = Make.user(name: "persistent")
+            let credential = Make.credential(of: user.id)
+            try await database.withStore { store in
+                try await store.commitRegistration(credential, creating: user, session: nil)
+                try await store.migrate()
+                try await store.migrate()
+            }
+            // Opening the same database again migrates again, finds nothing to do and keeps the data.
+            try await database.withStore { store throws in
+                #expect(try await store.user(named: "persistent") == user)
+                #expect(try await store.credential(id: credential.id) == credential)
+            }
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func concurrentFirstOpensMigrateOnce(_ backend: Backend) async throws {
+        try await withTestDatabase(backend) { database in
+            // Several servers starting at once on a new database: each migrates; the schema is made once.
+            let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<4 {
+                    group.addTask { try await database.withStore { store in try await store.credentialCount(ofUser: UUID()) } }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(counts == [0, 0, 0, 0])
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+import LatchkeyStore
+
+@Suite("StoreURL parsing")
+struct StoreURLTests {
+    @Test(arguments: [
+        ("sqlite:///var/lib/latchkey/store.sqlite", "/var/lib/latchkey/store.sqlite"),
+        ("sqlite://data/store.sqlite", "data/store.sqlite"),
+        ("SQLite://data/my%20store.sqlite", "data/my store.sqlite"),
+        ("data/store.sqlite", "data/store.sqlite"),
+        ("/tmp/store.sqlite", "/tmp/store.sqlite"),
+        ("  ./store.sqlite\n", "./store.sqlite"),
+    ])
+    func sqliteForms(_ text: String, _ path: String) throws {
+        #expect(try StoreURL(text) == .sqlite(path: path))
+    }
+
+    @Test func postgresURL() throws {
+        let url = try StoreURL("postgres://latchkey:p%40ss%3Aword@db.example.com:6543/accounts?schema=tenant_1&sslmode=require")
+        guard case .postgres(let configuration) = url else {
+            Issue.record("expected a postgres URL, got \(url)")
+            return
+        }
+        #expect(configuration.host == "db.example.com")
+        #expect(configuration.port == 6543)
+        #expect(configuration.username == "latchkey")
+        #expect(configuration.password == "p@ss:word")
+        #expect(configuration.database == "accounts")
+        #expect(configuration.schema == "tenant_1")
+        #expect(configuration.tls == .require)
+        #expect(!url.description.contains("p@ss"), "descriptions never show the password")
+    }
+
+    @Test func postgresqlSchemeAndDefaults() throws {
+        let expected = PostgresStore.Configuration(host: "127.0.0.1", username: "postgres", database: "latchkey_test")
+        #expect(try StoreURL("postgresql://postgres@127.0.0.1/latchkey_test") == .postgres(expected))
+        #expect(expected.port == 5432)
+        #expect(expected.tls == .prefer)
+        #expect(expected.password == nil)
+        #expect(expected.schema == nil)
+    }
+
+    @Test func sslModes() throws {
+        for (mode, expected) in [("disable", PostgresStore.Configuration.TLSMode.disable), ("allow", .prefer),
+                                 ("prefer", .prefer), ("verify-ca", .require), ("verify-full", .require)] {
+            guard case .postgres(let configuration) = try StoreURL("postgres://u@h/d?sslmode=\(mode)") else {
+                Issue.record("not a postgres URL")
+                continue
+            }
+            #expect(configuration.tls == expected, "\(mode)")
+        }
+    }
+
+    @Test(arguments: [
+        "",
+        "   ",
+        "sqlite://",
+        ":memory:",
+        "sqlite://:memory:",
+        "sqlite://data/store.sqlite?mode=ro",
+        "mysql://root@localhost/db",
+        "http://example.com/store",
+        "postgres://",
+        "postgres://localhost/db",
+        "postgres://user@/db",
+        "postgres://user@localhost",
+        "postgres://user@localhost/",
+        "postgres://user@localhost/db/extra",
+        "postgres://user@localhost:0/db",
+        "postgres://user@localhost/db?sslmode=sometimes",
+        "postgres://user@localhost/db?application_name=x",
+        "postgres://user@localhost/db?schema=Bad-Name",
+        "postgres://user@localhost/db?schema=1abc",
+    ])
+    func invalidURLs(_ text: String) {
+        #expect {
+            try StoreURL(text)
+        } throws: { error in
+            (error as? StoreError)?.code == .invalidConfiguration
+        }
+    }
+
+    @Test func makeStoreOpensSQLite() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-url-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("nested/store.sqlite").path
+        let store = try StoreURL("sqlite://\(path)").makeStore()
+        #expect(store is SQLiteStore)
+        #expect(FileManager.default.fileExists(atPath: path), "the directory and file are created")
+    }
+
+    @Test func unopenableSQLiteFileIsUnavailable() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-url-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let notADatabase = directory.appendingPathComponent("garbage.sqlite")
+        try Data(repeating: 0x41, count: 4096).write(to: notADatabase)
+        #expect {
+            try SQLiteStore(path: notADatabase.path)
+        } throws: { error in
+            (error as? StoreError)?.code == .unavailable
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+@testable import LatchkeyStore
+
+/// Records for tests, with whole-second times (both backends keep at least millisecond precision).
+enum Make {
+    /// A fixed "now".
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    static func bytes(_ count: Int) -> Data {
+        Data((0..<count).map { _ in UInt8.random(in: .min ... .max) })
+    }
+
+    static func user(name: String = "user-\(UUID().uuidString)", handle: Data = bytes(32)) -> StoredUser {
+        StoredUser(userHandle: handle, name: name, displayName: "Display \(name)", createdAt: now)
+    }
+
+    static func credential(
+        of userID: UUID,
+        id: Data = bytes(32),
+        signCount: UInt32 = 0,
+        createdAt: Date = now
+    ) -> StoredCredential {
+        StoredCredential(
+            id: id,
+            userID: userID,
+            publicKey: bytes(77),
+            algorithm: -7,
+            signCount: signCount,
+            aaguid: UUID(),
+            transports: ["internal", "hybrid"],
+            backupEligible: true,
+            backedUp: false,
+            attestationFormat: "none",
+            userVerified: true,
+            discoverable: true,
+            label: nil,
+            createdAt: createdAt
+        )
+    }
+
+    static func ceremony(
+        _ kind: CeremonyKind = .authentication,
+        userID: UUID? = nil,
+        expiresAt: Date = now.addingTimeInterval(300)
+    ) -> StoredCeremony {
+        StoredCeremony(
+            id: UUID().uuidString.replacingOccurrences(of: "-", with: "_"),
+            kind: kind,
+            challenge: bytes(32),
+            userID: userID,
+            payload: Data(#"{"allow":["a","b"]}"#.utf8),
+            createdAt: now,
+            expiresAt: expiresAt
+        )
+    }
+
+    static func session(of userID: UUID, tokenHash: Data = bytes(32), expiresAt: Date = now.addingTimeInterval(3600)) -> StoredSession {
+        StoredSession(tokenHash: tokenHash, userID: userID, createdAt: now, expiresAt: expiresAt)
+    }
+}
+
+extension LatchkeyStore {
+    /// Creates and returns a user with this name.
+    func createUser(named name: String) async throws -> StoredUser {
+        let user = Make.user(name: name)
+        try await createUser(user)
+        return user
+    }
+}
