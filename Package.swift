@@ -50,7 +50,7 @@ let package = Package(
         .target(
             name: "LatchkeyCLI",
             dependencies: [
-                "WebAuthn", "CBOR", "VirtualAuthenticator",
+                "WebAuthn", "CBOR", "VirtualAuthenticator", "AppleSignIn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -110,7 +110,7 @@ let package = Package(
         .testTarget(name: "VirtualAuthenticatorTests", dependencies: ["VirtualAuthenticator", "WebAuthn", "CBOR", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates")]),
         .testTarget(
             name: "LatchkeyCLITests",
-            dependencies: ["LatchkeyCLI", "WebAuthn", "CBOR", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["LatchkeyCLI", "WebAuthn", "CBOR", "AppleSignIn", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.copy("Fixtures")]
         ),
     ],
