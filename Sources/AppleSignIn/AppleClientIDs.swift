@@ -36,7 +36,7 @@ public enum AppleClientID: Hashable, Sendable, CustomStringConvertible {
 
 /// An authorization code from an app (`ASAuthorizationAppleIDCredential.authorizationCode`).
 /// Exchanged with the bundle ID as `client_id` and no `redirect_uri`.
-public struct AppAuthorizationCode: Sendable {
+public struct AppAuthorizationCode: Sendable, CustomStringConvertible {
     /// The one-time code (valid five minutes).
     public let code: String
     /// The app the code was issued to.
@@ -47,11 +47,13 @@ public struct AppAuthorizationCode: Sendable {
         self.code = code
         self.bundleID = bundleID
     }
+
+    public var description: String { "AppAuthorizationCode(bundleID: \(bundleID), code: <redacted>)" }
 }
 
 /// An authorization code from the web flow. Exchanged with the Services ID as `client_id` and the same
 /// `redirect_uri` the authorization request used.
-public struct WebAuthorizationCode: Sendable {
+public struct WebAuthorizationCode: Sendable, CustomStringConvertible {
     /// The one-time code (valid five minutes).
     public let code: String
     /// The Services ID the code was issued to.
@@ -64,5 +66,9 @@ public struct WebAuthorizationCode: Sendable {
         self.code = code
         self.servicesID = servicesID
         self.redirectURI = redirectURI
+    }
+
+    public var description: String {
+        "WebAuthorizationCode(servicesID: \(servicesID), redirectURI: \(redirectURI), code: <redacted>)"
     }
 }

@@ -18,7 +18,7 @@ public struct AppleClientSecret: Sendable, CustomStringConvertible {
 ///
 /// Header: `alg` ES256, `kid` the key ID. Claims: `iss` the team ID, `sub` the client ID, `aud`
 /// `https://appleid.apple.com`, `iat`, and `exp` at most six months later (Apple's limit, 15 777 000 s).
-public struct AppleClientSecretSigner: Sendable {
+public struct AppleClientSecretSigner: Sendable, CustomStringConvertible {
     /// Apple's longest accepted lifetime: 15 777 000 seconds (six months).
     public static let maximumLifetime: TimeInterval = 15_777_000
 
@@ -27,6 +27,8 @@ public struct AppleClientSecretSigner: Sendable {
     /// The 10-character ID of the key.
     public let keyID: String
     private let privateKey: P256.Signing.PrivateKey
+
+    public var description: String { "AppleClientSecretSigner(teamID: \(teamID), keyID: \(keyID), key: <redacted>)" }
 
     /// Makes a signer from a key already in memory.
     public init(teamID: String, keyID: String, privateKey: P256.Signing.PrivateKey) {

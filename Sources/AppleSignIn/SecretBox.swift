@@ -8,7 +8,7 @@ import WebAuthn
 /// associated data, together with any caller-supplied context (e.g. the user ID, so a sealed value cannot be moved
 /// to another row). Opening with a wrong key, a wrong context, a tampered box or an unknown version throws
 /// `apple.secretBox.openFailed`.
-public struct SecretBox: Sendable {
+public struct SecretBox: Sendable, CustomStringConvertible {
     /// The current format version.
     public static let version: UInt8 = 1
     private let key: SymmetricKey
@@ -28,6 +28,8 @@ public struct SecretBox: Sendable {
         }
         try self.init(key: bytes)
     }
+
+    public var description: String { "SecretBox(v\(Self.version), key: <redacted>)" }
 
     /// Encrypts `plaintext`, binding it to `context`.
     public func seal(_ plaintext: [UInt8], context: [UInt8] = []) throws(AppleSignInError) -> [UInt8] {

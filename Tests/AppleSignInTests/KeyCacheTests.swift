@@ -73,6 +73,21 @@ struct KeyCacheTests {
         #expect(await errorCode { _ = try await cache.key(for: "k1") } == .keysUnavailable)
     }
 
+    @Test func refetchesAStaleKeySetEvenForAKnownKid() async throws {
+        let key = try _RSA.Signing.PrivateKey(keySize: .bits2048).publicKey
+        let source = ScriptedSource(AppleKeySet(keys: ["k1": key]))
+        let clock = TestClock()
+        let cache = AppleKeyCache(source: source, policy: .init(freshFor: 3600), now: clock.closure)
+        _ = try await cache.key(for: "k1")
+        clock.advance(3599)
+        _ = try await cache.key(for: "k1")
+        #expect(source.calls == 1)
+        clock.advance(2)
+        _ = try await cache.key(for: "k1")
+        #expect(source.calls == 2)
+        #expect(await cache.fetchCount == 2)
+    }
+
     @Test func noKeysAndAppleDownIsKeysUnavailableAndThrottled() async throws {
         let source = ScriptedSource(nil)
         let clock = TestClock()

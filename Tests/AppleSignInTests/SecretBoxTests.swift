@@ -12,6 +12,7 @@ struct SecretBoxTests {
         #expect(first != second)
         #expect(try box.open(text: first, context: "user-1") == "r.refresh-token")
         #expect(!first.contains("refresh"))
+        #expect(!String(describing: box).contains("7"))
     }
 
     @Test func aWrongKeyWrongContextOrTamperingFailsToOpen() throws {

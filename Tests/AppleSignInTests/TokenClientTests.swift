@@ -41,6 +41,15 @@ struct TokenClientTests {
         }
     }
 
+    @Test func descriptionsNeverShowCodesOrSecrets() throws {
+        let app = AppAuthorizationCode(code: "c.secret-code", bundleID: Harness.bundleID)
+        let web = WebAuthorizationCode(code: "c.secret-code", servicesID: Harness.servicesID, redirectURI: Harness.redirectURI)
+        #expect(!app.description.contains("secret-code") && !web.description.contains("secret-code"))
+        let key = P256.Signing.PrivateKey()
+        let signer = AppleClientSecretSigner(teamID: Harness.teamID, keyID: Harness.keyID, privateKey: key)
+        #expect(!String(describing: signer).contains(key.pemRepresentation))
+    }
+
     @Test func aReusedCodeIsInvalidGrant() async throws {
         try await Harness.run { h in
             let code = AppAuthorizationCode(code: await h.standIn.issueCode(for: .app(Harness.bundleID), subject: "s"),
