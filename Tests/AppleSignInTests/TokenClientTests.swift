@@ -101,6 +101,33 @@ struct TokenClientTests {
         }
     }
 
+    @Test func anExpiredClientSecretIsInvalidClient() async throws {
+        try await Harness.run { h in
+            let signer = AppleClientSecretSigner(teamID: Harness.teamID, keyID: Harness.keyID, privateKey: h.teamKey)
+            let clock = h.clock
+            let yesterday = AppleClientSecretCache(signer: signer, lifetime: 3600, now: { clock.now.addingTimeInterval(-86_400) })
+            let client = AppleTokenClient(endpoints: h.standIn.endpoints, secrets: yesterday)
+            let code = AppAuthorizationCode(code: await h.standIn.issueCode(for: .app(Harness.bundleID), subject: "s"),
+                                            bundleID: Harness.bundleID)
+            #expect(await errorCode { _ = try await client.exchange(code) } == .invalidClient)
+            // The code was not consumed by the rejected call.
+            _ = try await h.tokens.exchange(code)
+        }
+    }
+
+    @Test func anotherClientCannotUseOrRevokeARefreshToken() async throws {
+        try await Harness.run { h in
+            let code = AppAuthorizationCode(code: await h.standIn.issueCode(for: .app(Harness.bundleID), subject: "s"),
+                                            bundleID: Harness.bundleID)
+            let refreshToken = try #require(try await h.tokens.exchange(code).refreshToken)
+            #expect(await errorCode {
+                _ = try await h.tokens.validate(refreshToken: refreshToken, client: .web(Harness.servicesID))
+            } == .invalidGrant)
+            try await h.tokens.revoke(refreshToken, client: .web(Harness.servicesID))
+            _ = try await h.tokens.validate(refreshToken: refreshToken, client: .app(Harness.bundleID))
+        }
+    }
+
     @Test func validatesARefreshTokenUntilItIsRevoked() async throws {
         try await Harness.run { h in
             let code = AppAuthorizationCode(code: await h.standIn.issueCode(for: .app(Harness.bundleID), subject: "001.r"),
