@@ -1,9 +1,14 @@
 /// A JSON value in a token the stand-in mints; tests set any claim to any of these, or remove it.
 public enum ClaimValue: Encodable, Sendable, Equatable {
+    /// A JSON string.
     case string(String)
+    /// A JSON integer.
     case int(Int)
+    /// A JSON number with a fraction.
     case double(Double)
+    /// A JSON boolean.
     case bool(Bool)
+    /// A JSON array of strings (e.g. a multi-valued `aud`).
     case strings([String])
 
     public func encode(to encoder: any Encoder) throws {
