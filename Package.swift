@@ -43,15 +43,18 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
-        .executableTarget(
-            name: "latchkey",
+        .target(
+            name: "LatchkeyCLI",
             dependencies: [
                 "WebAuthn", "CBOR", "VirtualAuthenticator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
+        .executableTarget(name: "latchkey", dependencies: ["LatchkeyCLI"]),
         .target(
             name: "LatchkeyStore",
             dependencies: [
@@ -74,6 +77,11 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "VirtualAuthenticatorTests", dependencies: ["VirtualAuthenticator", "WebAuthn", "CBOR", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates")]),
+        .testTarget(
+            name: "LatchkeyCLITests",
+            dependencies: ["LatchkeyCLI", "WebAuthn", "CBOR", .product(name: "Crypto", package: "swift-crypto")],
+            resources: [.copy("Fixtures")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -82,9 +82,8 @@ extension RelyingParty {
             let allowed = algorithms.map { String($0.rawValue) }.joined(separator: ", ")
             throw WebAuthnError(.algorithmNotAllowed, "credential public key algorithm (\(algorithm.rawValue)) is not in the allowed pubKeyCredParams ([\(allowed)])")
         }
-        if COSEAlgorithm.verifiable.contains(algorithm) {
-            _ = try SignatureVerifier(coseKey: attested.publicKey)  // rejects keys that are not on their curve, etc.
-        }
+        // Importing the key rejects keys that are not on their curve and the like.
+        let credentialKeyVerifier = COSEAlgorithm.verifiable.contains(algorithm) ? try SignatureVerifier(coseKey: attested.publicKey) : nil
 
         guard let formatVerifier = attestationFormats.verifier(for: attestationObject.format) else {
             throw WebAuthnError(.unsupportedAttestationFormat, "unsupported attestation statement format \"\(attestationObject.format)\"")
@@ -95,7 +94,7 @@ extension RelyingParty {
             rawStatement: attestationObject.rawStatement, authenticatorData: authData,
             clientDataHash: clientDataHash, credential: attested, verificationTime: time,
             anchors: attestationTrust.anchors(for: attestationObject.format, metadata: metadata), trust: attestationTrust,
-            options: attestationOptions
+            options: attestationOptions, credentialKeyVerifier: credentialKeyVerifier
         )
         let attestation = try await formatVerifier.verify(context)
         if attestationTrust.requireTrustedAttestation, !attestation.trust.isTrusted {

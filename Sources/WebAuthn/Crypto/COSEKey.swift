@@ -44,7 +44,7 @@ public struct COSEKey: Sendable, Hashable {
 
     /// Parses a COSE_Key from its CBOR encoding.
     public init(bytes: [UInt8]) throws(WebAuthnError) {
-        if let key = Self.canonicalES256(bytes) {
+        if bytes.count == Self.canonicalES256Length, let key = Self.canonicalES256(prefixOf: bytes[...]) {
             self = key
             return
         }
@@ -100,12 +100,21 @@ public struct COSEKey: Sendable, Hashable {
         (42, [0x22, 0x58, 0x20]),
     ]
 
-    private static func canonicalES256(_ bytes: [UInt8]) -> COSEKey? {
-        guard bytes.count == 77 else { return nil }
-        for part in es256Layout where !bytes[part.offset..<part.offset + part.bytes.count].elementsEqual(part.bytes) {
+    static let canonicalES256Length = 77
+
+    /// The canonical ES256 key at the start of `bytes`, if that is what they begin with.
+    static func canonicalES256(prefixOf bytes: ArraySlice<UInt8>) -> COSEKey? {
+        guard bytes.count >= canonicalES256Length else { return nil }
+        let start = bytes.startIndex
+        for part in es256Layout
+        where !bytes[start + part.offset..<start + part.offset + part.bytes.count].elementsEqual(part.bytes) {
             return nil
         }
-        return COSEKey(algorithm: .es256, parameters: .ec2(curve: Curve.p256, x: Array(bytes[10..<42]), y: Array(bytes[45..<77])), rawBytes: bytes)
+        return COSEKey(
+            algorithm: .es256,
+            parameters: .ec2(curve: Curve.p256, x: Array(bytes[start + 10..<start + 42]), y: Array(bytes[start + 45..<start + 77])),
+            rawBytes: Array(bytes[start..<start + canonicalES256Length])
+        )
     }
 
     private init(algorithm: COSEAlgorithm, parameters: Parameters, rawBytes: [UInt8]) {

@@ -93,7 +93,7 @@ enum CredentialJSONParser {
     }
 }
 
-extension AuthenticationCredential {
+extension PublicKeyCredential where Response == AuthenticatorAssertionResponse {
     init(json bytes: [UInt8]) throws(WebAuthnError) {
         let envelope = try CredentialJSONParser.parse(bytes) { reader throws(JSONReader.Failure) in
             var clientData: [UInt8]?
@@ -128,7 +128,7 @@ extension AuthenticationCredential {
     }
 }
 
-extension RegistrationCredential {
+extension PublicKeyCredential where Response == AuthenticatorAttestationResponse {
     init(json bytes: [UInt8]) throws(WebAuthnError) {
         let envelope = try CredentialJSONParser.parse(bytes) { reader throws(JSONReader.Failure) in
             var clientData: [UInt8]?
