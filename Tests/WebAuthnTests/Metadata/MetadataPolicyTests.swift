@@ -186,6 +186,22 @@ struct MetadataPolicyTests {
         let missing = MetadataService(source: .file(file.path + ".missing"))
         #expect(await failureCode { () async throws(WebAuthnError) in try await missing.blob() } == .metadataUnavailable)
     }
+
+    @Test("a custom loader (a server's own HTTP client) feeds MetadataService; its failure is metadata.unavailable")
+    func customSource() async throws {
+        let root = try TestIssuer.root("Latchkey Test MDS Root")
+        var builder = BLOBBuilder(chain: [try root.issue("mds.latchkey.test", isCA: false)])
+        builder.entries = [BLOBBuilder.entry(aaguid: Self.aaguidText, description: "Latchkey Test Key")]
+        let bytes = try builder.build()
+        let verifier = MetadataBLOBVerifier(trustRoots: [root.certificate])
+        let service = MetadataService(source: .custom(name: "memory") { bytes }, verifier: verifier)
+        #expect(await service.entry(for: Self.aaguid)?.description == "Latchkey Test Key")
+
+        struct Offline: Error {}
+        let offline = MetadataService(source: .custom(name: "offline") { throw Offline() }, verifier: verifier)
+        #expect(await offline.entry(for: Self.aaguid) == nil)
+        #expect(await offline.lastError?.code == .metadataUnavailable)
+    }
 }
 
 /// A settable clock for ``MetadataService``.

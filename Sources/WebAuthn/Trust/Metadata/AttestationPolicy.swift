@@ -17,10 +17,12 @@ public struct AttestationPolicy: Sendable, Hashable, CustomStringConvertible {
         case certified
     }
 
+    /// How much the attestation must prove.
     public var requirement: Requirement
     /// For `certified`: the statuses that count as certified.
     public var certificationLevels: Set<AuthenticatorStatus>
 
+    /// A policy with `requirement`; `certificationLevels` matters for `certified` only.
     public init(_ requirement: Requirement, certificationLevels: Set<AuthenticatorStatus> = AuthenticatorStatus.certificationLevels) {
         self.requirement = requirement
         self.certificationLevels = certificationLevels
@@ -32,7 +34,9 @@ public struct AttestationPolicy: Sendable, Hashable, CustomStringConvertible {
         self.init(requirement)
     }
 
+    /// Any valid statement (compromised authenticators are still refused).
     public static let any = Self(.any)
+    /// A trusted certificate path.
     public static let trusted = Self(.trusted)
     /// Certified at any FIDO level.
     public static let certified = Self(.certified)

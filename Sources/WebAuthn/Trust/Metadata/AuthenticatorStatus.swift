@@ -3,6 +3,7 @@ import Foundation
 /// An MDS3 `AuthenticatorStatus` (FIDO Metadata Service §3.1.4). Values the relying party does not know stay
 /// representable, so a BLOB with a newer status still loads.
 public struct AuthenticatorStatus: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The status as the BLOB spells it, e.g. `FIDO_CERTIFIED_L1`.
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
     public var description: String { rawValue }
@@ -37,6 +38,7 @@ public struct AuthenticatorStatus: RawRepresentable, Hashable, Sendable, Codable
 
 /// One `StatusReport` of a metadata entry.
 public struct StatusReport: Sendable, Hashable, Decodable {
+    /// What the report says.
     public var status: AuthenticatorStatus
     /// When the status took effect (midnight UTC of the reported date).
     public var effectiveDate: Date?
@@ -44,10 +46,14 @@ public struct StatusReport: Sendable, Hashable, Decodable {
     public var authenticatorVersion: UInt32?
     /// For `ATTESTATION_KEY_COMPROMISE`: the compromised attestation certificate (base64 DER), when given.
     public var certificate: String?
+    /// Where the report is explained.
     public var url: String?
+    /// The certified product's name, for certification reports.
     public var certificationDescriptor: String?
+    /// The FIDO certificate number, for certification reports.
     public var certificateNumber: String?
 
+    /// A report made by hand (tests, or metadata from another source).
     public init(status: AuthenticatorStatus, effectiveDate: Date? = nil) {
         self.status = status
         self.effectiveDate = effectiveDate

@@ -12,9 +12,13 @@ import X509
 ///     revocationDate Time, crlEntryExtensions Extensions OPTIONAL } OPTIONAL, crlExtensions [0] EXPLICIT Extensions OPTIONAL }
 /// ```
 public struct CertificateRevocationList: Sendable {
+    /// The CA that issued the list; it revokes only certificates it issued.
     public let issuer: DistinguishedName
+    /// When the list was issued.
     public let thisUpdate: Date
+    /// When the next list is due; after it this one is stale.
     public let nextUpdate: Date?
+    /// The serial numbers of the revoked certificates.
     public let revokedSerialNumbers: Set<Certificate.SerialNumber>
     private let signedBytes: [UInt8]
     private let signatureAlgorithm: Certificate.SignatureAlgorithm?

@@ -7,7 +7,9 @@ public struct MetadataBLOB: Sendable {
     public let number: Int
     /// When the service publishes the next BLOB; after it this one is stale.
     public let nextUpdate: Date
+    /// The FIDO Alliance's terms of use for the data.
     public let legalHeader: String?
+    /// One entry per authenticator model.
     public let entries: [MetadataEntry]
     private let byAAGUID: [AAGUID: Int]
     private let byKeyIdentifier: [String: Int]

@@ -33,8 +33,9 @@ public struct MetadataBLOBVerifier: Sendable {
     /// - Throws: `metadata.malformed`, `metadata.badSignature`, `metadata.untrustedChain`, `metadata.revoked`,
     ///   `metadata.stale`, or `certificate.malformed` / `unsupportedAlgorithm` for a header it cannot use.
     public func verify(_ blob: [UInt8], at time: Date = Date(), previousNumber: Int? = nil) async throws(WebAuthnError) -> MetadataBLOB {
-        let text = blob.split(whereSeparator: { $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }).first.map(Array.init) ?? []
-        let jws = try CompactJWS(compact: text, name: "metadata BLOB", malformed: .metadataMalformed)
+        let isWhitespace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }
+        let text = blob.drop(while: isWhitespace).reversed().drop(while: isWhitespace).reversed()  // files end in a newline
+        let jws = try CompactJWS(compact: Array(text), name: "metadata BLOB", malformed: .metadataMalformed)
         guard (try? jws.isSignedByLeaf()) == true else {
             throw WebAuthnError(.metadataBadSignature, "metadata BLOB signature does not verify with its x5c leaf (\(jws.leaf.subject))")
         }

@@ -3,14 +3,20 @@ import Foundation
 /// One `MetadataBLOBPayloadEntry` of an MDS3 BLOB: which authenticator it describes (``aaguid`` for FIDO2,
 /// ``attestationCertificateKeyIdentifiers`` for U2F, ``aaid`` for UAF), its statement and its status history.
 public struct MetadataEntry: Sendable, Decodable {
+    /// The UAF authenticator's AAID.
     public var aaid: String?
+    /// The FIDO2 authenticator's AAGUID.
     public var aaguid: AAGUID?
     /// Lower-case hex subject key identifiers of the attestation certificates (U2F and some FIDO2 keys).
     public var attestationCertificateKeyIdentifiers: [String]
+    /// What the vendor says about the model: name, roots, attestation types.
     public var metadataStatement: MetadataStatement?
+    /// The certification and security history, as the service lists it.
     public var statusReports: [StatusReport]
+    /// When ``statusReports`` last changed.
     public var timeOfLastStatusChange: Date?
 
+    /// An entry made by hand (tests, or metadata from another source).
     public init(
         aaguid: AAGUID?, attestationCertificateKeyIdentifiers: [String] = [], metadataStatement: MetadataStatement?,
         statusReports: [StatusReport]

@@ -10,7 +10,8 @@ import FoundationNetworking
 /// next attempt waits ``retryInterval``; ``lastError`` says what went wrong.
 ///
 /// ```swift
-/// let service = MetadataService(source: .url(URL(string: "https://mds3.fidoalliance.org/")!))
+/// guard let url = URL(string: "https://mds3.fidoalliance.org/") else { return }
+/// let service = MetadataService(source: .url(url))
 /// rp.attestationTrust.metadata = service
 /// rp.attestationTrust.policy = .trusted
 /// ```
@@ -19,18 +20,23 @@ public actor MetadataService: AuthenticatorMetadataSource {
     public enum Source: Sendable, CustomStringConvertible {
         /// A file holding the JWS text.
         case file(String)
-        /// An HTTP(S) URL serving it (the FIDO service: `https://mds3.fidoalliance.org/`).
+        /// An HTTP(S) URL serving it (the FIDO service is `https://mds3.fidoalliance.org/`), fetched with `URLSession`.
         case url(URL)
+        /// The caller's own loader (a server's HTTP client, a cache); `name` appears in messages.
+        case custom(name: String, load: @Sendable () async throws -> [UInt8])
 
         public var description: String {
             switch self {
             case .file(let path): path
             case .url(let url): url.absoluteString
+            case .custom(let name, _): name
             }
         }
     }
 
+    /// Where the BLOB is loaded from.
     public let source: Source
+    /// How each loaded BLOB is verified.
     public let verifier: MetadataBLOBVerifier
     /// How long to wait after a failed refresh before trying again.
     public let retryInterval: TimeInterval
@@ -121,6 +127,8 @@ public actor MetadataService: AuthenticatorMetadataSource {
                     throw WebAuthnError(.metadataUnavailable, "\(url) answered HTTP \(http.statusCode)")
                 }
                 return Array(data)
+            case .custom(_, let load):
+                return try await load()
             }
         } catch let error as WebAuthnError {
             throw error

@@ -4,21 +4,26 @@ import X509
 /// The parts of an MDS3 `MetadataStatement` (FIDO Metadata Statement §4) a relying party uses: what the
 /// authenticator is called, which roots its attestations chain to, and how it attests. Other fields are ignored.
 public struct MetadataStatement: Sendable, Decodable {
+    /// The authenticator's name, e.g. `YubiKey 5 Series with NFC`.
     public var description: String
     /// A `data:` URL of the authenticator's icon, when the vendor gave one.
     public var icon: String?
+    /// The identifiers the statement repeats from its entry (AAGUID, AAID, key identifiers).
     public var aaguid: String?
     public var aaid: String?
     public var attestationCertificateKeyIdentifiers: [String]?
+    /// The firmware version the statement describes.
     public var authenticatorVersion: UInt32?
     /// `fido2`, `u2f` or `uaf`.
     public var protocolFamily: String?
+    /// The metadata statement schema version (3 for MDS3).
     public var schema: Int?
     /// `basic_full`, `basic_surrogate`, `attca`, `anonca`, `none`.
     public var attestationTypes: [String]?
     /// The attestation roots, standard base64 DER, as sent.
     public var attestationRootCertificates: [String]
 
+    /// A statement made by hand (tests, or metadata from another source).
     public init(description: String, attestationRootCertificates: [String] = []) {
         self.description = description
         self.attestationRootCertificates = attestationRootCertificates
