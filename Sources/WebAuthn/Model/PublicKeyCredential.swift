@@ -25,6 +25,18 @@ public struct PublicKeyCredential<Response: Codable & Hashable & Sendable>: Coda
         self.clientExtensionResults = clientExtensionResults
     }
 
+    init(
+        id: String, rawId: [UInt8], type: PublicKeyCredentialType, response: Response,
+        authenticatorAttachment: AuthenticatorAttachment?, clientExtensionResults: [String: JSONValue]
+    ) {
+        self.id = id
+        self.rawId = Base64URLBytes(rawId)
+        self.type = type
+        self.response = response
+        self.authenticatorAttachment = authenticatorAttachment
+        self.clientExtensionResults = clientExtensionResults
+    }
+
     enum CodingKeys: String, CodingKey {
         case id, rawId, type, response, authenticatorAttachment, clientExtensionResults, getClientExtensionResults
     }

@@ -22,11 +22,11 @@ public struct CollectedClientData: Sendable, Hashable {
         var crossOrigin: Bool?
         var topOrigin: String?
         var tokenBindingStatus: String?
-        var seen = Set<String>()
+        var seen = KnownMembers()
         var reader = JSONReader(bytes)
         do {
             try reader.readObject { reader, key throws(JSONReader.Failure) in
-                guard seen.insert(key).inserted else { throw .init(description: "member \"\(key)\" appears twice") }
+                guard seen.insert(key) else { throw .init(description: "member \"\(key)\" appears twice") }
                 switch key {
                 case "type": type = try reader.readString()
                 case "challenge":
@@ -57,5 +57,19 @@ public struct CollectedClientData: Sendable, Hashable {
         self.topOrigin = topOrigin
         self.tokenBindingStatus = tokenBindingStatus
         self.rawValue = bytes
+    }
+
+    /// The members read above, as bits: a known member seen twice is an error; unknown ones are skipped.
+    private struct KnownMembers {
+        private static let names = ["type", "challenge", "origin", "crossOrigin", "topOrigin", "tokenBinding"]
+        private var bits: UInt8 = 0
+
+        /// Records `key`; false when it is a known member already seen.
+        mutating func insert(_ key: String) -> Bool {
+            guard let index = Self.names.firstIndex(of: key) else { return true }
+            let bit: UInt8 = 1 << index
+            defer { bits |= bit }
+            return bits & bit == 0
+        }
     }
 }
