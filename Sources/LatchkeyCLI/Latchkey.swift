@@ -10,6 +10,7 @@ public struct Latchkey: AsyncParsableCommand {
     static let commands: [any ParsableCommand.Type] = [
         Verify.self,
         Inspect.self,
+        Metadata.self,
         Bench.self,
         Apple.self,
     ]

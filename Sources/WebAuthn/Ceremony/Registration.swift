@@ -88,17 +88,19 @@ extension RelyingParty {
         guard let formatVerifier = attestationFormats.verifier(for: attestationObject.format) else {
             throw WebAuthnError(.unsupportedAttestationFormat, "unsupported attestation statement format \"\(attestationObject.format)\"")
         }
+        let metadata = await attestationTrust.metadataEntry(for: attested.aaguid, statement: attestationObject.statement)
         let context = AttestationContext(
             format: attestationObject.format, statement: attestationObject.statement,
             rawStatement: attestationObject.rawStatement, authenticatorData: authData,
             clientDataHash: clientDataHash, credential: attested, verificationTime: time,
-            anchors: attestationTrust.anchors(for: attestationObject.format), trust: attestationTrust,
+            anchors: attestationTrust.anchors(for: attestationObject.format, metadata: metadata), trust: attestationTrust,
             options: attestationOptions, credentialKeyVerifier: credentialKeyVerifier
         )
         let attestation = try await formatVerifier.verify(context)
         if attestationTrust.requireTrustedAttestation, !attestation.trust.isTrusted {
             throw WebAuthnError(.untrustedAttestation, "a trusted attestation is required; this \(attestation.format) attestation (\(attestation.type.rawValue)) is not trusted")
         }
+        try attestationTrust.policy.check(attestation, metadata: metadata, at: time)
 
         return VerifiedRegistration(
             credentialID: attested.credentialID,
@@ -107,6 +109,7 @@ extension RelyingParty {
             signCount: authData.signCount,
             aaguid: attested.aaguid,
             attestation: attestation,
+            metadata: metadata,
             userVerified: authData.flags.userVerified,
             backupEligible: authData.flags.backupEligible,
             backedUp: authData.flags.backedUp,
@@ -128,6 +131,9 @@ public struct VerifiedRegistration: Sendable {
     public let signCount: UInt32
     public let aaguid: AAGUID
     public let attestation: VerifiedAttestation
+    /// The authenticator's FIDO metadata entry, when ``AttestationTrust/metadata`` has one for it
+    /// (its ``MetadataEntry/description`` names the authenticator).
+    public let metadata: MetadataEntry?
     public let userVerified: Bool
     public let backupEligible: Bool
     public let backedUp: Bool
