@@ -1,17 +1,16 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
-/// Keeps a verified MDS3 BLOB current: loads it from a file or URL on first use, serves lookups from the
+/// Keeps a verified MDS3 BLOB current: loads it from a file (or the caller's loader) on first use, serves lookups from the
 /// parsed copy, and loads a new one once the held one is past its `nextUpdate`. Concurrent callers share one load.
 ///
 /// If a refresh fails, the last good BLOB keeps serving (a compromise report in it still counts) and the
 /// next attempt waits ``retryInterval``; ``lastError`` says what went wrong.
 ///
 /// ```swift
-/// guard let url = URL(string: "https://mds3.fidoalliance.org/") else { return }
-/// let service = MetadataService(source: .url(url))
+/// // The WebAuthn module does no networking: a server passes a loader built on its own HTTP client.
+/// let service = MetadataService(source: .custom(name: "https://mds3.fidoalliance.org/") {
+///     try await httpClient.get("https://mds3.fidoalliance.org/")
+/// })
 /// rp.attestationTrust.metadata = service
 /// rp.attestationTrust.policy = .trusted
 /// ```
@@ -20,15 +19,12 @@ public actor MetadataService: AuthenticatorMetadataSource {
     public enum Source: Sendable, CustomStringConvertible {
         /// A file holding the JWS text.
         case file(String)
-        /// An HTTP(S) URL serving it (the FIDO service is `https://mds3.fidoalliance.org/`), fetched with `URLSession`.
-        case url(URL)
         /// The caller's own loader (a server's HTTP client, a cache); `name` appears in messages.
         case custom(name: String, load: @Sendable () async throws -> [UInt8])
 
         public var description: String {
             switch self {
             case .file(let path): path
-            case .url(let url): url.absoluteString
             case .custom(let name, _): name
             }
         }
@@ -48,7 +44,7 @@ public actor MetadataService: AuthenticatorMetadataSource {
     public private(set) var lastError: WebAuthnError?
 
     /// - Parameters:
-    ///   - source: the file or URL to load from.
+    ///   - source: the file or loader to load from.
     ///   - verifier: the root (and CRLs) the BLOB must verify against; the production FIDO root by default.
     ///   - retryInterval: the wait after a failed refresh; one hour by default.
     ///   - now: the clock (tests pass a fixed one).
@@ -121,12 +117,6 @@ public actor MetadataService: AuthenticatorMetadataSource {
             switch source {
             case .file(let path):
                 return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-            case .url(let url):
-                let (data, response) = try await URLSession.shared.data(from: url)
-                if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
-                    throw WebAuthnError(.metadataUnavailable, "\(url) answered HTTP \(http.statusCode)")
-                }
-                return Array(data)
             case .custom(_, let load):
                 return try await load()
             }
