@@ -47,7 +47,7 @@ let package = Package(
         .target(
             name: "LatchkeyCLI",
             dependencies: [
-                "WebAuthn", "CBOR", "VirtualAuthenticator",
+                "WebAuthn", "CBOR", "VirtualAuthenticator", "LatchkeyClient", "LatchkeyAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -68,16 +68,17 @@ let package = Package(
         .target(
             name: "LatchkeyClient",
             dependencies: [
-                "WebAuthn", "VirtualAuthenticator",
+                "LatchkeyAPI", "WebAuthn", "VirtualAuthenticator",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        .target(name: "LatchkeyAPI", dependencies: ["WebAuthn"]),
         .testTarget(name: "CBORTests", dependencies: ["CBOR"]),
         .testTarget(
             name: "LatchkeyClientTests",
             dependencies: [
-                "LatchkeyClient", "WebAuthn", "VirtualAuthenticator",
+                "LatchkeyClient", "LatchkeyAPI", "LatchkeyCLI", "WebAuthn", "VirtualAuthenticator",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
