@@ -11,6 +11,7 @@ public struct Latchkey: AsyncParsableCommand {
         Verify.self,
         Inspect.self,
         Bench.self,
+        Passkey.self,
     ]
 
     public static let configuration = CommandConfiguration(
