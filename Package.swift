@@ -78,7 +78,7 @@ let package = Package(
         .testTarget(
             name: "LatchkeyClientTests",
             dependencies: [
-                "LatchkeyClient", "LatchkeyAPI", "LatchkeyCLI", "WebAuthn", "VirtualAuthenticator",
+                "LatchkeyClient", "LatchkeyAPI", "WebAuthn", "VirtualAuthenticator",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
