@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "LatchkeyStore", targets: ["LatchkeyStore"]),
         .library(name: "AppleSignIn", targets: ["AppleSignIn"]),
         .library(name: "AppleStandIn", targets: ["AppleStandIn"]),
+        .library(name: "LatchkeyClient", targets: ["LatchkeyClient"]),
         .executable(name: "latchkey", targets: ["latchkey"]),
     ],
     dependencies: [
@@ -50,7 +51,7 @@ let package = Package(
         .target(
             name: "LatchkeyCLI",
             dependencies: [
-                "WebAuthn", "CBOR", "VirtualAuthenticator", "AppleSignIn",
+                "WebAuthn", "CBOR", "VirtualAuthenticator", "AppleSignIn", "LatchkeyClient", "LatchkeyAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -95,7 +96,23 @@ let package = Package(
                            .product(name: "CryptoExtras", package: "swift-crypto"),
                            .product(name: "AsyncHTTPClient", package: "async-http-client")]
         ),
+        .target(
+            name: "LatchkeyClient",
+            dependencies: [
+                "LatchkeyAPI", "WebAuthn", "VirtualAuthenticator",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        .target(name: "LatchkeyAPI", dependencies: ["WebAuthn"]),
         .testTarget(name: "CBORTests", dependencies: ["CBOR"]),
+        .testTarget(
+            name: "LatchkeyClientTests",
+            dependencies: [
+                "LatchkeyClient", "LatchkeyAPI", "WebAuthn", "VirtualAuthenticator",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .testTarget(
             name: "LatchkeyStoreTests",
             dependencies: ["LatchkeyStore", .product(name: "Logging", package: "swift-log")]

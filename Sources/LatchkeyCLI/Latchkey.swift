@@ -13,6 +13,7 @@ public struct Latchkey: AsyncParsableCommand {
         Metadata.self,
         Bench.self,
         Apple.self,
+        Passkey.self,
     ]
 
     public static let configuration = CommandConfiguration(

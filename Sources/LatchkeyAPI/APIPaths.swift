@@ -1,0 +1,49 @@
+/// The paths of every Latchkey endpoint, shared by the server and its clients so they cannot drift apart.
+public enum APIPaths {
+    /// The FIDO Alliance conformance profile ("Server Requirements and Transport Binding Profile").
+    public enum Conformance {
+        public static let attestationOptions = "/attestation/options"
+        public static let attestationResult = "/attestation/result"
+        public static let assertionOptions = "/assertion/options"
+        public static let assertionResult = "/assertion/result"
+    }
+
+    /// The native API for apps and the web, under `/v1`.
+    public enum Native {
+        /// Sign-up: options for a new account's first passkey.
+        public static let registrationOptions = "/v1/passkeys/registration/options"
+        /// Sign-up: verify the new passkey; answers with a ``SessionResponse``.
+        public static let registrationVerify = "/v1/passkeys/registration/verify"
+        /// Sign-in: options for a username or a username-less (discoverable) sign-in.
+        public static let authenticationOptions = "/v1/passkeys/authentication/options"
+        /// Sign-in: verify the assertion; answers with a ``SessionResponse``.
+        public static let authenticationVerify = "/v1/passkeys/authentication/verify"
+        /// The signed-in user.
+        public static let me = "/v1/me"
+        /// The signed-in user's passkeys: `GET` lists them.
+        public static let passkeys = "/v1/me/passkeys"
+        /// One of the signed-in user's passkeys (`{id}` is the base64url credential id): `PATCH` renames, `DELETE` removes.
+        public static func passkey(id: String) -> String { "/v1/me/passkeys/\(id)" }
+        /// Adding a passkey to the signed-in account: options.
+        public static let addPasskeyOptions = "/v1/me/passkeys/registration/options"
+        /// Adding a passkey to the signed-in account: verify; answers with the new ``PasskeySummary``.
+        public static let addPasskeyVerify = "/v1/me/passkeys/registration/verify"
+        /// Ends the current session.
+        public static let logout = "/v1/session/logout"
+        /// `DELETE` deletes the signed-in account with its passkeys and sessions.
+        public static let account = "/v1/account"
+    }
+
+    /// Files other parties fetch from the relying party's domain.
+    public enum WellKnown {
+        public static let appleAppSiteAssociation = "/.well-known/apple-app-site-association"
+        public static let assetLinks = "/.well-known/assetlinks.json"
+        public static let webAuthnRelatedOrigins = "/.well-known/webauthn"
+    }
+
+    /// Operations endpoints.
+    public enum Operations {
+        public static let health = "/healthz"
+        public static let metrics = "/metrics"
+    }
+}

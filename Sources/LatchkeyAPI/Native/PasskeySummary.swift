@@ -1,0 +1,55 @@
+import Foundation
+
+/// One passkey of the signed-in user, as `GET /v1/me/passkeys` lists it.
+public struct PasskeySummary: Codable, Hashable, Sendable {
+    /// The credential id, base64url; use it in `/v1/me/passkeys/{id}`.
+    public var id: String
+    /// The user's label for the passkey, if they gave one.
+    public var name: String?
+    public var createdAt: Date
+    /// When the passkey last signed in; nil until it has.
+    public var lastUsedAt: Date?
+    /// The transports the client reported (`internal`, `hybrid`, `usb`, …).
+    public var transports: [String]
+    /// Whether the passkey is currently backed up (synced).
+    public var backedUp: Bool
+    /// Whether the passkey may be backed up (a multi-device passkey).
+    public var backupEligible: Bool
+    /// The authenticator model's AAGUID (all zeros when the authenticator does not say).
+    public var aaguid: String
+    /// `multi-device` (a synced passkey) or `single-device`.
+    public var deviceType: String
+
+    public init(
+        id: String, name: String?, createdAt: Date, lastUsedAt: Date?, transports: [String],
+        backedUp: Bool, backupEligible: Bool, aaguid: String, deviceType: String
+    ) {
+        self.id = id
+        self.name = name
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+        self.transports = transports
+        self.backedUp = backedUp
+        self.backupEligible = backupEligible
+        self.aaguid = aaguid
+        self.deviceType = deviceType
+    }
+}
+
+/// The body of `GET /v1/me/passkeys`: `{"passkeys":[…]}`, oldest first.
+public struct PasskeyList: Codable, Hashable, Sendable {
+    public var passkeys: [PasskeySummary]
+
+    public init(passkeys: [PasskeySummary]) {
+        self.passkeys = passkeys
+    }
+}
+
+/// The body of `PATCH /v1/me/passkeys/{id}`: the new label, or null to clear it.
+public struct RenamePasskeyRequest: Codable, Hashable, Sendable {
+    public var name: String?
+
+    public init(name: String?) {
+        self.name = name
+    }
+}
