@@ -11,6 +11,9 @@ let package = Package(
         .library(name: "LatchkeyStore", targets: ["LatchkeyStore"]),
         .library(name: "LatchkeyAPI", targets: ["LatchkeyAPI"]),
         .library(name: "LatchkeyServer", targets: ["LatchkeyServer"]),
+        .library(name: "AppleSignIn", targets: ["AppleSignIn"]),
+        .library(name: "AppleStandIn", targets: ["AppleStandIn"]),
+        .library(name: "LatchkeyClient", targets: ["LatchkeyClient"]),
         .executable(name: "latchkey", targets: ["latchkey"]),
     ],
     dependencies: [
@@ -22,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
@@ -50,15 +54,19 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
-        .executableTarget(
-            name: "latchkey",
+        .target(
+            name: "LatchkeyCLI",
             dependencies: [
-                "WebAuthn", "CBOR", "VirtualAuthenticator",
+                "WebAuthn", "CBOR", "VirtualAuthenticator", "AppleSignIn", "LatchkeyClient", "LatchkeyAPI", "LatchkeyServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
+        .executableTarget(name: "latchkey", dependencies: ["LatchkeyCLI"]),
         .target(
             name: "LatchkeyStore",
             dependencies: [
@@ -66,6 +74,41 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "AppleSignIn",
+            dependencies: [
+                "WebAuthn",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .target(
+            name: "AppleStandIn",
+            dependencies: [
+                "AppleSignIn", "WebAuthn",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(
+            name: "AppleSignInTests",
+            dependencies: ["AppleSignIn", "AppleStandIn", "WebAuthn",
+                           .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "CryptoExtras", package: "swift-crypto"),
+                           .product(name: "AsyncHTTPClient", package: "async-http-client")]
+        ),
+        .target(
+            name: "LatchkeyClient",
+            dependencies: [
+                "LatchkeyAPI", "WebAuthn", "VirtualAuthenticator",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
         .target(name: "LatchkeyAPI", dependencies: ["WebAuthn"]),
@@ -84,7 +127,6 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .testTarget(name: "CBORTests", dependencies: ["CBOR"]),
         .testTarget(
             name: "LatchkeyServerTests",
             dependencies: [
@@ -94,6 +136,14 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(name: "CBORTests", dependencies: ["CBOR"]),
+        .testTarget(
+            name: "LatchkeyClientTests",
+            dependencies: [
+                "LatchkeyClient", "LatchkeyAPI", "WebAuthn", "VirtualAuthenticator",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -109,6 +159,11 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "VirtualAuthenticatorTests", dependencies: ["VirtualAuthenticator", "WebAuthn", "CBOR", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates")]),
+        .testTarget(
+            name: "LatchkeyCLITests",
+            dependencies: ["LatchkeyCLI", "WebAuthn", "CBOR", "AppleSignIn", .product(name: "Crypto", package: "swift-crypto")],
+            resources: [.copy("Fixtures")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

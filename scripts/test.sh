@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of the package. It sets up what the tests need by itself, so a fresh machine needs only Swift:
 #   - a throwaway PostgreSQL cluster on a loopback port (Debian's postgresql package, installed if missing)
+#   - a Python virtualenv with the interoperability peers py_webauthn and python-fido2 (from PyPI)
 # and tears it down afterwards.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +22,22 @@ if [ -f scripts/postgres.sh ]; then
     echo "PostgreSQL for tests: $LATCHKEY_TEST_POSTGRES_URL"
 fi
 
+LATCHKEY_TEST_PYTHON=$(bash scripts/python-env.sh "$work/pyenv" | tail -n 1)
+export LATCHKEY_TEST_PYTHON
+echo "Python for interoperability tests: $LATCHKEY_TEST_PYTHON"
+
 swift build --build-tests
+
+# latchkey passkey register/login against Yubico python-fido2's Fido2Server serving the conformance API.
+interop=0
+bash Tests/Interop/fido2_interop.sh "$LATCHKEY_TEST_PYTHON" "$(swift build --show-bin-path)/latchkey" || interop=1
+
+set +e
 swift test --skip-build 2>&1 | tee "$work/test.log"
 status=${PIPESTATUS[0]}
+set -e
+if [ "$interop" -ne 0 ]; then
+    echo "error: the python-fido2 interoperability test failed (see above)"
+    status=1
+fi
 exit "$status"

@@ -11,6 +11,20 @@ enum SQLiteSchema {
         return migrator
     }
 
+    /// Applies what is new. Servers opening a new file at the same moment race: GRDB decides what to apply before it
+    /// takes the write lock, so the loser's migration fails on tables the winner just made. Trying again then finds the
+    /// migrations recorded and does nothing.
+    static func migrate(_ pool: DatabasePool, attempts: Int = 5) throws {
+        for attempt in 1... {
+            do {
+                try migrator.migrate(pool)
+                return
+            } catch where attempt < attempts {
+                continue
+            }
+        }
+    }
+
     /// Tables are STRICT; UUIDs are 16-byte blobs, dates GRDB's UTC `yyyy-MM-dd HH:mm:ss.SSS` text (which sorts
     /// as time does), booleans 0/1 and transports a JSON array of strings.
     private static let v1 = """

@@ -33,7 +33,7 @@ public final class SQLiteStore: LatchkeyStore {
         configuration.busyMode = .timeout(Self.busyTimeout)
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
-            try SQLiteSchema.migrator.migrate(pool)
+            try SQLiteSchema.migrate(pool)
         } catch {
             throw StoreError(sqlite: error)
         }
@@ -46,7 +46,7 @@ public final class SQLiteStore: LatchkeyStore {
 
     public func migrate() async throws(StoreError) {
         do {
-            try SQLiteSchema.migrator.migrate(pool)
+            try SQLiteSchema.migrate(pool)
         } catch {
             throw StoreError(sqlite: error)
         }

@@ -29,12 +29,17 @@ public struct AttestationContext: Sendable {
     /// The relying party's whole trust configuration, for formats that verify statements of other formats (`compound`).
     public let trust: AttestationTrust
     public let options: AttestationOptions
+    /// The credential public key made ready to verify, when its algorithm is one Latchkey verifies. The ceremony
+    /// builds it once; self attestation uses it instead of importing the key again.
+    public let credentialKeyVerifier: SignatureVerifier?
 
     public init(
         format: String, statement: CBORMap, rawStatement: CBORValue? = nil, authenticatorData: AuthenticatorData,
         clientDataHash: [UInt8], credential: AttestedCredentialData, verificationTime: Date,
-        anchors: AttestationTrust.Anchors?, trust: AttestationTrust = .empty, options: AttestationOptions
+        anchors: AttestationTrust.Anchors?, trust: AttestationTrust = .empty, options: AttestationOptions,
+        credentialKeyVerifier: SignatureVerifier? = nil
     ) {
+        self.credentialKeyVerifier = credentialKeyVerifier
         self.format = format
         self.statement = statement
         self.rawStatement = rawStatement ?? .map(statement)

@@ -43,7 +43,7 @@ public struct CompoundAttestation: AttestationStatementVerifier {
                 format: subformat, statement: statement, authenticatorData: context.authenticatorData,
                 clientDataHash: context.clientDataHash, credential: context.credential,
                 verificationTime: context.verificationTime, anchors: context.trust.anchors(for: subformat),
-                trust: context.trust, options: context.options
+                trust: context.trust, options: context.options, credentialKeyVerifier: context.credentialKeyVerifier
             )
             components.append(try await verifier.verify(subcontext))
         }

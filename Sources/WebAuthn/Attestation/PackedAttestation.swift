@@ -16,7 +16,12 @@ public struct PackedAttestation: AttestationStatementVerifier {
             guard alg == context.credential.publicKey.algorithm else {
                 throw context.failure("algorithmMismatch", "self attestation alg \(alg.name) differs from the credential key's \(context.credential.publicKey.algorithm.name)")
             }
-            let verifier = try SignatureVerifier(coseKey: context.credential.publicKey)
+            let verifier: SignatureVerifier
+            if let prepared = context.credentialKeyVerifier {
+                verifier = prepared
+            } else {
+                verifier = try SignatureVerifier(coseKey: context.credential.publicKey)
+            }
             guard verifier.isValidSignature(signature, for: context.signedData) else {
                 throw context.failure("badSignature", "packed self attestation signature does not verify with the credential key")
             }

@@ -82,24 +82,25 @@ extension RelyingParty {
             let allowed = algorithms.map { String($0.rawValue) }.joined(separator: ", ")
             throw WebAuthnError(.algorithmNotAllowed, "credential public key algorithm (\(algorithm.rawValue)) is not in the allowed pubKeyCredParams ([\(allowed)])")
         }
-        if COSEAlgorithm.verifiable.contains(algorithm) {
-            _ = try SignatureVerifier(coseKey: attested.publicKey)  // rejects keys that are not on their curve, etc.
-        }
+        // Importing the key rejects keys that are not on their curve and the like.
+        let credentialKeyVerifier = COSEAlgorithm.verifiable.contains(algorithm) ? try SignatureVerifier(coseKey: attested.publicKey) : nil
 
         guard let formatVerifier = attestationFormats.verifier(for: attestationObject.format) else {
             throw WebAuthnError(.unsupportedAttestationFormat, "unsupported attestation statement format \"\(attestationObject.format)\"")
         }
+        let metadata = await attestationTrust.metadataEntry(for: attested.aaguid, statement: attestationObject.statement)
         let context = AttestationContext(
             format: attestationObject.format, statement: attestationObject.statement,
             rawStatement: attestationObject.rawStatement, authenticatorData: authData,
             clientDataHash: clientDataHash, credential: attested, verificationTime: time,
-            anchors: attestationTrust.anchors(for: attestationObject.format), trust: attestationTrust,
-            options: attestationOptions
+            anchors: attestationTrust.anchors(for: attestationObject.format, metadata: metadata), trust: attestationTrust,
+            options: attestationOptions, credentialKeyVerifier: credentialKeyVerifier
         )
         let attestation = try await formatVerifier.verify(context)
         if attestationTrust.requireTrustedAttestation, !attestation.trust.isTrusted {
             throw WebAuthnError(.untrustedAttestation, "a trusted attestation is required; this \(attestation.format) attestation (\(attestation.type.rawValue)) is not trusted")
         }
+        try attestationTrust.policy.check(attestation, metadata: metadata, at: time)
 
         return VerifiedRegistration(
             credentialID: attested.credentialID,
@@ -108,6 +109,7 @@ extension RelyingParty {
             signCount: authData.signCount,
             aaguid: attested.aaguid,
             attestation: attestation,
+            metadata: metadata,
             userVerified: authData.flags.userVerified,
             backupEligible: authData.flags.backupEligible,
             backedUp: authData.flags.backedUp,
@@ -129,6 +131,9 @@ public struct VerifiedRegistration: Sendable {
     public let signCount: UInt32
     public let aaguid: AAGUID
     public let attestation: VerifiedAttestation
+    /// The authenticator's FIDO metadata entry, when ``AttestationTrust/metadata`` has one for it
+    /// (its ``MetadataEntry/description`` names the authenticator).
+    public let metadata: MetadataEntry?
     public let userVerified: Bool
     public let backupEligible: Bool
     public let backedUp: Bool

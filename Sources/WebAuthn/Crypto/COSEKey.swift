@@ -44,6 +44,10 @@ public struct COSEKey: Sendable, Hashable {
 
     /// Parses a COSE_Key from its CBOR encoding.
     public init(bytes: [UInt8]) throws(WebAuthnError) {
+        if bytes.count == Self.canonicalES256Length, let key = Self.canonicalES256(prefixOf: bytes[...]) {
+            self = key
+            return
+        }
         let value: CBORValue
         do {
             value = try CBORDecoder().decode(bytes)
@@ -86,6 +90,36 @@ public struct COSEKey: Sendable, Hashable {
             parameters = .akp(publicKey: try bytes(-1, "pub"))
         }
         self.algorithm = COSEAlgorithm(rawValue: alg)
+        self.rawBytes = rawBytes
+    }
+
+    /// The CTAP2 canonical encoding of an ES256 P-256 key — what nearly every passkey stores — is one fixed layout:
+    /// `{1: 2, 3: -7, -1: 1, -2: x, -3: y}` with 32-byte coordinates. Recognising it directly skips the general decoder.
+    private static let es256Layout: [(offset: Int, bytes: [UInt8])] = [
+        (0, [0xa5, 0x01, 0x02, 0x03, 0x26, 0x20, 0x01, 0x21, 0x58, 0x20]),
+        (42, [0x22, 0x58, 0x20]),
+    ]
+
+    static let canonicalES256Length = 77
+
+    /// The canonical ES256 key at the start of `bytes`, if that is what they begin with.
+    static func canonicalES256(prefixOf bytes: ArraySlice<UInt8>) -> COSEKey? {
+        guard bytes.count >= canonicalES256Length else { return nil }
+        let start = bytes.startIndex
+        for part in es256Layout
+        where !bytes[start + part.offset..<start + part.offset + part.bytes.count].elementsEqual(part.bytes) {
+            return nil
+        }
+        return COSEKey(
+            algorithm: .es256,
+            parameters: .ec2(curve: Curve.p256, x: Array(bytes[start + 10..<start + 42]), y: Array(bytes[start + 45..<start + 77])),
+            rawBytes: Array(bytes[start..<start + canonicalES256Length])
+        )
+    }
+
+    private init(algorithm: COSEAlgorithm, parameters: Parameters, rawBytes: [UInt8]) {
+        self.algorithm = algorithm
+        self.parameters = parameters
         self.rawBytes = rawBytes
     }
 

@@ -99,6 +99,16 @@ public struct SignatureVerifier: Sendable {
 
     /// Checks `signature` over `data`. ECDSA signatures are ASN.1 DER, as WebAuthn specifies.
     public func isValidSignature(_ signature: some DataProtocol, for data: some DataProtocol) -> Bool {
+        check(Array(signature), Array(data))
+    }
+
+    /// Checks `signature` over `data` (the concrete form the ceremonies use: swift-crypto's generic entry points are
+    /// specialised here for arrays instead of going through `DataProtocol` at run time).
+    public func isValidSignature(_ signature: [UInt8], for data: [UInt8]) -> Bool {
+        check(signature, data)
+    }
+
+    private func check(_ signature: [UInt8], _ data: [UInt8]) -> Bool {
         switch key {
         case .p256(let k):
             guard let sig = try? P256.Signing.ECDSASignature(derRepresentation: signature) else { return false }

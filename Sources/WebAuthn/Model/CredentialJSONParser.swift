@@ -1,7 +1,7 @@
 /// Parses the credential JSON a client sends (`RegistrationResponseJSON`, `AuthenticationResponseJSON`) in one pass with
 /// ``JSONReader``. This is the hot path of every ceremony; the types' `Codable` conformances give the same results.
 enum CredentialJSONParser {
-    struct Envelope<Response> {
+    struct Envelope<Response: Codable & Hashable & Sendable> {
         var id: String
         var rawId: [UInt8]
         var type: PublicKeyCredentialType
@@ -11,7 +11,7 @@ enum CredentialJSONParser {
     }
 
     /// Reads the envelope common to both credential kinds; `response` reads the kind-specific `response` object.
-    static func parse<Response>(
+    static func parse<Response: Codable & Hashable & Sendable>(
         _ bytes: [UInt8],
         response readResponse: (inout JSONReader) throws(JSONReader.Failure) -> Response
     ) throws(WebAuthnError) -> Envelope<Response> {
@@ -57,7 +57,7 @@ enum CredentialJSONParser {
     static func reconcile(id: String?, rawId: [UInt8]?) throws(WebAuthnError) -> (String, [UInt8]) {
         switch (id, rawId) {
         case let (id?, rawId?):
-            guard Base64URL.decode(id) == rawId else {
+            guard Base64URL.text(id, encodes: rawId) else {
                 throw WebAuthnError(.credentialIdMismatch, "credential id and rawId differ")
             }
             return (id, rawId)
@@ -93,7 +93,16 @@ enum CredentialJSONParser {
     }
 }
 
-extension AuthenticationCredential {
+extension PublicKeyCredential {
+    init(_ envelope: CredentialJSONParser.Envelope<Response>) {
+        self.init(
+            id: envelope.id, rawId: envelope.rawId, type: envelope.type, response: envelope.response,
+            authenticatorAttachment: envelope.authenticatorAttachment, clientExtensionResults: envelope.clientExtensionResults
+        )
+    }
+}
+
+extension PublicKeyCredential where Response == AuthenticatorAssertionResponse {
     init(json bytes: [UInt8]) throws(WebAuthnError) {
         let envelope = try CredentialJSONParser.parse(bytes) { reader throws(JSONReader.Failure) in
             var clientData: [UInt8]?
@@ -119,16 +128,11 @@ extension AuthenticationCredential {
                 userHandle: userHandle?.isEmpty == true ? nil : userHandle
             )
         }
-        self.init(
-            rawId: envelope.rawId, response: envelope.response,
-            authenticatorAttachment: envelope.authenticatorAttachment, clientExtensionResults: envelope.clientExtensionResults
-        )
-        self.id = envelope.id
-        self.type = envelope.type
+        self.init(envelope)
     }
 }
 
-extension RegistrationCredential {
+extension PublicKeyCredential where Response == AuthenticatorAttestationResponse {
     init(json bytes: [UInt8]) throws(WebAuthnError) {
         let envelope = try CredentialJSONParser.parse(bytes) { reader throws(JSONReader.Failure) in
             var clientData: [UInt8]?
@@ -164,11 +168,6 @@ extension RegistrationCredential {
                 transports: transports, publicKey: publicKey, publicKeyAlgorithm: algorithm
             )
         }
-        self.init(
-            rawId: envelope.rawId, response: envelope.response,
-            authenticatorAttachment: envelope.authenticatorAttachment, clientExtensionResults: envelope.clientExtensionResults
-        )
-        self.id = envelope.id
-        self.type = envelope.type
+        self.init(envelope)
     }
 }

@@ -118,15 +118,21 @@ public struct AttestedCredentialData: Sendable, Hashable {
         }
         let credentialID = Array(bytes[idStart..<idStart + idLength])
         let keyStart = idStart + idLength
-        let keyValue: CBORValue
-        let consumed: Int
-        do {
-            (keyValue, consumed) = try CBORDecoder().decodePrefix(Array(bytes[keyStart...]))
-        } catch {
-            throw WebAuthnError.cbor(error, in: "credential public key", code: .publicKeyMalformed)
+        let key: COSEKey
+        if let canonical = COSEKey.canonicalES256(prefixOf: bytes[keyStart...]) {
+            key = canonical
+        } else {
+            let keyValue: CBORValue
+            let consumed: Int
+            do {
+                (keyValue, consumed) = try CBORDecoder().decodePrefix(Array(bytes[keyStart...]))
+            } catch {
+                throw WebAuthnError.cbor(error, in: "credential public key", code: .publicKeyMalformed)
+            }
+            key = try COSEKey(cbor: keyValue, rawBytes: Array(bytes[keyStart..<keyStart + consumed]))
         }
-        let keyBytes = Array(bytes[keyStart..<keyStart + consumed])
-        let key = try COSEKey(cbor: keyValue, rawBytes: keyBytes)
+        let consumed = key.rawBytes.count
+        let keyBytes = key.rawBytes
         let data = AttestedCredentialData(aaguid: aaguid, credentialID: credentialID, publicKeyBytes: keyBytes, publicKey: key)
         return (data, 18 + idLength + consumed)
     }

@@ -17,19 +17,21 @@ public struct CollectedClientData: Sendable, Hashable {
     /// appears twice is rejected, so no two parsers can read different values from the same bytes.
     public init(bytes: [UInt8]) throws(WebAuthnError) {
         var type: String?
-        var challenge: String?
+        var challenge: [UInt8]?
         var origin: String?
         var crossOrigin: Bool?
         var topOrigin: String?
         var tokenBindingStatus: String?
-        var seen = Set<String>()
+        var seen = KnownMembers()
         var reader = JSONReader(bytes)
         do {
             try reader.readObject { reader, key throws(JSONReader.Failure) in
-                guard seen.insert(key).inserted else { throw .init(description: "member \"\(key)\" appears twice") }
+                guard seen.insert(key) else { throw .init(description: "member \"\(key)\" appears twice") }
                 switch key {
                 case "type": type = try reader.readString()
-                case "challenge": challenge = try reader.readString()
+                case "challenge":
+                    guard let bytes = try reader.readBase64() else { throw .init(description: "challenge is not base64url") }
+                    challenge = bytes
                 case "origin": origin = try reader.readString()
                 case "crossOrigin": crossOrigin = reader.readNullIfPresent() ? nil : try reader.readBool()
                 case "topOrigin": topOrigin = reader.readNullIfPresent() ? nil : try reader.readString()
@@ -45,18 +47,29 @@ public struct CollectedClientData: Sendable, Hashable {
             throw WebAuthnError(.clientDataMalformed, "clientDataJSON is not valid: \(error.description)")
         }
         guard let type, let challenge, let origin else {
-            let missing = [("type", type), ("challenge", challenge), ("origin", origin)].filter { $0.1 == nil }.map(\.0)
+            let missing = [("type", type == nil), ("challenge", challenge == nil), ("origin", origin == nil)].filter(\.1).map(\.0)
             throw WebAuthnError(.clientDataMalformed, "clientDataJSON is missing \(missing.joined(separator: ", "))")
         }
-        guard let challengeBytes = Base64URL.decode(challenge) else {
-            throw WebAuthnError(.clientDataMalformed, "clientDataJSON.challenge is not base64url")
-        }
         self.type = type
-        self.challenge = challengeBytes
+        self.challenge = challenge
         self.origin = origin
         self.crossOrigin = crossOrigin ?? false
         self.topOrigin = topOrigin
         self.tokenBindingStatus = tokenBindingStatus
         self.rawValue = bytes
+    }
+
+    /// The members read above, as bits: a known member seen twice is an error; unknown ones are skipped.
+    private struct KnownMembers {
+        private static let names = ["type", "challenge", "origin", "crossOrigin", "topOrigin", "tokenBinding"]
+        private var bits: UInt8 = 0
+
+        /// Records `key`; false when it is a known member already seen.
+        mutating func insert(_ key: String) -> Bool {
+            guard let index = Self.names.firstIndex(of: key) else { return true }
+            let bit: UInt8 = 1 << index
+            defer { bits |= bit }
+            return bits & bit == 0
+        }
     }
 }

@@ -35,6 +35,32 @@ public enum Base64URL {
         return string.withUTF8 { decode(utf8: $0) }
     }
 
+    /// Whether `text` (base64url or base64, padded or not) decodes to exactly `bytes`, without allocating.
+    public static func text(_ text: String, encodes bytes: [UInt8]) -> Bool {
+        var accumulator: UInt32 = 0
+        var bits = 0
+        var position = 0
+        var padding = false
+        for char in text.utf8 {
+            if char == UInt8(ascii: "=") {
+                padding = true
+                continue
+            }
+            let value = decodeTable[Int(char)]
+            guard value != 0xff, !padding else { return false }
+            accumulator = accumulator << 6 | UInt32(value)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                guard position < bytes.count, bytes[position] == UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)) else {
+                    return false
+                }
+                position += 1
+            }
+        }
+        return position == bytes.count && bits < 6
+    }
+
     /// Decodes the UTF-8 bytes of base64url or base64 text, padded or not.
     public static func decode(utf8 text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var end = text.count

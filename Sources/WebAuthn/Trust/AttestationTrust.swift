@@ -20,10 +20,20 @@ public struct AttestationTrust: Sendable {
     /// Reject every registration whose attestation is not trusted: `none`, `self` and unanchored paths fail
     /// with `attestation.untrusted`.
     public var requireTrustedAttestation: Bool
+    /// Authenticator metadata (FIDO MDS3), consulted per registration: the matched statement's attestation roots
+    /// are added to the format's anchors, and its status reports are judged by ``policy``.
+    public var metadata: (any AuthenticatorMetadataSource)?
+    /// What the registration must prove, judged after the statement verifies (``AttestationPolicy``).
+    public var policy: AttestationPolicy
 
-    public init(anchorsByFormat: [String: Anchors] = [:], requireTrustedAttestation: Bool = false) {
+    public init(
+        anchorsByFormat: [String: Anchors] = [:], requireTrustedAttestation: Bool = false,
+        metadata: (any AuthenticatorMetadataSource)? = nil, policy: AttestationPolicy = .any
+    ) {
         self.anchorsByFormat = anchorsByFormat
         self.requireTrustedAttestation = requireTrustedAttestation
+        self.metadata = metadata
+        self.policy = policy
     }
 
     public func anchors(for format: String) -> Anchors? { anchorsByFormat[format] }

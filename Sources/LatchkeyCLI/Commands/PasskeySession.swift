@@ -1,0 +1,26 @@
+import LatchkeyClient
+import VirtualAuthenticator
+
+/// What the management commands share: signing in with a local passkey, and reading the local store.
+enum PasskeySession {
+    /// A native client signed in with a local passkey (for `username`, or any discoverable one).
+    static func signIn(_ options: PasskeyOptions, store: EncryptedFileCredentialStore, username: String?) async throws(CommandError) -> NativeClient {
+        let client = NativeClient(server: try options.serverURL())
+        let authenticator = try options.authenticator(store: store, choice: username.map(CredentialChoice.userName) ?? .mostRecent)
+        do {
+            try await client.signIn(username: username, with: authenticator)
+        } catch {
+            throw CommandError(error)
+        }
+        return client
+    }
+
+    /// The local credentials for `rpID`, oldest first.
+    static func localCredentials(_ store: EncryptedFileCredentialStore, rpID: String) async throws(CommandError) -> [StoredCredential] {
+        do {
+            return try await store.credentials(rpID: rpID)
+        } catch {
+            throw CommandError.store(error)
+        }
+    }
+}

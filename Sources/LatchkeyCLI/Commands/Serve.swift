@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import LatchkeyServer
+import Logging
+
+/// `latchkey serve`: runs the relying-party server until SIGTERM or SIGINT.
+///
+/// Settings come from the flags, then the `LATCHKEY_*` environment, then a JSON config file (`--config` or
+/// `LATCHKEY_CONFIG`), in that order of precedence. A bad setting prints `{"error": …}` (code
+/// `usage.configuration`) and exits 2; a database that cannot be opened exits 1.
+struct Serve: LatchkeyCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the passkey server (conformance profile and /v1 API) on SQLite or PostgreSQL.",
+        discussion: "Every flag also reads from LATCHKEY_<NAME> (e.g. LATCHKEY_RP_ID; lists comma-separated) and from the JSON file given by --config."
+    )
+
+    @Option(help: "A JSON file of settings (keys as in docs/SERVER.md).")
+    var config: String?
+
+    @OptionGroup var flags: ServeFlags
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
+    var logLevel: String = "info"
+
+    func execute(_ io: CommandIO) async throws(CommandError) {
+        guard let level = Logger.Level(rawValue: logLevel) else {
+            throw .usage("logLevel", "'\(logLevel)' is not a log level (trace, debug, info, notice, warning, error, critical)")
+        }
+        let configuration: ServerConfiguration
+        do {
+            let settings = try ServerSettings.load(flags: flags.settings, configFile: config, environment: ProcessInfo.processInfo.environment)
+            configuration = try ServerConfiguration(settings)
+        } catch {
+            throw .usage("configuration", error.description)
+        }
+        var logger = Logger(label: "latchkey.server") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = level
+        do {
+            try await ServerRunner.run(configuration: configuration, logger: logger) { line in io.line(line) }
+        } catch let error as ConfigurationError {
+            throw CommandError(code: "server.database", message: error.description, exitStatus: 1)
+        } catch {
+            throw CommandError(code: "server.failed", message: "the server stopped: \(error)", exitStatus: 1)
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import LatchkeyServer
+
+/// The flags of `latchkey serve`, each overriding the environment and the config file when given.
+struct ServeFlags: ParsableArguments {
+    @Option(help: "The address to listen on (default 127.0.0.1; 0.0.0.0 for every interface).")
+    var host: String?
+
+    @Option(help: "The TCP port (default 8080).")
+    var port: Int?
+
+    @Option(help: "sqlite:///path, a file path, or postgres://user:password@host:port/database (default ./latchkey.sqlite).")
+    var database: String?
+
+    @Option(help: "The relying party ID: the site's registrable domain (default localhost).")
+    var rpId: String?
+
+    @Option(help: "The relying party's name shown by authenticators (default Latchkey).")
+    var rpName: String?
+
+    @Option(help: "A web origin served (repeatable; default http://localhost:<port>, or https://<rp id>).")
+    var origin: [String] = []
+
+    @Option(help: "An Apple app allowed to use the passkeys, TEAMID.bundle.id (repeatable).")
+    var appleAppId: [String] = []
+
+    @Option(help: "An Android app, package:SHA256_CERT_FINGERPRINT (repeatable).")
+    var androidApp: [String] = []
+
+    @Option(help: "An origin on another domain that uses this RP ID (repeatable; served in /.well-known/webauthn).")
+    var relatedOrigin: [String] = []
+
+    @Option(help: "required, preferred or discouraged (default preferred).")
+    var userVerification: String?
+
+    @Option(help: "none, indirect, direct or enterprise (default none).")
+    var attestation: String?
+
+    @Option(help: "Ceremony requests per minute per client address; 0 turns it off (default 120).")
+    var rateLimit: Int?
+
+    @Option(help: "A proxy whose X-Forwarded-For is believed, as a CIDR block (repeatable).")
+    var trustedProxy: [String] = []
+
+    @Flag(help: "Accept client data whose challenge is the base64url of the base64url challenge text (some iOS SDKs).")
+    var acceptBase64urlTextChallenge = false
+
+    @Option(help: "The largest request body in bytes (default 65536).")
+    var bodyLimit: Int?
+
+    @Option(help: "How long a session lasts, in seconds (default 30 days).")
+    var sessionLifetime: Int?
+
+    @Option(help: "How long a ceremony may take, in seconds (default 300).")
+    var ceremonyLifetime: Int?
+
+    /// The settings these flags give; unset flags leave the other layers' values.
+    var settings: ServerSettings {
+        var settings = ServerSettings()
+        settings.host = host
+        settings.port = port
+        settings.database = database
+        settings.rpID = rpId
+        settings.rpName = rpName
+        settings.origins = origin.isEmpty ? nil : origin
+        settings.appleAppIDs = appleAppId.isEmpty ? nil : appleAppId
+        settings.androidApps = androidApp.isEmpty ? nil : androidApp
+        settings.relatedOrigins = relatedOrigin.isEmpty ? nil : relatedOrigin
+        settings.userVerification = userVerification
+        settings.attestation = attestation
+        settings.rateLimit = rateLimit
+        settings.trustedProxies = trustedProxy.isEmpty ? nil : trustedProxy
+        settings.acceptBase64URLTextChallenge = acceptBase64urlTextChallenge ? true : nil
+        settings.bodyLimit = bodyLimit
+        settings.sessionLifetime = sessionLifetime
+        settings.ceremonyLifetime = ceremonyLifetime
+        return settings
+    }
+}

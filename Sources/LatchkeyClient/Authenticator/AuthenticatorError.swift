@@ -1,0 +1,38 @@
+/// Why an ``Authenticator`` did not produce a credential, with a code that stays the same whichever
+/// authenticator ran (the hybrid-app bridge and the command line report these codes).
+public struct AuthenticatorError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The stable, machine-readable reason.
+    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// The user dismissed the sheet or picked no account.
+        public static let cancelled = Code(rawValue: "cancelled")
+        /// The authenticator refused: user verification or a discoverable credential it cannot provide,
+        /// or the platform denied the request (a `NotAllowedError`).
+        public static let notAllowed = Code(rawValue: "notAllowed")
+        /// The relying party's options could not be read or do not fit this origin.
+        public static let invalidOptions = Code(rawValue: "invalidOptions")
+        /// No credential on the authenticator matches the request.
+        public static let noCredentials = Code(rawValue: "noCredentials")
+        /// A credential listed in `excludeCredentials` already lives on the authenticator.
+        public static let excludedCredential = Code(rawValue: "excludedCredential")
+        /// The system or authenticator cannot do this (an older OS, no requested algorithm).
+        public static let unsupported = Code(rawValue: "unsupported")
+        /// Anything else: the authenticator itself failed (its key store, key generation, signing).
+        public static let failed = Code(rawValue: "failed")
+    }
+
+    /// The stable reason.
+    public var code: Code
+    /// A human sentence for logs and developers.
+    public var message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code): \(message)" }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import LatchkeyAPI
+
+/// One server, one transport, one cookie jar, an optional bearer token: the JSON request/response plumbing
+/// both profile clients share.
+actor APIConnection {
+    /// How a profile reads an error response: its code and message, or nil when the body is not its error form.
+    typealias ErrorReader = @Sendable (_ status: Int, _ body: [UInt8]) -> (code: String, message: String)?
+
+    let server: URL
+    private let transport: any HTTPTransport
+    private let readError: ErrorReader
+    private let cookies = CookieJar()
+    /// The session token sent as `Authorization: Bearer`.
+    var bearerToken: String?
+
+    init(server: URL, transport: any HTTPTransport, readError: @escaping ErrorReader) {
+        self.server = server
+        self.transport = transport
+        self.readError = readError
+    }
+
+    func setBearerToken(_ token: String?) {
+        bearerToken = token
+    }
+
+    /// Sends `body` as JSON and decodes the response as `Response`.
+    func send<Response: Decodable>(
+        _ method: String, _ path: String, body: (some Encodable & Sendable)?, as type: Response.Type
+    ) async throws(LatchkeyClientError) -> Response {
+        let response = try await exchange(method, path, body: body)
+        do {
+            return try APIJSON.makeDecoder().decode(Response.self, from: Data(response.body))
+        } catch {
+            throw .unexpectedResponse(status: response.status, "\(method) \(path): the body is not a \(Response.self): \(error)")
+        }
+    }
+
+    /// Sends `body` (if any) as JSON and checks the status; returns the raw response.
+    @discardableResult
+    func exchange(_ method: String, _ path: String, body: (some Encodable & Sendable)?) async throws(LatchkeyClientError) -> HTTPResponse {
+        guard let url = URL(string: path, relativeTo: server)?.absoluteURL else {
+            throw .invalidRequest("\(path) is not a path on \(server.absoluteString)")
+        }
+        var headers = ["Accept": "application/json"]
+        var bytes: [UInt8]?
+        if let body {
+            do {
+                bytes = Array(try APIJSON.makeEncoder().encode(body))
+            } catch {
+                throw .invalidRequest("the \(type(of: body)) body cannot be encoded: \(error)")
+            }
+            headers["Content-Type"] = "application/json"
+        }
+        if let bearerToken { headers["Authorization"] = "Bearer \(bearerToken)" }
+        if let cookie = await cookies.header { headers["Cookie"] = cookie }
+
+        let response = try await transport.send(HTTPRequest(method: method, url: url, headers: headers, body: bytes))
+        await cookies.store(response.setCookies)
+        guard (200..<300).contains(response.status) else {
+            if let (code, message) = readError(response.status, response.body) {
+                throw .server(status: response.status, code: code, message: message)
+            }
+            let text = String(decoding: response.body.prefix(200), as: UTF8.self)
+            throw .unexpectedResponse(status: response.status, "\(method) \(path): \(text.isEmpty ? "no body" : text)")
+        }
+        return response
+    }
+}
+
+/// A request without a body.
+struct NoBody: Encodable, Sendable {}
