@@ -101,6 +101,14 @@ struct OperationsTests {
             let empty = try await app.send(.post, APIPaths.Native.registrationOptions, text: #"{"username": "  "}"#)
             #expect(empty.errorCode == "user.invalidName")
 
+            let form = try await app.send(
+                .post, APIPaths.Native.authenticationVerify, text: #"{"ticket":"x","credential":{}}"#, headers: [.contentType: "text/plain"]
+            )
+            #expect(form.status == .unsupportedMediaType)
+            #expect(form.errorCode == "request.unsupportedMediaType")
+            let formConformance = try await app.send(.post, APIPaths.Conformance.assertionResult, text: "{}", headers: [.contentType: "application/x-www-form-urlencoded"])
+            try expectFailure(formConformance, code: "request.unsupportedMediaType")
+
             let conformance = try await app.send(.post, APIPaths.Conformance.attestationOptions, text: "[]")
             try expectFailure(conformance, code: "request.invalidField")
             let noName = try await app.send(.post, APIPaths.Conformance.attestationOptions, text: "{}")

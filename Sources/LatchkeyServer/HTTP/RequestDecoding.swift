@@ -7,9 +7,21 @@ import WebAuthn
 extension Request {
     private static let decoder = APIJSON.makeDecoder()
 
+    /// The media types an HTML form can send across sites without a CORS preflight.
+    private static let formMediaTypes = ["application/x-www-form-urlencoded", "multipart/form-data", "text/plain"]
+
     /// The body, already collected by ``BodyLimitMiddleware``.
+    ///
+    /// A body sent as a form type (`text/plain`, `application/x-www-form-urlencoded`, `multipart/form-data`) is
+    /// refused with 415 `request.unsupportedMediaType`: only a cross-site form would send JSON that way, and
+    /// refusing it keeps such forms from finishing a ceremony in a victim's browser (login CSRF).
     func bodyBytes(context: ServerRequestContext) async throws -> ByteBuffer {
-        try await body.collect(upTo: context.maxUploadSize)
+        let buffer = try await body.collect(upTo: context.maxUploadSize)
+        if buffer.readableBytes > 0, let contentType = headers[.contentType]?.lowercased(),
+           Self.formMediaTypes.contains(where: { contentType.hasPrefix($0) }) {
+            throw APIError(.unsupportedMediaType, code: "request.unsupportedMediaType", message: "send the body as Content-Type: application/json")
+        }
+        return buffer
     }
 
     /// Decodes the JSON body. Decoding failures become 400 errors naming the field: `request.malformedJSON`,

@@ -59,8 +59,9 @@ struct ConformanceRoutes: Sendable {
     }
 
     private func attestationResult(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let body = try await request.bodyBytes(context: context)
         let ticket = try ceremonyTicket(request)
-        let credential = try RegistrationCredential.parse(Array(buffer: try await request.bodyBytes(context: context)))
+        let credential = try RegistrationCredential.parse(Array(buffer: body))
         let signedIn = try? await sessions.signedIn(request)
         let outcome = try await ceremonies.finishRegistration(ticket: ticket, credential: credential, signedIn: signedIn)
         return try success(outcome)
@@ -75,8 +76,9 @@ struct ConformanceRoutes: Sendable {
     }
 
     private func assertionResult(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let body = try await request.bodyBytes(context: context)
         let ticket = try ceremonyTicket(request)
-        let credential = try AuthenticationCredential.parse(Array(buffer: try await request.bodyBytes(context: context)))
+        let credential = try AuthenticationCredential.parse(Array(buffer: body))
         return try success(try await ceremonies.finishAuthentication(ticket: ticket, credential: credential))
     }
 
