@@ -103,6 +103,25 @@ struct NativeCeremonyTests {
     }
 
     @Test(arguments: Backend.available)
+    func anExpiredTicketIsGone(_ backend: Backend) async throws {
+        try await withServer(backend) { server in
+            let past = Date().addingTimeInterval(-600)
+            try await server.store.insertCeremony(StoredCeremony(
+                id: "expired-ticket", kind: .authentication, challenge: Data(repeating: 1, count: 32), createdAt: past,
+                expiresAt: past.addingTimeInterval(300)
+            ))
+            let credential = #"{"id":"AAAA","rawId":"AAAA","type":"public-key","response":{"clientDataJSON":"e30","authenticatorData":"AAAA","signature":"AAAA"}}"#
+            let reply = try await server.app().send(.post, APIPaths.Native.authenticationVerify, text: #"{"ticket":"expired-ticket","credential":"# + credential + "}")
+            #expect(reply.status == .gone, "\(reply)")
+            #expect(reply.errorCode == "ceremony.expired")
+            let again = try await server.app().send(.post, APIPaths.Native.authenticationVerify, text: #"{"ticket":"expired-ticket","credential":"# + credential + "}")
+            #expect(again.errorCode == "ceremony.notFound", "an expired ceremony is removed")
+            let malformed = try await server.app().send(.post, APIPaths.Native.authenticationVerify, text: #"{"ticket":"not a ticket!","credential":"# + credential + "}")
+            #expect(malformed.errorCode == "ceremony.notFound")
+        }
+    }
+
+    @Test(arguments: Backend.available)
     func verifyFailuresAnswerTheWebAuthnCode(_ backend: Backend) async throws {
         try await withServer(backend) { server in
             let authenticator = VirtualAuthenticator()
