@@ -2,10 +2,15 @@ import WebAuthn
 
 /// `ServerPublicKeyCredentialCreationOptionsRequest`: the body of `POST /attestation/options`.
 public struct ServerCreationOptionsRequest: Codable, Hashable, Sendable {
+    /// The account's sign-in name.
     public var username: String
+    /// The name people see.
     public var displayName: String
+    /// Echoed in the options; `userVerification: required` is enforced on the result.
     public var authenticatorSelection: AuthenticatorSelectionCriteria?
+    /// Echoed in the options.
     public var attestation: AttestationConveyancePreference?
+    /// Client extension inputs, echoed in the options.
     public var extensions: [String: JSONValue]?
 
     public init(

@@ -4,8 +4,11 @@ import WebAuthn
 ///
 /// Latchkey also accepts an empty or missing `username` for a username-less (discoverable) sign-in.
 public struct ServerRequestOptionsRequest: Codable, Hashable, Sendable {
+    /// The account signing in; nil or empty for a username-less sign-in.
     public var username: String?
+    /// Echoed in the options and enforced on the result when `required`.
     public var userVerification: UserVerificationRequirement?
+    /// Client extension inputs, echoed in the options.
     public var extensions: [String: JSONValue]?
 
     public init(username: String?, userVerification: UserVerificationRequirement? = nil, extensions: [String: JSONValue]? = nil) {

@@ -5,25 +5,39 @@ import WebAuthn
 /// The validated configuration of a Latchkey server. Make it from ``ServerSettings`` with ``init(_:)``, which
 /// fills in defaults and throws ``ConfigurationError`` for anything the server cannot run with.
 public struct ServerConfiguration: Sendable {
+    /// The address to listen on.
     public var host: String
+    /// The TCP port (0 picks a free one).
     public var port: Int
+    /// Where the data lives.
     public var database: StoreURL
+    /// The relying party ID: the registrable domain passkeys are bound to.
     public var rpID: String
+    /// The name authenticators show.
     public var rpName: String
     /// The web origins served, as given (or the default for the RP ID).
     public var origins: [String]
+    /// Apple apps listed in `apple-app-site-association`.
     public var appleAppIDs: [AppleAppID]
+    /// Android apps: their origins are accepted and they are listed in `assetlinks.json`.
     public var androidApps: [AndroidApp]
     /// Origins on other domains that use this RP ID (listed in `/.well-known/webauthn`).
     public var relatedOrigins: [String]
+    /// The user-verification policy; `required` is enforced on every ceremony.
     public var userVerification: UserVerificationRequirement
+    /// The attestation conveyance asked for in registrations.
     public var attestation: AttestationConveyancePreference
     /// Ceremony requests per minute per client address; 0 means no limit.
     public var rateLimitPerMinute: Int
+    /// Proxies whose `X-Forwarded-For` is believed.
     public var trustedProxies: [CIDRBlock]
+    /// The core's compatibility switch for challenges sent as base64url text (off by default).
     public var acceptBase64URLTextChallenge: Bool
+    /// The largest request body, in bytes.
     public var bodyLimit: Int
+    /// How long a session lasts.
     public var sessionLifetime: Duration
+    /// How long a ceremony may take between its options and its result.
     public var ceremonyLifetime: Duration
 
     public static let defaultPort = 8080

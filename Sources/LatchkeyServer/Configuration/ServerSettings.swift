@@ -7,16 +7,23 @@ import Foundation
 /// The JSON file uses the property names below, e.g.
 /// `{"port": 8443, "rpID": "example.com", "origins": ["https://example.com"], "rateLimit": 60}`.
 public struct ServerSettings: Codable, Hashable, Sendable {
+    /// The address to listen on.
     public var host: String?
+    /// The TCP port.
     public var port: Int?
     /// `sqlite:///path`, a file path, or `postgres://user:password@host:port/database`.
     public var database: String?
+    /// The relying party ID.
     public var rpID: String?
+    /// The relying party's display name.
     public var rpName: String?
+    /// Web origins on the RP ID.
     public var origins: [String]?
+    /// `TEAMID.bundle.id` for each Apple app.
     public var appleAppIDs: [String]?
     /// `package:SHA256_FINGERPRINT` for each Android app.
     public var androidApps: [String]?
+    /// Origins on other domains that use this RP ID.
     public var relatedOrigins: [String]?
     /// `required`, `preferred` or `discouraged`.
     public var userVerification: String?
@@ -26,6 +33,7 @@ public struct ServerSettings: Codable, Hashable, Sendable {
     public var rateLimit: Int?
     /// CIDR blocks whose `X-Forwarded-For` is believed.
     public var trustedProxies: [String]?
+    /// Accept challenges sent as base64url text (a compatibility switch, off by default).
     public var acceptBase64URLTextChallenge: Bool?
     /// The largest request body, in bytes.
     public var bodyLimit: Int?
@@ -34,6 +42,7 @@ public struct ServerSettings: Codable, Hashable, Sendable {
     /// How long a ceremony may take, in seconds.
     public var ceremonyLifetime: Int?
 
+    /// No settings: every value comes from another layer or the defaults.
     public init() {}
 
     /// `self` with every setting that `other` has replaced by `other`'s.
