@@ -145,16 +145,7 @@ public struct AAGUID: Sendable, Hashable, CustomStringConvertible, Codable {
     public init(bytes: [UInt8]) { self.bytes = bytes }
 
     public init?(string: String) {
-        let hex = string.replacingOccurrences(of: "-", with: "")
-        guard hex.count == 32 else { return nil }
-        var bytes: [UInt8] = []
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2)
-            guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
-            bytes.append(byte)
-            index = next
-        }
+        guard let bytes = Hex.decode(string.replacingOccurrences(of: "-", with: "")), bytes.count == 16 else { return nil }
         self.bytes = bytes
     }
 
