@@ -21,7 +21,8 @@ struct ExpiryPurgeService: Service {
             do {
                 let ceremonies = try await store.purgeExpiredCeremonies(now: now)
                 let sessions = try await store.purgeExpiredSessions(now: now)
-                logger.debug("purged expired records", metadata: ["ceremonies": "\(ceremonies)", "sessions": "\(sessions)"])
+                let apple = try await store.purgeExpiredAppleRecords(now: now)
+                logger.debug("purged expired records", metadata: ["ceremonies": "\(ceremonies)", "sessions": "\(sessions)", "apple": "\(apple)"])
             } catch {
                 logger.warning("purging expired records failed", metadata: ["error.code": "\(error.code)"])
             }

@@ -1,7 +1,8 @@
 import Foundation
 import ServiceLifecycle
 
-/// Where Latchkey keeps users, passkey credentials, pending ceremonies and sessions.
+/// Where Latchkey keeps users, passkey credentials, pending ceremonies and sessions (and, as an ``AppleLinkStore``,
+/// Sign in with Apple links).
 ///
 /// Two implementations ship: ``SQLiteStore`` (one file, the embedded default) and ``PostgresStore`` (one database
 /// shared by many stateless server instances). ``StoreURL`` picks one from a URL.
@@ -17,7 +18,7 @@ import ServiceLifecycle
 /// throw ``StoreError/Code/notFound``. A change that fails writes nothing: calls that touch several records
 /// (``commitRegistration(_:creating:session:)``, ``recordAuthentication(credentialID:newSignCount:backedUp:usedAt:session:)``,
 /// ``deleteUser(id:)``) run in one transaction.
-public protocol LatchkeyStore: Service {
+public protocol LatchkeyStore: AppleLinkStore, Service {
     /// Brings the schema up to the newest version. Safe to call again and from several processes at once.
     func migrate() async throws(StoreError)
 
@@ -31,7 +32,7 @@ public protocol LatchkeyStore: Service {
     func user(handle: Data) async throws(StoreError) -> StoredUser?
     /// The user with this name, compared case-insensitively, or nil.
     func user(named name: String) async throws(StoreError) -> StoredUser?
-    /// Deletes a user with their credentials, sessions and ceremonies. Throws ``StoreError/Code/notFound`` if there is no such user.
+    /// Deletes a user with their credentials, sessions, ceremonies and Apple links. Throws ``StoreError/Code/notFound`` if there is no such user.
     func deleteUser(id: UUID) async throws(StoreError)
 
     // MARK: Credentials

@@ -8,4 +8,8 @@ enum StoreColumns {
         """
     static let ceremony = "id, kind, challenge, user_id, payload, created_at, expires_at"
     static let session = "token_hash, user_id, created_at, expires_at"
+    static let appleLink = """
+        subject, user_id, client_id, sealed_refresh_token, email, is_private_email, email_enabled, created_at
+        """
+    static let appleWebState = "state, raw_nonce, user_id, created_at, expires_at"
 }

@@ -1,6 +1,6 @@
 /// The values the schema keeps unique, named the way each backend reports a violation.
 enum UniqueValue: CaseIterable {
-    case userID, userHandle, userName, credentialID, ceremonyID, sessionTokenHash
+    case userID, userHandle, userName, credentialID, ceremonyID, sessionTokenHash, appleSubject, appleWebState
 
     /// `table.column` as SQLite names it in "UNIQUE constraint failed: …".
     var sqliteColumn: String {
@@ -11,6 +11,8 @@ enum UniqueValue: CaseIterable {
         case .credentialID: "credentials.id"
         case .ceremonyID: "ceremonies.id"
         case .sessionTokenHash: "sessions.token_hash"
+        case .appleSubject: "apple_links.subject"
+        case .appleWebState: "apple_web_states.state"
         }
     }
 
@@ -23,6 +25,8 @@ enum UniqueValue: CaseIterable {
         case .credentialID: "credentials_pkey"
         case .ceremonyID: "ceremonies_pkey"
         case .sessionTokenHash: "sessions_pkey"
+        case .appleSubject: "apple_links_pkey"
+        case .appleWebState: "apple_web_states_pkey"
         }
     }
 
@@ -35,6 +39,8 @@ enum UniqueValue: CaseIterable {
         case .credentialID: StoreError(.conflict, "a credential with this id is already registered")
         case .ceremonyID: StoreError(.conflict, "a ceremony with this id exists")
         case .sessionTokenHash: StoreError(.conflict, "a session with this token exists")
+        case .appleSubject: StoreError(.conflict, "this Apple ID is linked to a user already")
+        case .appleWebState: StoreError(.conflict, "an Apple web state with this value exists")
         }
     }
 

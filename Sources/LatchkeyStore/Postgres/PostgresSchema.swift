@@ -79,5 +79,38 @@ enum PostgresSchema {
             "CREATE INDEX sessions_user_id ON sessions (user_id)",
             "CREATE INDEX sessions_expires_at ON sessions (expires_at)",
         ]),
+        Migration(version: 2, name: "Apple links, notification ids, Apple web states", statements: [
+            """
+            CREATE TABLE apple_links (
+                subject text NOT NULL CONSTRAINT apple_links_pkey PRIMARY KEY CHECK (octet_length(subject) BETWEEN 1 AND 255),
+                user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                client_id text NOT NULL CHECK (octet_length(client_id) BETWEEN 1 AND 255),
+                sealed_refresh_token bytea,
+                email text,
+                is_private_email boolean NOT NULL,
+                email_enabled boolean NOT NULL,
+                created_at timestamptz NOT NULL
+            )
+            """,
+            "CREATE INDEX apple_links_user_id ON apple_links (user_id, created_at)",
+            """
+            CREATE TABLE apple_notifications (
+                id text NOT NULL CONSTRAINT apple_notifications_pkey PRIMARY KEY,
+                expires_at timestamptz NOT NULL
+            )
+            """,
+            "CREATE INDEX apple_notifications_expires_at ON apple_notifications (expires_at)",
+            """
+            CREATE TABLE apple_web_states (
+                state text NOT NULL CONSTRAINT apple_web_states_pkey PRIMARY KEY,
+                raw_nonce text NOT NULL,
+                user_id uuid REFERENCES users(id) ON DELETE CASCADE,
+                created_at timestamptz NOT NULL,
+                expires_at timestamptz NOT NULL
+            )
+            """,
+            "CREATE INDEX apple_web_states_user_id ON apple_web_states (user_id)",
+            "CREATE INDEX apple_web_states_expires_at ON apple_web_states (expires_at)",
+        ]),
     ]
 }

@@ -25,7 +25,7 @@ import ServiceLifecycle
 public final class PostgresStore: LatchkeyStore {
     public let configuration: Configuration
     let client: PostgresClient
-    private let logger: Logger
+    let logger: Logger
 
     /// Makes the store and its (idle) pool. Throws ``StoreError/Code/invalidConfiguration`` for a bad configuration.
     public init(configuration: Configuration, logger: Logger = Logger(label: "latchkey.store.postgres")) throws(StoreError) {
@@ -89,7 +89,7 @@ public final class PostgresStore: LatchkeyStore {
     }
 
     public func deleteUser(id: UUID) async throws(StoreError) {
-        // Credentials, sessions and ceremonies go with it: ON DELETE CASCADE.
+        // Credentials, sessions, ceremonies, Apple links and web flows go with it: ON DELETE CASCADE.
         try await requireChange(otherwise: "the user does not exist", "DELETE FROM users WHERE id = \(id) RETURNING 1")
     }
 
@@ -261,7 +261,7 @@ public final class PostgresStore: LatchkeyStore {
 
     /// Statements on pooled connections, within ``Configuration/operationTimeout``; any error becomes a ``StoreError``.
     @discardableResult
-    private func pool<T: Sendable>(_ body: @escaping @Sendable (PostgresClient) async throws -> T) async throws(StoreError) -> T {
+    func pool<T: Sendable>(_ body: @escaping @Sendable (PostgresClient) async throws -> T) async throws(StoreError) -> T {
         do {
             return try await OperationTimeout.run(limit: configuration.operationTimeout) { [client] in try await body(client) }
         } catch {
@@ -270,7 +270,7 @@ public final class PostgresStore: LatchkeyStore {
     }
 
     /// One transaction on one connection, within `limit`: committed if `body` returns, rolled back if it throws.
-    private func transaction<T: Sendable>(
+    func transaction<T: Sendable>(
         limit: Duration? = nil,
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws(StoreError) -> T {

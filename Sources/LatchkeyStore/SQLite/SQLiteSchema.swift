@@ -8,6 +8,9 @@ enum SQLiteSchema {
         migrator.registerMigration("v1: users, credentials, ceremonies, sessions") { db in
             try db.execute(sql: v1)
         }
+        migrator.registerMigration("v2: Apple links, notification ids, Apple web states") { db in
+            try db.execute(sql: v2)
+        }
         return migrator
     }
 
@@ -76,5 +79,37 @@ enum SQLiteSchema {
         ) STRICT;
         CREATE INDEX sessions_user_id ON sessions(user_id);
         CREATE INDEX sessions_expires_at ON sessions(expires_at);
+        """
+
+    /// Sign in with Apple: linked Apple IDs (the refresh token sealed by the server), handled notification `jti`s
+    /// and pending web flows.
+    private static let v2 = """
+        CREATE TABLE apple_links (
+            subject TEXT NOT NULL PRIMARY KEY CHECK (length(subject) BETWEEN 1 AND 255),
+            user_id BLOB NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            client_id TEXT NOT NULL CHECK (length(client_id) BETWEEN 1 AND 255),
+            sealed_refresh_token BLOB,
+            email TEXT,
+            is_private_email INTEGER NOT NULL,
+            email_enabled INTEGER NOT NULL,
+            created_at TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX apple_links_user_id ON apple_links(user_id, created_at);
+
+        CREATE TABLE apple_notifications (
+            id TEXT NOT NULL PRIMARY KEY,
+            expires_at TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX apple_notifications_expires_at ON apple_notifications(expires_at);
+
+        CREATE TABLE apple_web_states (
+            state TEXT NOT NULL PRIMARY KEY,
+            raw_nonce TEXT NOT NULL,
+            user_id BLOB REFERENCES users(id) ON DELETE CASCADE,
+            created_at TEXT NOT NULL,
+            expires_at TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX apple_web_states_user_id ON apple_web_states(user_id);
+        CREATE INDEX apple_web_states_expires_at ON apple_web_states(expires_at);
         """
 }

@@ -72,7 +72,7 @@ public final class SQLiteStore: LatchkeyStore {
     }
 
     public func deleteUser(id: UUID) async throws(StoreError) {
-        // Credentials, sessions and ceremonies go with it: ON DELETE CASCADE.
+        // Credentials, sessions, ceremonies, Apple links and web flows go with it: ON DELETE CASCADE.
         try await write { db in
             try Self.requireChange(db, "DELETE FROM users WHERE id = ?", [id], otherwise: "the user does not exist")
         }
@@ -234,7 +234,7 @@ public final class SQLiteStore: LatchkeyStore {
 
     // MARK: Statements shared by several calls
 
-    private static func insert(_ user: StoredUser, into db: Database) throws {
+    static func insert(_ user: StoredUser, into db: Database) throws {
         try db.execute(
             sql: "INSERT INTO users (\(StoreColumns.user), name_key) VALUES (?, ?, ?, ?, ?, ?)",
             arguments: user.sqliteArguments
@@ -248,7 +248,7 @@ public final class SQLiteStore: LatchkeyStore {
         )
     }
 
-    private static func insert(_ session: StoredSession, into db: Database) throws {
+    static func insert(_ session: StoredSession, into db: Database) throws {
         try db.execute(
             sql: "INSERT INTO sessions (\(StoreColumns.session)) VALUES (?, ?, ?, ?)",
             arguments: session.sqliteArguments
@@ -273,7 +273,7 @@ public final class SQLiteStore: LatchkeyStore {
     // MARK: Access
 
     /// A write transaction; any error rolls it back and becomes a ``StoreError``.
-    private func write<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+    func write<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws(StoreError) -> T {
         do {
             return try await pool.write(updates)
         } catch {
@@ -282,7 +282,7 @@ public final class SQLiteStore: LatchkeyStore {
     }
 
     /// A read from a snapshot that concurrent writes do not block.
-    private func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+    func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws(StoreError) -> T {
         do {
             return try await pool.read(value)
         } catch {

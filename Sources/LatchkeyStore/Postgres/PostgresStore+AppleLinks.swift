@@ -1,0 +1,164 @@
+import Foundation
+import PostgresNIO
+
+// The Sign in with Apple part of ``PostgresStore``.
+
+extension PostgresStore {
+    public func appleLink(subject: String) async throws(StoreError) -> StoredAppleLink? {
+        try await pool { [self] client in
+            try await client.first(Self.selectAppleLink(subject: subject), logger: logger, StoredAppleLink.init(postgresRow:))
+        }
+    }
+
+    public func appleLinks(ofUser userID: UUID) async throws(StoreError) -> [StoredAppleLink] {
+        try await pool { [self] client in
+            try await client.all(
+                "SELECT \(unescaped: StoreColumns.appleLink) FROM apple_links WHERE user_id = \(userID) ORDER BY created_at, subject",
+                logger: logger, StoredAppleLink.init(postgresRow:)
+            )
+        }
+    }
+
+    public func commitAppleLink(_ link: StoredAppleLink, creating user: StoredUser?, session: StoredSession?) async throws(StoreError) {
+        try link.checkCommit(creating: user, session: session)
+        try await transaction { [self] connection in
+            if let user { try await connection.execute(user.postgresInsert, logger: logger) }
+            try await connection.execute(link.postgresInsert, logger: logger)
+            if let session { try await connection.execute(session.postgresInsert, logger: logger) }
+        }
+    }
+
+    public func recordAppleSignIn(
+        subject: String, sealedRefreshToken: Data?, clientID: String, session: StoredSession
+    ) async throws(StoreError) -> StoredAppleLink {
+        try session.validate()
+        return try await transaction { [self] connection in
+            if let sealedRefreshToken {
+                try await connection.execute(
+                    """
+                    UPDATE apple_links SET sealed_refresh_token = \(sealedRefreshToken), client_id = \(clientID)
+                    WHERE subject = \(subject)
+                    """,
+                    logger: logger
+                )
+            }
+            guard let link = try await connection.first(Self.selectAppleLink(subject: subject), logger: logger, StoredAppleLink.init(postgresRow:)) else {
+                throw StoreError(.notFound, "the Apple ID is not linked")
+            }
+            try OutcomeChecks.checkSession(session, owner: link.userID)
+            try await connection.execute(session.postgresInsert, logger: logger)
+            return link
+        }
+    }
+
+    public func endAppleLink(subject: String, deletingUserWithoutOtherWayIn: Bool) async throws(StoreError) -> EndedAppleLink? {
+        try await transaction { [self] connection in
+            guard let link = try await connection.first(
+                "DELETE FROM apple_links WHERE subject = \(subject) RETURNING \(unescaped: StoreColumns.appleLink)",
+                logger: logger, StoredAppleLink.init(postgresRow:)
+            ) else { return nil }
+            let endedSessions = try await connection.execute(
+                "DELETE FROM sessions WHERE user_id = \(link.userID) RETURNING 1", logger: logger
+            )
+            var deletedUser = false
+            if deletingUserWithoutOtherWayIn {
+                deletedUser = try await connection.execute(
+                    """
+                    DELETE FROM users WHERE id = \(link.userID)
+                    AND NOT EXISTS (SELECT 1 FROM credentials WHERE user_id = users.id)
+                    AND NOT EXISTS (SELECT 1 FROM apple_links WHERE user_id = users.id)
+                    RETURNING 1
+                    """,
+                    logger: logger
+                ) > 0
+            }
+            return EndedAppleLink(link: link, endedSessions: endedSessions, deletedUser: deletedUser)
+        }
+    }
+
+    public func setAppleEmailEnabled(subject: String, enabled: Bool) async throws(StoreError) -> Bool {
+        try await pool { [self] client in
+            try await client.execute(
+                "UPDATE apple_links SET email_enabled = \(enabled) WHERE subject = \(subject) RETURNING 1", logger: logger
+            ) > 0
+        }
+    }
+
+    public func appleNotificationSeen(id: String) async throws(StoreError) -> Bool {
+        try await pool { [self] client in
+            try await client.execute("SELECT 1 FROM apple_notifications WHERE id = \(id)", logger: logger) > 0
+        }
+    }
+
+    public func recordAppleNotification(id: String, expiresAt: Date) async throws(StoreError) -> Bool {
+        try await pool { [self] client in
+            try await client.execute(
+                """
+                INSERT INTO apple_notifications (id, expires_at) VALUES (\(id), \(expiresAt))
+                ON CONFLICT (id) DO NOTHING RETURNING 1
+                """,
+                logger: logger
+            ) > 0
+        }
+    }
+
+    public func insertAppleWebState(_ state: StoredAppleWebState) async throws(StoreError) {
+        try state.validate()
+        try await pool { [self] client in
+            try await client.execute(
+                """
+                INSERT INTO apple_web_states (\(unescaped: StoreColumns.appleWebState))
+                VALUES (\(state.state), \(state.rawNonce), \(state.userID), \(state.createdAt), \(state.expiresAt))
+                """,
+                logger: logger
+            )
+        }
+    }
+
+    public func consumeAppleWebState(_ state: String, now: Date) async throws(StoreError) -> StoredAppleWebState {
+        let removed = try await pool { [self] client in
+            try await client.first(
+                "DELETE FROM apple_web_states WHERE state = \(state) RETURNING \(unescaped: StoreColumns.appleWebState)",
+                logger: logger
+            ) { row in
+                let (state, rawNonce, userID, createdAt, expiresAt) = try row.decode((String, String, UUID?, Date, Date).self)
+                return StoredAppleWebState(state: state, rawNonce: rawNonce, userID: userID, createdAt: createdAt, expiresAt: expiresAt)
+            }
+        }
+        guard let removed else { throw StoreError(.notFound, "no pending Sign in with Apple flow with this state") }
+        return try removed.requireLive(at: now)
+    }
+
+    public func purgeExpiredAppleRecords(now: Date) async throws(StoreError) -> Int {
+        try await transaction { [self] connection in
+            let states = try await connection.execute("DELETE FROM apple_web_states WHERE expires_at <= \(now) RETURNING 1", logger: logger)
+            let ids = try await connection.execute("DELETE FROM apple_notifications WHERE expires_at <= \(now) RETURNING 1", logger: logger)
+            return states + ids
+        }
+    }
+
+    private static func selectAppleLink(subject: String) -> PostgresQuery {
+        "SELECT \(unescaped: StoreColumns.appleLink) FROM apple_links WHERE subject = \(subject)"
+    }
+}
+
+extension StoredAppleLink {
+    init(postgresRow row: PostgresRow) throws {
+        let (subject, userID, clientID, sealedRefreshToken, email, isPrivateEmail, emailEnabled, createdAt) =
+            try row.decode((String, UUID, String, Data?, String?, Bool, Bool, Date).self)
+        self.init(
+            subject: subject, userID: userID, clientID: clientID, sealedRefreshToken: sealedRefreshToken, email: email,
+            isPrivateEmail: isPrivateEmail, emailEnabled: emailEnabled, createdAt: createdAt
+        )
+    }
+
+    var postgresInsert: PostgresQuery {
+        get throws {
+            try """
+                INSERT INTO apple_links (\(unescaped: StoreColumns.appleLink))
+                VALUES (\(subject), \(userID), \(clientID), \(sealedRefreshToken), \(email), \(isPrivateEmail), \(emailEnabled),
+                        \(createdAt))
+                """
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import GRDB
+
+// The Sign in with Apple part of ``SQLiteStore``.
+
+extension SQLiteStore {
+    public func appleLink(subject: String) async throws(StoreError) -> StoredAppleLink? {
+        try await read { db in try Self.fetchAppleLink(db, subject: subject) }
+    }
+
+    public func appleLinks(ofUser userID: UUID) async throws(StoreError) -> [StoredAppleLink] {
+        try await read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT \(StoreColumns.appleLink) FROM apple_links WHERE user_id = ? ORDER BY created_at, subject",
+                arguments: [userID]
+            ).map(StoredAppleLink.init(sqliteRow:))
+        }
+    }
+
+    public func commitAppleLink(_ link: StoredAppleLink, creating user: StoredUser?, session: StoredSession?) async throws(StoreError) {
+        try link.checkCommit(creating: user, session: session)
+        try await write { db in
+            if let user { try Self.insert(user, into: db) }
+            try db.execute(
+                sql: "INSERT INTO apple_links (\(StoreColumns.appleLink)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                arguments: link.sqliteArguments
+            )
+            if let session { try Self.insert(session, into: db) }
+        }
+    }
+
+    public func recordAppleSignIn(
+        subject: String, sealedRefreshToken: Data?, clientID: String, session: StoredSession
+    ) async throws(StoreError) -> StoredAppleLink {
+        try session.validate()
+        return try await write { db in
+            if let sealedRefreshToken {
+                try db.execute(
+                    sql: "UPDATE apple_links SET sealed_refresh_token = ?, client_id = ? WHERE subject = ?",
+                    arguments: [sealedRefreshToken, clientID, subject]
+                )
+            }
+            guard let link = try Self.fetchAppleLink(db, subject: subject) else {
+                throw StoreError(.notFound, "the Apple ID is not linked")
+            }
+            try OutcomeChecks.checkSession(session, owner: link.userID)
+            try Self.insert(session, into: db)
+            return link
+        }
+    }
+
+    public func endAppleLink(subject: String, deletingUserWithoutOtherWayIn: Bool) async throws(StoreError) -> EndedAppleLink? {
+        try await write { db in
+            guard let link = try Row.fetchOne(
+                db, sql: "DELETE FROM apple_links WHERE subject = ? RETURNING \(StoreColumns.appleLink)", arguments: [subject]
+            ).map(StoredAppleLink.init(sqliteRow:)) else { return nil }
+            try db.execute(sql: "DELETE FROM sessions WHERE user_id = ?", arguments: [link.userID])
+            let endedSessions = db.changesCount
+            var deletedUser = false
+            if deletingUserWithoutOtherWayIn {
+                try db.execute(
+                    sql: """
+                        DELETE FROM users WHERE id = ?
+                        AND NOT EXISTS (SELECT 1 FROM credentials WHERE user_id = users.id)
+                        AND NOT EXISTS (SELECT 1 FROM apple_links WHERE user_id = users.id)
+                        """,
+                    arguments: [link.userID]
+                )
+                deletedUser = db.changesCount > 0
+            }
+            return EndedAppleLink(link: link, endedSessions: endedSessions, deletedUser: deletedUser)
+        }
+    }
+
+    public func setAppleEmailEnabled(subject: String, enabled: Bool) async throws(StoreError) -> Bool {
+        try await write { db in
+            try db.execute(sql: "UPDATE apple_links SET email_enabled = ? WHERE subject = ?", arguments: [enabled, subject])
+            return db.changesCount > 0
+        }
+    }
+
+    public func appleNotificationSeen(id: String) async throws(StoreError) -> Bool {
+        try await read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM apple_notifications WHERE id = ?)", arguments: [id]) ?? false
+        }
+    }
+
+    public func recordAppleNotification(id: String, expiresAt: Date) async throws(StoreError) -> Bool {
+        try await write { db in
+            try db.execute(
+                sql: "INSERT INTO apple_notifications (id, expires_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING",
+                arguments: [id, expiresAt]
+            )
+            return db.changesCount > 0
+        }
+    }
+
+    public func insertAppleWebState(_ state: StoredAppleWebState) async throws(StoreError) {
+        try state.validate()
+        try await write { db in
+            try db.execute(
+                sql: "INSERT INTO apple_web_states (\(StoreColumns.appleWebState)) VALUES (?, ?, ?, ?, ?)",
+                arguments: [state.state, state.rawNonce, state.userID, state.createdAt, state.expiresAt]
+            )
+        }
+    }
+
+    public func consumeAppleWebState(_ state: String, now: Date) async throws(StoreError) -> StoredAppleWebState {
+        let removed = try await write { db in
+            try Row.fetchOne(
+                db, sql: "DELETE FROM apple_web_states WHERE state = ? RETURNING \(StoreColumns.appleWebState)", arguments: [state]
+            ).map { row in
+                StoredAppleWebState(
+                    state: try row.decode(forColumn: "state"), rawNonce: try row.decode(forColumn: "raw_nonce"),
+                    userID: try row.decode(forColumn: "user_id"), createdAt: try row.decode(forColumn: "created_at"),
+                    expiresAt: try row.decode(forColumn: "expires_at")
+                )
+            }
+        }
+        guard let removed else { throw StoreError(.notFound, "no pending Sign in with Apple flow with this state") }
+        return try removed.requireLive(at: now)
+    }
+
+    public func purgeExpiredAppleRecords(now: Date) async throws(StoreError) -> Int {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM apple_web_states WHERE expires_at <= ?", arguments: [now])
+            let states = db.changesCount
+            try db.execute(sql: "DELETE FROM apple_notifications WHERE expires_at <= ?", arguments: [now])
+            return states + db.changesCount
+        }
+    }
+
+    private static func fetchAppleLink(_ db: Database, subject: String) throws -> StoredAppleLink? {
+        try Row.fetchOne(db, sql: "SELECT \(StoreColumns.appleLink) FROM apple_links WHERE subject = ?", arguments: [subject])
+            .map(StoredAppleLink.init(sqliteRow:))
+    }
+}
+
+extension StoredAppleLink {
+    init(sqliteRow row: Row) throws {
+        self.init(
+            subject: try row.decode(forColumn: "subject"),
+            userID: try row.decode(forColumn: "user_id"),
+            clientID: try row.decode(forColumn: "client_id"),
+            sealedRefreshToken: try row.decode(forColumn: "sealed_refresh_token"),
+            email: try row.decode(forColumn: "email"),
+            isPrivateEmail: try row.decode(forColumn: "is_private_email"),
+            emailEnabled: try row.decode(forColumn: "email_enabled"),
+            createdAt: try row.decode(forColumn: "created_at")
+        )
+    }
+
+    /// For `INSERT INTO apple_links (\(StoreColumns.appleLink))`.
+    var sqliteArguments: StatementArguments {
+        [subject, userID, clientID, sealedRefreshToken, email, isPrivateEmail, emailEnabled, createdAt]
+    }
+}
