@@ -125,6 +125,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                "AppleSignIn",
             ]
         ),
         .testTarget(
@@ -137,6 +138,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                "AppleStandIn", "AppleSignIn",
             ]
         ),
         .testTarget(name: "CBORTests", dependencies: ["CBOR"]),

@@ -30,7 +30,7 @@ public enum ServerApplication {
         logger: Logger = Logger(label: "latchkey.server"),
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> App {
-        let router = makeRouter(configuration: configuration, store: store, metrics: metrics)
+        let router = makeRouter(configuration: configuration, store: store, metrics: metrics, logger: logger)
         var app = Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Latchkey"),
@@ -45,7 +45,9 @@ public enum ServerApplication {
     }
 
     /// The router with every route and middleware.
-    static func makeRouter(configuration: ServerConfiguration, store: any LatchkeyStore, metrics: ServerMetrics) -> Router<ServerRequestContext> {
+    static func makeRouter(
+        configuration: ServerConfiguration, store: any LatchkeyStore, metrics: ServerMetrics, logger: Logger = Logger(label: "latchkey.server")
+    ) -> Router<ServerRequestContext> {
         let clients = ClientAddressResolver(trustedProxies: configuration.trustedProxies)
         let cookies = SessionCookies(secure: configuration.secureCookies)
         let sessions = SessionAuthenticator(
@@ -56,6 +58,8 @@ public enum ServerApplication {
             store: store, relyingParty: configuration.relyingParty, ceremonyLifetime: configuration.ceremonyLifetime,
             sessions: sessions, metrics: metrics
         )
+
+        let apple = configuration.apple.map { AppleSignInService(configuration: $0, store: store, sessions: sessions, logger: logger) }
 
         let router = Router(context: ServerRequestContext.self)
         router.add(middleware: RequestObservationMiddleware(metrics: metrics, clients: clients))
@@ -71,9 +75,10 @@ public enum ServerApplication {
         PasskeyRoutes(ceremonies: ceremonies, sessions: sessions).add(to: ceremonyRoutes)
         PasskeyManagementRoutes(ceremonies: ceremonies, sessions: sessions).add(to: routes, ceremonyRoutes: ceremonyRoutes)
         SessionRoutes(sessions: sessions).add(to: routes)
-        AccountRoutes(sessions: sessions).add(to: routes)
+        AccountRoutes(sessions: sessions, apple: apple).add(to: routes)
         WellKnownRoutes(configuration: configuration).add(to: routes)
         OperationsRoutes(store: store, metrics: metrics, configuration: configuration).add(to: routes)
+        AppleRoutes(apple: apple, sessions: sessions).add(to: routes, ceremonyRoutes: ceremonyRoutes)
         return router
     }
 }

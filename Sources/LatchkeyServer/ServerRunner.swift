@@ -23,6 +23,7 @@ public enum ServerRunner {
         }
         let app = ServerApplication.make(configuration: configuration, store: store, logger: logger) { port in
             announce(startLine(configuration: configuration, port: port))
+            announce(configuration.apple?.description ?? AppleConfiguration.offLine)
         }
         try await app.runService()
     }

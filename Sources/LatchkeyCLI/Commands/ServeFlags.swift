@@ -54,6 +54,33 @@ struct ServeFlags: ParsableArguments {
     @Option(help: "How long a ceremony may take, in seconds (default 300).")
     var ceremonyLifetime: Int?
 
+    @Option(help: "Sign in with Apple: your developer team ID.")
+    var appleTeamId: String?
+
+    @Option(help: "Sign in with Apple: the ID of your Sign in with Apple key.")
+    var appleKeyId: String?
+
+    @Option(help: ArgumentHelp("Sign in with Apple: the key's .p8 file.", valueName: "file"))
+    var applePrivateKey: String?
+
+    @Option(help: "Sign in with Apple: an app's bundle ID (repeatable); turns Sign in with Apple on.")
+    var appleClientId: [String] = []
+
+    @Option(help: "Sign in with Apple: the Services ID of the web flow.")
+    var appleServicesId: String?
+
+    @Option(help: "Sign in with Apple: the web flow's return URL, https://<site>/v1/apple/callback.")
+    var appleRedirectUri: String?
+
+    @Option(help: "Sign in with Apple: Apple's base URL (default https://appleid.apple.com).")
+    var appleBaseUrl: String?
+
+    @Option(help: ArgumentHelp("The key that encrypts secrets at rest: 32 random bytes, base64.", valueName: "base64"))
+    var secretsKey: String?
+
+    @Option(help: ArgumentHelp("A file holding the base64 secrets key.", valueName: "file"))
+    var secretsKeyFile: String?
+
     /// The settings these flags give; unset flags leave the other layers' values.
     var settings: ServerSettings {
         var settings = ServerSettings()
@@ -74,6 +101,15 @@ struct ServeFlags: ParsableArguments {
         settings.bodyLimit = bodyLimit
         settings.sessionLifetime = sessionLifetime
         settings.ceremonyLifetime = ceremonyLifetime
+        settings.appleTeamID = appleTeamId
+        settings.appleKeyID = appleKeyId
+        settings.applePrivateKey = applePrivateKey
+        settings.appleClientIDs = appleClientId.isEmpty ? nil : appleClientId
+        settings.appleServicesID = appleServicesId
+        settings.appleRedirectURI = appleRedirectUri
+        settings.appleBaseURL = appleBaseUrl
+        settings.secretsKey = secretsKey
+        settings.secretsKeyFile = secretsKeyFile
         return settings
     }
 }

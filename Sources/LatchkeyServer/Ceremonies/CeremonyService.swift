@@ -94,12 +94,6 @@ struct CeremonyOutcome: Sendable {
     let credential: StoredCredential
     let session: StoredSession?
     let token: SessionToken?
-
-    /// The ``SessionResponse`` body, when a session was issued.
-    var sessionResponse: SessionResponse? {
-        guard let session, let token else { return nil }
-        return SessionResponse(session: .init(token: token.text, expiresAt: session.expiresAt), user: user.profile)
-    }
 }
 
 extension StoredUser {

@@ -39,6 +39,8 @@ public struct ServerConfiguration: Sendable {
     public var sessionLifetime: Duration
     /// How long a ceremony may take between its options and its result.
     public var ceremonyLifetime: Duration
+    /// Sign in with Apple, or nil when it is off (no `--apple-client-id` and no `--apple-services-id`).
+    public var apple: AppleConfiguration?
 
     public static let defaultPort = 8080
     public static let defaultDatabase = "latchkey.sqlite"
@@ -111,6 +113,7 @@ public struct ServerConfiguration: Sendable {
             throw ConfigurationError("--ceremony-lifetime", "\(ceremonySeconds) seconds is outside 10 seconds to one hour")
         }
         ceremonyLifetime = .seconds(ceremonySeconds)
+        apple = try AppleConfiguration(settings)
     }
 
     /// Every origin accepted in client data: the web origins, the related origins and each Android app's

@@ -41,6 +41,24 @@ public struct ServerSettings: Codable, Hashable, Sendable {
     public var sessionLifetime: Int?
     /// How long a ceremony may take, in seconds.
     public var ceremonyLifetime: Int?
+    /// Sign in with Apple: the developer team ID.
+    public var appleTeamID: String?
+    /// Sign in with Apple: the ID of the Sign in with Apple key.
+    public var appleKeyID: String?
+    /// Sign in with Apple: the path of the key's `.p8` file.
+    public var applePrivateKey: String?
+    /// Sign in with Apple: the apps' bundle IDs.
+    public var appleClientIDs: [String]?
+    /// Sign in with Apple: the Services ID of the web flow.
+    public var appleServicesID: String?
+    /// Sign in with Apple: the web flow's return URL (`…/v1/apple/callback`), as registered with the Services ID.
+    public var appleRedirectURI: String?
+    /// Sign in with Apple: Apple's base URL (`https://appleid.apple.com`; tests use a local stand-in).
+    public var appleBaseURL: String?
+    /// The key that encrypts secrets at rest: 32 random bytes, base64.
+    public var secretsKey: String?
+    /// A file holding ``secretsKey``.
+    public var secretsKeyFile: String?
 
     /// No settings: every value comes from another layer or the defaults.
     public init() {}
@@ -65,6 +83,15 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         merged.bodyLimit = other.bodyLimit ?? bodyLimit
         merged.sessionLifetime = other.sessionLifetime ?? sessionLifetime
         merged.ceremonyLifetime = other.ceremonyLifetime ?? ceremonyLifetime
+        merged.appleTeamID = other.appleTeamID ?? appleTeamID
+        merged.appleKeyID = other.appleKeyID ?? appleKeyID
+        merged.applePrivateKey = other.applePrivateKey ?? applePrivateKey
+        merged.appleClientIDs = other.appleClientIDs ?? appleClientIDs
+        merged.appleServicesID = other.appleServicesID ?? appleServicesID
+        merged.appleRedirectURI = other.appleRedirectURI ?? appleRedirectURI
+        merged.appleBaseURL = other.appleBaseURL ?? appleBaseURL
+        merged.secretsKey = other.secretsKey ?? secretsKey
+        merged.secretsKeyFile = other.secretsKeyFile ?? secretsKeyFile
         return merged
     }
 
@@ -133,6 +160,15 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         bodyLimit = try integer("BODY_LIMIT")
         sessionLifetime = try integer("SESSION_LIFETIME")
         ceremonyLifetime = try integer("CEREMONY_LIFETIME")
+        appleTeamID = text("APPLE_TEAM_ID")
+        appleKeyID = text("APPLE_KEY_ID")
+        applePrivateKey = text("APPLE_PRIVATE_KEY")
+        appleClientIDs = list("APPLE_CLIENT_IDS")
+        appleServicesID = text("APPLE_SERVICES_ID")
+        appleRedirectURI = text("APPLE_REDIRECT_URI")
+        appleBaseURL = text("APPLE_BASE_URL")
+        secretsKey = text("SECRETS_KEY")
+        secretsKeyFile = text("SECRETS_KEY_FILE")
     }
 
     /// Loads the layers in order: the config file (`configFile`, or `LATCHKEY_CONFIG`), then the environment, then
@@ -148,5 +184,7 @@ public struct ServerSettings: Codable, Hashable, Sendable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case host, port, database, rpID, rpName, origins, appleAppIDs, androidApps, relatedOrigins, userVerification
         case attestation, rateLimit, trustedProxies, acceptBase64URLTextChallenge, bodyLimit, sessionLifetime, ceremonyLifetime
+        case appleTeamID, appleKeyID, applePrivateKey, appleClientIDs, appleServicesID, appleRedirectURI, appleBaseURL
+        case secretsKey, secretsKeyFile
     }
 }

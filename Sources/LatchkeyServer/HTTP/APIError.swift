@@ -1,3 +1,4 @@
+import AppleSignIn
 import HTTPTypes
 import Hummingbird
 import LatchkeyStore
@@ -36,6 +37,8 @@ struct APIError: Error, Sendable {
             self = .bodyTooLarge
         case let error as HTTPError:
             self = APIError(httpError: error)
+        case let error as AppleSignInError:
+            self = APIError(appleError: error)
         default:
             self = .internal
         }

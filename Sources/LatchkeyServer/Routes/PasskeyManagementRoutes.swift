@@ -6,8 +6,9 @@ import WebAuthn
 
 /// The signed-in user's passkeys under `/v1/me/passkeys`: list, rename, delete, and add another.
 ///
-/// Deleting is the server forgetting the credential. The last passkey cannot be deleted (409
-/// `passkey.lastCredential`): it is the account's only way to sign in; delete the account instead.
+/// Deleting is the server forgetting the credential. The last way to sign in cannot be deleted (409
+/// `passkey.lastCredential`): a passkey goes only while another passkey or a Sign in with Apple link remains;
+/// delete the account instead.
 struct PasskeyManagementRoutes: Sendable {
     static let maximumLabelLength = 64
 
@@ -37,7 +38,9 @@ struct PasskeyManagementRoutes: Sendable {
             guard let credential = try await ceremonies.store.credential(id: id), credential.userID == caller.user.id else {
                 throw Self.passkeyNotFound
             }
-            guard try await ceremonies.store.credentialCount(ofUser: caller.user.id) > 1 else {
+            let otherWaysIn = try await ceremonies.store.credentialCount(ofUser: caller.user.id) - 1
+                + ceremonies.store.appleLinks(ofUser: caller.user.id).count
+            guard otherWaysIn > 0 else {
                 throw APIError(
                     .conflict, code: "passkey.lastCredential",
                     message: "this is the account's last passkey and its only way to sign in; delete the account instead (DELETE \(APIPaths.Native.account))"

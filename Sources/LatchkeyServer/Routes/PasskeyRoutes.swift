@@ -40,9 +40,7 @@ struct PasskeyRoutes: Sendable {
 
     /// The session response, with the session cookie for browsers.
     private func signedIn(_ outcome: CeremonyOutcome, status: HTTPResponse.Status) throws -> Response {
-        guard let body = outcome.sessionResponse, let session = outcome.session, let token = outcome.token else { throw APIError.internal }
-        var response = try Response.json(body, status: status)
-        response.setCookie(sessions.cookies.session(token, expiresAt: session.expiresAt))
-        return response
+        guard let session = outcome.session, let token = outcome.token else { throw APIError.internal }
+        return try sessions.signedInResponse(user: outcome.user, session: session, token: token, status: status)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LatchkeyAPI
 import LatchkeyStore
 
 /// The signed-in caller of a request.
@@ -27,6 +28,15 @@ struct SessionAuthenticator: Sendable {
         let token = SessionToken.generate()
         let expiresAt = now.addingTimeInterval(TimeInterval(lifetime.components.seconds))
         return (StoredSession(tokenHash: token.hash, userID: userID, createdAt: now, expiresAt: expiresAt), token)
+    }
+
+    /// The sign-in answer of every way in (passkeys, Sign in with Apple): the ``SessionResponse`` body for apps, and
+    /// the session cookie for browsers.
+    func signedInResponse(user: StoredUser, session: StoredSession, token: SessionToken, status: HTTPResponse.Status = .ok) throws -> Response {
+        let body = SessionResponse(session: .init(token: token.text, expiresAt: session.expiresAt), user: user.profile)
+        var response = try Response.json(body, status: status)
+        response.setCookie(cookies.session(token, expiresAt: session.expiresAt))
+        return response
     }
 
     /// The caller, or nil when the request carries no session at all. An unknown or expired token, a deleted

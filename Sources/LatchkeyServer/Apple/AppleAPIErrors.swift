@@ -1,0 +1,34 @@
+import AppleSignIn
+import HTTPTypes
+
+extension APIError {
+    /// What a client is told for an `AppleSignInError`: 400 with Apple's code for anything wrong with what the
+    /// client sent (a token that fails verification, a used or expired code, a bad notification), 502 when Apple
+    /// cannot be reached or refuses the server itself (its client secret), 500 for a local failure (sealing).
+    init(appleError error: AppleSignInError) {
+        switch error.code {
+        case .keysUnavailable, .keysMalformed, .unreachable, .appleError, .invalidClient, .unauthorizedClient,
+             .unsupportedGrantType, .invalidScope, .privateKeyInvalid, .clientSecretLifetime:
+            self.init(.badGateway, code: error.code.rawValue, message: "Sign in with Apple is unavailable: \(error.message)")
+        case .secretBoxSealFailed, .secretBoxOpenFailed, .secretBoxKeyInvalid:
+            self = .internal
+        default:
+            self.init(.badRequest, code: error.code.rawValue, message: error.message)
+        }
+    }
+
+    /// 404 `apple.disabled`: the server runs without Sign in with Apple (or without its web flow).
+    static func appleDisabled(_ what: String) -> APIError {
+        APIError(.notFound, code: "apple.disabled", message: "\(what) is not configured on this server")
+    }
+
+    static let appleNonceRequired = APIError.badRequest(
+        "apple.nonceRequired", "send rawNonce: the nonce whose SHA-256 hex the app gave Apple (ASAuthorizationAppleIDRequest.nonce)"
+    )
+    static let appleCodeRequired = APIError.badRequest(
+        "apple.codeRequired", "the first Sign in with Apple needs the authorizationCode, so the server can revoke the authorization later"
+    )
+    static let appleLinkedToAnotherUser = APIError(
+        .conflict, code: "apple.linkedToAnotherUser", message: "this Apple ID signs in to another account; sign in with it and delete that account first"
+    )
+}

@@ -1,0 +1,44 @@
+import AppleSignIn
+import Foundation
+import LatchkeyStore
+import Logging
+
+/// Acts on Apple's server-to-server notifications, once per `jti`.
+///
+/// `consent-revoked` ends the Apple link and the user's sessions; `account-delete` / `account-deleted` do the same
+/// and delete a user left with no other way to sign in; `email-disabled` / `email-enabled` record whether Apple
+/// relays mail. Every action is idempotent, a notification about an Apple ID that is not linked changes nothing,
+/// and a `jti` already handled is acknowledged without acting again.
+struct AppleNotificationHandler: Sendable {
+    let store: any AppleLinkStore
+    let logger: Logger
+
+    /// How long a handled `jti` is remembered: well past Apple's retry window.
+    static let rememberFor: TimeInterval = 7 * 24 * 3600
+
+    /// What handling a notification did.
+    enum Result: Equatable, Sendable {
+        case replay
+        case handled
+    }
+
+    @discardableResult
+    func handle(_ notification: AppleNotification, now: Date = Date()) async throws -> Result {
+        if let id = notification.id, try await store.appleNotificationSeen(id: id) { return .replay }
+        let event = notification.event
+        switch event.kind {
+        case .consentRevoked, .accountDelete, .accountDeleted:
+            let deleteUser = event.kind != .consentRevoked
+            let ended = try await store.endAppleLink(subject: event.subject, deletingUserWithoutOtherWayIn: deleteUser)
+            logger.info("Apple notification ended a link", metadata: [
+                "apple.event": "\(event.kind.rawValue)", "linked": "\(ended != nil)", "user.deleted": "\(ended?.deletedUser ?? false)",
+            ])
+        case .emailDisabled, .emailEnabled:
+            try await store.setAppleEmailEnabled(subject: event.subject, enabled: event.kind == .emailEnabled)
+        }
+        if let id = notification.id {
+            try await store.recordAppleNotification(id: id, expiresAt: now.addingTimeInterval(Self.rememberFor))
+        }
+        return .handled
+    }
+}

@@ -1,0 +1,198 @@
+import AppleSignIn
+import Foundation
+import LatchkeyStore
+import Logging
+import WebAuthn
+
+/// Signs people in with Apple: verifies the identity token, exchanges the authorization code with the right client,
+/// seals the refresh token, and finds, creates or links the user by Apple `sub`, issuing a session in the same
+/// transaction. Also revokes a user's Apple authorizations (account deletion).
+struct AppleSignInService: Sendable {
+    let configuration: AppleConfiguration
+    let store: any LatchkeyStore
+    let sessions: SessionAuthenticator
+    let identities: AppleIdentityTokenVerifier
+    let notifications: AppleNotificationVerifier
+    let tokens: AppleTokenClient
+    let logger: Logger
+
+    init(configuration: AppleConfiguration, store: any LatchkeyStore, sessions: SessionAuthenticator, logger: Logger) {
+        let keys = AppleKeyCache(source: AppleKeysEndpoint(endpoints: configuration.endpoints))
+        let rules = AppleClaimRules(clientIDs: configuration.clientIDs)
+        self.configuration = configuration
+        self.store = store
+        self.sessions = sessions
+        self.identities = AppleIdentityTokenVerifier(keys: keys, rules: rules)
+        self.notifications = AppleNotificationVerifier(keys: keys, rules: rules)
+        self.tokens = AppleTokenClient(endpoints: configuration.endpoints, secrets: AppleClientSecretCache(signer: configuration.signer))
+        self.logger = logger
+    }
+
+    /// One sign-in with Apple, from an app (``AppleRoutes`` `/v1/apple/signin`) or the web callback.
+    struct Attempt: Sendable {
+        var identityToken: String
+        var rawNonce: String
+        var authorizationCode: String?
+        /// The name Apple hands the app (or the web page) on the first sign-in only.
+        var givenName: String?
+        var familyName: String?
+        /// The email the app was given, when the token carries none.
+        var email: String?
+        /// The user to link the Apple ID to: the signed-in caller, or whoever started the web flow.
+        var linkingUserID: UUID?
+        /// The client ID the app says it is; the token must be for it.
+        var expectedClientID: String?
+        /// Whether the token must be for the web flow's Services ID.
+        var requireWebClient = false
+    }
+
+    /// The signed-in result.
+    struct Outcome: Sendable {
+        let user: StoredUser
+        let session: StoredSession
+        let token: SessionToken
+        /// Whether the user was made by this sign-in.
+        let createdUser: Bool
+    }
+
+    func signIn(_ attempt: Attempt, now: Date = Date()) async throws -> Outcome {
+        guard !attempt.rawNonce.isEmpty else { throw APIError.appleNonceRequired }
+        let identity = try await identities.verify(attempt.identityToken, rawNonce: attempt.rawNonce)
+        if let expected = attempt.expectedClientID, expected != identity.audience {
+            throw APIError.badRequest("apple.clientMismatch", "the identity token is for \(identity.audience), not \(expected)")
+        }
+        let client = try client(for: identity.audience, web: attempt.requireWebClient)
+
+        if let existing = try await store.appleLink(subject: identity.subject) {
+            if let linking = attempt.linkingUserID, linking != existing.userID { throw APIError.appleLinkedToAnotherUser }
+            let refreshToken = try await exchange(attempt.authorizationCode, client: client, subject: identity.subject)
+            let (session, token) = sessions.issue(for: existing.userID, now: now)
+            _ = try await store.recordAppleSignIn(
+                subject: identity.subject, sealedRefreshToken: try seal(refreshToken, subject: identity.subject),
+                clientID: client.rawValue, session: session
+            )
+            guard let user = try await store.user(id: existing.userID) else { throw StoreError(.notFound, "the user does not exist") }
+            return Outcome(user: user, session: session, token: token, createdUser: false)
+        }
+
+        guard let code = attempt.authorizationCode, !code.isEmpty else { throw APIError.appleCodeRequired }
+        var newUser: StoredUser?
+        let user: StoredUser
+        if let linking = attempt.linkingUserID {
+            guard let existingUser = try await store.user(id: linking) else { throw APIError(.unauthorized, code: "session.invalid", message: "the signed-in user no longer exists") }
+            user = existingUser
+        } else {
+            user = try await makeUser(identity: identity, attempt: attempt, now: now)
+            newUser = user
+        }
+        let refreshToken = try await exchange(code, client: client, subject: identity.subject)
+        let (session, token) = sessions.issue(for: user.id, now: now)
+        let link = StoredAppleLink(
+            subject: identity.subject, userID: user.id, clientID: client.rawValue,
+            sealedRefreshToken: try seal(refreshToken, subject: identity.subject),
+            email: identity.email ?? attempt.email, isPrivateEmail: identity.isPrivateEmail ?? false, createdAt: now
+        )
+        try await commit(link, creating: newUser, session: session)
+        return Outcome(user: user, session: session, token: token, createdUser: newUser != nil)
+    }
+
+    /// Stores a new link. A failed commit leaves the new authorization unrevoked on purpose: revoking a token ends the
+    /// Apple ID's whole authorization of the app, which a concurrent sign-in of the same Apple ID may just have stored.
+    private func commit(_ link: StoredAppleLink, creating user: StoredUser?, session: StoredSession) async throws {
+        let failure: StoreError
+        do {
+            try await store.commitAppleLink(link, creating: user, session: session)
+            return
+        } catch {
+            failure = error
+        }
+        // A conflict: linked by a concurrent sign-in, or the new user's name was just taken.
+        if failure.code == .conflict, try await store.appleLink(subject: link.subject) != nil {
+            throw APIError.appleLinkedToAnotherUser
+        }
+        throw failure
+    }
+
+    /// The client an identity token's audience names: an app (bundle ID) or the web flow (Services ID).
+    private func client(for audience: String, web: Bool) throws -> AppleClientID {
+        if let webClient = configuration.web, webClient.servicesID.rawValue == audience {
+            return .web(webClient.servicesID)
+        }
+        guard !web, let bundleID = configuration.bundleIDs.first(where: { $0.rawValue == audience }) else {
+            throw AppleSignInError(.audienceMismatch, "the identity token is for \(audience), not for this flow's client")
+        }
+        return .app(bundleID)
+    }
+
+    /// Exchanges the authorization code with the client it was issued to and returns the refresh token. The identity
+    /// token Apple returns must be for the same user.
+    private func exchange(_ code: String?, client: AppleClientID, subject: String) async throws -> String? {
+        guard let code, !code.isEmpty else { return nil }
+        let response: AppleTokenResponse
+        switch client {
+        case .app(let bundleID):
+            response = try await tokens.exchange(AppAuthorizationCode(code: code, bundleID: bundleID))
+        case .web(let servicesID):
+            guard let web = configuration.web else { throw APIError.appleDisabled("The Sign in with Apple web flow") }
+            response = try await tokens.exchange(WebAuthorizationCode(code: code, servicesID: servicesID, redirectURI: web.redirectURI))
+        }
+        if let idToken = response.idToken {
+            let exchanged = try await identities.verify(idToken, rawNonce: nil)
+            guard exchanged.subject == subject else {
+                throw APIError.badRequest("apple.codeMismatch", "the authorization code belongs to another Apple ID than the identity token")
+            }
+        }
+        return response.refreshToken
+    }
+
+    private func seal(_ refreshToken: String?, subject: String) throws -> Data? {
+        guard let refreshToken else { return nil }
+        return Data(try configuration.secrets.seal(Array(refreshToken.utf8), context: Self.sealContext(subject)))
+    }
+
+    /// Sealed tokens are bound to their Apple ID: a sealed value moved to another row does not open.
+    private static func sealContext(_ subject: String) -> [UInt8] { Array("apple-refresh-token:\(subject)".utf8) }
+
+    /// A new user for a first sign-in: named by the token's (verified) email when that name is free, else
+    /// `apple-<random>`; displayed by the name Apple handed the app, else the email.
+    private func makeUser(identity: AppleIdentity, attempt: Attempt, now: Date) async throws -> StoredUser {
+        let fullName = [attempt.givenName, attempt.familyName].compactMap { $0?.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.joined(separator: " ")
+        var name = "apple-" + Base64URL.encode(RelyingParty.generateChallenge(byteCount: 9))
+        if let email = identity.email, !email.isEmpty, try await store.user(named: email) == nil { name = email }
+        let validated = try UserNames.validated(name: name, displayName: fullName.isEmpty ? identity.email : fullName)
+        return StoredUser(
+            userHandle: Data(RelyingParty.generateChallenge(byteCount: 32)), name: validated.name,
+            displayName: validated.displayName, createdAt: now
+        )
+    }
+
+    // MARK: Revocation
+
+    /// Revokes every Apple authorization of a user at Apple (App Store guideline 5.1.1(v)), before the account is
+    /// deleted. A token Apple no longer knows (`invalid_grant`) counts as revoked; any other failure is 502
+    /// `apple.revokeFailed` and the account must be kept, so the user can try again.
+    func revokeAuthorizations(ofUser userID: UUID) async throws {
+        for link in try await store.appleLinks(ofUser: userID) {
+            guard let sealed = link.sealedRefreshToken else { continue }
+            let refreshToken: String
+            do {
+                refreshToken = String(decoding: try configuration.secrets.open(Array(sealed), context: Self.sealContext(link.subject)), as: UTF8.self)
+            } catch {
+                // Sealed under another secrets key: it can never be revoked from here, so it must not block deletion.
+                logger.warning("an Apple refresh token cannot be opened (was the secrets key changed?); not revoked")
+                continue
+            }
+            let client: AppleClientID = configuration.web?.servicesID.rawValue == link.clientID
+                ? .web(AppleServicesID(link.clientID)) : .app(AppleBundleID(link.clientID))
+            do {
+                try await tokens.revoke(refreshToken, client: client)
+            } catch where error.code == .invalidGrant {
+                continue
+            } catch {
+                throw APIError(.badGateway, code: "apple.revokeFailed",
+                               message: "the Sign in with Apple authorization could not be revoked at Apple (\(error.code)); the account is kept, try again")
+            }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import AppleSignIn
+import Foundation
+import Hummingbird
+import LatchkeyStore
+import NIOCore
+
+/// The Sign in with Apple web flow: the authorize redirect with its server-side `state`, and the form Apple posts back.
+///
+/// Apple posts the callback cross-site (`response_mode=form_post`), so a SameSite=Lax cookie would not come with it:
+/// the flow rests on the `state` record instead, single-use and expiring, which also holds the raw nonce.
+enum AppleWebFlow {
+    /// How long a user has on Apple's page.
+    static let stateLifetime: TimeInterval = 600
+
+    /// Apple's authorize URL for a new flow.
+    static func authorizeURL(endpoints: AppleEndpoints, web: AppleConfiguration.Web, state: String, rawNonce: String) -> String {
+        var components = URLComponents(string: endpoints.authorize) ?? URLComponents()
+        components.queryItems = [
+            URLQueryItem(name: "response_type", value: "code id_token"),
+            URLQueryItem(name: "response_mode", value: "form_post"),
+            URLQueryItem(name: "client_id", value: web.servicesID.rawValue),
+            URLQueryItem(name: "redirect_uri", value: web.redirectURI),
+            URLQueryItem(name: "scope", value: "name email"),
+            URLQueryItem(name: "state", value: state),
+            URLQueryItem(name: "nonce", value: AppleNonce.hashed(rawNonce)),
+        ]
+        // URLComponents leaves `+`, `:` and `/` in query values; Apple wants the values strictly encoded.
+        components.percentEncodedQuery = components.queryItems?.map { item in
+            "\(item.name)=\(item.value?.addingPercentEncoding(withAllowedCharacters: queryValueCharacters) ?? "")"
+        }.joined(separator: "&")
+        return components.string ?? endpoints.authorize
+    }
+
+    private static let queryValueCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    /// The fields of the form Apple posts to the callback.
+    struct Callback: Sendable {
+        let state: String
+        let code: String?
+        let idToken: String?
+        /// Apple's `error` (e.g. `user_cancelled_authorize`).
+        let error: String?
+        /// From the `user` JSON Apple sends on the first authorization only.
+        let givenName: String?
+        let familyName: String?
+        let email: String?
+
+        init(fields: [String: String]) throws {
+            guard let state = fields["state"], !state.isEmpty else {
+                throw APIError.badRequest("apple.stateInvalid", "the callback carries no state")
+            }
+            self.state = state
+            code = fields["code"]
+            idToken = fields["id_token"]
+            error = fields["error"]
+            let user = fields["user"].flatMap { try? JSONDecoder().decode(User.self, from: Data($0.utf8)) }
+            givenName = user?.name?.firstName
+            familyName = user?.name?.lastName
+            email = user?.email
+        }
+
+        private struct User: Decodable {
+            struct Name: Decodable {
+                var firstName: String?
+                var lastName: String?
+            }
+            var name: Name?
+            var email: String?
+        }
+    }
+
+    /// The form body of the callback. Only this route reads form bodies: it is the one request a cross-site form is
+    /// meant to send, and it proves itself with the single-use `state`, not with a cookie.
+    static func formFields(_ request: Request, context: ServerRequestContext) async throws -> [String: String] {
+        guard let contentType = request.headers[.contentType]?.lowercased(), contentType.hasPrefix("application/x-www-form-urlencoded") else {
+            throw APIError(.unsupportedMediaType, code: "request.unsupportedMediaType", message: "Apple's callback is sent as application/x-www-form-urlencoded")
+        }
+        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        return FormEncoding.decode(String(buffer: buffer))
+    }
+
+    /// Consumes the flow's state: unknown or used is 400 `apple.stateInvalid`, expired 400 `apple.stateExpired`.
+    static func consume(_ state: String, store: any AppleLinkStore, now: Date) async throws -> StoredAppleWebState {
+        guard CeremonyService.isWellFormedTicket(state) else { throw invalidState }
+        do {
+            return try await store.consumeAppleWebState(state, now: now)
+        } catch {
+            switch error.code {
+            case .notFound: throw invalidState
+            case .expired: throw APIError.badRequest("apple.stateExpired", "the Sign in with Apple flow took too long; start again")
+            default: throw error
+            }
+        }
+    }
+
+    private static let invalidState = APIError.badRequest(
+        "apple.stateInvalid", "no pending Sign in with Apple flow has this state: it was used, has expired, or never existed"
+    )
+}

@@ -1,0 +1,98 @@
+import AppleSignIn
+import Foundation
+import Hummingbird
+import LatchkeyStore
+
+/// Sign in with Apple under `/v1/apple`: the app sign-in, Apple's server-to-server notifications, and the web flow
+/// (authorize redirect and form-post callback). Without an Apple configuration every route answers 404 `apple.disabled`.
+struct AppleRoutes: Sendable {
+    static let signIn = "/v1/apple/signin"
+    static let notifications = "/v1/apple/notifications"
+    static let authorize = "/v1/apple/authorize"
+    static let callback = "/v1/apple/callback"
+
+    let apple: AppleSignInService?
+    let sessions: SessionAuthenticator
+
+    /// The body of `POST /v1/apple/signin`, from `ASAuthorizationAppleIDCredential`.
+    struct SignInRequest: Decodable, Sendable {
+        struct FullName: Decodable, Sendable {
+            var givenName: String?
+            var familyName: String?
+        }
+        var identityToken: String
+        var authorizationCode: String?
+        var rawNonce: String?
+        var fullName: FullName?
+        var email: String?
+        var clientId: String?
+    }
+
+    /// The body Apple posts to the notification endpoint.
+    struct NotificationRequest: Decodable, Sendable {
+        var payload: String
+    }
+
+    func add(to routes: RouterGroup<ServerRequestContext>, ceremonyRoutes: RouterGroup<ServerRequestContext>) {
+        ceremonyRoutes.post(RouterPath(Self.signIn)) { request, context in
+            let apple = try enabled()
+            let body = try await request.decodeJSON(SignInRequest.self, context: context)
+            let caller = try await sessions.signedIn(request)
+            let outcome = try await apple.signIn(.init(
+                identityToken: body.identityToken, rawNonce: body.rawNonce ?? "", authorizationCode: body.authorizationCode,
+                givenName: body.fullName?.givenName, familyName: body.fullName?.familyName, email: body.email,
+                linkingUserID: caller?.user.id, expectedClientID: body.clientId
+            ))
+            return try sessions.signedInResponse(
+                user: outcome.user, session: outcome.session, token: outcome.token, status: outcome.createdUser ? .created : .ok
+            )
+        }
+        routes.post(RouterPath(Self.notifications)) { request, context in
+            let apple = try enabled()
+            let body = try await request.decodeJSON(NotificationRequest.self, context: context)
+            let notification = try await apple.notifications.verify(payload: body.payload)
+            try await AppleNotificationHandler(store: apple.store, logger: apple.logger).handle(notification)
+            return Response(status: .ok)
+        }
+        ceremonyRoutes.get(RouterPath(Self.authorize)) { request, _ in
+            let apple = try enabled()
+            guard let web = apple.configuration.web else { throw APIError.appleDisabled("The Sign in with Apple web flow") }
+            // A signed-in browser links the Apple ID to its account; a stale session just signs in.
+            let caller = try? await sessions.signedIn(request)
+            let now = Date()
+            let state = StoredAppleWebState(
+                state: CeremonyService.makeTicket(), rawNonce: CeremonyService.makeTicket(), userID: caller?.user.id,
+                createdAt: now, expiresAt: now.addingTimeInterval(AppleWebFlow.stateLifetime)
+            )
+            try await apple.store.insertAppleWebState(state)
+            let location = AppleWebFlow.authorizeURL(endpoints: apple.configuration.endpoints, web: web, state: state.state, rawNonce: state.rawNonce)
+            return Response(status: .found, headers: [.location: location, .cacheControl: "no-store"])
+        }
+        ceremonyRoutes.post(RouterPath(Self.callback)) { request, context in
+            let apple = try enabled()
+            guard apple.configuration.web != nil else { throw APIError.appleDisabled("The Sign in with Apple web flow") }
+            let callback = try AppleWebFlow.Callback(fields: try await AppleWebFlow.formFields(request, context: context))
+            let state = try await AppleWebFlow.consume(callback.state, store: apple.store, now: Date())
+            if let error = callback.error {
+                let code = error.filter { $0.isASCII && ($0.isLetter || $0 == "_") }.prefix(64)
+                return Response(status: .seeOther, headers: [.location: "/?apple_error=\(code)", .cacheControl: "no-store"])
+            }
+            guard let idToken = callback.idToken, let code = callback.code else {
+                throw APIError.badRequest("apple.callbackIncomplete", "Apple's callback carries no code or id_token")
+            }
+            let outcome = try await apple.signIn(.init(
+                identityToken: idToken, rawNonce: state.rawNonce, authorizationCode: code,
+                givenName: callback.givenName, familyName: callback.familyName, email: callback.email,
+                linkingUserID: state.userID, requireWebClient: true
+            ))
+            var response = Response(status: .seeOther, headers: [.location: "/", .cacheControl: "no-store"])
+            response.setCookie(sessions.cookies.session(outcome.token, expiresAt: outcome.session.expiresAt))
+            return response
+        }
+    }
+
+    private func enabled() throws -> AppleSignInService {
+        guard let apple else { throw APIError.appleDisabled("Sign in with Apple") }
+        return apple
+    }
+}
