@@ -33,6 +33,22 @@ struct AppleSignInEndpointTests {
     }
 
     @Test(arguments: Backend.available)
+    func aFullNameSentAsOneStringIsTheDisplayName(_ backend: Backend) async throws {
+        try await withAppleServer(backend) { apple in
+            let nonce = "nonce-formatted"
+            let reply = try await apple.server.app().send(.post, "/v1/apple/signin", body: JSONObject.buffer([
+                "identityToken": try await apple.identityToken(subject: "001.formatted", rawNonce: nonce, email: nil), "rawNonce": nonce,
+                "authorizationCode": await apple.standIn.issueCode(for: .app(AppleServer.bundleID), subject: "001.formatted"),
+                "fullName": "Grace Hopper", "clientId": AppleServer.bundleID.rawValue,
+            ]))
+            #expect(reply.status == .created, "\(reply)")
+            let created: SessionResponse = try reply.decode()
+            #expect(created.user.displayName == "Grace Hopper")
+            #expect(created.user.name.hasPrefix("apple-"), "without an email in the token the name is generated")
+        }
+    }
+
+    @Test(arguments: Backend.available)
     func theRefreshTokenIsStoredSealed(_ backend: Backend) async throws {
         try await withAppleServer(backend) { apple in
             try await apple.signIn(apple.server.app(), subject: "001.sealed")

@@ -16,9 +16,23 @@ struct AppleRoutes: Sendable {
 
     /// The body of `POST /v1/apple/signin`, from `ASAuthorizationAppleIDCredential`.
     struct SignInRequest: Decodable, Sendable {
+        /// `{"givenName","familyName"}` as `PersonNameComponents` has them; a plain string (an already formatted
+        /// name) is taken as the given name.
         struct FullName: Decodable, Sendable {
             var givenName: String?
             var familyName: String?
+
+            init(from decoder: any Decoder) throws {
+                if let formatted = try? decoder.singleValueContainer().decode(String.self) {
+                    givenName = formatted
+                    return
+                }
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                givenName = try container.decodeIfPresent(String.self, forKey: .givenName)
+                familyName = try container.decodeIfPresent(String.self, forKey: .familyName)
+            }
+
+            private enum CodingKeys: String, CodingKey { case givenName, familyName }
         }
         var identityToken: String
         var authorizationCode: String?
