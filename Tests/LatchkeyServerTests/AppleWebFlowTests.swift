@@ -15,7 +15,9 @@ struct AppleWebFlowTests {
         let reply = try await browser.send(.get, "/v1/apple/authorize")
         #expect(reply.status == .found, "\(reply)")
         let location = try #require(reply.headers[.location])
-        #expect(location.hasPrefix(apple.standIn.baseURL + "/auth/authorize?"))
+        #expect(location.hasPrefix(apple.standIn.baseURL + "/auth/authorize?response_type=code%20id_token&response_mode=form_post&"))
+        #expect(location.contains("&scope=name%20email&"))
+        #expect(reply.headers[.cacheControl] == "no-store")
         let items = try #require(URLComponents(string: location)?.queryItems)
         return Dictionary(items.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
     }
