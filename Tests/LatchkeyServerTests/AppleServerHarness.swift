@@ -91,7 +91,10 @@ final class RunningStandIn: Sendable {
 
 /// Runs `body` against a server with Sign in with Apple on (app `dev.latchkey.app`, web `dev.latchkey.web`) over a
 /// fresh database of `backend`, with a stand-in for Apple.
-func withAppleServer(_ backend: Backend, _ body: @escaping @Sendable (AppleServer) async throws -> Void) async throws {
+func withAppleServer(
+    _ backend: Backend, configure: (inout ServerSettings) -> Void = { _ in },
+    _ body: @escaping @Sendable (AppleServer) async throws -> Void
+) async throws {
     let teamKey = P256.Signing.PrivateKey()
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-apple-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -104,6 +107,7 @@ func withAppleServer(_ backend: Backend, _ body: @escaping @Sendable (AppleServe
     do {
         var settings = ServerSettings.appleTest(keyPath: keyPath, secretsKey: secretsKey)
         settings.appleBaseURL = apple.standIn.baseURL
+        configure(&settings)
         try await withServer(backend, settings: settings) { server in
             try await body(AppleServer(server: server, apple: apple, secretsKey: secretsKey))
         }

@@ -99,6 +99,31 @@ struct AppleWebFlowTests {
     }
 
     @Test(arguments: Backend.available)
+    func onAnHTTPSSiteTheCallbackMustComeFromTheBrowserThatStartedTheFlow(_ backend: Backend) async throws {
+        try await withAppleServer(backend, configure: { $0.origins = ["https://localhost:8443"] }) { apple in
+            let victim = apple.server.browser(origin: nil)
+            let attacker = apple.server.browser(origin: nil)
+            let query = try await authorize(apple, attacker)
+            let binding = try #require(await attacker.cookies["latchkey_apple_state"])
+            #expect(binding == query["state"])
+
+            // The attacker's finished flow, fed to the victim's browser: refused, and the state is left alone.
+            let form = try await callbackForm(apple, query: query, subject: "001.attacker")
+            let fed = try await victim.send(.post, "/v1/apple/callback", text: form, headers: Self.form)
+            #expect(fed.status == .badRequest && fed.errorCode == "apple.stateNotBound", "\(fed)")
+            #expect(await victim.cookies["latchkey_session"] == nil)
+            #expect(try await apple.server.store.appleLink(subject: "001.attacker") == nil)
+
+            let own = try await attacker.send(.post, "/v1/apple/callback", text: form, headers: Self.form)
+            #expect(own.status == .seeOther, "\(own)")
+            #expect(await attacker.cookies["latchkey_session"] != nil)
+            #expect(await attacker.cookies["latchkey_apple_state"] == nil, "the binding is forgotten")
+            let setCookies = own.headers[values: .setCookie].joined(separator: "\n")
+            #expect(setCookies.contains("Secure"))
+        }
+    }
+
+    @Test(arguments: Backend.available)
     func aPasskeyAccountLinksAnAppleIDAndCanThenDropItsLastPasskey(_ backend: Backend) async throws {
         try await withAppleServer(backend) { apple in
             let app = NativeClient(http: apple.server.app())

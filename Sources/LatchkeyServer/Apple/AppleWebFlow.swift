@@ -1,4 +1,5 @@
 import AppleSignIn
+import Crypto
 import Foundation
 import Hummingbird
 import LatchkeyStore
@@ -7,10 +8,36 @@ import NIOCore
 /// The Sign in with Apple web flow: the authorize redirect with its server-side `state`, and the form Apple posts back.
 ///
 /// Apple posts the callback cross-site (`response_mode=form_post`), so a SameSite=Lax cookie would not come with it:
-/// the flow rests on the `state` record instead, single-use and expiring, which also holds the raw nonce.
+/// the flow rests on the `state` record instead, single-use and expiring, which also holds the raw nonce. On an https
+/// site the state is also bound to the browser that started the flow, by a `SameSite=None; Secure` cookie sent only to
+/// the callback, so a callback form fed to another browser (login CSRF) is refused.
 enum AppleWebFlow {
     /// How long a user has on Apple's page.
     static let stateLifetime: TimeInterval = 600
+
+    /// The cookie that binds a flow's state to the browser that started it.
+    static let bindingCookieName = "latchkey_apple_state"
+
+    /// The binding cookie for `state`: HttpOnly, Secure, SameSite=None (so Apple's cross-site post carries it), and
+    /// sent only to the callback.
+    static func bindingCookie(state: String) -> Cookie {
+        Cookie(name: bindingCookieName, value: state, maxAge: Int(stateLifetime), path: AppleRoutes.callback,
+               secure: true, httpOnly: true, sameSite: .none)
+    }
+
+    /// A cookie that makes the browser forget the binding.
+    static var expiredBindingCookie: Cookie {
+        Cookie(name: bindingCookieName, value: "", maxAge: 0, path: AppleRoutes.callback, secure: true, httpOnly: true, sameSite: .none)
+    }
+
+    /// Checks that the browser posting the callback started the flow: 400 `apple.stateNotBound` otherwise.
+    static func checkBinding(_ request: Request, state: String) throws {
+        // Digest equality in swift-crypto is constant-time.
+        guard let cookie = request.cookies[bindingCookieName],
+              SHA256.hash(data: Array(cookie.value.utf8)) == SHA256.hash(data: Array(state.utf8)) else {
+            throw APIError.badRequest("apple.stateNotBound", "this Sign in with Apple flow was started in another browser; start again")
+        }
+    }
 
     /// Apple's authorize URL for a new flow.
     static func authorizeURL(endpoints: AppleEndpoints, web: AppleConfiguration.Web, state: String, rawNonce: String) -> String {

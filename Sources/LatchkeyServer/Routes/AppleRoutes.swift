@@ -80,16 +80,19 @@ struct AppleRoutes: Sendable {
             )
             try await apple.store.insertAppleWebState(state)
             let location = AppleWebFlow.authorizeURL(endpoints: apple.configuration.endpoints, web: web, state: state.state, rawNonce: state.rawNonce)
-            return Response(status: .found, headers: [.location: location, .cacheControl: "no-store"])
+            var response = Response(status: .found, headers: [.location: location, .cacheControl: "no-store"])
+            if sessions.cookies.secure { response.setCookie(AppleWebFlow.bindingCookie(state: state.state)) }
+            return response
         }
         ceremonyRoutes.post(RouterPath(Self.callback)) { request, context in
             let apple = try enabled()
             guard apple.configuration.web != nil else { throw APIError.appleDisabled("The Sign in with Apple web flow") }
             let callback = try AppleWebFlow.Callback(fields: try await AppleWebFlow.formFields(request, context: context))
+            if sessions.cookies.secure { try AppleWebFlow.checkBinding(request, state: callback.state) }
             let state = try await AppleWebFlow.consume(callback.state, store: apple.store, now: Date())
             if let error = callback.error {
                 let code = error.filter { $0.isASCII && ($0.isLetter || $0 == "_") }.prefix(64)
-                return Response(status: .seeOther, headers: [.location: "/?apple_error=\(code)", .cacheControl: "no-store"])
+                return redirect(to: "/?apple_error=\(code)")
             }
             guard let idToken = callback.idToken, let code = callback.code else {
                 throw APIError.badRequest("apple.callbackIncomplete", "Apple's callback carries no code or id_token")
@@ -99,10 +102,17 @@ struct AppleRoutes: Sendable {
                 givenName: callback.givenName, familyName: callback.familyName, email: callback.email,
                 linkingUserID: state.userID, requireWebClient: true
             ))
-            var response = Response(status: .seeOther, headers: [.location: "/", .cacheControl: "no-store"])
+            var response = redirect(to: "/")
             response.setCookie(sessions.cookies.session(outcome.token, expiresAt: outcome.session.expiresAt))
             return response
         }
+    }
+
+    /// 303 See Other to the web page after the callback, forgetting the flow's binding cookie.
+    private func redirect(to location: String) -> Response {
+        var response = Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
+        if sessions.cookies.secure { response.setCookie(AppleWebFlow.expiredBindingCookie) }
+        return response
     }
 
     private func enabled() throws -> AppleSignInService {
