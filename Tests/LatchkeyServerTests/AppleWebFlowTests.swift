@@ -153,6 +153,21 @@ struct AppleWebFlowTests {
     }
 
     @Test(arguments: Backend.available)
+    func aSignedInBrowserLinksItsAccountThroughTheWebFlow(_ backend: Backend) async throws {
+        try await withAppleServer(backend) { apple in
+            let browser = apple.server.browser()
+            let signedUp: SessionResponse = try await NativeClient(http: browser).signUp("webber", with: VirtualAuthenticator()).decode()
+            let query = try await authorize(apple, browser)
+            let callback = try await apple.server.app().send(
+                .post, "/v1/apple/callback", text: try await callbackForm(apple, query: query, subject: "001.webber"), headers: Self.form
+            )
+            #expect(callback.status == .seeOther, "\(callback)")
+            let link = try #require(try await apple.server.store.appleLink(subject: "001.webber"))
+            #expect(link.userID.uuidString.lowercased() == signedUp.user.id, "the Apple ID is linked to the browser's account")
+        }
+    }
+
+    @Test(arguments: Backend.available)
     func anAppleMadeAccountAddsAPasskeyAndSignsInWithIt(_ backend: Backend) async throws {
         try await withAppleServer(backend) { apple in
             let session: SessionResponse = try await apple.signIn(apple.server.app(), subject: "001.addkey").decode()
