@@ -130,7 +130,7 @@ let package = Package(
         .testTarget(
             name: "LatchkeyServerTests",
             dependencies: [
-                "LatchkeyServer", "LatchkeyAPI", "LatchkeyStore", "WebAuthn", "VirtualAuthenticator", "CBOR",
+                "LatchkeyServer", "LatchkeyAPI", "LatchkeyStore", "WebAuthn", "VirtualAuthenticator", "CBOR", "LatchkeyTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -163,6 +163,22 @@ let package = Package(
             name: "LatchkeyCLITests",
             dependencies: ["LatchkeyCLI", "WebAuthn", "CBOR", "AppleSignIn", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.copy("Fixtures")]
+        ),
+        .target(
+            name: "LatchkeyTestSupport",
+            dependencies: [
+                "LatchkeyStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/LatchkeyTestSupport"
+        ),
+        .testTarget(
+            name: "LatchkeyClientServerTests",
+            dependencies: [
+                "LatchkeyClient", "LatchkeyServer", "LatchkeyStore", "LatchkeyAPI", "LatchkeyTestSupport", "VirtualAuthenticator", "WebAuthn",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]
