@@ -55,24 +55,24 @@ struct ConformanceClientServerTests {
             let options = try await client.assertionOptions(ServerRequestOptionsRequest(username: "alice"))
             let assertion = try await phone.authenticate(options: options)
             try await client.assertionResult(assertion)
-            let replayed = await clientError { () async throws(LatchkeyClientError) in try await client.assertionResult(assertion) }
+            let replayed = await clientError { try await client.assertionResult(assertion) }
             #expect(replayed?.code == "ceremony.cookieMissing")
             #expect(replayed?.message.isEmpty == false)
 
             // Unknown user.
-            let unknown = await clientError { () async throws(LatchkeyClientError) in
+            let unknown = await clientError {
                 try await server.conformance().authenticate(username: "nobody", with: phone)
             }
-            #expect(unknown?.code == "user.notFound")
+            #expect(unknown == .server(status: 404, code: "user.notFound", message: "no account is named 'nobody'"))
 
             // Another client cannot register a second passkey under a taken name.
-            let taken = await clientError { () async throws(LatchkeyClientError) in
+            let taken = await clientError {
                 try await server.conformance().register(username: "alice", displayName: "Mallory", with: LiveServer.passkeyProvider())
             }
             #expect(taken?.code == "user.nameTaken")
 
             // The same authenticator again: the server lists its credential in excludeCredentials and it refuses.
-            let excluded = await clientError { () async throws(LatchkeyClientError) in
+            let excluded = await clientError {
                 try await client.register(username: "alice", displayName: "Alice", with: phone)
             }
             #expect(excluded?.code == "authenticator.excludedCredential")
@@ -90,7 +90,7 @@ struct ConformanceClientServerTests {
             let user = try #require(try await server.store.user(named: "alice"))
 
             // The session cookie without an Origin is refused (CSRF), and nothing is added.
-            let noOrigin = await clientError { () async throws(LatchkeyClientError) in
+            let noOrigin = await clientError {
                 try await app.register(username: "alice", displayName: "Alice", with: key)
             }
             #expect(noOrigin?.code == "request.originNotAllowed")

@@ -76,7 +76,7 @@ struct NativeClientServerTests {
 
             try await app.deletePasskey(id: added.id)
             #expect(try await app.passkeys().map(\.id) == [first.id])
-            let deletedKey = await clientError { () async throws(LatchkeyClientError) in try await server.native().signIn(with: key) }
+            let deletedKey = await clientError { try await server.native().signIn(with: key) }
             #expect(deletedKey?.code == "credential.unknown")
         }
     }
@@ -86,7 +86,7 @@ struct NativeClientServerTests {
         try await LiveServer.run(backend) { server in
             let app = server.native()
             let signedUp = try await app.signUp(username: "alice", with: LiveServer.passkeyProvider())
-            let error = await clientError { () async throws(LatchkeyClientError) in try await app.deletePasskey(id: signedUp.credential.id) }
+            let error = await clientError { try await app.deletePasskey(id: signedUp.credential.id) }
             guard case .server(let status, let code, let message) = error else {
                 Issue.record("expected a server error, got \(String(describing: error))")
                 return
@@ -96,7 +96,7 @@ struct NativeClientServerTests {
             #expect(message.contains("last passkey"), "the server's own sentence: \(message)")
             #expect(try await app.passkeys().map(\.id) == [signedUp.credential.id], "nothing was deleted")
 
-            let unknown = await clientError { () async throws(LatchkeyClientError) in try await app.renamePasskey(id: "AAAA", to: "x") }
+            let unknown = await clientError { try await app.renamePasskey(id: "AAAA", to: "x") }
             #expect(unknown?.code == "passkey.notFound")
         }
     }
@@ -108,12 +108,12 @@ struct NativeClientServerTests {
             let token = try await app.signUp(username: "alice", with: LiveServer.passkeyProvider()).session.session.token
             try await app.logout()
             #expect(await app.sessionToken == nil)
-            let anonymous = await clientError { () async throws(LatchkeyClientError) in try await app.me() }
+            let anonymous = await clientError { try await app.me() }
             #expect(anonymous == .server(status: 401, code: "session.required", message: anonymous?.message ?? ""))
 
             // The old token is dead on the server, not only forgotten by the client.
             await app.setSessionToken(token)
-            let revoked = await clientError { () async throws(LatchkeyClientError) in try await app.me() }
+            let revoked = await clientError { try await app.me() }
             #expect(revoked?.code == "session.invalid")
             #expect(revoked?.message.isEmpty == false)
         }
@@ -130,10 +130,10 @@ struct NativeClientServerTests {
             #expect(try await server.store.user(named: "alice") == nil)
 
             await app.setSessionToken(token)
-            #expect(await clientError { () async throws(LatchkeyClientError) in try await app.me() }?.code == "session.invalid")
-            let usernameless = await clientError { () async throws(LatchkeyClientError) in try await server.native().signIn(with: phone) }
+            #expect(await clientError { try await app.me() }?.code == "session.invalid")
+            let usernameless = await clientError { try await server.native().signIn(with: phone) }
             #expect(usernameless?.code == "credential.unknown")
-            let named = await clientError { () async throws(LatchkeyClientError) in try await server.native().signIn(username: "alice", with: phone) }
+            let named = await clientError { try await server.native().signIn(username: "alice", with: phone) }
             #expect(named == .server(status: 404, code: "user.notFound", message: "no account is named 'alice'"))
         }
     }
@@ -146,39 +146,64 @@ struct NativeClientServerTests {
             let signedUp = try await app.signUp(username: "alice", with: phone)
 
             // Unknown user.
-            let unknown = await clientError { () async throws(LatchkeyClientError) in
+            let unknown = await clientError {
                 try await server.native().authenticationOptions(AuthenticationOptionsRequest(username: "nobody"))
             }
-            #expect(unknown?.code == "user.notFound")
+            #expect(unknown == .server(status: 404, code: "user.notFound", message: "no account is named 'nobody'"))
 
-            // The name is taken: no second account, no ceremony left behind to finish.
-            let taken = await clientError { () async throws(LatchkeyClientError) in
+            // The name is taken.
+            let taken = await clientError {
                 try await server.native().signUp(username: "alice", with: LiveServer.passkeyProvider())
             }
             #expect(taken?.code == "user.nameTaken")
 
-            // A replayed ticket: the ceremony is single-use, and the replay opens no session.
+            // A replayed sign-up ticket: the ceremony is single-use; the replay adds no passkey and opens no session.
+            let signUp = server.native()
+            let registration = try await signUp.registrationOptions(RegistrationOptionsRequest(username: "bob"))
+            let created = try await LiveServer.passkeyProvider().register(options: registration.options)
+            let signUpVerify = RegistrationVerifyRequest(ticket: registration.ticket, credential: created)
+            let bob = try await signUp.registrationVerify(signUpVerify).user
+            let signUpReplay = server.native()
+            let replayedSignUp = await clientError { try await signUpReplay.registrationVerify(signUpVerify) }
+            #expect(replayedSignUp?.code == "ceremony.notFound")
+            #expect(await signUpReplay.sessionToken == nil)
+            let bobID = try #require(UUID(uuidString: bob.id))
+            #expect(try await server.store.credentialCount(ofUser: bobID) == 1)
+
+            // A replayed sign-in ticket: the replay opens no session.
             let client = server.native()
             let started = try await client.authenticationOptions(AuthenticationOptionsRequest(username: "alice"))
             let credential = try await phone.authenticate(options: started.options)
             let verify = AuthenticationVerifyRequest(ticket: started.ticket, credential: credential)
             _ = try await client.authenticationVerify(verify)
             let replay = server.native()
-            let replayed = await clientError { () async throws(LatchkeyClientError) in try await replay.authenticationVerify(verify) }
+            let replayed = await clientError { try await replay.authenticationVerify(verify) }
             #expect(replayed?.code == "ceremony.notFound")
             #expect(await replay.sessionToken == nil)
 
             // The authenticator refuses a credential the server lists in excludeCredentials: nothing is added.
-            let excluded = await clientError { () async throws(LatchkeyClientError) in try await app.addPasskey(with: phone) }
+            let excluded = await clientError { try await app.addPasskey(with: phone) }
             #expect(excluded == .authenticator(AuthenticatorError(.excludedCredential, excluded?.message ?? "")))
             #expect(excluded?.code == "authenticator.excludedCredential")
             #expect(try await app.passkeys().map(\.id) == [signedUp.credential.id])
 
             // Without a session the account endpoints refuse.
             let anonymous = server.native()
-            #expect(await clientError { () async throws(LatchkeyClientError) in try await anonymous.passkeys() }?.code == "session.required")
-            #expect(await clientError { () async throws(LatchkeyClientError) in try await anonymous.deleteAccount() }?.code == "session.required")
+            #expect(await clientError { try await anonymous.passkeys() }?.code == "session.required")
+            #expect(await clientError { try await anonymous.deleteAccount() }?.code == "session.required")
             #expect(try await server.store.user(named: "alice") != nil)
         }
+    }
+
+    @Test
+    func aServerThatIsNotThereIsATransportError() async throws {
+        let client = NativeClient(server: try #require(URL(string: "http://127.0.0.1:1/")), transport: URLSessionTransport(timeout: 5))
+        let error = await clientError { try await client.signIn(with: LiveServer.passkeyProvider()) }
+        guard case .transport(let message) = error else {
+            Issue.record("expected a transport error, got \(String(describing: error))")
+            return
+        }
+        #expect(error?.code == "client.transport")
+        #expect(message.contains("127.0.0.1:1"), "the message names the server: \(message)")
     }
 }
