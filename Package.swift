@@ -125,12 +125,15 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
         .testTarget(
             name: "LatchkeyServerTests",
             dependencies: [
-                "LatchkeyServer", "LatchkeyAPI", "LatchkeyStore", "WebAuthn", "VirtualAuthenticator", "CBOR",
+                "LatchkeyServer", "LatchkeyAPI", "LatchkeyStore", "WebAuthn", "VirtualAuthenticator", "CBOR", "MetadataTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -153,10 +156,18 @@ let package = Package(
         ),
         .testTarget(
             name: "WebAuthnTests",
-            dependencies: ["WebAuthn", "CBOR", "VirtualAuthenticator",
+            dependencies: ["WebAuthn", "CBOR", "VirtualAuthenticator", "MetadataTestSupport",
                            .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "X509", package: "swift-certificates")],
             resources: [.copy("Fixtures")]
+        ),
+        .target(
+            name: "MetadataTestSupport",
+            dependencies: ["WebAuthn",
+                           .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "X509", package: "swift-certificates"),
+                           .product(name: "SwiftASN1", package: "swift-asn1")],
+            path: "Tests/MetadataTestSupport"
         ),
         .testTarget(name: "VirtualAuthenticatorTests", dependencies: ["VirtualAuthenticator", "WebAuthn", "CBOR", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates")]),
         .testTarget(
