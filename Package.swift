@@ -59,6 +59,9 @@ let package = Package(
             dependencies: [
                 "WebAuthn", "CBOR", "VirtualAuthenticator", "AppleSignIn", "LatchkeyClient", "LatchkeyAPI", "LatchkeyServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -172,7 +175,11 @@ let package = Package(
         .testTarget(name: "VirtualAuthenticatorTests", dependencies: ["VirtualAuthenticator", "WebAuthn", "CBOR", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates")]),
         .testTarget(
             name: "LatchkeyCLITests",
-            dependencies: ["LatchkeyCLI", "WebAuthn", "CBOR", "AppleSignIn", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["LatchkeyCLI", "WebAuthn", "CBOR", "AppleSignIn", "LatchkeyServer", "LatchkeyStore",
+                           .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HummingbirdTesting", package: "hummingbird"),
+                           .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Fixtures")]
         ),
     ],
