@@ -55,6 +55,8 @@ struct AppleSignInService: Sendable {
         let createdUser: Bool
     }
 
+    /// Verifies the attempt's identity token and signs its Apple ID in: the linked user when there is one, else a
+    /// new link to the linking user or to a new user.
     func signIn(_ attempt: Attempt, now: Date = Date()) async throws -> Outcome {
         guard !attempt.rawNonce.isEmpty else { throw APIError.appleNonceRequired }
         let identity = try await identities.verify(attempt.identityToken, rawNonce: attempt.rawNonce)
@@ -62,25 +64,36 @@ struct AppleSignInService: Sendable {
             throw APIError.badRequest("apple.clientMismatch", "the identity token is for \(identity.audience), not \(expected)")
         }
         let client = try client(for: identity.audience, web: attempt.requireWebClient)
-
         if let existing = try await store.appleLink(subject: identity.subject) {
-            if let linking = attempt.linkingUserID, linking != existing.userID { throw APIError.appleLinkedToAnotherUser }
-            let refreshToken = try await exchange(attempt.authorizationCode, client: client, subject: identity.subject)
-            let (session, token) = sessions.issue(for: existing.userID, now: now)
-            _ = try await store.recordAppleSignIn(
-                subject: identity.subject, sealedRefreshToken: try seal(refreshToken, subject: identity.subject),
-                clientID: client.rawValue, session: session
-            )
-            guard let user = try await store.user(id: existing.userID) else { throw StoreError(.notFound, "the user does not exist") }
-            return Outcome(user: user, session: session, token: token, createdUser: false)
+            return try await signInReturning(existing, attempt: attempt, client: client, now: now)
         }
+        return try await signInFirst(identity, attempt: attempt, client: client, now: now)
+    }
 
+    /// A linked Apple ID: a new session for its user, and the new refresh token when a code came with it.
+    private func signInReturning(_ existing: StoredAppleLink, attempt: Attempt, client: AppleClientID, now: Date) async throws -> Outcome {
+        if let linking = attempt.linkingUserID, linking != existing.userID { throw APIError.appleLinkedToAnotherUser }
+        let refreshToken = try await exchange(attempt.authorizationCode, client: client, subject: existing.subject)
+        let (session, token) = sessions.issue(for: existing.userID, now: now)
+        _ = try await store.recordAppleSignIn(
+            subject: existing.subject, sealedRefreshToken: try seal(refreshToken, subject: existing.subject),
+            clientID: client.rawValue, session: session
+        )
+        guard let user = try await store.user(id: existing.userID) else { throw StoreError(.notFound, "the user does not exist") }
+        return Outcome(user: user, session: session, token: token, createdUser: false)
+    }
+
+    /// An Apple ID seen for the first time: linked to the linking user, or to a new user, with the user (when new),
+    /// the link and the session written in one transaction.
+    private func signInFirst(_ identity: AppleIdentity, attempt: Attempt, client: AppleClientID, now: Date) async throws -> Outcome {
         guard let code = attempt.authorizationCode, !code.isEmpty else { throw APIError.appleCodeRequired }
-        var newUser: StoredUser?
+        let newUser: StoredUser?
         let user: StoredUser
         if let linking = attempt.linkingUserID {
-            guard let existingUser = try await store.user(id: linking) else { throw APIError(.unauthorized, code: "session.invalid", message: "the signed-in user no longer exists") }
-            user = existingUser
+            guard let existingUser = try await store.user(id: linking) else {
+                throw APIError(.unauthorized, code: "session.invalid", message: "the signed-in user no longer exists")
+            }
+            (user, newUser) = (existingUser, nil)
         } else {
             user = try await makeUser(identity: identity, attempt: attempt, now: now)
             newUser = user
