@@ -74,6 +74,7 @@ public enum ServerApplication {
         AccountRoutes(sessions: sessions).add(to: routes)
         WellKnownRoutes(configuration: configuration).add(to: routes)
         OperationsRoutes(store: store, metrics: metrics, configuration: configuration).add(to: routes)
+        WebPageRoutes(appleSignIn: false, rpName: configuration.rpName).add(to: routes)
         return router
     }
 }

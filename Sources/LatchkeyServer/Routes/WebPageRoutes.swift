@@ -1,0 +1,75 @@
+import HTTPTypes
+import Hummingbird
+import LatchkeyAPI
+
+/// The web page: `GET /` (the page), `GET /<file>` for each of its static files, and `GET /v1/web/config`
+/// (what the page needs to know about the server).
+///
+/// Every response carries the page's security headers (``securityHeaders``): a strict Content-Security-Policy
+/// (same-origin scripts, styles and requests only, no inline code, no framing), `nosniff` and a referrer policy.
+/// Files are revalidated on each load (`Cache-Control: no-cache` with a strong `ETag`; `If-None-Match` → 304).
+/// A path that names no file falls through to the router's 404 JSON.
+struct WebPageRoutes: Sendable {
+    /// Whether the page offers "Sign in with Apple" (a link to `/v1/apple/authorize`).
+    let appleSignIn: Bool
+    /// The relying party's display name, shown as the page's title.
+    let rpName: String
+    var assets: WebAssets = .bundled
+
+    /// The body of `GET /v1/web/config`.
+    struct WebConfig: Codable, Sendable {
+        var appleSignIn: Bool
+        var rpName: String
+    }
+
+    /// The Content-Security-Policy of every page response. `form-action` allows Apple's sign-in endpoint, which
+    /// posts back to the server.
+    static let contentSecurityPolicy = [
+        "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",
+        "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "form-action 'self' https://appleid.apple.com",
+    ].joined(separator: "; ")
+
+    /// The headers of every page response: the CSP, `nosniff`, no cross-origin referrer, no framing, and a
+    /// browsing-context group of its own.
+    static let securityHeaders: HTTPFields = {
+        var fields: HTTPFields = [.contentSecurityPolicy: contentSecurityPolicy, .xContentTypeOptions: "nosniff"]
+        let more = [("Referrer-Policy", "same-origin"), ("X-Frame-Options", "DENY"), ("Cross-Origin-Opener-Policy", "same-origin")]
+        for (name, value) in more {
+            if let name = HTTPField.Name(name) { fields[name] = value }
+        }
+        return fields
+    }()
+
+    func add(to routes: RouterGroup<ServerRequestContext>) {
+        if let index = assets.files["index.html"] {
+            routes.get("/") { request, _ in Self.serve(index, for: request) }
+        }
+        for (name, file) in assets.files where name != "index.html" {
+            routes.get(RouterPath("/" + name)) { request, _ in Self.serve(file, for: request) }
+        }
+        let config = WebConfig(appleSignIn: appleSignIn, rpName: rpName)
+        routes.get(RouterPath(APIPaths.Web.config)) { _, _ in
+            try Response.json(config, headers: Self.securityHeaders)
+        }
+    }
+
+    /// The file, or 304 Not Modified when the request's `If-None-Match` names its current `ETag`.
+    static func serve(_ file: WebAssets.File, for request: Request) -> Response {
+        var headers = securityHeaders
+        headers[.eTag] = file.etag
+        headers[.cacheControl] = "no-cache"
+        if let tags = request.headers[values: .ifNoneMatch].first, matches(tags, file.etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = file.contentType
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: file.body))
+    }
+
+    /// Whether an `If-None-Match` value (`*` or a comma-separated list of tags, weak or strong) names `etag`.
+    private static func matches(_ header: String, _ etag: String) -> Bool {
+        header.split(separator: ",").contains { candidate in
+            let tag = candidate.trimmingCharacters(in: .whitespaces)
+            return tag == "*" || tag == etag || tag == "W/" + etag
+        }
+    }
+}
