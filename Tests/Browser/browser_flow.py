@@ -104,6 +104,7 @@ class Server:
 
 def make_driver(chromedriver):
     options = Options()
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                      "--window-size=430,1100", "--password-store=basic", "--no-first-run"):
         options.add_argument(argument)
@@ -207,6 +208,13 @@ class Run:
 
     def page_passkey_ids(self):
         return [item.get_attribute("data-id") for item in self.driver.find_elements(By.CSS_SELECTOR, "#passkeys li.passkey")]
+
+    def expect_clean_console(self):
+        """No script error and no Content-Security-Policy violation in the browser's console (failed requests,
+        such as the 401 of GET /v1/me while signed out, are expected and ignored)."""
+        problems = [entry["message"] for entry in self.driver.get_log("browser")
+                    if entry["level"] == "SEVERE" and "Failed to load resource" not in entry["message"]]
+        self.expect(not problems, f"the console reports {problems}")
 
     def expect_signed_in(self):
         self.wait_state("signed-in")
@@ -342,6 +350,7 @@ class Run:
         self.wait(lambda _: "error" in self.find("#message").get_attribute("class") and self.message(), "an error for the deleted user")
         self.expect(self.state() == "signed-out", "signed in to a deleted account")
         self.screenshot("deleted")
+        self.expect_clean_console()
 
 
 # Makes the page take its base64url fallback: a browser without parse…FromJSON and toJSON.
