@@ -12,9 +12,11 @@ const byName = {
   UnknownError: "The authenticator failed. Try again.",
 };
 
+const sentence = (text) => (text ? text.charAt(0).toUpperCase() + text.slice(1) : "Something went wrong. Try again.");
+
 /** A sentence describing `error`. */
 export function describe(error) {
-  if (error instanceof ApiError) return error.message;
+  if (error instanceof ApiError) return sentence(error.message);
   if (error && typeof error.name === "string" && byName[error.name]) return byName[error.name];
   return "Something went wrong. Try again.";
 }
