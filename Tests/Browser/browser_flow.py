@@ -7,10 +7,11 @@ Two runs, each against a fresh server and SQLite file:
   - u2f:   a CTAP1/U2F security key (usb transport, no resident keys) against a server that asks for
            `--attestation direct`, so Chrome sends a `fido-u2f` attestation statement.
 
-Each run: sign up, sign out, sign in with the username, sign in username-less (ctap2 only: U2F has no resident
-keys), add a second passkey (the first authenticator is refused through excludeCredentials, then a second one is
-used), rename it, remove the first, see the server refuse to remove the last, sign in with the second, delete the
-account. Every step is checked on the page and on the server (GET /v1/me and /v1/me/passkeys with the page's
+Each run: sign up, sign out, sign in with the username, sign in username-less with the button and from autofill
+(ctap2; with U2F, which has no resident keys, the button finds no passkey and the page says so), add a second
+passkey (the first authenticator is refused through excludeCredentials, then a second one is used), rename it,
+remove the first, see the server refuse to remove the last, sign in with the second, delete the account.
+Every step is checked on the page and on the server (GET /v1/me and /v1/me/passkeys with the page's
 session cookie). A screenshot of every step goes to $LATCHKEY_ARTIFACTS (default .build/artifacts/browser).
 
 Usage: browser_flow.py LATCHKEY [CHROMEDRIVER]   (LATCHKEY: the built binary; it is run, never built here)
@@ -275,6 +276,14 @@ class Run:
         self.expect(self.find("#passkeys .passkey-last-used").text != "never", "the page shows the passkey as never used")
         self.screenshot("signed-in-username")
 
+        if not usernameless:
+            self.step("username-less sign-in finds no passkey")
+            self.sign_out()
+            self.touch(lambda: (self.click("#sign-in-passkey"), self.wait_message("cancelled or timed out")))
+            self.expect(self.state() == "signed-out", "signed in without a passkey")
+            self.screenshot("usernameless-refused")
+            self.sign_in_with_username()
+
         if usernameless:
             self.step("sign in username-less")
             self.sign_out()
@@ -347,7 +356,8 @@ class Run:
         self.expect(status == 401, f"the deleted account's session still works: {status} {body}")
         self.type("#sign-in-username", self.username)
         self.touch(lambda: self.click("#sign-in"))
-        self.wait(lambda _: "error" in self.find("#message").get_attribute("class") and self.message(), "an error for the deleted user")
+        self.wait_message(f"No account is named '{self.username}'")
+        self.expect("error" in self.find("#message").get_attribute("class"), "the refusal is not shown as an error")
         self.expect(self.state() == "signed-out", "signed in to a deleted account")
         self.screenshot("deleted")
         self.expect_clean_console()

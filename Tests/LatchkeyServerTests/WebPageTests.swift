@@ -113,6 +113,19 @@ struct WebPageTests {
         }
     }
 
+    @Test func theScriptsCallTheServersPaths() throws {
+        let api = String(buffer: try #require(WebAssets.bundled.files["api.js"]).body)
+        let paths = [
+            APIPaths.Native.registrationOptions, APIPaths.Native.registrationVerify, APIPaths.Native.authenticationOptions,
+            APIPaths.Native.authenticationVerify, APIPaths.Native.me, APIPaths.Native.passkeys, APIPaths.Native.passkey(id: ""),
+            APIPaths.Native.addPasskeyOptions, APIPaths.Native.addPasskeyVerify, APIPaths.Native.logout, APIPaths.Native.account,
+            APIPaths.Web.config,
+        ]
+        for path in paths {
+            #expect(api.contains("\"\(path)\""), "api.js does not call \(path)")
+        }
+    }
+
     @Test func theConfigurationSaysWhetherToOfferSignInWithApple() async throws {
         try await withServer(.sqlite) { server in
             let reply = try await server.browser().send(.get, APIPaths.Web.config)

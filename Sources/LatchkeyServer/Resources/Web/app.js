@@ -69,6 +69,20 @@ async function startConditional() {
   }
 }
 
+/**
+ * Runs a modal WebAuthn ceremony: a modal request cannot start while the autofill one is pending, so that one is
+ * aborted first, and offered again if the ceremony fails.
+ */
+async function withoutAutofill(ceremony) {
+  abortConditional();
+  try {
+    await ceremony();
+  } catch (error) {
+    startConditional();
+    throw error;
+  }
+}
+
 // ---- views -------------------------------------------------------------------------------------------
 
 async function showSignedOut(message) {
@@ -154,19 +168,21 @@ async function signUp() {
     $("sign-up-username").focus();
     return;
   }
-  abortConditional();
-  const { ticket, options } = await api.registrationOptions(username, displayName || username);
-  const credential = await webauthn.create(options);
-  await api.registrationVerify(ticket, credential);
+  await withoutAutofill(async () => {
+    const { ticket, options } = await api.registrationOptions(username, displayName || username);
+    const credential = await webauthn.create(options);
+    await api.registrationVerify(ticket, credential);
+  });
   $("sign-up-form").reset();
   await showAccount("Account created. Your passkey is saved.");
 }
 
 async function signIn(username) {
-  abortConditional(); // a modal request cannot start while the autofill one is pending
-  const { ticket, options } = await api.authenticationOptions(username);
-  const credential = await webauthn.get(options);
-  await api.authenticationVerify(ticket, credential);
+  await withoutAutofill(async () => {
+    const { ticket, options } = await api.authenticationOptions(username);
+    const credential = await webauthn.get(options);
+    await api.authenticationVerify(ticket, credential);
+  });
   $("sign-in-form").reset();
   await showAccount("Signed in.");
 }
