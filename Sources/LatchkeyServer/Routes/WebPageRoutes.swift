@@ -14,6 +14,7 @@ struct WebPageRoutes: Sendable {
     let appleSignIn: Bool
     /// The relying party's display name, shown as the page's title.
     let rpName: String
+    /// The files to serve: the package's own by default.
     var assets: WebAssets = .bundled
 
     /// The body of `GET /v1/web/config`.
@@ -22,8 +23,8 @@ struct WebPageRoutes: Sendable {
         var rpName: String
     }
 
-    /// The Content-Security-Policy of every page response. `form-action` allows Apple's sign-in endpoint, which
-    /// posts back to the server.
+    /// The Content-Security-Policy of every page response: nothing but the site's own files and API, no inline
+    /// code, no framing; `form-action` also allows Apple's sign-in endpoint for the Sign in with Apple flow.
     static let contentSecurityPolicy = [
         "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",
         "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "form-action 'self' https://appleid.apple.com",
