@@ -32,7 +32,8 @@ struct WebAssets: Sendable {
         self.files = files
     }
 
-    /// The files shipped in the package's resources; empty (so nothing is served) if the resource bundle is missing.
+    /// The files shipped in the package's resources (`Bundle.module`, which SwiftPM places beside the binary as
+    /// `Latchkey_LatchkeyServer.resources`); empty, so that only the API is served, if its `Web` directory cannot be read.
     static let bundled: WebAssets = {
         guard let directory = Bundle.module.url(forResource: "Web", withExtension: nil),
               let assets = try? WebAssets(directory: directory)
