@@ -54,7 +54,7 @@ struct WebPageTests {
         }
     }
 
-    @Test func aFileIsRevalidatedByItsETag() async throws {
+    @Test func aFileIsRevalidatedByItsETagAndAnswersHEAD() async throws {
         try await withServer(.sqlite) { server in
             let browser = server.browser()
             let first = try await browser.send(.get, "/app.js")
@@ -71,6 +71,12 @@ struct WebPageTests {
             #expect(stale.body == first.body)
             let otherFile = try await browser.send(.get, "/app.css", headers: [.ifNoneMatch: etag])
             #expect(otherFile.status == .ok, "an ETag names one file's content only")
+            let head = try await browser.send(.head, "/app.js")
+            #expect(head.status == .ok)
+            #expect(head.body.isEmpty)
+            #expect(head.headers[.eTag] == etag)
+            #expect(head.headers[.contentType] == "text/javascript; charset=utf-8")
+            #expect(head.headers[.contentLength] == String(first.body.count))
         }
     }
 

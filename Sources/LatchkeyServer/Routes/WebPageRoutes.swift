@@ -2,8 +2,8 @@ import HTTPTypes
 import Hummingbird
 import LatchkeyAPI
 
-/// The web page: `GET /` (the page), `GET /<file>` for each of its static files, and `GET /v1/web/config`
-/// (what the page needs to know about the server).
+/// The web page: `GET /` (the page), `GET /<file>` for each of its static files (and `HEAD` for both), and
+/// `GET /v1/web/config` (what the page needs to know about the server).
 ///
 /// Every response carries the page's security headers (``securityHeaders``): a strict Content-Security-Policy
 /// (same-origin scripts, styles and requests only, no inline code, no framing), `nosniff` and a referrer policy.
@@ -42,11 +42,10 @@ struct WebPageRoutes: Sendable {
     }()
 
     func add(to routes: RouterGroup<ServerRequestContext>) {
-        if let index = assets.files["index.html"] {
-            routes.get("/") { request, _ in Self.serve(index, for: request) }
-        }
-        for (name, file) in assets.files where name != "index.html" {
-            routes.get(RouterPath("/" + name)) { request, _ in Self.serve(file, for: request) }
+        for (name, file) in assets.files {
+            let path = RouterPath(name == "index.html" ? "/" : "/" + name)
+            routes.get(path) { request, _ in Self.serve(file, for: request) }
+            routes.head(path) { request, _ in Self.serve(file, for: request, body: false) }
         }
         let config = WebConfig(appleSignIn: appleSignIn, rpName: rpName)
         routes.get(RouterPath(APIPaths.Web.config)) { _, _ in
@@ -54,15 +53,20 @@ struct WebPageRoutes: Sendable {
         }
     }
 
-    /// The file, or 304 Not Modified when the request's `If-None-Match` names its current `ETag`.
-    static func serve(_ file: WebAssets.File, for request: Request) -> Response {
+    /// The file (its headers only when `body` is false, for `HEAD`), or 304 Not Modified when the request's
+    /// `If-None-Match` names its current `ETag`.
+    static func serve(_ file: WebAssets.File, for request: Request, body: Bool = true) -> Response {
         var headers = securityHeaders
         headers[.eTag] = file.etag
         headers[.cacheControl] = "no-cache"
-        if let tags = request.headers[values: .ifNoneMatch].first, matches(tags, file.etag) {
+        if let tags = request.headers[.ifNoneMatch], matches(tags, file.etag) {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = file.contentType
+        guard body else {
+            headers[.contentLength] = String(file.body.readableBytes)
+            return Response(status: .ok, headers: headers)
+        }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: file.body))
     }
 
