@@ -54,15 +54,15 @@ function abortConditional() {
 /** Offers the site's passkeys in the username field's autofill, where the browser supports it. */
 async function startConditional() {
   abortConditional();
-  if (!(await webauthn.conditionalMediationAvailable())) return;
   const controller = new AbortController();
   conditional = controller;
   try {
+    if (!(await webauthn.conditionalMediationAvailable()) || controller.signal.aborted) return;
     const { ticket, options } = await api.authenticationOptions();
     if (controller.signal.aborted) return;
     const credential = await webauthn.get(options, { mediation: "conditional", signal: controller.signal });
     await api.authenticationVerify(ticket, credential);
-    conditional = null;
+    if (conditional === controller) conditional = null;
     await showAccount("Signed in.");
   } catch (error) {
     if (!controller.signal.aborted && !isAbort(error)) show(describe(error), "error");
