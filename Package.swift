@@ -59,6 +59,9 @@ let package = Package(
             dependencies: [
                 "WebAuthn", "CBOR", "VirtualAuthenticator", "AppleSignIn", "LatchkeyClient", "LatchkeyAPI", "LatchkeyServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -125,13 +128,16 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             resources: [.copy("Resources/Web")]
         ),
         .testTarget(
             name: "LatchkeyServerTests",
             dependencies: [
-                "LatchkeyServer", "LatchkeyAPI", "LatchkeyStore", "WebAuthn", "VirtualAuthenticator", "CBOR",
+                "LatchkeyServer", "LatchkeyAPI", "LatchkeyStore", "WebAuthn", "VirtualAuthenticator", "CBOR", "MetadataTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -154,15 +160,27 @@ let package = Package(
         ),
         .testTarget(
             name: "WebAuthnTests",
-            dependencies: ["WebAuthn", "CBOR", "VirtualAuthenticator",
+            dependencies: ["WebAuthn", "CBOR", "VirtualAuthenticator", "MetadataTestSupport",
                            .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "X509", package: "swift-certificates")],
             resources: [.copy("Fixtures")]
         ),
+        .target(
+            name: "MetadataTestSupport",
+            dependencies: ["WebAuthn",
+                           .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "X509", package: "swift-certificates"),
+                           .product(name: "SwiftASN1", package: "swift-asn1")],
+            path: "Tests/MetadataTestSupport"
+        ),
         .testTarget(name: "VirtualAuthenticatorTests", dependencies: ["VirtualAuthenticator", "WebAuthn", "CBOR", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates")]),
         .testTarget(
             name: "LatchkeyCLITests",
-            dependencies: ["LatchkeyCLI", "WebAuthn", "CBOR", "AppleSignIn", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["LatchkeyCLI", "WebAuthn", "CBOR", "AppleSignIn", "LatchkeyServer", "LatchkeyStore",
+                           .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HummingbirdTesting", package: "hummingbird"),
+                           .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Fixtures")]
         ),
     ],

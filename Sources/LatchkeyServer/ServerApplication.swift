@@ -69,7 +69,8 @@ public enum ServerApplication {
         }
         ConformanceRoutes(ceremonies: ceremonies, sessions: sessions).add(to: ceremonyRoutes)
         PasskeyRoutes(ceremonies: ceremonies, sessions: sessions).add(to: ceremonyRoutes)
-        PasskeyManagementRoutes(ceremonies: ceremonies, sessions: sessions).add(to: routes, ceremonyRoutes: ceremonyRoutes)
+        let names = AuthenticatorNaming(metadata: configuration.metadata?.service)
+        PasskeyManagementRoutes(ceremonies: ceremonies, sessions: sessions, names: names).add(to: routes, ceremonyRoutes: ceremonyRoutes)
         SessionRoutes(sessions: sessions).add(to: routes)
         AccountRoutes(sessions: sessions).add(to: routes)
         WellKnownRoutes(configuration: configuration).add(to: routes)

@@ -15,6 +15,10 @@ public enum ServerRunner {
         logger: Logger = Logger(label: "latchkey.server"),
         announce: @escaping @Sendable (String) -> Void = { print($0) }
     ) async throws {
+        if let metadata = configuration.metadata {
+            let blob = try await metadata.load()
+            announce("FIDO metadata: \(metadata.location) (no. \(blob.number), \(blob.entries.count) entries, next update \(blob.nextUpdate.formatted(.iso8601.year().month().day())))")
+        }
         let store: any LatchkeyStore
         do {
             store = try configuration.database.makeStore(logger: logger)

@@ -19,10 +19,13 @@ public struct PasskeySummary: Codable, Hashable, Sendable {
     public var aaguid: String
     /// `multi-device` (a synced passkey) or `single-device`.
     public var deviceType: String
+    /// The authenticator's name ("iCloud Keychain", "YubiKey 5 NFC") from FIDO metadata or the built-in list of
+    /// passkey providers; nil when the AAGUID is unknown or zero.
+    public var authenticatorName: String?
 
     public init(
         id: String, name: String?, createdAt: Date, lastUsedAt: Date?, transports: [String],
-        backedUp: Bool, backupEligible: Bool, aaguid: String, deviceType: String
+        backedUp: Bool, backupEligible: Bool, aaguid: String, deviceType: String, authenticatorName: String? = nil
     ) {
         self.id = id
         self.name = name
@@ -33,6 +36,7 @@ public struct PasskeySummary: Codable, Hashable, Sendable {
         self.backupEligible = backupEligible
         self.aaguid = aaguid
         self.deviceType = deviceType
+        self.authenticatorName = authenticatorName
     }
 }
 

@@ -7,7 +7,8 @@ import Logging
 ///
 /// Settings come from the flags, then the `LATCHKEY_*` environment, then a JSON config file (`--config` or
 /// `LATCHKEY_CONFIG`), in that order of precedence. A bad setting prints `{"error": …}` (code
-/// `usage.configuration`) and exits 2; a database that cannot be opened exits 1.
+/// `usage.configuration`) and exits 2; a database that cannot be opened (`server.database`) or a metadata
+/// BLOB that does not verify (`server.metadata`) exits 1.
 struct Serve: LatchkeyCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the passkey server (conformance profile and /v1 API) on SQLite or PostgreSQL.",
@@ -38,7 +39,8 @@ struct Serve: LatchkeyCommand {
         do {
             try await ServerRunner.run(configuration: configuration, logger: logger) { line in io.line(line) }
         } catch let error as ConfigurationError {
-            throw CommandError(code: "server.database", message: error.description, exitStatus: 1)
+            let code = error.setting == "--metadata" ? "server.metadata" : "server.database"
+            throw CommandError(code: code, message: error.description, exitStatus: 1)
         } catch {
             throw CommandError(code: "server.failed", message: "the server stopped: \(error)", exitStatus: 1)
         }

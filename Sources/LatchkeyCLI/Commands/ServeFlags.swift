@@ -54,6 +54,15 @@ struct ServeFlags: ParsableArguments {
     @Option(help: "How long a ceremony may take, in seconds (default 300).")
     var ceremonyLifetime: Int?
 
+    @Option(help: "FIDO metadata (MDS3 BLOB): a file or an https URL such as https://mds3.fidoalliance.org/ (default: none).")
+    var metadata: String?
+
+    @Option(help: "A PEM file with the root the metadata BLOB must chain to (default: the FIDO Alliance MDS root).")
+    var metadataTrustRoot: String?
+
+    @Option(help: "any, trusted or certified: what a registration's attestation must prove (default any).")
+    var attestationPolicy: String?
+
     /// The settings these flags give; unset flags leave the other layers' values.
     var settings: ServerSettings {
         var settings = ServerSettings()
@@ -74,6 +83,9 @@ struct ServeFlags: ParsableArguments {
         settings.bodyLimit = bodyLimit
         settings.sessionLifetime = sessionLifetime
         settings.ceremonyLifetime = ceremonyLifetime
+        settings.metadata = metadata
+        settings.metadataTrustRoot = metadataTrustRoot
+        settings.attestationPolicy = attestationPolicy
         return settings
     }
 }

@@ -39,6 +39,10 @@ public struct ServerConfiguration: Sendable {
     public var sessionLifetime: Duration
     /// How long a ceremony may take between its options and its result.
     public var ceremonyLifetime: Duration
+    /// FIDO metadata for registrations and authenticator names; nil when none is configured.
+    public var metadata: MetadataConfiguration?
+    /// What a registration's attestation must prove (`any` by default).
+    public var attestationPolicy: AttestationPolicy
 
     public static let defaultPort = 8080
     public static let defaultDatabase = "latchkey.sqlite"
@@ -49,7 +53,7 @@ public struct ServerConfiguration: Sendable {
 
     /// Validates `settings` and applies the defaults: port 8080, `./latchkey.sqlite`, RP ID `localhost`,
     /// origin `http://localhost:<port>` (or `https://<rp id>`), preferred user verification, no attestation,
-    /// 120 requests a minute, 64 KiB bodies, 30-day sessions, 5-minute ceremonies.
+    /// 120 requests a minute, 64 KiB bodies, 30-day sessions, 5-minute ceremonies, no metadata, attestation policy `any`.
     public init(_ settings: ServerSettings = ServerSettings()) throws(ConfigurationError) {
         host = settings.host ?? "127.0.0.1"
         guard !host.isEmpty, !host.contains("/"), !host.contains(" ") else {
@@ -111,6 +115,27 @@ public struct ServerConfiguration: Sendable {
             throw ConfigurationError("--ceremony-lifetime", "\(ceremonySeconds) seconds is outside 10 seconds to one hour")
         }
         ceremonyLifetime = .seconds(ceremonySeconds)
+
+        metadata = try settings.metadata.map { location throws(ConfigurationError) in
+            try MetadataConfiguration(location: location, trustRootFile: settings.metadataTrustRoot)
+        }
+        if settings.metadata == nil, settings.metadataTrustRoot != nil {
+            throw ConfigurationError("--metadata-trust-root", "needs --metadata (the BLOB it verifies)")
+        }
+        let policy = settings.attestationPolicy ?? AttestationPolicy.any.description
+        guard let attestationPolicy = AttestationPolicy(policy) else {
+            throw ConfigurationError("--attestation-policy", "'\(policy)' is not any, trusted or certified")
+        }
+        if attestationPolicy.requirement != .any, attestation == .none {
+            throw ConfigurationError(
+                "--attestation-policy",
+                "\(policy) needs attestation statements: set --attestation direct or enterprise (with none, browsers send none)"
+            )
+        }
+        if attestationPolicy.requirement == .certified, metadata == nil {
+            throw ConfigurationError("--attestation-policy", "certified needs --metadata (certification levels come from FIDO metadata)")
+        }
+        self.attestationPolicy = attestationPolicy
     }
 
     /// Every origin accepted in client data: the web origins, the related origins and each Android app's
@@ -129,6 +154,8 @@ public struct ServerConfiguration: Sendable {
         relyingParty.attestation = attestation
         relyingParty.acceptsBase64URLTextChallenge = acceptBase64URLTextChallenge
         relyingParty.timeoutMilliseconds = Int(ceremonyLifetime.components.seconds) * 1000
+        relyingParty.attestationTrust.metadata = metadata?.service
+        relyingParty.attestationTrust.policy = attestationPolicy
         return relyingParty
     }
 

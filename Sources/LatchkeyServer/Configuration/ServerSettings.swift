@@ -41,6 +41,12 @@ public struct ServerSettings: Codable, Hashable, Sendable {
     public var sessionLifetime: Int?
     /// How long a ceremony may take, in seconds.
     public var ceremonyLifetime: Int?
+    /// An MDS3 metadata BLOB: a file path or an `https://` URL (e.g. `https://mds3.fidoalliance.org/`).
+    public var metadata: String?
+    /// A PEM file with the root the metadata BLOB must chain to (default: the FIDO Alliance's MDS root).
+    public var metadataTrustRoot: String?
+    /// `any`, `trusted` or `certified`.
+    public var attestationPolicy: String?
 
     /// No settings: every value comes from another layer or the defaults.
     public init() {}
@@ -65,6 +71,9 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         merged.bodyLimit = other.bodyLimit ?? bodyLimit
         merged.sessionLifetime = other.sessionLifetime ?? sessionLifetime
         merged.ceremonyLifetime = other.ceremonyLifetime ?? ceremonyLifetime
+        merged.metadata = other.metadata ?? metadata
+        merged.metadataTrustRoot = other.metadataTrustRoot ?? metadataTrustRoot
+        merged.attestationPolicy = other.attestationPolicy ?? attestationPolicy
         return merged
     }
 
@@ -133,6 +142,9 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         bodyLimit = try integer("BODY_LIMIT")
         sessionLifetime = try integer("SESSION_LIFETIME")
         ceremonyLifetime = try integer("CEREMONY_LIFETIME")
+        metadata = text("METADATA")
+        metadataTrustRoot = text("METADATA_TRUST_ROOT")
+        attestationPolicy = text("ATTESTATION_POLICY")
     }
 
     /// Loads the layers in order: the config file (`configFile`, or `LATCHKEY_CONFIG`), then the environment, then
@@ -148,5 +160,6 @@ public struct ServerSettings: Codable, Hashable, Sendable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case host, port, database, rpID, rpName, origins, appleAppIDs, androidApps, relatedOrigins, userVerification
         case attestation, rateLimit, trustedProxies, acceptBase64URLTextChallenge, bodyLimit, sessionLifetime, ceremonyLifetime
+        case metadata, metadataTrustRoot, attestationPolicy
     }
 }

@@ -13,12 +13,17 @@ struct PasskeyManagementRoutes: Sendable {
 
     let ceremonies: CeremonyService
     let sessions: SessionAuthenticator
+    let names: AuthenticatorNaming
 
     func add(to routes: RouterGroup<ServerRequestContext>, ceremonyRoutes: RouterGroup<ServerRequestContext>) {
         routes.get(RouterPath(APIPaths.Native.passkeys)) { request, _ in
             let caller = try await sessions.require(request)
             let credentials = try await ceremonies.store.credentials(ofUser: caller.user.id)
-            return try Response.json(PasskeyList(passkeys: credentials.map(\.summary)))
+            var passkeys: [PasskeySummary] = []
+            for credential in credentials {
+                passkeys.append(await names.summary(of: credential))
+            }
+            return try Response.json(PasskeyList(passkeys: passkeys))
         }
         routes.patch(RouterPath(APIPaths.Native.passkeys + "/:id")) { request, context in
             let caller = try await sessions.require(request)
@@ -29,7 +34,7 @@ struct PasskeyManagementRoutes: Sendable {
                 try await ceremonies.store.renameCredential(id: id, ofUser: caller.user.id, to: label)
             }
             guard let renamed = try await ceremonies.store.credential(id: id) else { throw Self.passkeyNotFound }
-            return try Response.json(renamed.summary)
+            return try Response.json(await names.summary(of: renamed))
         }
         routes.delete(RouterPath(APIPaths.Native.passkeys + "/:id")) { request, context in
             let caller = try await sessions.require(request)
@@ -61,7 +66,7 @@ struct PasskeyManagementRoutes: Sendable {
             let outcome = try await ceremonies.finishRegistration(
                 ticket: body.ticket, credential: body.credential, signedIn: caller, requirePurpose: .addPasskey
             )
-            return try Response.json(outcome.credential.summary, status: .created)
+            return try Response.json(await names.summary(of: outcome.credential), status: .created)
         }
     }
 
@@ -92,16 +97,5 @@ struct PasskeyManagementRoutes: Sendable {
             throw APIError.badRequest("passkey.invalidName", "a passkey name must be at most \(maximumLabelLength) printable characters")
         }
         return name
-    }
-}
-
-extension StoredCredential {
-    /// The credential as the passkey list shows it.
-    var summary: PasskeySummary {
-        PasskeySummary(
-            id: Base64URL.encode(Array(id)), name: label, createdAt: createdAt, lastUsedAt: lastUsedAt,
-            transports: transports, backedUp: backedUp, backupEligible: backupEligible,
-            aaguid: aaguid.uuidString.lowercased(), deviceType: backupEligible ? "multi-device" : "single-device"
-        )
     }
 }

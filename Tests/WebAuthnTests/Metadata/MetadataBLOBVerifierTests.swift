@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import MetadataTestSupport
 import Testing
 import WebAuthn
 import X509

@@ -1,4 +1,5 @@
 import Foundation
+import MetadataTestSupport
 import Testing
 import VirtualAuthenticator
 import WebAuthn

@@ -5,21 +5,21 @@ import X509
 
 /// Builds and signs MDS3 BLOBs the way the FIDO service does: `base64url(header).base64url(payload).base64url(sig)`
 /// with an ES256 signature and the chain in `x5c`.
-struct BLOBBuilder {
-    var number = 42
-    var nextUpdate = TestIssuer.now + 20 * TestIssuer.day
-    var entries: [[String: Any]] = []
+public struct BLOBBuilder {
+    public var number = 42
+    public var nextUpdate = TestIssuer.now + 20 * TestIssuer.day
+    public var entries: [[String: Any]] = []
     /// The chain sent in `x5c`, leaf first; `signer` signs.
-    var chain: [TestIssuer]
-    var signer: P256.Signing.PrivateKey
+    public var chain: [TestIssuer]
+    public var signer: P256.Signing.PrivateKey
 
-    init(chain: [TestIssuer]) {
+    public init(chain: [TestIssuer]) {
         self.chain = chain
         signer = chain[0].key
     }
 
     /// An entry for a FIDO2 authenticator.
-    static func entry(
+    public static func entry(
         aaguid: String? = nil, keyIdentifiers: [String] = [], description: String, roots: [Certificate] = [],
         statuses: [(String, String)] = [("FIDO_CERTIFIED_L1", "2020-01-01")]
     ) -> [String: Any] {
@@ -41,7 +41,7 @@ struct BLOBBuilder {
         return entry
     }
 
-    var payload: [String: Any] {
+    public var payload: [String: Any] {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
@@ -50,7 +50,7 @@ struct BLOBBuilder {
     }
 
     /// The signed JWS text.
-    func build(tamper: Bool = false) throws -> [UInt8] {
+    public func build(tamper: Bool = false) throws -> [UInt8] {
         let header: [String: Any] = [
             "alg": "ES256", "typ": "JWT", "x5c": chain.map { Data($0.der).base64EncodedString() },
         ]

@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+
+/// `latchkey loadtest`: many concurrent virtual clients sign in to a running server again and again.
+///
+/// Each client has its own ``VirtualAuthenticator`` and registers one passkey; then every client signs in
+/// (options, assertion, verification) in a loop until the duration is over. On a terminal a progress line
+/// is kept up to date on standard error; the summary ends with `logins_per_second=`, `p50_ms=`, `p99_ms=`
+/// and `errors=` lines. Exits 1 when any registration or login failed.
+struct LoadTest: LatchkeyCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "loadtest",
+        abstract: "Sign in to a running server from many concurrent virtual clients and report throughput and latency.",
+        discussion: "Run the server with --rate-limit 0: every client comes from one address. The clients' origin must be one the server accepts (--origin)."
+    )
+
+    @Option(help: "The server's base URL, e.g. http://localhost:8080.")
+    var server: String
+
+    @Option(help: "Concurrent clients, each with its own virtual authenticator (1-4096).")
+    var clients: Int = 16
+
+    @Option(help: "How long the sign-ins run, in seconds.")
+    var duration: Double = 10
+
+    @Option(help: "native (/v1) or conformance (/attestation, /assertion).")
+    var profile: PasskeyProfile = .native
+
+    @Option(help: "The origin the clients claim (default: the server URL's origin).")
+    var origin: String?
+
+    func execute(_ io: CommandIO) async throws(CommandError) {
+        guard let url = URL(string: server), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+              let host = url.host, !host.isEmpty
+        else {
+            throw .usage("server", "'\(server)' is not an http(s) URL")
+        }
+        guard (1...4096).contains(clients) else { throw .usage("clients", "\(clients) is not between 1 and 4096") }
+        guard duration > 0, duration <= 86_400 else { throw .usage("duration", "\(duration) seconds is not between 0 and one day") }
+        let origin = origin ?? "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
+
+        let runner = LoadTestRunner(
+            server: url, origin: origin, clients: clients, duration: .milliseconds(Int64(duration * 1000)), profile: profile
+        )
+        let progress = LoadTestRunner.Progress()
+        let onTerminal = isatty(STDERR_FILENO) == 1
+        let result = await runner.run(progress: progress) { elapsed in
+            guard onTerminal else { return }
+            let logins = progress.logins.load(ordering: .relaxed)
+            let line = String(
+                format: "\r%6.1f s  %9d logins  %9.1f/s  errors %d ", elapsed, logins, Double(logins) / max(elapsed, 0.001),
+                progress.errors.load(ordering: .relaxed)
+            )
+            FileHandle.standardError.write(Data(line.utf8))
+        }
+        if onTerminal { FileHandle.standardError.write(Data("\n".utf8)) }
+        for line in result.report(server: url, profile: profile) {
+            io.line(line)
+        }
+        guard result.errorCount == 0 else {
+            throw CommandError(
+                code: "loadtest.errors", message: "\(result.errorCount) registrations or logins failed (see the summary)", exitStatus: 1
+            )
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import LatchkeyAPI
+import LatchkeyClient
+import VirtualAuthenticator
+
+/// One simulated user of a load test: its own ``VirtualAuthenticator`` and API client. It registers a passkey
+/// once, then signs in with it as often as it is asked.
+struct LoadClient: Sendable {
+    enum API: Sendable {
+        case native(NativeClient)
+        case conformance(ConformanceClient)
+    }
+
+    let username: String
+    let api: API
+    let authenticator: VirtualAuthenticatorAdapter
+
+    init(username: String, server: URL, origin: String, profile: PasskeyProfile, transport: any HTTPTransport) {
+        self.username = username
+        switch profile {
+        case .native: api = .native(NativeClient(server: server, transport: transport))
+        case .conformance: api = .conformance(ConformanceClient(server: server, transport: transport))
+        }
+        authenticator = VirtualAuthenticatorAdapter(VirtualAuthenticator(), origin: origin)
+    }
+
+    /// Creates the account and its passkey.
+    func register() async throws(LatchkeyClientError) {
+        switch api {
+        case .native(let client): try await client.signUp(username: username, with: authenticator)
+        case .conformance(let client): try await client.register(username: username, displayName: username, with: authenticator)
+        }
+    }
+
+    /// One full login: options, the authenticator's assertion, verification (and a new session on the native API).
+    func signIn() async throws(LatchkeyClientError) {
+        switch api {
+        case .native(let client): try await client.signIn(username: username, with: authenticator)
+        case .conformance(let client): try await client.authenticate(username: username, with: authenticator)
+        }
+    }
+}

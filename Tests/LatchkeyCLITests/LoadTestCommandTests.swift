@@ -1,0 +1,94 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import LatchkeyServer
+import LatchkeyStore
+import Logging
+import Testing
+
+@testable import LatchkeyCLI
+
+/// `latchkey loadtest` against a real server on loopback (SQLite in a temporary file).
+@Suite("latchkey loadtest")
+struct LoadTestCommandTests {
+    /// Runs `body` with the base URL of a live server on a fresh SQLite file, rate limiting off.
+    private func withServer(_ body: @escaping @Sendable (String) async throws -> Void) async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-loadtest-\(UUID().uuidString).sqlite").path
+        defer {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
+        var settings = ServerSettings()
+        settings.rateLimit = 0
+        settings.database = path
+        let configuration = try ServerConfiguration(settings)
+        var logger = Logger(label: "latchkey.loadtest.test")
+        logger.logLevel = .error
+        let app = ServerApplication.make(configuration: configuration, store: try configuration.database.makeStore(), logger: logger)
+        try await app.test(.live) { client in
+            try await body("http://127.0.0.1:\(try #require(client.port))")
+        }
+    }
+
+    @Test("each profile registers every client, signs in repeatedly with no errors, and ends with the four result lines",
+          arguments: ["native", "conformance"])
+    func runsFullLogins(_ profile: String) async throws {
+        try await withServer { server in
+            let result = await CLIHarness.run([
+                "loadtest", "--server", server, "--origin", "http://localhost:8080", "--clients", "3", "--duration", "0.5",
+                "--profile", profile,
+            ])
+            #expect(result.status == 0, "\(result.output)")
+            #expect(result.lines.contains { $0.hasPrefix("registered: 3 of 3 passkeys") }, "\(result.output)")
+            let tail = Array(result.lines.suffix(4))
+            #expect(tail.map { $0.split(separator: "=").first.map(String.init) } == ["logins_per_second", "p50_ms", "p99_ms", "errors"])
+            #expect(tail.last == "errors=0")
+            let rate = try #require(Double(tail[0].dropFirst("logins_per_second=".count)))
+            #expect(rate > 0)
+            let p50 = try #require(Double(tail[1].dropFirst("p50_ms=".count)))
+            let p99 = try #require(Double(tail[2].dropFirst("p99_ms=".count)))
+            #expect(p50 > 0 && p50 <= p99)
+        }
+    }
+
+    @Test("a wrong origin is reported by code and the command exits 1")
+    func serverRefusalsAreCounted() async throws {
+        try await withServer { server in
+            let result = await CLIHarness.run([
+                "loadtest", "--server", server, "--origin", "http://localhost:9999", "--clients", "2", "--duration", "0.2",
+            ])
+            #expect(result.status == 1)
+            #expect(result.lines.contains("  originNotAllowed: 2"), "\(result.output)")
+            #expect(result.lines.contains("errors=2"))
+            #expect(result.output.contains("\"loadtest.errors\""))
+        }
+    }
+
+    @Test("an unreachable server is a transport error, not a crash")
+    func unreachableServer() async {
+        let result = await CLIHarness.run(["loadtest", "--server", "http://127.0.0.1:1", "--clients", "1", "--duration", "0.1"])
+        #expect(result.status == 1)
+        #expect(result.lines.contains("  client.transport: 1"), "\(result.output)")
+    }
+
+    @Test("bad flags are usage errors", arguments: [
+        ["--server", "ftp://example.com"], ["--server", "http://localhost:1", "--clients", "0"],
+        ["--server", "http://localhost:1", "--duration", "0"],
+    ])
+    func badFlags(_ flags: [String]) async {
+        let result = await CLIHarness.run(["loadtest"] + flags)
+        #expect(result.status == 2, "\(result.output)")
+        #expect(result.errorCode?.hasPrefix("usage.") == true)
+    }
+
+    @Test("percentiles use the nearest rank")
+    func percentiles() {
+        var histogram = LatencyHistogram()
+        for value in 1...100 { histogram.record(Double(value)) }
+        let sorted = histogram.sorted()
+        #expect(LatencyHistogram.percentile(50, of: sorted) == 50)
+        #expect(LatencyHistogram.percentile(99, of: sorted) == 99)
+        #expect(LatencyHistogram.percentile(100, of: sorted) == 100)
+        #expect(LatencyHistogram.percentile(50, of: []) == 0)
+        #expect(histogram.mean == 50.5)
+    }
+}
