@@ -137,7 +137,7 @@ let package = Package(
         .testTarget(
             name: "LatchkeyServerTests",
             dependencies: [
-                "LatchkeyServer", "LatchkeyAPI", "LatchkeyStore", "WebAuthn", "VirtualAuthenticator", "CBOR", "MetadataTestSupport",
+                "LatchkeyServer", "LatchkeyAPI", "LatchkeyStore", "WebAuthn", "VirtualAuthenticator", "CBOR", "MetadataTestSupport", "LatchkeyTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -182,6 +182,22 @@ let package = Package(
                            .product(name: "HummingbirdTesting", package: "hummingbird"),
                            .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Fixtures")]
+        ),
+        .target(
+            name: "LatchkeyTestSupport",
+            dependencies: [
+                "LatchkeyStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/LatchkeyTestSupport"
+        ),
+        .testTarget(
+            name: "LatchkeyClientServerTests",
+            dependencies: [
+                "LatchkeyClient", "LatchkeyServer", "LatchkeyStore", "LatchkeyAPI", "LatchkeyTestSupport", "VirtualAuthenticator", "WebAuthn",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

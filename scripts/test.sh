@@ -32,6 +32,9 @@ swift build --build-tests
 # latchkey passkey register/login against Yubico python-fido2's Fido2Server serving the conformance API.
 interop=0
 bash Tests/Interop/fido2_interop.sh "$LATCHKEY_TEST_PYTHON" "$(swift build --show-bin-path)/latchkey" || interop=1
+# latchkey passkey register/login/list/rename/add/remove against our own latchkey serve, both profiles.
+serve=0
+bash Tests/Interop/passkey_serve.sh "$LATCHKEY_TEST_PYTHON" "$(swift build --show-bin-path)/latchkey" || serve=1
 
 # The web page end to end in headless Chromium with a WebDriver virtual authenticator (ctap2 and u2f).
 browser=0
@@ -43,6 +46,10 @@ status=${PIPESTATUS[0]}
 set -e
 if [ "$interop" -ne 0 ]; then
     echo "error: the python-fido2 interoperability test failed (see above)"
+    status=1
+fi
+if [ "$serve" -ne 0 ]; then
+    echo "error: the latchkey passkey against latchkey serve test failed (see above)"
     status=1
 fi
 if [ "$browser" -ne 0 ]; then

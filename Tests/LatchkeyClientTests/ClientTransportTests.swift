@@ -51,6 +51,18 @@ struct ClientTransportTests {
         #expect(sent[1].headers["Cookie"] == "latchkey_ceremony=abc")
         #expect(sent[2].headers["Cookie"] == nil)
         #expect(sent[1].headers["Content-Type"] == "application/json")
+        #expect(sent.allSatisfy { $0.headers["Origin"] == nil }, "no origin given, none sent")
+    }
+
+    @Test("a conformance client made with an origin sends it as Origin on every request, as a browser does")
+    func origin() async throws {
+        let transport = ScriptedTransport([Self.json(200, #"{"status":"ok","errorMessage":""}"#)])
+        let client = ConformanceClient(server: try Self.server(), transport: transport, origin: "https://rp.example")
+        let assertion = AuthenticationCredential(
+            rawId: [1], response: AuthenticatorAssertionResponse(clientDataJSON: [1], authenticatorData: [2], signature: [3])
+        )
+        try await client.assertionResult(assertion)
+        #expect(await transport.sent.map { $0.headers["Origin"] } == ["https://rp.example"])
     }
 
     @Test("conformance failures carry errorCode and errorMessage, or the code failed without errorCode")

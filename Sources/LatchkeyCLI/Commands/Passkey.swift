@@ -8,8 +8,9 @@ struct Passkey: AsyncParsableCommand {
         abstract: "Register and sign in with passkeys against a server, and manage them.",
         discussion: """
             Passkeys live in an encrypted file (--store). The native profile (/v1) signs in for list, rename \
-            and remove; the conformance profile has no passkey management, so there they act on the local file only.
+            and remove (and `add` puts a second passkey on the account); the conformance profile has no passkey \
+            management, so there list and remove act on the local file only.
             """,
-        subcommands: [PasskeyRegister.self, PasskeyLogin.self, PasskeyList.self, PasskeyRename.self, PasskeyRemove.self]
+        subcommands: [PasskeyRegister.self, PasskeyLogin.self, PasskeyList.self, PasskeyRename.self, PasskeyRemove.self, PasskeyAdd.self]
     )
 }

@@ -19,10 +19,11 @@ struct PasskeyLogin: LatchkeyCommand {
         let store = try options.credentialStore()
         let authenticator = try options.authenticator(store: store, choice: username.map(CredentialChoice.userName) ?? .mostRecent)
         let server = try options.serverURL()
+        let origin = try options.resolvedOrigin()
         do throws(LatchkeyClientError) {
             switch options.profile {
             case .conformance:
-                let credential = try await ConformanceClient(server: server).authenticate(username: username, with: authenticator)
+                let credential = try await ConformanceClient(server: server, origin: origin).authenticate(username: username, with: authenticator)
                 io.emit(Report(status: "signedIn", credentialID: credential.id, username: username, userID: nil, sessionExpiresAt: nil))
             case .native:
                 let signedIn = try await NativeClient(server: server).signIn(username: username, with: authenticator)

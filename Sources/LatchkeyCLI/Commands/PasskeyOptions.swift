@@ -52,9 +52,10 @@ struct PasskeyOptions: ParsableArguments {
         return host
     }
 
-    /// The credential file path, its directory created (0700) if missing.
-    func storePath() throws(CommandError) -> String {
-        let path = store ?? ProcessInfo.processInfo.environment["LATCHKEY_STORE"]
+    /// The credential file path (`path`, else `--store`, `$LATCHKEY_STORE`, `~/.latchkey/credentials`), its
+    /// directory created (0700) if missing.
+    func storePath(_ path: String? = nil) throws(CommandError) -> String {
+        let path = path ?? store ?? ProcessInfo.processInfo.environment["LATCHKEY_STORE"]
             ?? (FileManager.default.homeDirectoryForCurrentUser.path + "/.latchkey/credentials")
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
@@ -69,9 +70,9 @@ struct PasskeyOptions: ParsableArguments {
         return path
     }
 
-    /// The file-backed credential store.
-    func credentialStore() throws(CommandError) -> EncryptedFileCredentialStore {
-        let path = try storePath()
+    /// The file-backed credential store at `path`, else the one `--store` names.
+    func credentialStore(_ path: String? = nil) throws(CommandError) -> EncryptedFileCredentialStore {
+        let path = try storePath(path)
         return EncryptedFileCredentialStore(path: path, keySource: .fromEnvironment(storePath: path))
     }
 
@@ -86,7 +87,8 @@ struct PasskeyOptions: ParsableArguments {
 extension CommandError {
     /// A failed call to the server or the authenticator (exit 1), with the server's own code.
     init(_ error: LatchkeyClientError) {
-        self.init(code: error.code, message: error.message, exitStatus: 1)
+        let message = if case .transport = error { "cannot reach the server: \(error.message)" } else { error.message }
+        self.init(code: error.code, message: message, exitStatus: 1)
     }
 
     /// The credential store could not be read or written (exit 1).

@@ -17,10 +17,11 @@ struct PasskeyRegister: LatchkeyCommand {
     func execute(_ io: CommandIO) async throws(CommandError) {
         let authenticator = try options.authenticator(store: try options.credentialStore())
         let server = try options.serverURL()
+        let origin = try options.resolvedOrigin()
         do throws(LatchkeyClientError) {
             switch options.profile {
             case .conformance:
-                let credential = try await ConformanceClient(server: server).register(
+                let credential = try await ConformanceClient(server: server, origin: origin).register(
                     username: username, displayName: displayName ?? username, with: authenticator,
                     authenticatorSelection: .init(residentKey: .required, userVerification: .preferred)
                 )

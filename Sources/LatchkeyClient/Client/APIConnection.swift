@@ -10,13 +10,16 @@ actor APIConnection {
     let server: URL
     private let transport: any HTTPTransport
     private let readError: ErrorReader
+    /// The web origin sent as `Origin`, as a browser sends it; nil sends none (an app).
+    private let origin: String?
     private let cookies = CookieJar()
     /// The session token sent as `Authorization: Bearer`.
     var bearerToken: String?
 
-    init(server: URL, transport: any HTTPTransport, readError: @escaping ErrorReader) {
+    init(server: URL, transport: any HTTPTransport, origin: String? = nil, readError: @escaping ErrorReader) {
         self.server = server
         self.transport = transport
+        self.origin = origin
         self.readError = readError
     }
 
@@ -53,6 +56,7 @@ actor APIConnection {
             headers["Content-Type"] = "application/json"
         }
         if let bearerToken { headers["Authorization"] = "Bearer \(bearerToken)" }
+        if let origin { headers["Origin"] = origin }
         if let cookie = await cookies.header { headers["Cookie"] = cookie }
 
         let response = try await transport.send(HTTPRequest(method: method, url: url, headers: headers, body: bytes))

@@ -15,8 +15,14 @@ public struct ConformanceClient: Sendable {
     private let connection: APIConnection
 
     /// A client of the server at `server`, over `transport`.
-    public init(server: URL, transport: any HTTPTransport = URLSessionTransport()) {
-        connection = APIConnection(server: server, transport: transport, readError: Self.readError)
+    ///
+    /// The conformance profile is the browser's API: after a ceremony the server signs the client in with a
+    /// session cookie, and it accepts that cookie on a state-changing request (registering another passkey
+    /// for the signed-in account) only with an `Origin` header naming one of its web origins. Pass the origin
+    /// the authenticator acts for as `origin` to send it, as a browser would; without it such a request is
+    /// refused with `request.originNotAllowed`.
+    public init(server: URL, transport: any HTTPTransport = URLSessionTransport(), origin: String? = nil) {
+        connection = APIConnection(server: server, transport: transport, origin: origin, readError: Self.readError)
     }
 
     // MARK: Ceremonies

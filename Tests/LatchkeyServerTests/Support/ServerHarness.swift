@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LatchkeyServer
+@_exported import LatchkeyTestSupport
 import LatchkeyStore
 import Logging
 import Testing

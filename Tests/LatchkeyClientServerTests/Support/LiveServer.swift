@@ -1,0 +1,55 @@
+import Foundation
+import HummingbirdTesting
+import LatchkeyClient
+import LatchkeyServer
+import LatchkeyStore
+import LatchkeyTestSupport
+import Testing
+import VirtualAuthenticator
+
+/// A real Latchkey server listening on a loopback port for one test, over a fresh database, and the
+/// clients that reach it over real HTTP (``URLSessionTransport``).
+struct LiveServer: Sendable {
+    /// The web origin the authenticators claim: the server's default origin for RP ID `localhost`.
+    static let origin = "http://localhost:8080"
+
+    /// `http://127.0.0.1:<port>/`.
+    let url: URL
+    /// The server's store, to check what a request changed.
+    let store: any LatchkeyStore
+
+    /// A native-profile client with its own transport (no session yet).
+    func native() -> NativeClient {
+        NativeClient(server: url, transport: URLSessionTransport())
+    }
+
+    /// A conformance-profile client with its own transport and cookie jar, sending `origin` as a browser would.
+    func conformance(origin: String? = LiveServer.origin) -> ConformanceClient {
+        ConformanceClient(server: url, transport: URLSessionTransport(), origin: origin)
+    }
+
+    /// A passkey provider (discoverable, synced credentials) acting for ``origin``.
+    static func passkeyProvider(choice: CredentialChoice = .mostRecent) -> VirtualAuthenticatorAdapter {
+        VirtualAuthenticatorAdapter(VirtualAuthenticator(configuration: .passkeyProvider), origin: origin, choice: choice)
+    }
+
+    /// Runs `body` against a live server over a fresh database of `backend`, then removes the database.
+    static func run(_ backend: Backend, _ body: @escaping @Sendable (LiveServer) async throws -> Void) async throws {
+        let database = try TestDatabase(backend)
+        do {
+            var settings = ServerSettings()
+            settings.rateLimit = 0
+            let store = try database.makeStore()
+            let app = ServerApplication.make(configuration: try ServerConfiguration(settings), store: store, logger: TestDatabase.logger)
+            try await app.test(.live) { client in
+                let port = try #require(client.port, "the live test server reports its port")
+                let url = try #require(URL(string: "http://127.0.0.1:\(port)/"))
+                try await body(LiveServer(url: url, store: store))
+            }
+            await database.destroy()
+        } catch {
+            await database.destroy()
+            throw error
+        }
+    }
+}
