@@ -132,7 +132,8 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 "AppleSignIn",
-            ]
+            ],
+            resources: [.copy("Resources/Web")]
         ),
         .testTarget(
             name: "LatchkeyServerTests",

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Makes (or reuses) a Python virtualenv with the interoperability peers the tests run against:
-#   webauthn (py_webauthn, Duo Labs) and fido2 (python-fido2, Yubico), from PyPI.
+#   webauthn (py_webauthn, Duo Labs) and fido2 (python-fido2, Yubico), from PyPI,
+#   and selenium, which drives Chromium in the browser test (Tests/Browser).
 # Usage: scripts/python-env.sh DIR   → prints the virtualenv's python interpreter on the last line.
 # scripts/test.sh exports that path as LATCHKEY_TEST_PYTHON; tests that need it skip when it is unset.
 set -euo pipefail
@@ -10,6 +11,6 @@ python=${PYTHON:-python3}
 if [ ! -x "$dir/bin/python" ]; then
     "$python" -m venv "$dir" >&2
 fi
-"$dir/bin/python" -m pip install --quiet --disable-pip-version-check "webauthn>=2.0,<3" "fido2>=1.1,<3" >&2
-"$dir/bin/python" -c 'import webauthn, fido2' >&2
+"$dir/bin/python" -m pip install --quiet --disable-pip-version-check "webauthn>=2.0,<3" "fido2>=1.1,<3" "selenium>=4.11,<5" >&2
+"$dir/bin/python" -c 'import webauthn, fido2, selenium' >&2
 echo "$dir/bin/python"

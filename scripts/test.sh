@@ -2,6 +2,7 @@
 # Runs every test of the package. It sets up what the tests need by itself, so a fresh machine needs only Swift:
 #   - a throwaway PostgreSQL cluster on a loopback port (Debian's postgresql package, installed if missing)
 #   - a Python virtualenv with the interoperability peers py_webauthn and python-fido2 (from PyPI)
+#   - Chromium and chromedriver (Debian's chromium, chromium-driver; installed if missing) for the browser test
 # and tears it down afterwards.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,6 +36,10 @@ bash Tests/Interop/fido2_interop.sh "$LATCHKEY_TEST_PYTHON" "$(swift build --sho
 serve=0
 bash Tests/Interop/passkey_serve.sh "$LATCHKEY_TEST_PYTHON" "$(swift build --show-bin-path)/latchkey" || serve=1
 
+# The web page end to end in headless Chromium with a WebDriver virtual authenticator (ctap2 and u2f).
+browser=0
+bash scripts/browser.sh "$LATCHKEY_TEST_PYTHON" "$(swift build --show-bin-path)/latchkey" || browser=1
+
 set +e
 swift test --skip-build 2>&1 | tee "$work/test.log"
 status=${PIPESTATUS[0]}
@@ -45,6 +50,10 @@ if [ "$interop" -ne 0 ]; then
 fi
 if [ "$serve" -ne 0 ]; then
     echo "error: the latchkey passkey against latchkey serve test failed (see above)"
+    status=1
+fi
+if [ "$browser" -ne 0 ]; then
+    echo "error: the browser test failed (see above; screenshots in ${LATCHKEY_ARTIFACTS:-.build/artifacts/browser})"
     status=1
 fi
 exit "$status"

@@ -46,4 +46,10 @@ public enum APIPaths {
         public static let health = "/healthz"
         public static let metrics = "/metrics"
     }
+
+    /// The web page served at `/`.
+    public enum Web {
+        /// `GET`: `{"appleSignIn": Bool, "rpName": String}`, what the page shows.
+        public static let config = "/v1/web/config"
+    }
 }

@@ -80,6 +80,7 @@ public enum ServerApplication {
         WellKnownRoutes(configuration: configuration).add(to: routes)
         OperationsRoutes(store: store, metrics: metrics, configuration: configuration).add(to: routes)
         AppleRoutes(apple: apple, sessions: sessions).add(to: routes, ceremonyRoutes: ceremonyRoutes)
+        WebPageRoutes(appleSignIn: configuration.apple?.web != nil, rpName: configuration.rpName).add(to: routes)
         return router
     }
 }

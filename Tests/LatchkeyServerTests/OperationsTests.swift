@@ -6,7 +6,7 @@ import Testing
 import VirtualAuthenticator
 import WebAuthn
 
-/// Well-known files, health, metrics, the placeholder page, error bodies, body and rate limits.
+/// Well-known files, health, metrics, the page at `/`, error bodies, body and rate limits.
 @Suite("Operations")
 struct OperationsTests {
     private static var wellKnownSettings: ServerSettings {

@@ -4,8 +4,7 @@ import LatchkeyAPI
 import LatchkeyStore
 import NIOCore
 
-/// Operations: `GET /healthz` (200 when the store answers, 503 otherwise), `GET /metrics` (Prometheus text),
-/// and a placeholder page at `GET /`.
+/// Operations: `GET /healthz` (200 when the store answers, 503 otherwise) and `GET /metrics` (Prometheus text).
 struct OperationsRoutes: Sendable {
     let store: any LatchkeyStore
     let metrics: ServerMetrics
@@ -27,17 +26,5 @@ struct OperationsRoutes: Sendable {
                 body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition()))
             )
         }
-        let page = Self.placeholderPage(rpName: configuration.rpName)
-        routes.get("/") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: page)))
-        }
-    }
-
-    private static func placeholderPage(rpName: String) -> String {
-        let name = rpName.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
-        return """
-        <!doctype html><html lang="en"><meta charset="utf-8"><title>\(name)</title>
-        <h1>\(name)</h1><p>Latchkey passkey server is running. API: <code>/v1</code>, conformance profile: <code>/attestation</code>, <code>/assertion</code>.</p></html>
-        """
     }
 }

@@ -1,0 +1,261 @@
+// The page: sign up, sign in (with a username, username-less, or from autofill), the account view with its
+// passkeys, sign out and delete the account. Talks to the server through api.js and to the authenticator
+// through webauthn.js.
+import { api } from "./api.js";
+import { describe, isAbort } from "./messages.js";
+import * as webauthn from "./webauthn.js";
+
+const $ = (id) => document.getElementById(id);
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+const formatDate = (text) => (text ? dateFormat.format(new Date(text)) : "never");
+
+// ---- messages ------------------------------------------------------------------------------------------
+
+function show(text, kind = "info") {
+  const message = $("message");
+  message.textContent = text;
+  message.className = "message " + kind;
+  message.setAttribute("role", kind === "error" ? "alert" : "status");
+  message.hidden = false;
+}
+
+function clearMessage() {
+  $("message").hidden = true;
+  $("message").textContent = "";
+}
+
+/** Runs `action` with `buttons` disabled, showing any error in words. */
+async function busy(buttons, action) {
+  buttons.forEach((button) => (button.disabled = true));
+  document.body.classList.add("busy");
+  try {
+    clearMessage();
+    await action();
+  } catch (error) {
+    if (!isAbort(error)) show(describe(error), "error");
+  } finally {
+    buttons.forEach((button) => (button.disabled = false));
+    document.body.classList.remove("busy");
+  }
+}
+
+// ---- conditional UI ----------------------------------------------------------------------------------
+
+let conditional = null; // the AbortController of the pending autofill request
+
+function abortConditional() {
+  if (conditional) {
+    conditional.abort();
+    conditional = null;
+  }
+}
+
+/** Offers the site's passkeys in the username field's autofill, where the browser supports it. */
+async function startConditional() {
+  abortConditional();
+  const controller = new AbortController();
+  conditional = controller;
+  try {
+    if (!(await webauthn.conditionalMediationAvailable()) || controller.signal.aborted) return;
+    const { ticket, options } = await api.authenticationOptions();
+    if (controller.signal.aborted) return;
+    const credential = await webauthn.get(options, { mediation: "conditional", signal: controller.signal });
+    await api.authenticationVerify(ticket, credential);
+    if (conditional === controller) conditional = null;
+    await showAccount("Signed in.");
+  } catch (error) {
+    if (!controller.signal.aborted && !isAbort(error)) show(describe(error), "error");
+  }
+}
+
+/**
+ * Runs a modal WebAuthn ceremony: a modal request cannot start while the autofill one is pending, so that one is
+ * aborted first, and offered again if the ceremony fails.
+ */
+async function withoutAutofill(ceremony) {
+  abortConditional();
+  try {
+    await ceremony();
+  } catch (error) {
+    startConditional();
+    throw error;
+  }
+}
+
+// ---- views -------------------------------------------------------------------------------------------
+
+async function showSignedOut(message) {
+  $("signed-in").hidden = true;
+  $("signed-out").hidden = false;
+  document.body.dataset.state = "signed-out";
+  if (message) show(message);
+  startConditional();
+}
+
+async function showAccount(message) {
+  abortConditional();
+  const [me, list] = await Promise.all([api.me(), api.passkeys()]);
+  $("display-name").textContent = me.displayName || me.name;
+  $("username").textContent = me.name;
+  renderPasskeys(list.passkeys);
+  $("signed-out").hidden = true;
+  $("signed-in").hidden = false;
+  document.body.dataset.state = "signed-in";
+  if (message) show(message, "success");
+}
+
+function renderPasskeys(passkeys) {
+  const list = $("passkeys");
+  list.replaceChildren(...passkeys.map(passkeyItem));
+}
+
+const transportNames = { internal: "this device", hybrid: "phone (hybrid)", usb: "USB", nfc: "NFC", ble: "Bluetooth", "smart-card": "smart card" };
+const transportName = (transport) => transportNames[transport] || transport;
+
+function passkeyItem(passkey) {
+  const item = $("passkey-template").content.firstElementChild.cloneNode(true);
+  item.dataset.id = passkey.id;
+  const name = passkey.name || "Unnamed passkey";
+  item.querySelector(".passkey-name").textContent = name;
+  const synced = passkey.backedUp || passkey.deviceType === "multi-device";
+  const badge = item.querySelector(".badge");
+  badge.textContent = synced ? "Synced" : "Device-bound";
+  badge.classList.add(synced ? "synced" : "device-bound");
+  if (passkey.authenticatorName) {
+    item.querySelector(".passkey-authenticator").textContent = passkey.authenticatorName;
+    item.querySelector(".passkey-authenticator-row").hidden = false;
+  }
+  if (passkey.transports && passkey.transports.length) {
+    item.querySelector(".passkey-transports").textContent = passkey.transports.map(transportName).join(", ");
+    item.querySelector(".passkey-transports-row").hidden = false;
+  }
+  item.querySelector(".passkey-created").textContent = formatDate(passkey.createdAt);
+  item.querySelector(".passkey-last-used").textContent = formatDate(passkey.lastUsedAt);
+
+  const form = item.querySelector(".rename-form");
+  const input = item.querySelector(".rename-input");
+  item.querySelector(".rename").addEventListener("click", () => {
+    form.hidden = false;
+    input.value = passkey.name || "";
+    input.focus();
+  });
+  item.querySelector(".cancel").addEventListener("click", () => (form.hidden = true));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    busy([...form.querySelectorAll("button")], async () => {
+      const newName = input.value.trim();
+      await api.renamePasskey(passkey.id, newName === "" ? null : newName);
+      await showAccount("Passkey renamed.");
+    });
+  });
+  item.querySelector(".remove").addEventListener("click", (event) => {
+    busy([event.currentTarget], async () => {
+      await api.removePasskey(passkey.id);
+      await showAccount(`Removed "${name}".`);
+    });
+  });
+  return item;
+}
+
+// ---- actions -----------------------------------------------------------------------------------------
+
+async function signUp() {
+  const username = $("sign-up-username").value.trim();
+  const displayName = $("sign-up-display-name").value.trim();
+  if (!username) {
+    show("Choose a username.", "error");
+    $("sign-up-username").focus();
+    return;
+  }
+  await withoutAutofill(async () => {
+    const { ticket, options } = await api.registrationOptions(username, displayName || username);
+    const credential = await webauthn.create(options);
+    await api.registrationVerify(ticket, credential);
+  });
+  $("sign-up-form").reset();
+  await showAccount("Account created. Your passkey is saved.");
+}
+
+async function signIn(username) {
+  await withoutAutofill(async () => {
+    const { ticket, options } = await api.authenticationOptions(username);
+    const credential = await webauthn.get(options);
+    await api.authenticationVerify(ticket, credential);
+  });
+  $("sign-in-form").reset();
+  await showAccount("Signed in.");
+}
+
+async function addPasskey() {
+  const name = $("add-passkey-name").value.trim();
+  const { ticket, options } = await api.addPasskeyOptions(name);
+  const credential = await webauthn.create(options);
+  await api.addPasskeyVerify(ticket, credential);
+  $("add-passkey-form").reset();
+  await showAccount("Passkey added.");
+}
+
+async function signOut() {
+  await api.logout();
+  await showSignedOut("Signed out.");
+}
+
+async function deleteAccount() {
+  await api.deleteAccount();
+  $("delete-confirm").hidden = true;
+  await showSignedOut("Your account has been deleted.");
+}
+
+// ---- wiring ------------------------------------------------------------------------------------------
+
+function wire() {
+  $("sign-up-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    busy([$("sign-up")], signUp);
+  });
+  $("sign-in-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const username = $("sign-in-username").value.trim();
+    if (!username) {
+      show("Enter your username, or use “Sign in with a passkey”.", "error");
+      $("sign-in-username").focus();
+      return;
+    }
+    busy([$("sign-in"), $("sign-in-passkey")], () => signIn(username));
+  });
+  $("sign-in-passkey").addEventListener("click", () => busy([$("sign-in"), $("sign-in-passkey")], () => signIn(null)));
+  $("add-passkey-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    busy([$("add-passkey")], addPasskey);
+  });
+  $("sign-out").addEventListener("click", () => busy([$("sign-out")], signOut));
+  $("delete-account").addEventListener("click", () => {
+    $("delete-confirm").hidden = false;
+    $("delete-account-confirm").focus();
+  });
+  $("delete-account-cancel").addEventListener("click", () => ($("delete-confirm").hidden = true));
+  $("delete-account-confirm").addEventListener("click", () => busy([$("delete-account-confirm")], deleteAccount));
+}
+
+async function start() {
+  wire();
+  if (!webauthn.supported()) show("This browser cannot use passkeys.", "error");
+  try {
+    const config = await api.config();
+    $("rp-name").textContent = config.rpName;
+    document.title = config.rpName;
+    $("apple-sign-in").hidden = !config.appleSignIn;
+  } catch {
+    // The page works without its configuration; "Sign in with Apple" stays hidden.
+  }
+  try {
+    await showAccount();
+  } catch (error) {
+    if (error.status !== 401) show(describe(error), "error");
+    await showSignedOut();
+  }
+  document.body.dataset.ready = "true";
+}
+
+start();

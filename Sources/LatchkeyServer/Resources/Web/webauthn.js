@@ -1,0 +1,84 @@
+// The browser's WebAuthn calls, taking the server's JSON options and giving back the credential JSON it verifies.
+// Uses PublicKeyCredential.parseCreationOptionsFromJSON / parseRequestOptionsFromJSON and credential.toJSON() when
+// the browser has them, and a base64url fallback otherwise.
+import { decode, encode } from "./base64url.js";
+
+const hasParsers = () =>
+  typeof PublicKeyCredential !== "undefined" &&
+  typeof PublicKeyCredential.parseCreationOptionsFromJSON === "function" &&
+  typeof PublicKeyCredential.parseRequestOptionsFromJSON === "function";
+
+function withIDs(descriptors) {
+  return (descriptors || []).map((d) => ({ ...d, id: decode(d.id) }));
+}
+
+function creationOptions(json) {
+  if (hasParsers()) return PublicKeyCredential.parseCreationOptionsFromJSON(json);
+  return {
+    ...json,
+    challenge: decode(json.challenge),
+    user: { ...json.user, id: decode(json.user.id) },
+    excludeCredentials: withIDs(json.excludeCredentials),
+  };
+}
+
+function requestOptions(json) {
+  if (hasParsers()) return PublicKeyCredential.parseRequestOptionsFromJSON(json);
+  return { ...json, challenge: decode(json.challenge), allowCredentials: withIDs(json.allowCredentials) };
+}
+
+function credentialJSON(credential) {
+  if (typeof credential.toJSON === "function") return credential.toJSON();
+  const response = credential.response;
+  const json = {
+    id: credential.id,
+    rawId: encode(credential.rawId),
+    type: credential.type,
+    authenticatorAttachment: credential.authenticatorAttachment ?? null,
+    clientExtensionResults: credential.getClientExtensionResults(),
+    response: { clientDataJSON: encode(response.clientDataJSON) },
+  };
+  if (response.attestationObject) {
+    json.response.attestationObject = encode(response.attestationObject);
+    json.response.transports = typeof response.getTransports === "function" ? response.getTransports() : [];
+  } else {
+    json.response.authenticatorData = encode(response.authenticatorData);
+    json.response.signature = encode(response.signature);
+    json.response.userHandle = response.userHandle ? encode(response.userHandle) : null;
+  }
+  return json;
+}
+
+/** Whether the browser can offer passkeys in the username field's autofill (conditional mediation). */
+export async function conditionalMediationAvailable() {
+  if (typeof PublicKeyCredential === "undefined") return false;
+  if (typeof PublicKeyCredential.isConditionalMediationAvailable !== "function") return false;
+  try {
+    return await PublicKeyCredential.isConditionalMediationAvailable();
+  } catch {
+    return false;
+  }
+}
+
+/** Whether this browser can use passkeys at all. */
+export function supported() {
+  return typeof PublicKeyCredential !== "undefined" && !!navigator.credentials;
+}
+
+/** navigator.credentials.create for the server's creation options JSON; the RegistrationResponseJSON. */
+export async function create(optionsJSON) {
+  const credential = await navigator.credentials.create({ publicKey: creationOptions(optionsJSON) });
+  return credentialJSON(credential);
+}
+
+/**
+ * navigator.credentials.get for the server's request options JSON; the AuthenticationResponseJSON.
+ * `mediation` "conditional" waits for the person to pick a passkey from autofill; `signal` aborts.
+ */
+export async function get(optionsJSON, { mediation, signal } = {}) {
+  const request = { publicKey: requestOptions(optionsJSON) };
+  if (mediation) request.mediation = mediation;
+  if (signal) request.signal = signal;
+  const credential = await navigator.credentials.get(request);
+  return credentialJSON(credential);
+}
