@@ -6,6 +6,8 @@ import ServiceLifecycle
 /// writer), foreign keys on, a busy timeout for other processes sharing the file, and versioned migrations applied
 /// when the store is opened.
 ///
+/// Statements go through GRDB's per-connection statement cache, so each is parsed once per connection.
+///
 /// Writes are serialised by the pool, so every change — including ``consumeCeremony(id:kind:now:)`` — is atomic
 /// against concurrent callers in this process, and SQLite's locking covers other processes.
 public final class SQLiteStore: LatchkeyStore {
@@ -87,7 +89,7 @@ public final class SQLiteStore: LatchkeyStore {
 
     public func credential(id: Data) async throws(StoreError) -> StoredCredential? {
         try await read { db in
-            try Row.fetchOne(db, sql: "SELECT \(StoreColumns.credential) FROM credentials WHERE id = ?", arguments: [id])
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(StoreColumns.credential) FROM credentials WHERE id = ?"), arguments: [id])
                 .map(StoredCredential.init(sqliteRow:))
         }
     }
@@ -95,8 +97,7 @@ public final class SQLiteStore: LatchkeyStore {
     public func credentials(ofUser userID: UUID) async throws(StoreError) -> [StoredCredential] {
         try await read { db in
             try Row.fetchAll(
-                db,
-                sql: "SELECT \(StoreColumns.credential) FROM credentials WHERE user_id = ? ORDER BY created_at, id",
+                db.cachedStatement(sql: "SELECT \(StoreColumns.credential) FROM credentials WHERE user_id = ? ORDER BY created_at, id"),
                 arguments: [userID]
             ).map(StoredCredential.init(sqliteRow:))
         }
@@ -104,7 +105,7 @@ public final class SQLiteStore: LatchkeyStore {
 
     public func credentialCount(ofUser userID: UUID) async throws(StoreError) -> Int {
         try await read { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM credentials WHERE user_id = ?", arguments: [userID]) ?? 0
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM credentials WHERE user_id = ?"), arguments: [userID]) ?? 0
         }
     }
 
@@ -131,18 +132,15 @@ public final class SQLiteStore: LatchkeyStore {
     public func insertCeremony(_ ceremony: StoredCeremony) async throws(StoreError) {
         try ceremony.validate()
         try await write { db in
-            try db.execute(
-                sql: "INSERT INTO ceremonies (\(StoreColumns.ceremony)) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                arguments: ceremony.sqliteArguments
-            )
+            try db.cachedStatement(sql: "INSERT INTO ceremonies (\(StoreColumns.ceremony)) VALUES (?, ?, ?, ?, ?, ?, ?)")
+                .execute(arguments: ceremony.sqliteArguments)
         }
     }
 
     public func consumeCeremony(id: String, kind: CeremonyKind, now: Date) async throws(StoreError) -> StoredCeremony {
         let removed = try await write { db in
             try Row.fetchOne(
-                db,
-                sql: "DELETE FROM ceremonies WHERE id = ? AND kind = ? RETURNING \(StoreColumns.ceremony)",
+                db.cachedStatement(sql: "DELETE FROM ceremonies WHERE id = ? AND kind = ? RETURNING \(StoreColumns.ceremony)"),
                 arguments: [id, kind.rawValue]
             ).map(StoredCeremony.init(sqliteRow:))
         }
@@ -154,7 +152,7 @@ public final class SQLiteStore: LatchkeyStore {
 
     public func purgeExpiredCeremonies(now: Date) async throws(StoreError) -> Int {
         try await write { db in
-            try db.execute(sql: "DELETE FROM ceremonies WHERE expires_at <= ?", arguments: [now])
+            try db.cachedStatement(sql: "DELETE FROM ceremonies WHERE expires_at <= ?").execute(arguments: [now])
             return db.changesCount
         }
     }
@@ -169,8 +167,7 @@ public final class SQLiteStore: LatchkeyStore {
     public func session(tokenHash: Data, now: Date) async throws(StoreError) -> StoredSession? {
         try await read { db in
             try Row.fetchOne(
-                db,
-                sql: "SELECT \(StoreColumns.session) FROM sessions WHERE token_hash = ? AND expires_at > ?",
+                db.cachedStatement(sql: "SELECT \(StoreColumns.session) FROM sessions WHERE token_hash = ? AND expires_at > ?"),
                 arguments: [tokenHash, now]
             ).map(StoredSession.init(sqliteRow:))
         }
@@ -178,20 +175,20 @@ public final class SQLiteStore: LatchkeyStore {
 
     public func deleteSession(tokenHash: Data) async throws(StoreError) {
         try await write { db in
-            try db.execute(sql: "DELETE FROM sessions WHERE token_hash = ?", arguments: [tokenHash])
+            try db.cachedStatement(sql: "DELETE FROM sessions WHERE token_hash = ?").execute(arguments: [tokenHash])
         }
     }
 
     public func deleteSessions(ofUser userID: UUID) async throws(StoreError) -> Int {
         try await write { db in
-            try db.execute(sql: "DELETE FROM sessions WHERE user_id = ?", arguments: [userID])
+            try db.cachedStatement(sql: "DELETE FROM sessions WHERE user_id = ?").execute(arguments: [userID])
             return db.changesCount
         }
     }
 
     public func purgeExpiredSessions(now: Date) async throws(StoreError) -> Int {
         try await write { db in
-            try db.execute(sql: "DELETE FROM sessions WHERE expires_at <= ?", arguments: [now])
+            try db.cachedStatement(sql: "DELETE FROM sessions WHERE expires_at <= ?").execute(arguments: [now])
             return db.changesCount
         }
     }
@@ -220,10 +217,9 @@ public final class SQLiteStore: LatchkeyStore {
     ) async throws(StoreError) {
         try await write { db in
             let owner = try UUID.fetchOne(
-                db,
-                sql: """
+                db.cachedStatement(sql: """
                     UPDATE credentials SET sign_count = ?, backed_up = ?, last_used_at = ? WHERE id = ? RETURNING user_id
-                    """,
+                    """),
                 arguments: [Int64(newSignCount), backedUp, usedAt, credentialID]
             )
             guard let owner else { throw StoreError(.notFound, "the credential does not exist") }
@@ -235,37 +231,31 @@ public final class SQLiteStore: LatchkeyStore {
     // MARK: Statements shared by several calls
 
     static func insert(_ user: StoredUser, into db: Database) throws {
-        try db.execute(
-            sql: "INSERT INTO users (\(StoreColumns.user), name_key) VALUES (?, ?, ?, ?, ?, ?)",
-            arguments: user.sqliteArguments
-        )
+        try db.cachedStatement(sql: "INSERT INTO users (\(StoreColumns.user), name_key) VALUES (?, ?, ?, ?, ?, ?)")
+            .execute(arguments: user.sqliteArguments)
     }
 
     private static func insert(_ credential: StoredCredential, into db: Database) throws {
-        try db.execute(
-            sql: "INSERT INTO credentials (\(StoreColumns.credential)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            arguments: try credential.sqliteArguments
-        )
+        try db.cachedStatement(sql: "INSERT INTO credentials (\(StoreColumns.credential)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            .execute(arguments: try credential.sqliteArguments)
     }
 
     static func insert(_ session: StoredSession, into db: Database) throws {
-        try db.execute(
-            sql: "INSERT INTO sessions (\(StoreColumns.session)) VALUES (?, ?, ?, ?)",
-            arguments: session.sqliteArguments
-        )
+        try db.cachedStatement(sql: "INSERT INTO sessions (\(StoreColumns.session)) VALUES (?, ?, ?, ?)")
+            .execute(arguments: session.sqliteArguments)
     }
 
     /// Runs a change that must touch a row; throws ``StoreError/Code/notFound`` with `message` when it touched none.
     private static func requireChange(
         _ db: Database, _ sql: String, _ arguments: StatementArguments, otherwise message: String
     ) throws {
-        try db.execute(sql: sql, arguments: arguments)
+        try db.cachedStatement(sql: sql).execute(arguments: arguments)
         guard db.changesCount > 0 else { throw StoreError(.notFound, message) }
     }
 
     private func fetchUser(where condition: String, _ value: some DatabaseValueConvertible & Sendable) async throws(StoreError) -> StoredUser? {
         try await read { db in
-            try Row.fetchOne(db, sql: "SELECT \(StoreColumns.user) FROM users WHERE \(condition)", arguments: [value])
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(StoreColumns.user) FROM users WHERE \(condition)"), arguments: [value])
                 .map(StoredUser.init(sqliteRow:))
         }
     }
