@@ -33,6 +33,8 @@ public final class SQLiteStore: LatchkeyStore {
         configuration.label = "LatchkeyStore"
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(Self.busyTimeout)
+        // A reader connection for every thread that may read at once, so reads on the calling thread never wait.
+        configuration.maximumReaderCount = max(5, ProcessInfo.processInfo.activeProcessorCount + 1)
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
             try SQLiteSchema.migrate(pool)
@@ -272,11 +274,19 @@ public final class SQLiteStore: LatchkeyStore {
     }
 
     /// A read from a snapshot that concurrent writes do not block.
+    ///
+    /// It runs on the calling thread: in WAL mode a reader never waits for the writer, and the pool has a
+    /// connection for each concurrent reader, so the call does not block; hopping to a reader queue and back
+    /// would cost more than the query.
     func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws(StoreError) -> T {
         do {
-            return try await pool.read(value)
+            return try readOnThisThread(value)
         } catch {
             throw StoreError(sqlite: error)
         }
+    }
+
+    private func readOnThisThread<T>(_ value: (Database) throws -> T) throws -> T {
+        try pool.read(value)
     }
 }
