@@ -16,7 +16,7 @@ import ServiceLifecycle
 /// ## Errors
 /// Every call throws ``StoreError`` only. Look-ups return nil for a missing record; changes to a missing record
 /// throw ``StoreError/Code/notFound``. A change that fails writes nothing: calls that touch several records
-/// (``commitRegistration(_:creating:session:)``, ``recordAuthentication(credentialID:newSignCount:backedUp:usedAt:session:)``,
+/// (``commitRegistration(_:creating:session:)``, ``recordAuthentication(credentialID:newSignCount:backedUp:usedAt:session:previousSignCount:)``,
 /// ``deleteUser(id:)``) run in one transaction.
 public protocol LatchkeyStore: AppleLinkStore, Service {
     /// Brings the schema up to the newest version. Safe to call again and from several processes at once.
@@ -51,7 +51,11 @@ public protocol LatchkeyStore: AppleLinkStore, Service {
     func renameCredential(id: Data, ofUser userID: UUID, to label: String?) async throws(StoreError)
     /// Deletes one of a user's credentials. Throws ``StoreError/Code/notFound`` unless the credential exists and
     /// belongs to `userID`.
-    func deleteCredential(id: Data, ofUser userID: UUID) async throws(StoreError)
+    ///
+    /// With `keepingAnotherWayIn`, the deletion happens only if the user keeps another credential or an Apple link,
+    /// judged in the same transaction as the delete (so two concurrent deletions cannot remove a user's last two
+    /// passkeys); otherwise it throws ``StoreError/Code/conflict`` and deletes nothing.
+    func deleteCredential(id: Data, ofUser userID: UUID, keepingAnotherWayIn: Bool) async throws(StoreError)
 
     // MARK: Ceremonies
 
@@ -98,14 +102,36 @@ public protocol LatchkeyStore: AppleLinkStore, Service {
     /// Records a verified authentication in one transaction: sets the credential's sign count, backup state and
     /// last use, and stores `session` when given. If any part fails nothing is written.
     ///
+    /// When `previousSignCount` is given, the update is a compare-and-set: it happens only if the stored sign count
+    /// still is `previousSignCount`. Of two sign-ins verified against the same stored count, only the first to
+    /// commit succeeds — both cannot advance the counter from one value, so the second is a replay or a clone.
+    ///
     /// Throws ``StoreError/Code/notFound`` if the credential does not exist, ``StoreError/Code/invalidRecord`` if
     /// `session` is for a user other than the credential's owner, and ``StoreError/Code/conflict`` if the session's
-    /// token hash is taken.
+    /// token hash is taken or the sign count is no longer `previousSignCount`.
     func recordAuthentication(
         credentialID: Data,
         newSignCount: UInt32,
         backedUp: Bool,
         usedAt: Date,
-        session: StoredSession?
+        session: StoredSession?,
+        previousSignCount: UInt32?
     ) async throws(StoreError)
+}
+
+extension LatchkeyStore {
+    /// Deletes one of a user's credentials, whatever else the user has left.
+    public func deleteCredential(id: Data, ofUser userID: UUID) async throws(StoreError) {
+        try await deleteCredential(id: id, ofUser: userID, keepingAnotherWayIn: false)
+    }
+
+    /// Records a verified authentication without comparing the stored sign count first.
+    public func recordAuthentication(
+        credentialID: Data, newSignCount: UInt32, backedUp: Bool, usedAt: Date, session: StoredSession?
+    ) async throws(StoreError) {
+        try await recordAuthentication(
+            credentialID: credentialID, newSignCount: newSignCount, backedUp: backedUp, usedAt: usedAt, session: session,
+            previousSignCount: nil
+        )
+    }
 }

@@ -22,4 +22,9 @@ enum OutcomeChecks {
             throw StoreError(.invalidRecord, "the session is for another user than the credential's owner")
         }
     }
+
+    /// A compare-and-set of the sign count found another value: another sign-in with the credential committed first.
+    static let signCountMoved = StoreError(
+        .conflict, "the credential's sign count changed while this sign-in was verified (another sign-in with it committed first)"
+    )
 }

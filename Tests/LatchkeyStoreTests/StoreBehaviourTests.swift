@@ -413,6 +413,97 @@ struct StoreBehaviourTests {
         }
     }
 
+    @Test("recordAuthentication with previousSignCount is a compare-and-set: a stale count is a conflict that writes nothing",
+          arguments: Backend.available)
+    func signCountCompareAndSet(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let user = Make.user()
+            let credential = Make.credential(of: user.id, signCount: 5)
+            try await store.commitRegistration(credential, creating: user, session: nil)
+
+            try await store.recordAuthentication(
+                credentialID: credential.id, newSignCount: 7, backedUp: false, usedAt: Make.now, session: nil, previousSignCount: 5
+            )
+            let late = Make.session(of: user.id)
+            await expectStoreError(.conflict) {
+                try await store.recordAuthentication(
+                    credentialID: credential.id, newSignCount: 6, backedUp: true, usedAt: Make.now, session: late, previousSignCount: 5
+                )
+            }
+            #expect(try await store.credential(id: credential.id)?.signCount == 7, "the later, lower count did not win")
+            #expect(try await store.session(tokenHash: late.tokenHash, now: Make.now) == nil)
+            await expectStoreError(.notFound) {
+                try await store.recordAuthentication(
+                    credentialID: Make.bytes(32), newSignCount: 1, backedUp: false, usedAt: Make.now, session: nil, previousSignCount: 0
+                )
+            }
+        }
+    }
+
+    @Test("of concurrent sign-ins verified against one sign count, exactly one commits", arguments: Backend.available)
+    func concurrentSignInsWithOneCount(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let user = Make.user()
+            let credential = Make.credential(of: user.id, signCount: 10)
+            try await store.commitRegistration(credential, creating: user, session: nil)
+            let outcomes = await withTaskGroup(of: Bool.self) { group in
+                for count in UInt32(11)...18 {
+                    group.addTask {
+                        do {
+                            try await store.recordAuthentication(
+                                credentialID: credential.id, newSignCount: count, backedUp: false, usedAt: Make.now,
+                                session: Make.session(of: user.id), previousSignCount: 10
+                            )
+                            return true
+                        } catch {
+                            return false
+                        }
+                    }
+                }
+                return await group.reduce(into: [Bool]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 }.count == 1)
+        }
+    }
+
+    @Test("deleting with keepingAnotherWayIn refuses the last credential, also when two deletions race", arguments: Backend.available)
+    func lastCredentialIsKept(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let user = Make.user()
+            let first = Make.credential(of: user.id)
+            let second = Make.credential(of: user.id)
+            try await store.commitRegistration(first, creating: user, session: nil)
+            try await store.addCredential(second)
+
+            let deletions = await withTaskGroup(of: StoreError.Code?.self) { group in
+                for credential in [first, second] {
+                    group.addTask {
+                        do {
+                            try await store.deleteCredential(id: credential.id, ofUser: user.id, keepingAnotherWayIn: true)
+                            return nil
+                        } catch {
+                            return (error as? StoreError)?.code
+                        }
+                    }
+                }
+                return await group.reduce(into: [StoreError.Code?]()) { $0.append($1) }
+            }
+            #expect(deletions.filter { $0 == nil }.count == 1)
+            #expect(deletions.contains(.conflict))
+            #expect(try await store.credentialCount(ofUser: user.id) == 1)
+
+            let last = try #require(try await store.credentials(ofUser: user.id).first)
+            await expectStoreError(.conflict) {
+                try await store.deleteCredential(id: last.id, ofUser: user.id, keepingAnotherWayIn: true)
+            }
+            await expectStoreError(.notFound) {
+                try await store.deleteCredential(id: Make.bytes(32), ofUser: user.id, keepingAnotherWayIn: true)
+            }
+            try await store.deleteCredential(id: last.id, ofUser: user.id)
+            #expect(try await store.credentialCount(ofUser: user.id) == 0)
+        }
+    }
+
     // MARK: Migrations
 
     @Test(arguments: Backend.available)

@@ -28,7 +28,9 @@ extension CeremonyService {
     }
 
     /// Finishes a sign-in: consumes the ceremony, verifies the assertion against the stored credential, and
-    /// records the new sign count, backup state and a new session in one transaction.
+    /// records the new sign count, backup state and a new session in one transaction. The sign count is
+    /// compared-and-set: of two sign-ins verified against the same stored count, the second to commit is refused
+    /// (409 `credential.concurrentSignIn`), so concurrent assertions cannot move the counter backwards unseen.
     func finishAuthentication(ticket: String, credential: AuthenticationCredential, now: Date = Date()) async throws -> CeremonyOutcome {
         let (ceremony, state) = try await consumeCeremony(ticket: ticket, kind: .authentication, as: AuthenticationState.self, now: now)
         return try await measure(.authentication) {
@@ -53,9 +55,17 @@ extension CeremonyService {
                 requireUserVerification: state.requireUserVerification
             )
             let (session, token) = sessions.issue(for: user.id, now: now)
-            try await store.recordAuthentication(
-                credentialID: stored.id, newSignCount: verified.newSignCount, backedUp: verified.backedUp, usedAt: now, session: session
-            )
+            do {
+                try await store.recordAuthentication(
+                    credentialID: stored.id, newSignCount: verified.newSignCount, backedUp: verified.backedUp, usedAt: now,
+                    session: session, previousSignCount: stored.signCount
+                )
+            } catch let error as StoreError where error.code == .conflict {
+                throw APIError(
+                    .conflict, code: "credential.concurrentSignIn",
+                    message: "this passkey signed in somewhere else at the same moment, so its signature counter cannot be trusted for this attempt; sign in again"
+                )
+            }
             var updated = stored
             updated.signCount = verified.newSignCount
             updated.backedUp = verified.backedUp

@@ -40,19 +40,18 @@ struct PasskeyManagementRoutes: Sendable {
         routes.delete(RouterPath(APIPaths.Native.passkeys + "/:id")) { request, context in
             let caller = try await sessions.require(request)
             let id = try Self.credentialID(context)
-            guard let credential = try await ceremonies.store.credential(id: id), credential.userID == caller.user.id else {
-                throw Self.passkeyNotFound
-            }
-            let otherWaysIn = try await ceremonies.store.credentialCount(ofUser: caller.user.id) - 1
-                + ceremonies.store.appleLinks(ofUser: caller.user.id).count
-            guard otherWaysIn > 0 else {
-                throw APIError(
-                    .conflict, code: "passkey.lastCredential",
-                    message: "this is the account's last passkey and its only way to sign in; delete the account instead (DELETE \(APIPaths.Native.account))"
-                )
-            }
-            try await Self.passkeyMustExist { () async throws(StoreError) in
-                try await ceremonies.store.deleteCredential(id: id, ofUser: caller.user.id)
+            do throws(StoreError) {
+                try await ceremonies.store.deleteCredential(id: id, ofUser: caller.user.id, keepingAnotherWayIn: true)
+            } catch {
+                switch error.code {
+                case .notFound: throw Self.passkeyNotFound
+                case .conflict:
+                    throw APIError(
+                        .conflict, code: "passkey.lastCredential",
+                        message: "this is the account's last passkey and its only way to sign in; delete the account instead (DELETE \(APIPaths.Native.account))"
+                    )
+                default: throw error
+                }
             }
             return Response.noContent
         }

@@ -135,11 +135,29 @@ public final class PostgresStore: LatchkeyStore {
         )
     }
 
-    public func deleteCredential(id: Data, ofUser userID: UUID) async throws(StoreError) {
-        try await requireChange(
-            otherwise: "the user has no such credential",
-            try "DELETE FROM credentials WHERE id = \(id) AND user_id = \(userID) RETURNING 1"
-        )
+    public func deleteCredential(id: Data, ofUser userID: UUID, keepingAnotherWayIn: Bool) async throws(StoreError) {
+        guard keepingAnotherWayIn else {
+            return try await requireChange(
+                otherwise: "the user has no such credential",
+                try "DELETE FROM credentials WHERE id = \(id) AND user_id = \(userID) RETURNING 1"
+            )
+        }
+        try await transaction { [self] connection in
+            // Locking the user's row serialises this user's deletions, so each one counts what the others left.
+            _ = try await connection.execute("SELECT 1 FROM users WHERE id = \(userID) FOR UPDATE", logger: logger)
+            let others = try await connection.first(
+                """
+                SELECT (SELECT count(*) FROM credentials WHERE user_id = \(userID) AND id <> \(id))
+                     + (SELECT count(*) FROM apple_links WHERE user_id = \(userID))
+                """,
+                logger: logger
+            ) { try $0.decode(Int64.self) } ?? 0
+            let deleted = try await connection.execute(
+                "DELETE FROM credentials WHERE id = \(id) AND user_id = \(userID) RETURNING 1", logger: logger
+            )
+            guard deleted > 0 else { throw StoreError(.notFound, "the user has no such credential") }
+            guard others > 0 else { throw StoreError(.conflict, "the credential is the user's last way to sign in") }
+        }
     }
 
     // MARK: Ceremonies
@@ -229,17 +247,22 @@ public final class PostgresStore: LatchkeyStore {
         newSignCount: UInt32,
         backedUp: Bool,
         usedAt: Date,
-        session: StoredSession?
+        session: StoredSession?,
+        previousSignCount: UInt32?
     ) async throws(StoreError) {
+        let previous = previousSignCount.map { Int64($0) }
         try await transaction { [self] connection in
             let owner = try await connection.first(
                 """
                 UPDATE credentials SET sign_count = \(Int64(newSignCount)), backed_up = \(backedUp), last_used_at = \(usedAt)
-                WHERE id = \(credentialID) RETURNING user_id
+                WHERE id = \(credentialID) AND (\(previous)::bigint IS NULL OR sign_count = \(previous)) RETURNING user_id
                 """,
                 logger: logger
             ) { try $0.decode(UUID.self) }
-            guard let owner else { throw StoreError(.notFound, "the credential does not exist") }
+            guard let owner else {
+                let exists = try await connection.first("SELECT 1 FROM credentials WHERE id = \(credentialID)", logger: logger) { try $0.decode(Int32.self) } != nil
+                throw exists ? OutcomeChecks.signCountMoved : StoreError(.notFound, "the credential does not exist")
+            }
             try OutcomeChecks.checkSession(session, owner: owner)
             if let session { try await connection.execute(session.postgresInsert, logger: logger) }
         }

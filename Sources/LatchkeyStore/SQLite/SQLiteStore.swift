@@ -120,13 +120,28 @@ public final class SQLiteStore: LatchkeyStore {
         }
     }
 
-    public func deleteCredential(id: Data, ofUser userID: UUID) async throws(StoreError) {
+    public func deleteCredential(id: Data, ofUser userID: UUID, keepingAnotherWayIn: Bool) async throws(StoreError) {
         try await write { db in
+            if keepingAnotherWayIn {
+                try Self.requireAnotherWayIn(db, besides: id, of: userID)
+            }
             try Self.requireChange(
                 db, "DELETE FROM credentials WHERE id = ? AND user_id = ?", [id, userID],
                 otherwise: "the user has no such credential"
             )
         }
+    }
+
+    /// Throws ``StoreError/Code/conflict`` unless `userID` has a credential other than `credentialID` or an Apple link.
+    private static func requireAnotherWayIn(_ db: Database, besides credentialID: Data, of userID: UUID) throws {
+        let others = try Int.fetchOne(
+            db.cachedStatement(sql: """
+                SELECT (SELECT count(*) FROM credentials WHERE user_id = ? AND id <> ?)
+                     + (SELECT count(*) FROM apple_links WHERE user_id = ?)
+                """),
+            arguments: [userID, credentialID, userID]
+        ) ?? 0
+        guard others > 0 else { throw StoreError(.conflict, "the credential is the user's last way to sign in") }
     }
 
     // MARK: Ceremonies
@@ -215,16 +230,22 @@ public final class SQLiteStore: LatchkeyStore {
         newSignCount: UInt32,
         backedUp: Bool,
         usedAt: Date,
-        session: StoredSession?
+        session: StoredSession?,
+        previousSignCount: UInt32?
     ) async throws(StoreError) {
+        let previous = previousSignCount.map { Int64($0) }
         try await write { db in
             let owner = try UUID.fetchOne(
                 db.cachedStatement(sql: """
-                    UPDATE credentials SET sign_count = ?, backed_up = ?, last_used_at = ? WHERE id = ? RETURNING user_id
+                    UPDATE credentials SET sign_count = ?, backed_up = ?, last_used_at = ?
+                    WHERE id = ? AND (? IS NULL OR sign_count = ?) RETURNING user_id
                     """),
-                arguments: [Int64(newSignCount), backedUp, usedAt, credentialID]
+                arguments: [Int64(newSignCount), backedUp, usedAt, credentialID, previous, previous]
             )
-            guard let owner else { throw StoreError(.notFound, "the credential does not exist") }
+            guard let owner else {
+                let exists = try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM credentials WHERE id = ?"), arguments: [credentialID]) != nil
+                throw exists ? OutcomeChecks.signCountMoved : StoreError(.notFound, "the credential does not exist")
+            }
             try OutcomeChecks.checkSession(session, owner: owner)
             if let session { try Self.insert(session, into: db) }
         }
