@@ -61,10 +61,11 @@ public struct RelyingParty: Sendable {
     /// All RP IDs whose hash is accepted.
     public var acceptedRPIDs: [String] { [id] + additionalRPIDs }
 
-    /// Makes a random challenge with the system CSPRNG.
+    /// Makes a random challenge with BoringSSL's CSPRNG (seeded from the OS), in one call rather than one system
+    /// call per byte.
     public static func generateChallenge(byteCount: Int = 32) -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<byteCount).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        guard byteCount > 0 else { return [] }
+        return SymmetricKey(size: SymmetricKeySize(bitCount: byteCount * 8)).withUnsafeBytes { Array($0) }
     }
 }
 
