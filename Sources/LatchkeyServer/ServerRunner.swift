@@ -6,7 +6,7 @@ import Logging
 /// Runs a Latchkey server until SIGTERM or SIGINT: what `latchkey serve` does after parsing its flags.
 public enum ServerRunner {
     /// Opens the store named in `configuration`, prints one line once listening
-    /// (`Latchkey listening on http://127.0.0.1:8080 (RP ID localhost, database sqlite://latchkey.sqlite)`),
+    /// (`Latchkey listening on http://127.0.0.1:8080; open http://localhost:8080/ (RP ID localhost, …)`),
     /// and serves until a shutdown signal, then shuts down gracefully.
     ///
     /// - Throws: ``ConfigurationError`` when the store cannot be opened; errors of the server otherwise.
@@ -32,9 +32,11 @@ public enum ServerRunner {
         try await app.runService()
     }
 
-    /// The line printed on start.
+    /// The line printed on start. It names the page's address (the first origin) apart from the socket's, because
+    /// passkeys only work at an origin on the RP ID: `http://localhost:8080`, not `http://127.0.0.1:8080`.
     static func startLine(configuration: ServerConfiguration, port: Int) -> String {
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        return "Latchkey listening on http://\(host):\(port) (RP ID \(configuration.rpID), origins \(configuration.origins.joined(separator: " ")), database \(configuration.database))"
+        let page = configuration.origins.first.map { "; open \($0)/" } ?? ""
+        return "Latchkey listening on http://\(host):\(port)\(page) (RP ID \(configuration.rpID), origins \(configuration.origins.joined(separator: " ")), database \(configuration.database))"
     }
 }

@@ -1,0 +1,13 @@
+import Testing
+
+@testable import LatchkeyServer
+
+@Suite("Start line")
+struct StartLineTests {
+    @Test("the start line names the socket, the page's origin to open, the RP ID and the database")
+    func startLine() throws {
+        let line = ServerRunner.startLine(configuration: try ServerConfiguration(), port: 8080)
+        #expect(line.hasPrefix("Latchkey listening on http://127.0.0.1:8080; open http://localhost:8080/ (RP ID localhost"))
+        #expect(line.contains("database sqlite://"))
+    }
+}
