@@ -68,6 +68,9 @@ public protocol LatchkeyStore: AppleLinkStore, Service {
     /// purged, or of the other kind — which is left in place), and ``StoreError/Code/expired`` if it had expired
     /// by `now` (it is removed all the same).
     func consumeCeremony(id: String, kind: CeremonyKind, now: Date) async throws(StoreError) -> StoredCeremony
+    /// The pending ceremony with this id and kind, left in place, or nil. A server reads it, verifies, and then
+    /// consumes it in the same transaction as the outcome (``commitAuthentication(consumingCeremony:credentialID:newSignCount:backedUp:usedAt:session:previousSignCount:)``).
+    func ceremony(id: String, kind: CeremonyKind) async throws(StoreError) -> StoredCeremony?
     /// Deletes the ceremonies expired by `now`; returns how many.
     @discardableResult
     func purgeExpiredCeremonies(now: Date) async throws(StoreError) -> Int
@@ -117,6 +120,22 @@ public protocol LatchkeyStore: AppleLinkStore, Service {
         session: StoredSession?,
         previousSignCount: UInt32?
     ) async throws(StoreError)
+
+    /// Finishes a verified sign-in in one transaction: consumes the pending ceremony `ceremonyID`, then records the
+    /// authentication exactly as ``recordAuthentication(credentialID:newSignCount:backedUp:usedAt:session:previousSignCount:)``.
+    ///
+    /// Returns false, writing nothing, when the ceremony is no longer pending: of concurrent finishers of one
+    /// ceremony exactly one gets true. Throws as ``recordAuthentication(credentialID:newSignCount:backedUp:usedAt:session:previousSignCount:)``
+    /// does, writing nothing (the ceremony stays pending).
+    func commitAuthentication(
+        consumingCeremony ceremonyID: String,
+        credentialID: Data,
+        newSignCount: UInt32,
+        backedUp: Bool,
+        usedAt: Date,
+        session: StoredSession?,
+        previousSignCount: UInt32?
+    ) async throws(StoreError) -> Bool
 }
 
 extension LatchkeyStore {

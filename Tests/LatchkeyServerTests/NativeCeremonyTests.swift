@@ -102,6 +102,29 @@ struct NativeCeremonyTests {
         }
     }
 
+    @Test("a failed sign-in consumes its ticket: the challenge cannot be tried again", arguments: Backend.available)
+    func aFailedSignInBurnsTheTicket(_ backend: Backend) async throws {
+        try await withServer(backend) { server in
+            let authenticator = VirtualAuthenticator()
+            #expect(try await NativeClient(http: server.app()).signUp("fred", with: authenticator).status == .created)
+            let options: AuthenticationOptionsResponse = try await server.app()
+                .send(.post, APIPaths.Native.authenticationOptions, json: AuthenticationOptionsRequest(username: "fred")).decode()
+            let forged = try await authenticator.authenticate(
+                options: options.options, origin: ServerHarness.origin, tampering: Tampering(origin: "https://evil.example")
+            )
+            let failed = try await server.app().send(
+                .post, APIPaths.Native.authenticationVerify, json: AuthenticationVerifyRequest(ticket: options.ticket, credential: forged)
+            )
+            #expect(failed.status == .badRequest, "\(failed)")
+            let genuine = try await authenticator.authenticate(options: options.options, origin: ServerHarness.origin)
+            let retry = try await server.app().send(
+                .post, APIPaths.Native.authenticationVerify, json: AuthenticationVerifyRequest(ticket: options.ticket, credential: genuine)
+            )
+            #expect(retry.errorCode == "ceremony.notFound", "\(retry)")
+            #expect(try await server.store.ceremony(id: options.ticket, kind: .authentication) == nil)
+        }
+    }
+
     @Test(arguments: Backend.available)
     func anExpiredTicketIsGone(_ backend: Backend) async throws {
         try await withServer(backend) { server in

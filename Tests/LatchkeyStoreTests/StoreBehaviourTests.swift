@@ -504,6 +504,80 @@ struct StoreBehaviourTests {
         }
     }
 
+    @Test("ceremony(id:kind:) reads a pending ceremony without consuming it", arguments: Backend.available)
+    func peekCeremony(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let ceremony = Make.ceremony(.authentication)
+            try await store.insertCeremony(ceremony)
+            #expect(try await store.ceremony(id: ceremony.id, kind: .authentication) == ceremony)
+            #expect(try await store.ceremony(id: ceremony.id, kind: .authentication) == ceremony, "still there")
+            #expect(try await store.ceremony(id: ceremony.id, kind: .registration) == nil)
+            #expect(try await store.ceremony(id: "nope", kind: .authentication) == nil)
+        }
+    }
+
+    @Test("commitAuthentication consumes the ceremony with the outcome; of concurrent commits exactly one wins",
+          arguments: Backend.available)
+    func commitAuthenticationConsumesOnce(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let user = Make.user()
+            let credential = Make.credential(of: user.id)
+            try await store.commitRegistration(credential, creating: user, session: nil)
+            let ceremony = Make.ceremony(.authentication, userID: user.id)
+            try await store.insertCeremony(ceremony)
+
+            let sessions = (0..<6).map { _ in Make.session(of: user.id) }
+            let wins = await withTaskGroup(of: Bool.self) { group in
+                for session in sessions {
+                    group.addTask {
+                        (try? await store.commitAuthentication(
+                            consumingCeremony: ceremony.id, credentialID: credential.id, newSignCount: 0, backedUp: false,
+                            usedAt: Make.now, session: session, previousSignCount: 0
+                        )) ?? false
+                    }
+                }
+                return await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+            }
+            #expect(wins == 1)
+            #expect(try await store.ceremony(id: ceremony.id, kind: .authentication) == nil)
+            var stored = 0
+            for session in sessions where try await store.session(tokenHash: session.tokenHash, now: Make.now) != nil { stored += 1 }
+            #expect(stored == 1, "only the winner's session exists")
+        }
+    }
+
+    @Test("a failed commitAuthentication writes nothing and leaves the ceremony pending", arguments: Backend.available)
+    func failedCommitLeavesTheCeremony(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let user = Make.user()
+            let credential = Make.credential(of: user.id, signCount: 3)
+            try await store.commitRegistration(credential, creating: user, session: nil)
+            let ceremony = Make.ceremony(.authentication, userID: user.id)
+            try await store.insertCeremony(ceremony)
+            let session = Make.session(of: user.id)
+            await expectStoreError(.conflict) {
+                _ = try await store.commitAuthentication(
+                    consumingCeremony: ceremony.id, credentialID: credential.id, newSignCount: 4, backedUp: true,
+                    usedAt: Make.now, session: session, previousSignCount: 2
+                )
+            }
+            await expectStoreError(.notFound) {
+                _ = try await store.commitAuthentication(
+                    consumingCeremony: ceremony.id, credentialID: Make.bytes(32), newSignCount: 4, backedUp: true,
+                    usedAt: Make.now, session: nil, previousSignCount: nil
+                )
+            }
+            #expect(try await store.ceremony(id: ceremony.id, kind: .authentication) == ceremony)
+            #expect(try await store.credential(id: credential.id) == credential)
+            #expect(try await store.session(tokenHash: session.tokenHash, now: Make.now) == nil)
+            #expect(try await store.commitAuthentication(
+                consumingCeremony: "gone", credentialID: credential.id, newSignCount: 4, backedUp: true, usedAt: Make.now,
+                session: nil, previousSignCount: 3
+            ) == false)
+            #expect(try await store.credential(id: credential.id)?.signCount == 3, "nothing written without the ceremony")
+        }
+    }
+
     // MARK: Migrations
 
     @Test(arguments: Backend.available)

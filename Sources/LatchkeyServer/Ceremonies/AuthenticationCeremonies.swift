@@ -27,50 +27,77 @@ extension CeremonyService {
         return (ticket, options)
     }
 
-    /// Finishes a sign-in: consumes the ceremony, verifies the assertion against the stored credential, and
-    /// records the new sign count, backup state and a new session in one transaction. The sign count is
-    /// compared-and-set: of two sign-ins verified against the same stored count, the second to commit is refused
-    /// (409 `credential.concurrentSignIn`), so concurrent assertions cannot move the counter backwards unseen.
+    /// Finishes a sign-in: reads the pending ceremony, verifies the assertion against the stored credential, and
+    /// in one transaction consumes the ceremony and records the new sign count, backup state and a new session. Of
+    /// concurrent finishes of one ceremony exactly one commits; the others get 404 `ceremony.notFound`. A finish
+    /// that fails consumes the ceremony all the same, so a challenge is never tried twice.
+    ///
+    /// The sign count is compared-and-set: of two sign-ins verified against the same stored count, the second to
+    /// commit is refused (409 `credential.concurrentSignIn`), so concurrent assertions cannot move the counter
+    /// backwards unseen.
     func finishAuthentication(ticket: String, credential: AuthenticationCredential, now: Date = Date()) async throws -> CeremonyOutcome {
-        let (ceremony, state) = try await consumeCeremony(ticket: ticket, kind: .authentication, as: AuthenticationState.self, now: now)
-        return try await measure(.authentication) {
-            guard let stored = try await store.credential(id: Data(credential.rawId.bytes)),
-                  let user = try await store.user(id: stored.userID)
-            else {
-                throw APIError.badRequest("credential.unknown", "this passkey is not registered here (it may have been deleted)")
+        let (ceremony, state) = try await pendingCeremony(ticket: ticket, kind: .authentication, as: AuthenticationState.self, now: now)
+        do {
+            return try await measure(.authentication) {
+                try await verifyAndCommit(credential, ceremony: ceremony, state: state, now: now)
             }
-            if let expectedUser = ceremony.userID, expectedUser != stored.userID {
-                throw WebAuthnError(.credentialNotAllowed, "the passkey belongs to another account than the one signing in")
-            }
-            if ceremony.userID == nil, credential.response.userHandle == nil {
-                throw WebAuthnError(.userHandleMismatch, "a username-less sign-in needs the assertion's userHandle")
-            }
-            let record = CredentialRecord(
-                id: Array(stored.id), publicKey: Array(stored.publicKey), signCount: stored.signCount,
-                userHandle: Array(user.userHandle), backupEligible: stored.backupEligible
+        } catch {
+            await discardCeremony(ticket: ticket, kind: .authentication, now: now)
+            throw error
+        }
+    }
+
+    private func verifyAndCommit(
+        _ credential: AuthenticationCredential, ceremony: StoredCeremony, state: AuthenticationState, now: Date
+    ) async throws -> CeremonyOutcome {
+        guard let stored = try await store.credential(id: Data(credential.rawId.bytes)),
+              let user = try await store.user(id: stored.userID)
+        else {
+            throw APIError.badRequest("credential.unknown", "this passkey is not registered here (it may have been deleted)")
+        }
+        if let expectedUser = ceremony.userID, expectedUser != stored.userID {
+            throw WebAuthnError(.credentialNotAllowed, "the passkey belongs to another account than the one signing in")
+        }
+        if ceremony.userID == nil, credential.response.userHandle == nil {
+            throw WebAuthnError(.userHandleMismatch, "a username-less sign-in needs the assertion's userHandle")
+        }
+        let record = CredentialRecord(
+            id: Array(stored.id), publicKey: Array(stored.publicKey), signCount: stored.signCount,
+            userHandle: Array(user.userHandle), backupEligible: stored.backupEligible
+        )
+        let verified = try relyingParty.finishAuthentication(
+            credential, expectedChallenge: Array(ceremony.challenge), credential: record,
+            allowedCredentialIDs: state.allowedCredentialIDs.map(Array.init),
+            requireUserVerification: state.requireUserVerification
+        )
+        let (session, token) = sessions.issue(for: user.id, now: now)
+        let committed = try await commitSignIn(
+            ceremonyID: ceremony.id, credential: stored, newSignCount: verified.newSignCount, backedUp: verified.backedUp,
+            session: session, now: now
+        )
+        guard committed else { throw Self.ceremonyNotFound(.authentication) }
+        var updated = stored
+        updated.signCount = verified.newSignCount
+        updated.backedUp = verified.backedUp
+        updated.lastUsedAt = now
+        return CeremonyOutcome(user: user, credential: updated, session: session, token: token)
+    }
+
+    /// ``LatchkeyStore/commitAuthentication(consumingCeremony:credentialID:newSignCount:backedUp:usedAt:session:previousSignCount:)``
+    /// with the sign count compared against `credential`'s; a moved count is 409 `credential.concurrentSignIn`.
+    private func commitSignIn(
+        ceremonyID: String, credential: StoredCredential, newSignCount: UInt32, backedUp: Bool, session: StoredSession, now: Date
+    ) async throws -> Bool {
+        do {
+            return try await store.commitAuthentication(
+                consumingCeremony: ceremonyID, credentialID: credential.id, newSignCount: newSignCount, backedUp: backedUp,
+                usedAt: now, session: session, previousSignCount: credential.signCount
             )
-            let verified = try relyingParty.finishAuthentication(
-                credential, expectedChallenge: Array(ceremony.challenge), credential: record,
-                allowedCredentialIDs: state.allowedCredentialIDs.map(Array.init),
-                requireUserVerification: state.requireUserVerification
+        } catch where error.code == .conflict {
+            throw APIError(
+                .conflict, code: "credential.concurrentSignIn",
+                message: "this passkey signed in somewhere else at the same moment, so its signature counter cannot be trusted for this attempt; sign in again"
             )
-            let (session, token) = sessions.issue(for: user.id, now: now)
-            do {
-                try await store.recordAuthentication(
-                    credentialID: stored.id, newSignCount: verified.newSignCount, backedUp: verified.backedUp, usedAt: now,
-                    session: session, previousSignCount: stored.signCount
-                )
-            } catch let error as StoreError where error.code == .conflict {
-                throw APIError(
-                    .conflict, code: "credential.concurrentSignIn",
-                    message: "this passkey signed in somewhere else at the same moment, so its signature counter cannot be trusted for this attempt; sign in again"
-                )
-            }
-            var updated = stored
-            updated.signCount = verified.newSignCount
-            updated.backedUp = verified.backedUp
-            updated.lastUsedAt = now
-            return CeremonyOutcome(user: user, credential: updated, session: session, token: token)
         }
     }
 }

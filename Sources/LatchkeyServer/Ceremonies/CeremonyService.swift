@@ -52,7 +52,7 @@ struct CeremonyService: Sendable {
         } catch {
             switch error.code {
             case .notFound: throw Self.ceremonyNotFound(kind)
-            case .expired: throw APIError(.gone, code: "ceremony.expired", message: "the \(kind.rawValue) ceremony has expired; start again")
+            case .expired: throw Self.ceremonyExpired(kind)
             default: throw error
             }
         }
@@ -63,12 +63,40 @@ struct CeremonyService: Sendable {
         }
     }
 
+    /// Reads the pending ceremony named by `ticket` without consuming it, for a finish that consumes it in the same
+    /// transaction as its outcome. Unknown or malformed: 404 `ceremony.notFound`; expired: removed, 410 `ceremony.expired`.
+    func pendingCeremony<State: Decodable>(
+        ticket: String, kind: CeremonyKind, as state: State.Type, now: Date
+    ) async throws -> (StoredCeremony, State) {
+        guard Self.isWellFormedTicket(ticket), let ceremony = try await store.ceremony(id: ticket, kind: kind) else {
+            throw Self.ceremonyNotFound(kind)
+        }
+        guard ceremony.isLive(at: now) else {
+            _ = try? await store.consumeCeremony(id: ticket, kind: kind, now: now)
+            throw Self.ceremonyExpired(kind)
+        }
+        do {
+            return (ceremony, try Self.decoder.decode(State.self, from: ceremony.payload))
+        } catch {
+            throw APIError.internal
+        }
+    }
+
+    /// Consumes a ceremony whose finish failed, so its challenge cannot be tried again; a ceremony already gone is fine.
+    func discardCeremony(ticket: String, kind: CeremonyKind, now: Date) async {
+        _ = try? await store.consumeCeremony(id: ticket, kind: kind, now: now)
+    }
+
     /// Whether `ticket` could be one of ours: 1 to 128 characters of `A–Z a–z 0–9 - _`.
     static func isWellFormedTicket(_ ticket: String) -> Bool {
         (1...StoredCeremony.maximumIDLength).contains(ticket.utf8.count) && ASCIIText.consists(of: ticket, orAnyOf: "-_")
     }
 
-    private static func ceremonyNotFound(_ kind: CeremonyKind) -> APIError {
+    private static func ceremonyExpired(_ kind: CeremonyKind) -> APIError {
+        APIError(.gone, code: "ceremony.expired", message: "the \(kind.rawValue) ceremony has expired; start again")
+    }
+
+    static func ceremonyNotFound(_ kind: CeremonyKind) -> APIError {
         APIError(.notFound, code: "ceremony.notFound", message: "no pending \(kind.rawValue) ceremony for this ticket: it was used, has expired, or never existed")
     }
 

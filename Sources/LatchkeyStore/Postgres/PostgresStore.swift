@@ -167,6 +167,16 @@ public final class PostgresStore: LatchkeyStore {
         try await pool { [self] client in try await client.execute(ceremony.postgresInsert, logger: logger) }
     }
 
+    public func ceremony(id: String, kind: CeremonyKind) async throws(StoreError) -> StoredCeremony? {
+        try await pool { [self] client in
+            try await client.first(
+                "SELECT \(unescaped: StoreColumns.ceremony) FROM ceremonies WHERE id = \(id) AND kind = \(kind.rawValue)",
+                logger: logger,
+                StoredCeremony.init(postgresRow:)
+            )
+        }
+    }
+
     public func consumeCeremony(id: String, kind: CeremonyKind, now: Date) async throws(StoreError) -> StoredCeremony {
         let removed = try await pool { [self] client in
             try await client.first(
@@ -250,22 +260,54 @@ public final class PostgresStore: LatchkeyStore {
         session: StoredSession?,
         previousSignCount: UInt32?
     ) async throws(StoreError) {
-        let previous = previousSignCount.map { Int64($0) }
         try await transaction { [self] connection in
-            let owner = try await connection.first(
-                """
-                UPDATE credentials SET sign_count = \(Int64(newSignCount)), backed_up = \(backedUp), last_used_at = \(usedAt)
-                WHERE id = \(credentialID) AND (\(previous)::bigint IS NULL OR sign_count = \(previous)) RETURNING user_id
-                """,
-                logger: logger
-            ) { try $0.decode(UUID.self) }
-            guard let owner else {
-                let exists = try await connection.first("SELECT 1 FROM credentials WHERE id = \(credentialID)", logger: logger) { try $0.decode(Int32.self) } != nil
-                throw exists ? OutcomeChecks.signCountMoved : StoreError(.notFound, "the credential does not exist")
-            }
-            try OutcomeChecks.checkSession(session, owner: owner)
-            if let session { try await connection.execute(session.postgresInsert, logger: logger) }
+            try await record(
+                on: connection, credentialID: credentialID, newSignCount: newSignCount, backedUp: backedUp, usedAt: usedAt,
+                session: session, previousSignCount: previousSignCount
+            )
         }
+    }
+
+    public func commitAuthentication(
+        consumingCeremony ceremonyID: String,
+        credentialID: Data,
+        newSignCount: UInt32,
+        backedUp: Bool,
+        usedAt: Date,
+        session: StoredSession?,
+        previousSignCount: UInt32?
+    ) async throws(StoreError) -> Bool {
+        try await transaction { [self] connection in
+            guard try await connection.execute("DELETE FROM ceremonies WHERE id = \(ceremonyID) RETURNING 1", logger: logger) > 0 else {
+                return false
+            }
+            try await record(
+                on: connection, credentialID: credentialID, newSignCount: newSignCount, backedUp: backedUp, usedAt: usedAt,
+                session: session, previousSignCount: previousSignCount
+            )
+            return true
+        }
+    }
+
+    /// The body of ``recordAuthentication(credentialID:newSignCount:backedUp:usedAt:session:previousSignCount:)``, inside a transaction.
+    private func record(
+        on connection: PostgresConnection, credentialID: Data, newSignCount: UInt32, backedUp: Bool, usedAt: Date,
+        session: StoredSession?, previousSignCount: UInt32?
+    ) async throws {
+        let previous = previousSignCount.map { Int64($0) }
+        let owner = try await connection.first(
+            """
+            UPDATE credentials SET sign_count = \(Int64(newSignCount)), backed_up = \(backedUp), last_used_at = \(usedAt)
+            WHERE id = \(credentialID) AND (\(previous)::bigint IS NULL OR sign_count = \(previous)) RETURNING user_id
+            """,
+            logger: logger
+        ) { try $0.decode(UUID.self) }
+        guard let owner else {
+            let exists = try await connection.first("SELECT 1 FROM credentials WHERE id = \(credentialID)", logger: logger) { try $0.decode(Int32.self) } != nil
+            throw exists ? OutcomeChecks.signCountMoved : StoreError(.notFound, "the credential does not exist")
+        }
+        try OutcomeChecks.checkSession(session, owner: owner)
+        if let session { try await connection.execute(session.postgresInsert, logger: logger) }
     }
 
     // MARK: Access

@@ -167,6 +167,15 @@ public final class SQLiteStore: LatchkeyStore {
         return try removed.requireLive(at: now)
     }
 
+    public func ceremony(id: String, kind: CeremonyKind) async throws(StoreError) -> StoredCeremony? {
+        try await read { db in
+            try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT \(StoreColumns.ceremony) FROM ceremonies WHERE id = ? AND kind = ?"),
+                arguments: [id, kind.rawValue]
+            ).map(StoredCeremony.init(sqliteRow:))
+        }
+    }
+
     public func purgeExpiredCeremonies(now: Date) async throws(StoreError) -> Int {
         try await write { db in
             try db.cachedStatement(sql: "DELETE FROM ceremonies WHERE expires_at <= ?").execute(arguments: [now])
@@ -233,22 +242,53 @@ public final class SQLiteStore: LatchkeyStore {
         session: StoredSession?,
         previousSignCount: UInt32?
     ) async throws(StoreError) {
-        let previous = previousSignCount.map { Int64($0) }
         try await write { db in
-            let owner = try UUID.fetchOne(
-                db.cachedStatement(sql: """
-                    UPDATE credentials SET sign_count = ?, backed_up = ?, last_used_at = ?
-                    WHERE id = ? AND (? IS NULL OR sign_count = ?) RETURNING user_id
-                    """),
-                arguments: [Int64(newSignCount), backedUp, usedAt, credentialID, previous, previous]
+            try Self.record(
+                in: db, credentialID: credentialID, newSignCount: newSignCount, backedUp: backedUp, usedAt: usedAt,
+                session: session, previousSignCount: previousSignCount
             )
-            guard let owner else {
-                let exists = try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM credentials WHERE id = ?"), arguments: [credentialID]) != nil
-                throw exists ? OutcomeChecks.signCountMoved : StoreError(.notFound, "the credential does not exist")
-            }
-            try OutcomeChecks.checkSession(session, owner: owner)
-            if let session { try Self.insert(session, into: db) }
         }
+    }
+
+    public func commitAuthentication(
+        consumingCeremony ceremonyID: String,
+        credentialID: Data,
+        newSignCount: UInt32,
+        backedUp: Bool,
+        usedAt: Date,
+        session: StoredSession?,
+        previousSignCount: UInt32?
+    ) async throws(StoreError) -> Bool {
+        try await write { db in
+            try db.cachedStatement(sql: "DELETE FROM ceremonies WHERE id = ?").execute(arguments: [ceremonyID])
+            guard db.changesCount > 0 else { return false }
+            try Self.record(
+                in: db, credentialID: credentialID, newSignCount: newSignCount, backedUp: backedUp, usedAt: usedAt,
+                session: session, previousSignCount: previousSignCount
+            )
+            return true
+        }
+    }
+
+    /// The body of ``recordAuthentication(credentialID:newSignCount:backedUp:usedAt:session:previousSignCount:)``, inside a transaction.
+    private static func record(
+        in db: Database, credentialID: Data, newSignCount: UInt32, backedUp: Bool, usedAt: Date, session: StoredSession?,
+        previousSignCount: UInt32?
+    ) throws {
+        let previous = previousSignCount.map { Int64($0) }
+        let owner = try UUID.fetchOne(
+            db.cachedStatement(sql: """
+                UPDATE credentials SET sign_count = ?, backed_up = ?, last_used_at = ?
+                WHERE id = ? AND (? IS NULL OR sign_count = ?) RETURNING user_id
+                """),
+            arguments: [Int64(newSignCount), backedUp, usedAt, credentialID, previous, previous]
+        )
+        guard let owner else {
+            let exists = try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM credentials WHERE id = ?"), arguments: [credentialID]) != nil
+            throw exists ? OutcomeChecks.signCountMoved : StoreError(.notFound, "the credential does not exist")
+        }
+        try OutcomeChecks.checkSession(session, owner: owner)
+        if let session { try insert(session, into: db) }
     }
 
     // MARK: Statements shared by several calls
