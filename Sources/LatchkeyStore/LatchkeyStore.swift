@@ -16,7 +16,7 @@ import ServiceLifecycle
 /// ## Errors
 /// Every call throws ``StoreError`` only. Look-ups return nil for a missing record; changes to a missing record
 /// throw ``StoreError/Code/notFound``. A change that fails writes nothing: calls that touch several records
-/// (``commitRegistration(_:creating:session:)``, ``recordAuthentication(credentialID:newSignCount:backedUp:usedAt:session:previousSignCount:)``,
+/// (``commitRegistration(_:creating:session:)``, ``commitAuthentication(consumingCeremony:credentialID:newSignCount:backedUp:usedAt:session:previousSignCount:)``,
 /// ``deleteUser(id:)``) run in one transaction.
 public protocol LatchkeyStore: AppleLinkStore, Service {
     /// Brings the schema up to the newest version. Safe to call again and from several processes at once.
@@ -102,8 +102,12 @@ public protocol LatchkeyStore: AppleLinkStore, Service {
     /// (``StoreError/Code/notFound`` otherwise).
     func commitRegistration(_ credential: StoredCredential, creating user: StoredUser?, session: StoredSession?) async throws(StoreError)
 
-    /// Records a verified authentication in one transaction: sets the credential's sign count, backup state and
-    /// last use, and stores `session` when given. If any part fails nothing is written.
+    /// Finishes a verified sign-in in one transaction: consumes the pending ceremony `ceremonyID`, sets the
+    /// credential's sign count, backup state and last use, and stores `session` when given. If any part fails nothing
+    /// is written and the ceremony stays pending.
+    ///
+    /// Returns false, writing nothing, when the ceremony is no longer pending: of concurrent finishers of one
+    /// ceremony exactly one gets true.
     ///
     /// When `previousSignCount` is given, the update is a compare-and-set: it happens only if the stored sign count
     /// still is `previousSignCount`. Of two sign-ins verified against the same stored count, only the first to
@@ -112,21 +116,6 @@ public protocol LatchkeyStore: AppleLinkStore, Service {
     /// Throws ``StoreError/Code/notFound`` if the credential does not exist, ``StoreError/Code/invalidRecord`` if
     /// `session` is for a user other than the credential's owner, and ``StoreError/Code/conflict`` if the session's
     /// token hash is taken or the sign count is no longer `previousSignCount`.
-    func recordAuthentication(
-        credentialID: Data,
-        newSignCount: UInt32,
-        backedUp: Bool,
-        usedAt: Date,
-        session: StoredSession?,
-        previousSignCount: UInt32?
-    ) async throws(StoreError)
-
-    /// Finishes a verified sign-in in one transaction: consumes the pending ceremony `ceremonyID`, then records the
-    /// authentication exactly as ``recordAuthentication(credentialID:newSignCount:backedUp:usedAt:session:previousSignCount:)``.
-    ///
-    /// Returns false, writing nothing, when the ceremony is no longer pending: of concurrent finishers of one
-    /// ceremony exactly one gets true. Throws as ``recordAuthentication(credentialID:newSignCount:backedUp:usedAt:session:previousSignCount:)``
-    /// does, writing nothing (the ceremony stays pending).
     func commitAuthentication(
         consumingCeremony ceremonyID: String,
         credentialID: Data,
@@ -136,21 +125,4 @@ public protocol LatchkeyStore: AppleLinkStore, Service {
         session: StoredSession?,
         previousSignCount: UInt32?
     ) async throws(StoreError) -> Bool
-}
-
-extension LatchkeyStore {
-    /// Deletes one of a user's credentials, whatever else the user has left.
-    public func deleteCredential(id: Data, ofUser userID: UUID) async throws(StoreError) {
-        try await deleteCredential(id: id, ofUser: userID, keepingAnotherWayIn: false)
-    }
-
-    /// Records a verified authentication without comparing the stored sign count first.
-    public func recordAuthentication(
-        credentialID: Data, newSignCount: UInt32, backedUp: Bool, usedAt: Date, session: StoredSession?
-    ) async throws(StoreError) {
-        try await recordAuthentication(
-            credentialID: credentialID, newSignCount: newSignCount, backedUp: backedUp, usedAt: usedAt, session: session,
-            previousSignCount: nil
-        )
-    }
 }

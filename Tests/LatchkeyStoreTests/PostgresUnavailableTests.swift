@@ -25,7 +25,10 @@ struct PostgresUnavailableTests {
             await expectStoreError(.unavailable) { try await store.migrate() }
             await expectStoreError(.unavailable) { try await store.user(named: "alice") }
             await expectStoreError(.unavailable) {
-                try await store.recordAuthentication(credentialID: Data([1]), newSignCount: 1, backedUp: false, usedAt: Date(), session: nil)
+                _ = try await store.commitAuthentication(
+                    consumingCeremony: "t", credentialID: Data([1]), newSignCount: 1, backedUp: false, usedAt: Date(), session: nil,
+                    previousSignCount: nil
+                )
             }
             group.cancelAll()
         }

@@ -99,14 +99,14 @@ struct StoreBehaviourTests {
             #expect(try await store.credential(id: first.id)?.label == nil)
 
             await expectStoreError(.notFound) { try await store.renameCredential(id: first.id, ofUser: bob.id, to: "mine now") }
-            await expectStoreError(.notFound) { try await store.deleteCredential(id: first.id, ofUser: bob.id) }
+            await expectStoreError(.notFound) { try await store.deleteCredential(id: first.id, ofUser: bob.id, keepingAnotherWayIn: false) }
             await expectStoreError(.notFound) { try await store.renameCredential(id: Make.bytes(16), ofUser: alice.id, to: "x") }
             #expect(try await store.credential(id: first.id)?.label == nil, "another user's rename changed nothing")
 
-            try await store.deleteCredential(id: first.id, ofUser: alice.id)
+            try await store.deleteCredential(id: first.id, ofUser: alice.id, keepingAnotherWayIn: false)
             #expect(try await store.credential(id: first.id) == nil)
             #expect(try await store.credentialCount(ofUser: alice.id) == 1)
-            await expectStoreError(.notFound) { try await store.deleteCredential(id: first.id, ofUser: alice.id) }
+            await expectStoreError(.notFound) { try await store.deleteCredential(id: first.id, ofUser: alice.id, keepingAnotherWayIn: false) }
         }
     }
 
@@ -345,7 +345,7 @@ struct StoreBehaviourTests {
     // MARK: Authentication
 
     @Test(arguments: Backend.available)
-    func recordAuthenticationUpdatesCredentialAndIssuesSession(_ backend: Backend) async throws {
+    func signInUpdatesCredentialAndIssuesSession(_ backend: Backend) async throws {
         try await withStore(backend) { store in
             let user = Make.user()
             let credential = Make.credential(of: user.id, signCount: 5)
@@ -353,7 +353,7 @@ struct StoreBehaviourTests {
             let usedAt = Make.now.addingTimeInterval(30)
             let session = Make.session(of: user.id)
 
-            try await store.recordAuthentication(
+            _ = try await recordSignIn(store, 
                 credentialID: credential.id, newSignCount: 6, backedUp: true, usedAt: usedAt, session: session
             )
 
@@ -363,7 +363,7 @@ struct StoreBehaviourTests {
             #expect(updated.lastUsedAt == usedAt)
             #expect(try await store.session(tokenHash: session.tokenHash, now: Make.now) == session)
 
-            try await store.recordAuthentication(
+            _ = try await recordSignIn(store, 
                 credentialID: credential.id, newSignCount: 7, backedUp: false, usedAt: usedAt, session: nil
             )
             #expect(try await store.credential(id: credential.id)?.signCount == 7)
@@ -371,7 +371,7 @@ struct StoreBehaviourTests {
     }
 
     @Test(arguments: Backend.available)
-    func recordAuthenticationRollsBackWhenTheSessionFails(_ backend: Backend) async throws {
+    func signInRollsBackWhenTheSessionFails(_ backend: Backend) async throws {
         try await withStore(backend) { store in
             let user = Make.user()
             let credential = Make.credential(of: user.id, signCount: 5)
@@ -379,7 +379,7 @@ struct StoreBehaviourTests {
             try await store.commitRegistration(credential, creating: user, session: existing)
 
             await expectStoreError(.conflict) {
-                try await store.recordAuthentication(
+                _ = try await recordSignIn(store, 
                     credentialID: credential.id, newSignCount: 6, backedUp: true, usedAt: Make.now,
                     session: Make.session(of: user.id, tokenHash: existing.tokenHash)
                 )
@@ -389,7 +389,7 @@ struct StoreBehaviourTests {
             let stranger = try await store.createUser(named: "stranger")
             let strangersSession = Make.session(of: stranger.id)
             await expectStoreError(.invalidRecord) {
-                try await store.recordAuthentication(
+                _ = try await recordSignIn(store, 
                     credentialID: credential.id, newSignCount: 6, backedUp: true, usedAt: Make.now, session: strangersSession
                 )
             }
@@ -399,13 +399,13 @@ struct StoreBehaviourTests {
     }
 
     @Test(arguments: Backend.available)
-    func recordAuthenticationOfUnknownCredentialWritesNothing(_ backend: Backend) async throws {
+    func signInOfUnknownCredentialWritesNothing(_ backend: Backend) async throws {
         try await withStore(backend) { store in
             let user = Make.user()
             try await store.createUser(user)
             let session = Make.session(of: user.id)
             await expectStoreError(.notFound) {
-                try await store.recordAuthentication(
+                _ = try await recordSignIn(store, 
                     credentialID: Make.bytes(32), newSignCount: 1, backedUp: false, usedAt: Make.now, session: session
                 )
             }
@@ -413,7 +413,7 @@ struct StoreBehaviourTests {
         }
     }
 
-    @Test("recordAuthentication with previousSignCount is a compare-and-set: a stale count is a conflict that writes nothing",
+    @Test("a sign-in with previousSignCount is a compare-and-set: a stale count is a conflict that writes nothing",
           arguments: Backend.available)
     func signCountCompareAndSet(_ backend: Backend) async throws {
         try await withStore(backend) { store in
@@ -421,19 +421,19 @@ struct StoreBehaviourTests {
             let credential = Make.credential(of: user.id, signCount: 5)
             try await store.commitRegistration(credential, creating: user, session: nil)
 
-            try await store.recordAuthentication(
+            _ = try await recordSignIn(store, 
                 credentialID: credential.id, newSignCount: 7, backedUp: false, usedAt: Make.now, session: nil, previousSignCount: 5
             )
             let late = Make.session(of: user.id)
             await expectStoreError(.conflict) {
-                try await store.recordAuthentication(
+                _ = try await recordSignIn(store, 
                     credentialID: credential.id, newSignCount: 6, backedUp: true, usedAt: Make.now, session: late, previousSignCount: 5
                 )
             }
             #expect(try await store.credential(id: credential.id)?.signCount == 7, "the later, lower count did not win")
             #expect(try await store.session(tokenHash: late.tokenHash, now: Make.now) == nil)
             await expectStoreError(.notFound) {
-                try await store.recordAuthentication(
+                _ = try await recordSignIn(store, 
                     credentialID: Make.bytes(32), newSignCount: 1, backedUp: false, usedAt: Make.now, session: nil, previousSignCount: 0
                 )
             }
@@ -450,7 +450,7 @@ struct StoreBehaviourTests {
                 for count in UInt32(11)...18 {
                     group.addTask {
                         do {
-                            try await store.recordAuthentication(
+                            _ = try await recordSignIn(store, 
                                 credentialID: credential.id, newSignCount: count, backedUp: false, usedAt: Make.now,
                                 session: Make.session(of: user.id), previousSignCount: 10
                             )
@@ -499,7 +499,7 @@ struct StoreBehaviourTests {
             await expectStoreError(.notFound) {
                 try await store.deleteCredential(id: Make.bytes(32), ofUser: user.id, keepingAnotherWayIn: true)
             }
-            try await store.deleteCredential(id: last.id, ofUser: user.id)
+            try await store.deleteCredential(id: last.id, ofUser: user.id, keepingAnotherWayIn: false)
             #expect(try await store.credentialCount(ofUser: user.id) == 0)
         }
     }
@@ -610,5 +610,18 @@ struct StoreBehaviourTests {
             }
             #expect(counts == [0, 0, 0, 0])
         }
+    }
+
+    /// Commits a sign-in with `credentialID` through a fresh pending ceremony, as the server does.
+    private func recordSignIn(
+        _ store: any LatchkeyStore, credentialID: Data, newSignCount: UInt32, backedUp: Bool, usedAt: Date,
+        session: StoredSession?, previousSignCount: UInt32? = nil
+    ) async throws(StoreError) -> Bool {
+        let ceremony = Make.ceremony(.authentication)
+        try await store.insertCeremony(ceremony)
+        return try await store.commitAuthentication(
+            consumingCeremony: ceremony.id, credentialID: credentialID, newSignCount: newSignCount, backedUp: backedUp,
+            usedAt: usedAt, session: session, previousSignCount: previousSignCount
+        )
     }
 }

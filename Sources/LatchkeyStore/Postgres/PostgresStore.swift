@@ -252,22 +252,6 @@ public final class PostgresStore: LatchkeyStore {
         }
     }
 
-    public func recordAuthentication(
-        credentialID: Data,
-        newSignCount: UInt32,
-        backedUp: Bool,
-        usedAt: Date,
-        session: StoredSession?,
-        previousSignCount: UInt32?
-    ) async throws(StoreError) {
-        try await transaction { [self] connection in
-            try await record(
-                on: connection, credentialID: credentialID, newSignCount: newSignCount, backedUp: backedUp, usedAt: usedAt,
-                session: session, previousSignCount: previousSignCount
-            )
-        }
-    }
-
     public func commitAuthentication(
         consumingCeremony ceremonyID: String,
         credentialID: Data,
@@ -277,37 +261,26 @@ public final class PostgresStore: LatchkeyStore {
         session: StoredSession?,
         previousSignCount: UInt32?
     ) async throws(StoreError) -> Bool {
-        try await transaction { [self] connection in
+        let previous = previousSignCount.map { Int64($0) }
+        return try await transaction { [self] connection in
             guard try await connection.execute("DELETE FROM ceremonies WHERE id = \(ceremonyID) RETURNING 1", logger: logger) > 0 else {
                 return false
             }
-            try await record(
-                on: connection, credentialID: credentialID, newSignCount: newSignCount, backedUp: backedUp, usedAt: usedAt,
-                session: session, previousSignCount: previousSignCount
-            )
+            let owner = try await connection.first(
+                """
+                UPDATE credentials SET sign_count = \(Int64(newSignCount)), backed_up = \(backedUp), last_used_at = \(usedAt)
+                WHERE id = \(credentialID) AND (\(previous)::bigint IS NULL OR sign_count = \(previous)) RETURNING user_id
+                """,
+                logger: logger
+            ) { try $0.decode(UUID.self) }
+            guard let owner else {
+                let exists = try await connection.first("SELECT 1 FROM credentials WHERE id = \(credentialID)", logger: logger) { try $0.decode(Int32.self) } != nil
+                throw exists ? OutcomeChecks.signCountMoved : StoreError(.notFound, "the credential does not exist")
+            }
+            try OutcomeChecks.checkSession(session, owner: owner)
+            if let session { try await connection.execute(session.postgresInsert, logger: logger) }
             return true
         }
-    }
-
-    /// The body of ``recordAuthentication(credentialID:newSignCount:backedUp:usedAt:session:previousSignCount:)``, inside a transaction.
-    private func record(
-        on connection: PostgresConnection, credentialID: Data, newSignCount: UInt32, backedUp: Bool, usedAt: Date,
-        session: StoredSession?, previousSignCount: UInt32?
-    ) async throws {
-        let previous = previousSignCount.map { Int64($0) }
-        let owner = try await connection.first(
-            """
-            UPDATE credentials SET sign_count = \(Int64(newSignCount)), backed_up = \(backedUp), last_used_at = \(usedAt)
-            WHERE id = \(credentialID) AND (\(previous)::bigint IS NULL OR sign_count = \(previous)) RETURNING user_id
-            """,
-            logger: logger
-        ) { try $0.decode(UUID.self) }
-        guard let owner else {
-            let exists = try await connection.first("SELECT 1 FROM credentials WHERE id = \(credentialID)", logger: logger) { try $0.decode(Int32.self) } != nil
-            throw exists ? OutcomeChecks.signCountMoved : StoreError(.notFound, "the credential does not exist")
-        }
-        try OutcomeChecks.checkSession(session, owner: owner)
-        if let session { try await connection.execute(session.postgresInsert, logger: logger) }
     }
 
     // MARK: Access

@@ -234,22 +234,6 @@ public final class SQLiteStore: LatchkeyStore {
         }
     }
 
-    public func recordAuthentication(
-        credentialID: Data,
-        newSignCount: UInt32,
-        backedUp: Bool,
-        usedAt: Date,
-        session: StoredSession?,
-        previousSignCount: UInt32?
-    ) async throws(StoreError) {
-        try await write { db in
-            try Self.record(
-                in: db, credentialID: credentialID, newSignCount: newSignCount, backedUp: backedUp, usedAt: usedAt,
-                session: session, previousSignCount: previousSignCount
-            )
-        }
-    }
-
     public func commitAuthentication(
         consumingCeremony ceremonyID: String,
         credentialID: Data,
@@ -259,36 +243,25 @@ public final class SQLiteStore: LatchkeyStore {
         session: StoredSession?,
         previousSignCount: UInt32?
     ) async throws(StoreError) -> Bool {
-        try await write { db in
+        let previous = previousSignCount.map { Int64($0) }
+        return try await write { db in
             try db.cachedStatement(sql: "DELETE FROM ceremonies WHERE id = ?").execute(arguments: [ceremonyID])
             guard db.changesCount > 0 else { return false }
-            try Self.record(
-                in: db, credentialID: credentialID, newSignCount: newSignCount, backedUp: backedUp, usedAt: usedAt,
-                session: session, previousSignCount: previousSignCount
+            let owner = try UUID.fetchOne(
+                db.cachedStatement(sql: """
+                    UPDATE credentials SET sign_count = ?, backed_up = ?, last_used_at = ?
+                    WHERE id = ? AND (? IS NULL OR sign_count = ?) RETURNING user_id
+                    """),
+                arguments: [Int64(newSignCount), backedUp, usedAt, credentialID, previous, previous]
             )
+            guard let owner else {
+                let exists = try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM credentials WHERE id = ?"), arguments: [credentialID]) != nil
+                throw exists ? OutcomeChecks.signCountMoved : StoreError(.notFound, "the credential does not exist")
+            }
+            try OutcomeChecks.checkSession(session, owner: owner)
+            if let session { try Self.insert(session, into: db) }
             return true
         }
-    }
-
-    /// The body of ``recordAuthentication(credentialID:newSignCount:backedUp:usedAt:session:previousSignCount:)``, inside a transaction.
-    private static func record(
-        in db: Database, credentialID: Data, newSignCount: UInt32, backedUp: Bool, usedAt: Date, session: StoredSession?,
-        previousSignCount: UInt32?
-    ) throws {
-        let previous = previousSignCount.map { Int64($0) }
-        let owner = try UUID.fetchOne(
-            db.cachedStatement(sql: """
-                UPDATE credentials SET sign_count = ?, backed_up = ?, last_used_at = ?
-                WHERE id = ? AND (? IS NULL OR sign_count = ?) RETURNING user_id
-                """),
-            arguments: [Int64(newSignCount), backedUp, usedAt, credentialID, previous, previous]
-        )
-        guard let owner else {
-            let exists = try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM credentials WHERE id = ?"), arguments: [credentialID]) != nil
-            throw exists ? OutcomeChecks.signCountMoved : StoreError(.notFound, "the credential does not exist")
-        }
-        try OutcomeChecks.checkSession(session, owner: owner)
-        if let session { try insert(session, into: db) }
     }
 
     // MARK: Statements shared by several calls
