@@ -44,8 +44,6 @@ public protocol LatchkeyStore: AppleLinkStore, Service {
     func credential(id: Data) async throws(StoreError) -> StoredCredential?
     /// A user's credentials, oldest first.
     func credentials(ofUser userID: UUID) async throws(StoreError) -> [StoredCredential]
-    /// How many credentials a user has.
-    func credentialCount(ofUser userID: UUID) async throws(StoreError) -> Int
     /// Sets (or, with nil, clears) the label of a user's credential. Throws ``StoreError/Code/notFound`` unless the
     /// credential exists and belongs to `userID`.
     func renameCredential(id: Data, ofUser userID: UUID, to label: String?) async throws(StoreError)
@@ -125,4 +123,11 @@ public protocol LatchkeyStore: AppleLinkStore, Service {
         session: StoredSession?,
         previousSignCount: UInt32?
     ) async throws(StoreError) -> Bool
+}
+
+extension LatchkeyStore {
+    /// How many credentials a user has.
+    public func credentialCount(ofUser userID: UUID) async throws(StoreError) -> Int {
+        try await credentials(ofUser: userID).count
+    }
 }

@@ -119,15 +119,6 @@ public final class PostgresStore: LatchkeyStore {
         }
     }
 
-    public func credentialCount(ofUser userID: UUID) async throws(StoreError) -> Int {
-        let count = try await pool { [self] client in
-            try await client.first("SELECT count(*) FROM credentials WHERE user_id = \(userID)", logger: logger) {
-                try $0.decode(Int64.self)
-            }
-        }
-        return Int(count ?? 0)
-    }
-
     public func renameCredential(id: Data, ofUser userID: UUID, to label: String?) async throws(StoreError) {
         try await requireChange(
             otherwise: "the user has no such credential",

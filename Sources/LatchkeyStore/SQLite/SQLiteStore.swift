@@ -105,12 +105,6 @@ public final class SQLiteStore: LatchkeyStore {
         }
     }
 
-    public func credentialCount(ofUser userID: UUID) async throws(StoreError) -> Int {
-        try await read { db in
-            try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM credentials WHERE user_id = ?"), arguments: [userID]) ?? 0
-        }
-    }
-
     public func renameCredential(id: Data, ofUser userID: UUID, to label: String?) async throws(StoreError) {
         try await write { db in
             try Self.requireChange(
