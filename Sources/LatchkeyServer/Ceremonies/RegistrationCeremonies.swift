@@ -119,18 +119,3 @@ extension StoredCredential {
         PublicKeyCredentialDescriptor(id: Array(id), transports: transports.isEmpty ? nil : transports.map(AuthenticatorTransport.init(rawValue:)))
     }
 }
-
-extension AAGUID {
-    /// The AAGUID as a Foundation UUID (all zeros if it is not 16 bytes).
-    var uuid: UUID {
-        var raw: uuid_t = UUID.zero.uuid
-        guard bytes.count == MemoryLayout<uuid_t>.size else { return UUID.zero }
-        withUnsafeMutableBytes(of: &raw) { $0.copyBytes(from: bytes) }
-        return UUID(uuid: raw)
-    }
-}
-
-extension UUID {
-    /// `00000000-0000-0000-0000-000000000000`.
-    static let zero = UUID(uuidString: "00000000-0000-0000-0000-000000000000") ?? UUID()
-}

@@ -12,7 +12,7 @@ struct AuthenticatorNaming: Sendable {
 
     /// The display name for `aaguid`, or nil when it is zero or unknown.
     func name(for aaguid: UUID) async -> String? {
-        let aaguid = AAGUID(bytes: withUnsafeBytes(of: aaguid.uuid) { Array($0) })
+        let aaguid = AAGUID(aaguid)
         if let metadata { return await AuthenticatorNames.name(for: aaguid, in: metadata) }
         return AuthenticatorNames.name(for: aaguid)
     }
