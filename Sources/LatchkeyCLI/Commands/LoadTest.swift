@@ -30,17 +30,13 @@ struct LoadTest: LatchkeyCommand {
     var origin: String?
 
     func execute(_ io: CommandIO) async throws(CommandError) {
-        guard let url = URL(string: server), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              let host = url.host, !host.isEmpty
-        else {
-            throw .usage("server", "'\(server)' is not an http(s) URL")
-        }
+        let server = try ServerURL(server)
         guard (1...4096).contains(clients) else { throw .usage("clients", "\(clients) is not between 1 and 4096") }
         guard duration > 0, duration <= 86_400 else { throw .usage("duration", "\(duration) seconds is not between 0 and one day") }
-        let origin = origin ?? "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
+        let origin = origin ?? server.origin
 
         let runner = LoadTestRunner(
-            server: url, origin: origin, clients: clients, duration: .milliseconds(Int64(duration * 1000)), profile: profile
+            server: server.url, origin: origin, clients: clients, duration: .milliseconds(Int64(duration * 1000)), profile: profile
         )
         let progress = LoadTestRunner.Progress()
         let onTerminal = isatty(STDERR_FILENO) == 1
@@ -54,7 +50,7 @@ struct LoadTest: LatchkeyCommand {
             FileHandle.standardError.write(Data(line.utf8))
         }
         if onTerminal { FileHandle.standardError.write(Data("\n".utf8)) }
-        for line in result.report(server: url, profile: profile) {
+        for line in result.report(server: server.url, profile: profile) {
             io.line(line)
         }
         guard result.errorCount == 0 else {

@@ -18,7 +18,7 @@ struct PasskeyList: LatchkeyCommand {
 
     func execute(_ io: CommandIO) async throws(CommandError) {
         let store = try options.credentialStore()
-        let local = try await PasskeySession.localCredentials(store, rpID: options.relyingPartyID())
+        let local = try await PasskeySession.localCredentials(store, for: ServerURL(options.server))
         switch options.profile {
         case .conformance:
             io.emit(Report(server: nil, local: local.map(LocalPasskeyReport.init)))

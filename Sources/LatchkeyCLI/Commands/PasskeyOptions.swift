@@ -29,27 +29,13 @@ struct PasskeyOptions: ParsableArguments {
 
     /// The server URL, checked.
     func serverURL() throws(CommandError) -> URL {
-        guard let url = URL(string: server), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              url.host != nil else {
-            throw .usage("badServer", "--server must be an http or https URL, not \"\(server)\"")
-        }
-        return url
+        try ServerURL(server).url
     }
 
     /// `scheme://host[:port]` of the server, unless `--origin` says otherwise.
     func resolvedOrigin() throws(CommandError) -> String {
         if let origin { return origin }
-        let url = try serverURL()
-        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else {
-            throw .usage("badServer", "--server has no host")
-        }
-        return url.port.map { "\(scheme)://\(host):\($0)" } ?? "\(scheme)://\(host)"
-    }
-
-    /// The RP ID the local credentials are looked up under: the server's host.
-    func relyingPartyID() throws(CommandError) -> String {
-        guard let host = try serverURL().host?.lowercased() else { throw .usage("badServer", "--server has no host") }
-        return host
+        return try ServerURL(server).origin
     }
 
     /// The credential file path (`path`, else `--store`, `$LATCHKEY_STORE`, `~/.latchkey/credentials`), its

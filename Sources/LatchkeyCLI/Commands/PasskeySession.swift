@@ -15,10 +15,11 @@ enum PasskeySession {
         return client
     }
 
-    /// The local credentials for `rpID`, oldest first.
-    static func localCredentials(_ store: EncryptedFileCredentialStore, rpID: String) async throws(CommandError) -> [StoredCredential] {
+    /// The local credentials usable at the server: those whose RP ID is the server's host or a parent domain of
+    /// it (a server at `login.example.com` serves passkeys for `example.com`), oldest first.
+    static func localCredentials(_ store: EncryptedFileCredentialStore, for server: ServerURL) async throws(CommandError) -> [StoredCredential] {
         do {
-            return try await store.credentials(rpID: rpID)
+            return try await store.all().filter { server.isOn(rpID: $0.rpID) }
         } catch {
             throw CommandError.store(error)
         }
