@@ -164,7 +164,20 @@ struct NativeCeremonyTests {
                 envelope["credential"] = credential
             }
             #expect(broken.status == .badRequest)
-            #expect(broken.errorCode == WebAuthnError.Code.malformedCredential.rawValue || broken.errorCode == WebAuthnError.Code.invalidBase64.rawValue, "\(broken)")
+            #expect(broken.errorCode == WebAuthnError.Code.invalidBase64.rawValue, "\(broken)")
+
+            let notString = try await app.signUp("erin", with: authenticator) { $0["ticket"] = 42 }
+            #expect(notString.errorCode == "request.invalidField", "\(notString)")
+            let noCredential = try await app.signUp("erin", with: authenticator) { $0["credential"] = nil }
+            #expect(noCredential.errorCode == WebAuthnError.Code.malformedCredential.rawValue, "\(noCredential)")
+            let mismatch = try await app.signUp("erin", with: authenticator) { envelope in
+                var credential = envelope["credential"] as? [String: Any] ?? [:]
+                credential["id"] = "AAAA"
+                envelope["credential"] = credential
+            }
+            #expect(mismatch.errorCode == WebAuthnError.Code.credentialIdMismatch.rawValue, "\(mismatch)")
+            let notJSON = try await server.app().send(.post, APIPaths.Native.registrationVerify, text: #"{"ticket":"x","credential":"#)
+            #expect(notJSON.errorCode == "request.malformedJSON", "\(notJSON)")
             #expect(try await server.store.user(named: "erin") == nil)
         }
     }

@@ -218,10 +218,19 @@ struct AuthenticationCheckTests {
         "", "[]", #"{"type":"public-key"}"#,
         #"{"id":"AAAA","type":"public-key","response":{"clientDataJSON":"AAAA","authenticatorData":"AAAA"}}"#,
         #"{"id":"AAAA","type":"public-key","response":{"clientDataJSON":"AAAA","signature":"AAAA"}}"#,
-        #"{"id":"AAAA","type":"public-key","response":{"clientDataJSON":"AAAA","authenticatorData":"A","signature":"AAAA"}}"#,
     ])
     func malformedJSON(json: String) async throws {
         await expectWebAuthnError(.malformedCredential) {
+            try AuthenticationCredential.parse(Array(json.utf8))
+        }
+    }
+
+    @Test("a response member or rawId that is not base64url → invalidBase64", arguments: [
+        #"{"id":"AAAA","type":"public-key","response":{"clientDataJSON":"AAAA","authenticatorData":"A","signature":"AAAA"}}"#,
+        #"{"rawId":"%%","type":"public-key","response":{"clientDataJSON":"AAAA","authenticatorData":"AAAA","signature":"AAAA"}}"#,
+    ])
+    func notBase64(json: String) async throws {
+        await expectWebAuthnError(.invalidBase64) {
             try AuthenticationCredential.parse(Array(json.utf8))
         }
     }

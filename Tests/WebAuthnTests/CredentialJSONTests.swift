@@ -43,7 +43,7 @@ struct CredentialJSONTests {
         (#"{"id":"AA","rawId":"AQ","type":"public-key","response":{"clientDataJSON":"e30","authenticatorData":"AA","signature":"AA"}}"#, .credentialIdMismatch),
         (#"{"id":"A*A","type":"public-key","response":{"clientDataJSON":"e30","authenticatorData":"AA","signature":"AA"}}"#, .invalidBase64),
         (#"{"id":"AA","type":"public-key","response":{"clientDataJSON":"e30","authenticatorData":"AA"}}"#, .malformedCredential),
-        (#"{"id":"AA","type":"public-key","response":{"clientDataJSON":"%%","authenticatorData":"AA","signature":"AA"}}"#, .malformedCredential),
+        (#"{"id":"AA","type":"public-key","response":{"clientDataJSON":"%%","authenticatorData":"AA","signature":"AA"}}"#, .invalidBase64),
         (#"{"id":"AA","type":"public-key","response":{"clientDataJSON":"e30","authenticatorData":"AA","signature":"AA"}} x"#, .malformedCredential),
         (#"{"id":"AA","type":"public-key","response":{"clientDataJSON":"e30","authenticatorData":"AA","signature":"AA"},}"#, .malformedCredential),
     ])

@@ -16,7 +16,8 @@ extension Request {
     /// refused with 415 `request.unsupportedMediaType`: only a cross-site form would send JSON that way, and
     /// refusing it keeps such forms from finishing a ceremony in a victim's browser (login CSRF).
     func bodyBytes(context: ServerRequestContext) async throws -> ByteBuffer {
-        let buffer = try await body.collect(upTo: context.maxUploadSize)
+        // BodyLimitMiddleware has collected the body within the configured limit; this only hands it over.
+        let buffer = try await body.collect(upTo: .max)
         if buffer.readableBytes > 0, let contentType = headers[.contentType]?.lowercased(),
            Self.formMediaTypes.contains(where: { contentType.hasPrefix($0) }) {
             throw APIError(.unsupportedMediaType, code: "request.unsupportedMediaType", message: "send the body as Content-Type: application/json")
@@ -25,58 +26,68 @@ extension Request {
     }
 
     /// Decodes the JSON body. Decoding failures become 400 errors naming the field: `request.malformedJSON`,
-    /// `request.missingField`, `request.invalidField`; inside `credential` they become WebAuthn's
-    /// `malformedCredential` / `invalidBase64`, as a bare credential body would.
+    /// `request.missingField`, `request.invalidField`.
     func decodeJSON<Value: Decodable>(_ type: Value.Type, context: ServerRequestContext) async throws -> Value {
-        let buffer = try await bodyBytes(context: context)
-        guard buffer.readableBytes > 0 else {
-            throw APIError.badRequest("request.malformedJSON", "the request needs a JSON body")
-        }
-        do {
-            return try Self.decoder.decode(Value.self, from: Data(buffer: buffer))
-        } catch let error as DecodingError {
-            throw APIError(decodingError: error)
-        }
+        try Self.decode(Value.self, from: try await bodyBytes(context: context))
     }
 
     /// Decodes the JSON body, or returns nil when there is none.
     func decodeJSONIfPresent<Value: Decodable>(_ type: Value.Type, context: ServerRequestContext) async throws -> Value? {
         let buffer = try await bodyBytes(context: context)
         guard buffer.readableBytes > 0 else { return nil }
-        return try await decodeJSON(type, context: context)
+        return try Self.decode(Value.self, from: buffer)
+    }
+
+    /// Reads a native verify body `{ticket, credential}`. The credential is parsed once, by WebAuthn's one-pass
+    /// parser (`parse`), so its failures keep WebAuthn's codes (`malformedCredential`, `invalidBase64`,
+    /// `credentialIdMismatch`); a body that is not a JSON object is `request.malformedJSON`, a missing or non-string
+    /// ticket `request.missingField` / `request.invalidField`.
+    func decodeVerifyRequest<Credential: Codable & Hashable & Sendable>(
+        context: ServerRequestContext, parse: ([UInt8]) throws(WebAuthnError) -> Credential
+    ) async throws -> TicketedCredential<Credential> {
+        let buffer = try await bodyBytes(context: context)
+        let members: JSONMembers
+        do {
+            members = try JSONMembers(Array(buffer: buffer))
+        } catch {
+            throw APIError.badRequest("request.malformedJSON", "the body is not a JSON object: \(error.description)")
+        }
+        guard members["ticket"] != nil else { throw APIError.badRequest("request.missingField", "the body is missing 'ticket'") }
+        guard let ticket = members.string("ticket") else {
+            throw APIError.badRequest("request.invalidField", "'ticket' must be a string")
+        }
+        guard let credential = members["credential"] else {
+            throw APIError.badRequest(WebAuthnError.Code.malformedCredential.rawValue, "the body is missing 'credential'")
+        }
+        return TicketedCredential(ticket: ticket, credential: try parse(Array(credential)))
+    }
+
+    private static func decode<Value: Decodable>(_ type: Value.Type, from buffer: ByteBuffer) throws -> Value {
+        guard buffer.readableBytes > 0 else {
+            throw APIError.badRequest("request.malformedJSON", "the request needs a JSON body")
+        }
+        do {
+            return try decoder.decode(Value.self, from: Data(buffer: buffer))
+        } catch let error as DecodingError {
+            throw APIError(decodingError: error)
+        }
     }
 }
 
 extension APIError {
     init(decodingError error: DecodingError) {
-        let (kind, context): (String, DecodingError.Context?) = switch error {
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.map { key in key.intValue.map(String.init) ?? key.stringValue }.joined(separator: ".")
+        }
+        switch error {
         case .keyNotFound(let key, let context):
-            ("missing", DecodingError.Context(codingPath: context.codingPath + [key], debugDescription: context.debugDescription))
-        case .typeMismatch(_, let context), .valueNotFound(_, let context): ("invalid", context)
-        case .dataCorrupted(let context): (context.codingPath.isEmpty ? "syntax" : "corrupt", context)
-        @unknown default: ("syntax", nil)
-        }
-        var components: [String] = []
-        for key in context?.codingPath ?? [] {
-            if let index = key.intValue { components.append(String(index)) } else { components.append(key.stringValue) }
-        }
-        let path = components.joined(separator: ".")
-        let inCredential = path == "credential" || path.hasPrefix("credential.")
-        switch kind {
-        case "syntax":
+            self = .badRequest("request.missingField", "the body is missing '\(path(context.codingPath + [key]))'")
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
             self = .badRequest("request.malformedJSON", "the body is not valid JSON")
-        case "missing":
-            self = inCredential
-                ? .badRequest(WebAuthnError.Code.malformedCredential.rawValue, "credential JSON is missing \(path)")
-                : .badRequest("request.missingField", "the body is missing '\(path)'")
-        case "corrupt" where inCredential:
-            let detail = context?.debugDescription ?? "invalid"
-            let code: WebAuthnError.Code = detail.contains("base64") ? .invalidBase64 : .malformedCredential
-            self = .badRequest(code.rawValue, "\(path): \(detail)")
-        default:
-            self = inCredential
-                ? .badRequest(WebAuthnError.Code.malformedCredential.rawValue, "credential field \(path) has the wrong type")
-                : .badRequest("request.invalidField", "'\(path)' has the wrong type or value")
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            self = .badRequest("request.invalidField", "'\(path(context.codingPath))' has the wrong type or value")
+        @unknown default:
+            self = .badRequest("request.malformedJSON", "the body is not valid JSON")
         }
     }
 }

@@ -64,7 +64,7 @@ struct PasskeyManagementRoutes: Sendable {
         }
         ceremonyRoutes.post(RouterPath(APIPaths.Native.addPasskeyVerify)) { request, context in
             let caller = try await sessions.require(request)
-            let body = try await request.decodeJSON(RegistrationVerifyRequest.self, context: context)
+            let body = try await request.decodeVerifyRequest(context: context) { bytes throws(WebAuthnError) in try RegistrationCredential.parse(bytes) }
             let outcome = try await ceremonies.finishRegistration(
                 ticket: body.ticket, credential: body.credential, signedIn: caller, requirePurpose: .addPasskey
             )

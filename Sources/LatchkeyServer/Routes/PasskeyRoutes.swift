@@ -21,7 +21,7 @@ struct PasskeyRoutes: Sendable {
             return try Response.json(RegistrationOptionsResponse(ticket: ticket, options: options))
         }
         routes.post(RouterPath(APIPaths.Native.registrationVerify)) { request, context in
-            let body = try await request.decodeJSON(RegistrationVerifyRequest.self, context: context)
+            let body = try await request.decodeVerifyRequest(context: context) { bytes throws(WebAuthnError) in try RegistrationCredential.parse(bytes) }
             let outcome = try await ceremonies.finishRegistration(
                 ticket: body.ticket, credential: body.credential, signedIn: nil, requirePurpose: .signUp
             )
@@ -33,7 +33,7 @@ struct PasskeyRoutes: Sendable {
             return try Response.json(AuthenticationOptionsResponse(ticket: ticket, options: options))
         }
         routes.post(RouterPath(APIPaths.Native.authenticationVerify)) { request, context in
-            let body = try await request.decodeJSON(AuthenticationVerifyRequest.self, context: context)
+            let body = try await request.decodeVerifyRequest(context: context) { bytes throws(WebAuthnError) in try AuthenticationCredential.parse(bytes) }
             return try signedIn(try await ceremonies.finishAuthentication(ticket: body.ticket, credential: body.credential), status: .ok)
         }
     }

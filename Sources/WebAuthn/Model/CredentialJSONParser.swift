@@ -1,5 +1,6 @@
 /// Parses the credential JSON a client sends (`RegistrationResponseJSON`, `AuthenticationResponseJSON`) in one pass with
-/// ``JSONReader``. This is the hot path of every ceremony; the types' `Codable` conformances give the same results.
+/// ``JSONReader``. This is the hot path of every ceremony: the server's verify routes and the CLI parse with it
+/// (`parse(_:)`); the types' `Codable` conformances are for clients that build and send credentials.
 enum CredentialJSONParser {
     struct Envelope<Response: Codable & Hashable & Sendable> {
         var id: String
@@ -27,7 +28,7 @@ enum CredentialJSONParser {
                 switch key {
                 case "id": id = try reader.readString()
                 case "rawId":
-                    guard let bytes = try reader.readBase64() else { throw .init(description: "rawId is not base64url") }
+                    guard let bytes = try reader.readBase64() else { throw .init(description: "rawId is not base64url", isBase64Failure: true) }
                     rawId = bytes
                 case "type": type = try reader.readString()
                 case "response": response = try readResponse(&reader)
@@ -41,6 +42,7 @@ enum CredentialJSONParser {
             }
             try reader.finish()
         } catch {
+            if error.isBase64Failure { throw WebAuthnError(.invalidBase64, "credential \(error.description)") }
             throw WebAuthnError(.malformedCredential, "credential JSON is not valid: \(error.description)")
         }
         guard let type else { throw missing("type") }
@@ -74,7 +76,7 @@ enum CredentialJSONParser {
     /// Reads a required base64url member of `response`.
     static func bytes(_ reader: inout JSONReader, _ name: String) throws(JSONReader.Failure) -> [UInt8] {
         guard let bytes = try reader.readBase64() else {
-            throw .init(description: "response.\(name) is not base64url")
+            throw .init(description: "response.\(name) is not base64url", isBase64Failure: true)
         }
         return bytes
     }

@@ -5,6 +5,8 @@
 struct JSONReader {
     struct Failure: Error, CustomStringConvertible {
         let description: String
+        /// Set when a member was well-formed JSON but not the base64url it must be.
+        var isBase64Failure = false
     }
 
     private let bytes: [UInt8]
@@ -151,6 +153,14 @@ struct JSONReader {
         return bytes.withUnsafeBufferPointer { buffer in
             Base64URL.decode(utf8: UnsafeBufferPointer(rebasing: buffer[start..<end]))
         }
+    }
+
+    /// Skips any value, validating its syntax, and returns where its text lies in the input.
+    mutating func skipRawValue() throws(Failure) -> Range<Int> {
+        skipWhitespace()
+        let start = index
+        try skipValue()
+        return start..<index
     }
 
     /// Skips any value, validating its syntax.
