@@ -130,6 +130,17 @@ struct OperationsTests {
         }
     }
 
+    @Test("a limit above Hummingbird's 2 MiB default is the one that applies")
+    func bodiesUnderALargeLimitReachTheRoute() async throws {
+        var settings = ServerSettings.test
+        settings.bodyLimit = 4 * 1024 * 1024
+        try await withServer(.sqlite, settings: settings) { server in
+            let body = #"{"username":"big","padding":""# + String(repeating: "a", count: 3 * 1024 * 1024) + #""}"#
+            let reply = try await server.app().send(.post, APIPaths.Native.registrationOptions, text: body)
+            #expect(reply.status == .ok, "a 3 MiB body under a 4 MiB limit is read, not refused: \(reply.status)")
+        }
+    }
+
     @Test func ceremonyEndpointsAreRateLimitedPerClient() async throws {
         var settings = ServerSettings.test
         settings.rateLimit = 3
