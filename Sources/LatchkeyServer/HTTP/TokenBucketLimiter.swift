@@ -4,8 +4,10 @@ import NIOConcurrencyHelpers
 /// Token buckets keyed by client address: each holds up to `capacity` tokens and refills at `capacity` per minute;
 /// a request takes one token or is refused with the time until the next token.
 ///
-/// Memory is bounded: buckets that have refilled completely carry no information and are dropped when the table
-/// grows past `maximumClients`.
+/// Memory and time are bounded: when the table grows past `maximumClients`, buckets that have refilled completely
+/// (they carry no information) are dropped, and if that does not bring it under half the bound — a flood of fresh
+/// addresses — the whole table is. Either way at least `maximumClients / 2` requests pass before the next sweep, so
+/// the cost per request stays constant.
 final class TokenBucketLimiter: Sendable {
     private struct Bucket {
         var tokens: Double
@@ -47,5 +49,9 @@ final class TokenBucketLimiter: Sendable {
     private func prune(_ buckets: inout [String: Bucket], now: ContinuousClock.Instant) {
         let full = Duration.seconds(capacity / refillPerSecond)
         buckets = buckets.filter { now - $0.value.updated < full }
+        if buckets.count > maximumClients / 2 { buckets = [:] }
     }
+
+    /// How many clients have a bucket (for tests).
+    var trackedClients: Int { buckets.withLockedValue { $0.count } }
 }

@@ -1,0 +1,31 @@
+import Testing
+
+@testable import LatchkeyServer
+
+@Suite("Token bucket limiter")
+struct TokenBucketLimiterTests {
+    @Test("a client gets its burst, then waits for the refill")
+    func burstThenWait() throws {
+        let limiter = TokenBucketLimiter(perMinute: 3)
+        let now = ContinuousClock.now
+        for _ in 0..<3 { #expect(limiter.acquire("a", now: now) == nil) }
+        let wait = try #require(limiter.acquire("a", now: now))
+        #expect(wait > .seconds(19) && wait <= .seconds(20))
+        #expect(limiter.acquire("a", now: now + .seconds(20)) == nil)
+        #expect(limiter.acquire("b", now: now) == nil, "buckets are per client")
+    }
+
+    @Test("a flood of fresh addresses keeps the table bounded: idle buckets go first, then the whole table")
+    func floodIsBounded() {
+        let limiter = TokenBucketLimiter(perMinute: 60, maximumClients: 8)
+        let now = ContinuousClock.now
+        for index in 0..<100 {
+            _ = limiter.acquire("client-\(index)", now: now)
+            #expect(limiter.trackedClients <= 8)
+        }
+        let later = now + .seconds(61)
+        _ = limiter.acquire("old", now: now)
+        for index in 0..<8 { _ = limiter.acquire("late-\(index)", now: later) }
+        #expect(limiter.trackedClients <= 8)
+    }
+}
