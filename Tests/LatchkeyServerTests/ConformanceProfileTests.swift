@@ -78,6 +78,45 @@ struct ConformanceProfileTests {
         }
     }
 
+    @Test("adding a passkey through the conformance API needs that account's session at the result", arguments: Backend.available)
+    func addingAPasskeyNeedsTheSessionAtTheResult(_ backend: Backend) async throws {
+        try await withServer(backend) { server in
+            let browser = server.browser()
+            let conformance = ConformanceClient(http: browser)
+            #expect(try await conformance.register("johndoe", with: VirtualAuthenticator()).status == .ok)
+            let johnsSession = try #require(await browser.cookies["latchkey_session"])
+            let other = server.browser()
+            #expect(try await ConformanceClient(http: other).register("mallory", with: VirtualAuthenticator()).status == .ok)
+            let mallorysSession = try #require(await other.cookies["latchkey_session"])
+            let john = try #require(try await server.store.user(named: "johndoe"))
+
+            /// Begins adding a passkey as John, then presents `session` (nil: none) at the result.
+            func addPasskey(presenting session: String?) async throws -> Reply {
+                await browser.setCookie("latchkey_session", johnsSession)
+                let options = try await browser.send(
+                    .post, APIPaths.Conformance.attestationOptions, json: ServerCreationOptionsRequest(username: "johndoe", displayName: "John")
+                )
+                #expect(options.status == .ok, "\(options)")
+                let creation: ServerCreationOptionsResponse = try options.decode()
+                let credential = try await VirtualAuthenticator().register(options: creation.options, origin: ServerHarness.origin)
+                await browser.setCookie("latchkey_session", session)
+                return try await browser.send(.post, APIPaths.Conformance.attestationResult, json: credential)
+            }
+
+            let anonymous = try await addPasskey(presenting: nil)
+            #expect(anonymous.status == .unauthorized)
+            #expect(anonymous.serverResponse?.errorCode == "session.required", "\(anonymous)")
+            let wrongUser = try await addPasskey(presenting: mallorysSession)
+            #expect(wrongUser.status == .forbidden)
+            #expect(wrongUser.serverResponse?.errorCode == "session.wrongUser", "\(wrongUser)")
+            #expect(try await server.store.credentialCount(ofUser: john.id) == 1)
+
+            let added = try await addPasskey(presenting: johnsSession)
+            #expect(added.status == .ok, "\(added)")
+            #expect(try await server.store.credentialCount(ofUser: john.id) == 2)
+        }
+    }
+
     @Test(arguments: Backend.available)
     func requiredUserVerificationIsEnforced(_ backend: Backend) async throws {
         try await withServer(backend) { server in

@@ -100,6 +100,10 @@ struct OperationsTests {
 
             let empty = try await app.send(.post, APIPaths.Native.registrationOptions, text: #"{"username": "  "}"#)
             #expect(empty.errorCode == "user.invalidName")
+            let control = try await app.send(.post, APIPaths.Native.registrationOptions, text: #"{"username": "a\u0007b"}"#)
+            #expect(control.errorCode == "user.invalidName")
+            let display = try await app.send(.post, APIPaths.Native.registrationOptions, text: #"{"username": "ok", "displayName": "x\u0000"}"#)
+            #expect(display.errorCode == "user.invalidDisplayName")
 
             let form = try await app.send(
                 .post, APIPaths.Native.authenticationVerify, text: #"{"ticket":"x","credential":{}}"#, headers: [.contentType: "text/plain"]

@@ -68,10 +68,11 @@ extension CeremonyService {
     /// Finishes a registration: consumes the ceremony, verifies the credential and commits it (with the new user
     /// and a session for a sign-up) in one transaction.
     ///
-    /// - Parameter signedIn: the caller, required when the ceremony adds a passkey to an existing account
-    ///   (it must be that account's session); `requirePurpose` refuses ceremonies begun for the other purpose.
+    /// - Parameter caller: finds the caller; asked only when the ceremony adds a passkey to an existing account,
+    ///   which needs that account's session (401 `session.required` without one, 403 `session.wrongUser` for another
+    ///   account's). `requirePurpose` refuses ceremonies begun for the other purpose.
     func finishRegistration(
-        ticket: String, credential: RegistrationCredential, signedIn: SignedIn?,
+        ticket: String, credential: RegistrationCredential, caller: () async throws -> SignedIn?,
         requirePurpose: RegistrationState.Purpose? = nil, now: Date = Date()
     ) async throws -> CeremonyOutcome {
         let (ceremony, state) = try await consumeCeremony(ticket: ticket, kind: .registration, as: RegistrationState.self, now: now)
@@ -79,25 +80,27 @@ extension CeremonyService {
             if let requirePurpose, state.purpose != requirePurpose {
                 throw APIError(.notFound, code: "ceremony.notFound", message: "the ticket is not for this kind of registration")
             }
-            if state.purpose == .addPasskey, signedIn?.user.id != state.userID {
-                throw APIError(.forbidden, code: "session.wrongUser", message: "adding a passkey needs the session of the account it was begun for")
+            var owner: StoredUser?
+            if state.purpose == .addPasskey {
+                guard let signedIn = try await caller() else { throw APIError.sessionRequired }
+                guard signedIn.user.id == state.userID else {
+                    throw APIError(.forbidden, code: "session.wrongUser", message: "adding a passkey needs the session of the account it was begun for")
+                }
+                owner = signedIn.user
             }
             let verified = try await relyingParty.finishRegistration(
                 credential, expectedChallenge: Array(ceremony.challenge),
                 requireUserVerification: state.requireUserVerification, at: now
             )
             let stored = StoredCredential(verified: verified, userID: state.userID, label: state.label, now: now)
-            switch state.purpose {
-            case .signUp:
-                let user = StoredUser(id: state.userID, userHandle: state.userHandle, name: state.name, displayName: state.displayName, createdAt: now)
-                let (session, token) = sessions.issue(for: user.id, now: now)
-                try await store.commitRegistration(stored, creating: user, session: session)
-                return CeremonyOutcome(user: user, credential: stored, session: session, token: token)
-            case .addPasskey:
-                guard let user = signedIn?.user else { throw APIError.sessionRequired }
+            if let owner {
                 try await store.commitRegistration(stored, creating: nil, session: nil)
-                return CeremonyOutcome(user: user, credential: stored, session: nil, token: nil)
+                return CeremonyOutcome(user: owner, credential: stored, session: nil, token: nil)
             }
+            let user = StoredUser(id: state.userID, userHandle: state.userHandle, name: state.name, displayName: state.displayName, createdAt: now)
+            let (session, token) = sessions.issue(for: user.id, now: now)
+            try await store.commitRegistration(stored, creating: user, session: session)
+            return CeremonyOutcome(user: user, credential: stored, session: session, token: token)
         }
     }
 }

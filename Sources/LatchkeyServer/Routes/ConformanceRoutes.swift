@@ -62,8 +62,9 @@ struct ConformanceRoutes: Sendable {
         let body = try await request.bodyBytes(context: context)
         let ticket = try ceremonyTicket(request)
         let credential = try RegistrationCredential.parse(Array(buffer: body))
-        let signedIn = try? await sessions.signedIn(request)
-        let outcome = try await ceremonies.finishRegistration(ticket: ticket, credential: credential, signedIn: signedIn)
+        let outcome = try await ceremonies.finishRegistration(ticket: ticket, credential: credential) {
+            try await sessions.signedIn(request)
+        }
         return try success(outcome)
     }
 

@@ -66,7 +66,7 @@ struct PasskeyManagementRoutes: Sendable {
             let caller = try await sessions.require(request)
             let body = try await request.decodeVerifyRequest(context: context) { bytes throws(WebAuthnError) in try RegistrationCredential.parse(bytes) }
             let outcome = try await ceremonies.finishRegistration(
-                ticket: body.ticket, credential: body.credential, signedIn: caller, requirePurpose: .addPasskey
+                ticket: body.ticket, credential: body.credential, caller: { caller }, requirePurpose: .addPasskey
             )
             return try Response.json(await names.summary(of: outcome.credential), status: .created)
         }
@@ -95,7 +95,7 @@ struct PasskeyManagementRoutes: Sendable {
     /// A label trimmed, nil when empty; 400 `passkey.invalidName` when too long or with control characters.
     static func validatedLabel(_ name: String?) throws -> String? {
         guard let name = name?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty else { return nil }
-        guard name.count <= maximumLabelLength, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard PrintableText.isValid(name, maximumLength: maximumLabelLength) else {
             throw APIError.badRequest("passkey.invalidName", "a passkey name must be at most \(maximumLabelLength) printable characters")
         }
         return name

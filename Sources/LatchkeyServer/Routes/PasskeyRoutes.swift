@@ -23,7 +23,7 @@ struct PasskeyRoutes: Sendable {
         routes.post(RouterPath(APIPaths.Native.registrationVerify)) { request, context in
             let body = try await request.decodeVerifyRequest(context: context) { bytes throws(WebAuthnError) in try RegistrationCredential.parse(bytes) }
             let outcome = try await ceremonies.finishRegistration(
-                ticket: body.ticket, credential: body.credential, signedIn: nil, requirePurpose: .signUp
+                ticket: body.ticket, credential: body.credential, caller: { nil }, requirePurpose: .signUp
             )
             return try signedIn(outcome, status: .created)
         }
