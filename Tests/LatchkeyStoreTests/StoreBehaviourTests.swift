@@ -501,6 +501,10 @@ struct StoreBehaviourTests {
             }
             try await store.deleteCredential(id: last.id, ofUser: user.id, keepingAnotherWayIn: false)
             #expect(try await store.credentialCount(ofUser: user.id) == 0)
+            // An unknown credential is notFound on every backend, whatever the user has left.
+            await expectStoreError(.notFound) {
+                try await store.deleteCredential(id: Make.bytes(32), ofUser: user.id, keepingAnotherWayIn: true)
+            }
         }
     }
 

@@ -21,24 +21,11 @@ public struct AndroidApp: Hashable, Sendable {
             throw ConfigurationError("--android-app", "'\(package)' is not an Android package name (e.g. com.example.app)")
         }
         let hex = text[text.index(after: separator)...].replacingOccurrences(of: ":", with: "")
-        guard hex.count == 64, let bytes = Self.bytes(hex: hex) else {
+        guard hex.count == 64, let bytes = Hex.decode(hex) else {
             throw ConfigurationError("--android-app", "the fingerprint of \(package) must be a SHA-256 in hex (32 bytes, colons optional)")
         }
         self.packageName = package
         self.fingerprint = bytes
-    }
-
-    /// The bytes of an even-length hex string, or nil.
-    private static func bytes(hex: String) -> [UInt8]? {
-        let digits = Array(hex.utf8)
-        guard digits.count.isMultiple(of: 2) else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let pair = UInt8(String(decoding: digits[index...index + 1], as: UTF8.self), radix: 16) else { return nil }
-            bytes.append(pair)
-        }
-        return bytes
     }
 
     /// The origin Android puts in client data for this app: `android:apk-key-hash:<base64url of the fingerprint>`.
@@ -46,10 +33,8 @@ public struct AndroidApp: Hashable, Sendable {
 
     /// The fingerprint as Digital Asset Links writes it: upper-case hex pairs joined by colons.
     public var colonSeparatedFingerprint: String {
-        fingerprint.map { byte in
-            let digits = String(byte, radix: 16, uppercase: true)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined(separator: ":")
+        let hex = Array(Hex.encode(fingerprint).uppercased())
+        return stride(from: 0, to: hex.count, by: 2).map { String(hex[$0..<$0 + 2]) }.joined(separator: ":")
     }
 }
 

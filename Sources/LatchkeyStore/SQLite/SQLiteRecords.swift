@@ -89,9 +89,12 @@ extension StoredSession {
 
 /// Transports are a JSON array of strings in SQLite (PostgreSQL has `text[]`).
 enum SQLiteTransports {
+    private static let encoder = JSONEncoder()
+    private static let decoder = JSONDecoder()
+
     static func encode(_ transports: [String]) throws(StoreError) -> String {
         do {
-            return String(decoding: try JSONEncoder().encode(transports), as: UTF8.self)
+            return String(decoding: try encoder.encode(transports), as: UTF8.self)
         } catch {
             throw StoreError(.invalidRecord, "the transports cannot be encoded as JSON")
         }
@@ -99,7 +102,7 @@ enum SQLiteTransports {
 
     static func decode(_ json: String) throws(StoreError) -> [String] {
         do {
-            return try JSONDecoder().decode([String].self, from: Data(json.utf8))
+            return try decoder.decode([String].self, from: Data(json.utf8))
         } catch {
             throw StoreError(.corruptRecord, "stored transports are not a JSON array of strings")
         }

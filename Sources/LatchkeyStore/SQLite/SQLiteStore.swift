@@ -116,13 +116,12 @@ public final class SQLiteStore: LatchkeyStore {
 
     public func deleteCredential(id: Data, ofUser userID: UUID, keepingAnotherWayIn: Bool) async throws(StoreError) {
         try await write { db in
-            if keepingAnotherWayIn {
-                try Self.requireAnotherWayIn(db, besides: id, of: userID)
-            }
             try Self.requireChange(
                 db, "DELETE FROM credentials WHERE id = ? AND user_id = ?", [id, userID],
                 otherwise: "the user has no such credential"
             )
+            // Throwing rolls the delete back.
+            if keepingAnotherWayIn { try Self.requireAnotherWayIn(db, besides: id, of: userID) }
         }
     }
 
