@@ -158,7 +158,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LatchkeyStoreTests",
-            dependencies: ["LatchkeyStore", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["LatchkeyStore", "LatchkeyTestSupport", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "WebAuthnTests",

@@ -1,100 +1,18 @@
 import Foundation
-import Logging
+@_exported import LatchkeyTestSupport
 import Testing
 @testable import LatchkeyStore
 
-/// The backends the shared suite runs against.
-enum Backend: String, Sendable, CaseIterable, CustomTestStringConvertible {
-    case sqlite
-    case postgres
-
-    /// The PostgreSQL server to test against (`scripts/postgres.sh start` prints one); nil skips the PostgreSQL cases.
-    static let postgresURL: String? = {
-        guard let url = ProcessInfo.processInfo.environment["LATCHKEY_TEST_POSTGRES_URL"], !url.isEmpty else { return nil }
-        return url
-    }()
-
-    static let skipMessage = "LATCHKEY_TEST_POSTGRES_URL is unset: PostgreSQL cases are skipped (start a server with scripts/postgres.sh start DIR PORT)"
-
-    /// SQLite always; PostgreSQL when a server is given.
-    static var available: [Backend] { postgresURL == nil ? [.sqlite] : [.sqlite, .postgres] }
-
-    var testDescription: String { rawValue }
-}
-
-/// A fresh, empty database for one test: a SQLite file in its own temporary directory, or a PostgreSQL schema of
-/// its own (so tests running in parallel never see each other's rows).
-struct TestDatabase: Sendable {
-    enum Location: Sendable {
-        case sqlite(path: String, directory: URL)
-        case postgres(PostgresStore.Configuration)
-    }
-
-    let location: Location
-
-    /// Errors only: the pool logs every connection it opens or abandons (info), and warns when a query races the
-    /// start of `run()` (harmless: the query waits for the pool).
-    private static let logger: Logger = {
-        var logger = Logger(label: "latchkey.store.test")
-        logger.logLevel = .error
-        return logger
-    }()
-
-    init(_ backend: Backend) throws {
-        let suffix = UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        switch backend {
-        case .sqlite:
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-store-\(suffix)")
-            location = .sqlite(path: directory.appendingPathComponent("store.sqlite").path, directory: directory)
-        case .postgres:
-            let url = try #require(Backend.postgresURL, "\(Backend.skipMessage)")
-            guard case .postgres(var configuration) = try StoreURL(url) else {
-                Issue.record("LATCHKEY_TEST_POSTGRES_URL is not a postgres:// URL: \(url)")
-                throw StoreError(.invalidConfiguration, "not a postgres URL")
-            }
-            configuration.schema = "lk_test_\(suffix)"
-            configuration.maximumConnections = 8
-            location = .postgres(configuration)
-        }
-    }
-
-    /// Opens a store on this database (migrating it), runs `body`, and closes the store.
+extension TestDatabase {
+    /// Opens a store on this database, runs it (PostgreSQL needs its pool running) and migrates it, runs `body`,
+    /// and stops the store.
     func withStore<T: Sendable>(_ body: (any LatchkeyStore) async throws -> T) async throws -> T {
-        switch location {
-        case .sqlite(let path, _):
-            let store = try SQLiteStore(path: path)
+        let store = try makeStore()
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await store.run() }
+            defer { group.cancelAll() }
             try await store.migrate()
             return try await body(store)
-        case .postgres(let configuration):
-            let store = try PostgresStore(configuration: configuration, logger: Self.logger)
-            return try await Self.running(store) {
-                try await store.migrate()
-                return try await body(store)
-            }
-        }
-    }
-
-    /// Removes the database: the temporary directory, or the schema.
-    func destroy() async {
-        switch location {
-        case .sqlite(_, let directory):
-            try? FileManager.default.removeItem(at: directory)
-        case .postgres(var configuration):
-            guard let schema = configuration.schema else { return }
-            configuration.schema = nil
-            guard let store = try? PostgresStore(configuration: configuration, logger: Self.logger) else { return }
-            _ = try? await Self.running(store) {
-                try await store.client.execute("DROP SCHEMA IF EXISTS \(unescaped: schema) CASCADE", logger: Self.logger)
-            }
-        }
-    }
-
-    /// Runs `body` while the store's pool runs, then stops the pool.
-    private static func running<T: Sendable>(_ store: PostgresStore, _ body: () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await store.run() }
-            defer { group.cancelAll() }
-            return try await body()
         }
     }
 }
