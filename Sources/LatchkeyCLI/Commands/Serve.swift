@@ -12,7 +12,7 @@ import Logging
 struct Serve: LatchkeyCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the passkey server (conformance profile and /v1 API) on SQLite or PostgreSQL.",
-        discussion: "Every flag also reads from LATCHKEY_<NAME> (e.g. LATCHKEY_RP_ID; lists comma-separated) and from the JSON file given by --config."
+        discussion: "Every flag also reads from a LATCHKEY_ variable (e.g. LATCHKEY_RP_ID; repeatable flags take the plural, comma-separated: LATCHKEY_ORIGINS, LATCHKEY_TRUSTED_PROXIES) and from the JSON file given by --config."
     )
 
     @Option(help: "A JSON file of settings (keys as in docs/SERVER.md).")
@@ -39,10 +39,16 @@ struct Serve: LatchkeyCommand {
         do {
             try await ServerRunner.run(configuration: configuration, logger: logger) { line in io.line(line) }
         } catch let error as ConfigurationError {
-            let code = error.setting == "--metadata" ? "server.metadata" : "server.database"
-            throw CommandError(code: code, message: error.description, exitStatus: 1)
+            throw CommandError(code: Self.code(for: error), message: error.description, exitStatus: 1)
         } catch {
             throw CommandError(code: "server.failed", message: "the server stopped: \(error)", exitStatus: 1)
         }
+    }
+
+    /// `server.<setting>` for a setting that failed at start, in camel case: `--database` → `server.database`,
+    /// `--metadata` → `server.metadata`.
+    static func code(for error: ConfigurationError) -> String {
+        let words = error.setting.drop { $0 == "-" }.split(separator: "-")
+        return "server." + words.enumerated().map { $0.offset == 0 ? String($0.element) : $0.element.capitalized }.joined()
     }
 }

@@ -62,6 +62,7 @@ struct ServeFlags: ParsableArguments {
 
     @Option(help: "any, trusted or certified: what a registration's attestation must prove (default any).")
     var attestationPolicy: String?
+
     @Option(help: "Sign in with Apple: your developer team ID.")
     var appleTeamId: String?
 
