@@ -88,7 +88,7 @@ struct InspectTests {
             #expect(data["flags"]?["UP"]?.boolValue == true)
             #expect(data["flags"]?["UV"]?.boolValue == false)
             #expect(data["flags"]?["AT"]?.boolValue == false)
-            for flag in ["BE", "BS", "ED"] { #expect(data["flags"]?[flag]?.boolValue != nil) }
+            for flag in ["BE", "BS", "ED"] { #expect(data["flags"]?[flag]?.boolValue == false, "flags byte 0x01: only UP") }
             #expect(data["attestedCredentialData"] == nil)
         }
     }

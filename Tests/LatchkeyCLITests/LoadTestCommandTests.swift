@@ -70,14 +70,14 @@ struct LoadTestCommandTests {
         #expect(result.lines.contains("  client.transport: 1"), "\(result.output)")
     }
 
-    @Test("bad flags are usage errors", arguments: [
-        ["--server", "ftp://example.com"], ["--server", "http://localhost:1", "--clients", "0"],
-        ["--server", "http://localhost:1", "--duration", "0"],
+    @Test("bad flags are usage errors with their own code", arguments: [
+        (["--server", "ftp://example.com"], "usage.badServer"), (["--server", "http://localhost:1", "--clients", "0"], "usage.clients"),
+        (["--server", "http://localhost:1", "--duration", "0"], "usage.duration"),
     ])
-    func badFlags(_ flags: [String]) async {
+    func badFlags(_ flags: [String], code: String) async {
         let result = await CLIHarness.run(["loadtest"] + flags)
         #expect(result.status == 2, "\(result.output)")
-        #expect(result.errorCode?.hasPrefix("usage.") == true)
+        #expect(result.errorCode == code, "\(result.output)")
     }
 
     @Test("percentiles use the nearest rank")

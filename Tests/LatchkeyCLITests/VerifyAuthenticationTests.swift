@@ -37,9 +37,10 @@ struct VerifyAuthenticationTests {
         #expect(json["credentialId"]?.stringValue == "yab1s0YtAoc_6gxWhiI0-Z8IFygITlEbt3YCAaiQVKU")
         #expect(json["newSignCount"]?.numberValue == 0)
         #expect(json["signCountRegressed"]?.boolValue == false)
-        #expect(json["userVerified"]?.boolValue != nil)
-        #expect(json["backupEligible"]?.boolValue != nil)
-        #expect(json["backedUp"]?.boolValue != nil)
+        // The fixture's flags byte is 0x0d: UP, UV and BE.
+        #expect(json["userVerified"]?.boolValue == true)
+        #expect(json["backupEligible"]?.boolValue == true)
+        #expect(json["backedUp"]?.boolValue == false)
         #expect(json["challengeEncoding"]?.stringValue == "bytes")
     }
 
