@@ -3,8 +3,8 @@ import ArgumentParser
 /// The `latchkey` command: passkey verification, inspection and benchmarks from the shell.
 ///
 /// Every command prints JSON (pretty, keys sorted) to standard output. A failure prints
-/// `{"error": {"code": …, "message": …}}` and exits 1 when verification failed, 2 when the command
-/// was called wrong or an input could not be read.
+/// `{"error": {"code": …, "message": …}}` and exits 1 when verification failed, 2 for a bad flag value or an
+/// unreadable input, and 64 (ArgumentParser's usage status) for a malformed command line.
 public struct Latchkey: AsyncParsableCommand {
     /// The top-level commands, in the order `--help` lists them. A new command goes here.
     static let commands: [any ParsableCommand.Type] = [

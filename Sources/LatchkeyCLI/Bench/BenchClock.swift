@@ -45,7 +45,7 @@ struct BenchClock {
         return phases.indices.map { index in
             Measurement(
                 name: phases[index].name,
-                microsecondsPerOperation: Self.microseconds(best[index]) / Double(counts[index]),
+                microsecondsPerOperation: best[index].seconds * 1_000_000 / Double(counts[index]),
                 iterations: counts[index], rounds: rounds
             )
         }
@@ -78,9 +78,11 @@ struct BenchClock {
     private func failed(_ phase: Phase) -> CommandError {
         CommandError(code: "bench.verificationFailed", message: "\(phase.name): the operation being timed failed", exitStatus: 1)
     }
+}
 
-    private static func microseconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) * 1_000_000 + Double(attoseconds) / 1_000_000_000_000
+extension Duration {
+    /// The duration in seconds, as a floating-point number.
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

@@ -70,7 +70,7 @@ struct LoadTestRunner: Sendable {
         let ticker = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(1))
-                if !Task.isCancelled { tick(Self.seconds(clock.now - start)) }
+                if !Task.isCancelled { tick((clock.now - start).seconds) }
             }
         }
         let outcomes = await withTaskGroup(of: ClientOutcome.self) { group in
@@ -81,7 +81,7 @@ struct LoadTestRunner: Sendable {
                         let began = clock.now
                         do throws(LatchkeyClientError) {
                             try await user.signIn()
-                            outcome.latencies.record(Self.seconds(clock.now - began))
+                            outcome.latencies.record((clock.now - began).seconds)
                             progress.logins.add(1, ordering: .relaxed)
                         } catch {
                             outcome.fail(error)
@@ -108,12 +108,8 @@ struct LoadTestRunner: Sendable {
             firstError = firstError ?? outcome.firstError
         }
         return LoadTestResult(
-            clients: clients, registered: registered.ready.count, registrationSeconds: Self.seconds(registrationTime),
-            seconds: Self.seconds(elapsed), latencies: latencies, errors: errors, firstError: firstError
+            clients: clients, registered: registered.ready.count, registrationSeconds: registrationTime.seconds,
+            seconds: elapsed.seconds, latencies: latencies, errors: errors, firstError: firstError
         )
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
