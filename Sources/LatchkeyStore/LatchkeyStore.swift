@@ -107,8 +107,8 @@ public protocol LatchkeyStore: AppleLinkStore, Service {
     /// Returns false, writing nothing, when the ceremony is no longer pending: of concurrent finishers of one
     /// ceremony exactly one gets true.
     ///
-    /// When `previousSignCount` is given, the update is a compare-and-set: it happens only if the stored sign count
-    /// still is `previousSignCount`. Of two sign-ins verified against the same stored count, only the first to
+    /// The update is a compare-and-set: it happens only if the stored sign count still is `previousSignCount`, the
+    /// count the assertion was verified against. Of two sign-ins verified against the same stored count, only the first to
     /// commit succeeds — both cannot advance the counter from one value, so the second is a replay or a clone.
     ///
     /// Throws ``StoreError/Code/notFound`` if the credential does not exist, ``StoreError/Code/invalidRecord`` if
@@ -121,7 +121,7 @@ public protocol LatchkeyStore: AppleLinkStore, Service {
         backedUp: Bool,
         usedAt: Date,
         session: StoredSession?,
-        previousSignCount: UInt32?
+        previousSignCount: UInt32
     ) async throws(StoreError) -> Bool
 }
 

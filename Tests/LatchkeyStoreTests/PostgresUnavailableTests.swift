@@ -27,7 +27,7 @@ struct PostgresUnavailableTests {
             await expectStoreError(.unavailable) {
                 _ = try await store.commitAuthentication(
                     consumingCeremony: "t", credentialID: Data([1]), newSignCount: 1, backedUp: false, usedAt: Date(), session: nil,
-                    previousSignCount: nil
+                    previousSignCount: 0
                 )
             }
             group.cancelAll()

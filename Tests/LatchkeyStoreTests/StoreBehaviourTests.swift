@@ -353,8 +353,8 @@ struct StoreBehaviourTests {
             let usedAt = Make.now.addingTimeInterval(30)
             let session = Make.session(of: user.id)
 
-            _ = try await recordSignIn(store, 
-                credentialID: credential.id, newSignCount: 6, backedUp: true, usedAt: usedAt, session: session
+            _ = try await recordSignIn(
+                store,                 credentialID: credential.id, newSignCount: 6, backedUp: true, usedAt: usedAt, session: session, previousSignCount: 5
             )
 
             let updated = try #require(try await store.credential(id: credential.id))
@@ -363,8 +363,8 @@ struct StoreBehaviourTests {
             #expect(updated.lastUsedAt == usedAt)
             #expect(try await store.session(tokenHash: session.tokenHash, now: Make.now) == session)
 
-            _ = try await recordSignIn(store, 
-                credentialID: credential.id, newSignCount: 7, backedUp: false, usedAt: usedAt, session: nil
+            _ = try await recordSignIn(
+                store,                 credentialID: credential.id, newSignCount: 7, backedUp: false, usedAt: usedAt, session: nil, previousSignCount: 6
             )
             #expect(try await store.credential(id: credential.id)?.signCount == 7)
         }
@@ -379,9 +379,9 @@ struct StoreBehaviourTests {
             try await store.commitRegistration(credential, creating: user, session: existing)
 
             await expectStoreError(.conflict) {
-                _ = try await recordSignIn(store, 
-                    credentialID: credential.id, newSignCount: 6, backedUp: true, usedAt: Make.now,
-                    session: Make.session(of: user.id, tokenHash: existing.tokenHash)
+                _ = try await recordSignIn(
+                store,                     credentialID: credential.id, newSignCount: 6, backedUp: true, usedAt: Make.now,
+                    session: Make.session(of: user.id, tokenHash: existing.tokenHash), previousSignCount: 5
                 )
             }
             #expect(try await store.credential(id: credential.id) == credential, "sign count, backup state and last use unchanged")
@@ -389,8 +389,9 @@ struct StoreBehaviourTests {
             let stranger = try await store.createUser(named: "stranger")
             let strangersSession = Make.session(of: stranger.id)
             await expectStoreError(.invalidRecord) {
-                _ = try await recordSignIn(store, 
-                    credentialID: credential.id, newSignCount: 6, backedUp: true, usedAt: Make.now, session: strangersSession
+                _ = try await recordSignIn(
+                store,                     credentialID: credential.id, newSignCount: 6, backedUp: true, usedAt: Make.now, session: strangersSession,
+                    previousSignCount: 5
                 )
             }
             #expect(try await store.credential(id: credential.id) == credential)
@@ -405,15 +406,15 @@ struct StoreBehaviourTests {
             try await store.createUser(user)
             let session = Make.session(of: user.id)
             await expectStoreError(.notFound) {
-                _ = try await recordSignIn(store, 
-                    credentialID: Make.bytes(32), newSignCount: 1, backedUp: false, usedAt: Make.now, session: session
+                _ = try await recordSignIn(
+                store,                     credentialID: Make.bytes(32), newSignCount: 1, backedUp: false, usedAt: Make.now, session: session, previousSignCount: 0
                 )
             }
             #expect(try await store.session(tokenHash: session.tokenHash, now: Make.now) == nil)
         }
     }
 
-    @Test("a sign-in with previousSignCount is a compare-and-set: a stale count is a conflict that writes nothing",
+    @Test("a sign-in is a compare-and-set on the sign count: a stale count is a conflict that writes nothing",
           arguments: Backend.available)
     func signCountCompareAndSet(_ backend: Backend) async throws {
         try await withStore(backend) { store in
@@ -421,20 +422,20 @@ struct StoreBehaviourTests {
             let credential = Make.credential(of: user.id, signCount: 5)
             try await store.commitRegistration(credential, creating: user, session: nil)
 
-            _ = try await recordSignIn(store, 
-                credentialID: credential.id, newSignCount: 7, backedUp: false, usedAt: Make.now, session: nil, previousSignCount: 5
+            _ = try await recordSignIn(
+                store,                 credentialID: credential.id, newSignCount: 7, backedUp: false, usedAt: Make.now, session: nil, previousSignCount: 5
             )
             let late = Make.session(of: user.id)
             await expectStoreError(.conflict) {
-                _ = try await recordSignIn(store, 
-                    credentialID: credential.id, newSignCount: 6, backedUp: true, usedAt: Make.now, session: late, previousSignCount: 5
+                _ = try await recordSignIn(
+                store,                     credentialID: credential.id, newSignCount: 6, backedUp: true, usedAt: Make.now, session: late, previousSignCount: 5
                 )
             }
             #expect(try await store.credential(id: credential.id)?.signCount == 7, "the later, lower count did not win")
             #expect(try await store.session(tokenHash: late.tokenHash, now: Make.now) == nil)
             await expectStoreError(.notFound) {
-                _ = try await recordSignIn(store, 
-                    credentialID: Make.bytes(32), newSignCount: 1, backedUp: false, usedAt: Make.now, session: nil, previousSignCount: 0
+                _ = try await recordSignIn(
+                store,                     credentialID: Make.bytes(32), newSignCount: 1, backedUp: false, usedAt: Make.now, session: nil, previousSignCount: 0
                 )
             }
         }
@@ -450,8 +451,8 @@ struct StoreBehaviourTests {
                 for count in UInt32(11)...18 {
                     group.addTask {
                         do {
-                            _ = try await recordSignIn(store, 
-                                credentialID: credential.id, newSignCount: count, backedUp: false, usedAt: Make.now,
+                            _ = try await recordSignIn(
+                store,                                 credentialID: credential.id, newSignCount: count, backedUp: false, usedAt: Make.now,
                                 session: Make.session(of: user.id), previousSignCount: 10
                             )
                             return true
@@ -568,7 +569,7 @@ struct StoreBehaviourTests {
             await expectStoreError(.notFound) {
                 _ = try await store.commitAuthentication(
                     consumingCeremony: ceremony.id, credentialID: Make.bytes(32), newSignCount: 4, backedUp: true,
-                    usedAt: Make.now, session: nil, previousSignCount: nil
+                    usedAt: Make.now, session: nil, previousSignCount: 0
                 )
             }
             #expect(try await store.ceremony(id: ceremony.id, kind: .authentication) == ceremony)
@@ -619,7 +620,7 @@ struct StoreBehaviourTests {
     /// Commits a sign-in with `credentialID` through a fresh pending ceremony, as the server does.
     private func recordSignIn(
         _ store: any LatchkeyStore, credentialID: Data, newSignCount: UInt32, backedUp: Bool, usedAt: Date,
-        session: StoredSession?, previousSignCount: UInt32? = nil
+        session: StoredSession?, previousSignCount: UInt32
     ) async throws(StoreError) -> Bool {
         let ceremony = Make.ceremony(.authentication)
         try await store.insertCeremony(ceremony)

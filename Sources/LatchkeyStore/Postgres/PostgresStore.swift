@@ -250,9 +250,8 @@ public final class PostgresStore: LatchkeyStore {
         backedUp: Bool,
         usedAt: Date,
         session: StoredSession?,
-        previousSignCount: UInt32?
+        previousSignCount: UInt32
     ) async throws(StoreError) -> Bool {
-        let previous = previousSignCount.map { Int64($0) }
         return try await transaction { [self] connection in
             guard try await connection.execute("DELETE FROM ceremonies WHERE id = \(ceremonyID) RETURNING 1", logger: logger) > 0 else {
                 return false
@@ -260,7 +259,7 @@ public final class PostgresStore: LatchkeyStore {
             let owner = try await connection.first(
                 """
                 UPDATE credentials SET sign_count = \(Int64(newSignCount)), backed_up = \(backedUp), last_used_at = \(usedAt)
-                WHERE id = \(credentialID) AND (\(previous)::bigint IS NULL OR sign_count = \(previous)) RETURNING user_id
+                WHERE id = \(credentialID) AND sign_count = \(Int64(previousSignCount)) RETURNING user_id
                 """,
                 logger: logger
             ) { try $0.decode(UUID.self) }

@@ -234,18 +234,17 @@ public final class SQLiteStore: LatchkeyStore {
         backedUp: Bool,
         usedAt: Date,
         session: StoredSession?,
-        previousSignCount: UInt32?
+        previousSignCount: UInt32
     ) async throws(StoreError) -> Bool {
-        let previous = previousSignCount.map { Int64($0) }
         return try await write { db in
             try db.cachedStatement(sql: "DELETE FROM ceremonies WHERE id = ?").execute(arguments: [ceremonyID])
             guard db.changesCount > 0 else { return false }
             let owner = try UUID.fetchOne(
                 db.cachedStatement(sql: """
                     UPDATE credentials SET sign_count = ?, backed_up = ?, last_used_at = ?
-                    WHERE id = ? AND (? IS NULL OR sign_count = ?) RETURNING user_id
+                    WHERE id = ? AND sign_count = ? RETURNING user_id
                     """),
-                arguments: [Int64(newSignCount), backedUp, usedAt, credentialID, previous, previous]
+                arguments: [Int64(newSignCount), backedUp, usedAt, credentialID, Int64(previousSignCount)]
             )
             guard let owner else {
                 let exists = try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM credentials WHERE id = ?"), arguments: [credentialID]) != nil
