@@ -354,7 +354,7 @@ struct StoreBehaviourTests {
             let session = Make.session(of: user.id)
 
             _ = try await recordSignIn(
-                store,                 credentialID: credential.id, newSignCount: 6, backedUp: true, usedAt: usedAt, session: session, previousSignCount: 5
+                store, credentialID: credential.id, newSignCount: 6, backedUp: true, usedAt: usedAt, session: session, previousSignCount: 5
             )
 
             let updated = try #require(try await store.credential(id: credential.id))
@@ -364,7 +364,7 @@ struct StoreBehaviourTests {
             #expect(try await store.session(tokenHash: session.tokenHash, now: Make.now) == session)
 
             _ = try await recordSignIn(
-                store,                 credentialID: credential.id, newSignCount: 7, backedUp: false, usedAt: usedAt, session: nil, previousSignCount: 6
+                store, credentialID: credential.id, newSignCount: 7, backedUp: false, usedAt: usedAt, session: nil, previousSignCount: 6
             )
             #expect(try await store.credential(id: credential.id)?.signCount == 7)
         }
@@ -380,7 +380,7 @@ struct StoreBehaviourTests {
 
             await expectStoreError(.conflict) {
                 _ = try await recordSignIn(
-                store,                     credentialID: credential.id, newSignCount: 6, backedUp: true, usedAt: Make.now,
+                store, credentialID: credential.id, newSignCount: 6, backedUp: true, usedAt: Make.now,
                     session: Make.session(of: user.id, tokenHash: existing.tokenHash), previousSignCount: 5
                 )
             }
@@ -390,7 +390,7 @@ struct StoreBehaviourTests {
             let strangersSession = Make.session(of: stranger.id)
             await expectStoreError(.invalidRecord) {
                 _ = try await recordSignIn(
-                store,                     credentialID: credential.id, newSignCount: 6, backedUp: true, usedAt: Make.now, session: strangersSession,
+                store, credentialID: credential.id, newSignCount: 6, backedUp: true, usedAt: Make.now, session: strangersSession,
                     previousSignCount: 5
                 )
             }
@@ -407,7 +407,7 @@ struct StoreBehaviourTests {
             let session = Make.session(of: user.id)
             await expectStoreError(.notFound) {
                 _ = try await recordSignIn(
-                store,                     credentialID: Make.bytes(32), newSignCount: 1, backedUp: false, usedAt: Make.now, session: session, previousSignCount: 0
+                store, credentialID: Make.bytes(32), newSignCount: 1, backedUp: false, usedAt: Make.now, session: session, previousSignCount: 0
                 )
             }
             #expect(try await store.session(tokenHash: session.tokenHash, now: Make.now) == nil)
@@ -423,19 +423,19 @@ struct StoreBehaviourTests {
             try await store.commitRegistration(credential, creating: user, session: nil)
 
             _ = try await recordSignIn(
-                store,                 credentialID: credential.id, newSignCount: 7, backedUp: false, usedAt: Make.now, session: nil, previousSignCount: 5
+                store, credentialID: credential.id, newSignCount: 7, backedUp: false, usedAt: Make.now, session: nil, previousSignCount: 5
             )
             let late = Make.session(of: user.id)
             await expectStoreError(.conflict) {
                 _ = try await recordSignIn(
-                store,                     credentialID: credential.id, newSignCount: 6, backedUp: true, usedAt: Make.now, session: late, previousSignCount: 5
+                store, credentialID: credential.id, newSignCount: 6, backedUp: true, usedAt: Make.now, session: late, previousSignCount: 5
                 )
             }
             #expect(try await store.credential(id: credential.id)?.signCount == 7, "the later, lower count did not win")
             #expect(try await store.session(tokenHash: late.tokenHash, now: Make.now) == nil)
             await expectStoreError(.notFound) {
                 _ = try await recordSignIn(
-                store,                     credentialID: Make.bytes(32), newSignCount: 1, backedUp: false, usedAt: Make.now, session: nil, previousSignCount: 0
+                store, credentialID: Make.bytes(32), newSignCount: 1, backedUp: false, usedAt: Make.now, session: nil, previousSignCount: 0
                 )
             }
         }
@@ -452,7 +452,7 @@ struct StoreBehaviourTests {
                     group.addTask {
                         do {
                             _ = try await recordSignIn(
-                store,                                 credentialID: credential.id, newSignCount: count, backedUp: false, usedAt: Make.now,
+                store, credentialID: credential.id, newSignCount: count, backedUp: false, usedAt: Make.now,
                                 session: Make.session(of: user.id), previousSignCount: 10
                             )
                             return true
