@@ -109,12 +109,20 @@ public final class PasskeysManager: NSObject, Authenticator, ASAuthorizationCont
             .createCredentialRegistrationRequest(challenge: request.challenge, name: request.userName, userID: request.userID)
         platform.userVerificationPreference = .init(rawValue: request.userVerificationPreference)
         platform.attestationPreference = .init(rawValue: request.attestationPreference)
+        if #available(iOS 17.4, macOS 14.4, *) {
+            platform.excludedCredentials = request.excludedCredentialIDs.map {
+                ASAuthorizationPlatformPublicKeyCredentialDescriptor(credentialID: $0)
+            }
+        }
         guard allowsSecurityKeys else { return [platform] }
         let key = ASAuthorizationSecurityKeyPublicKeyCredentialProvider(relyingPartyIdentifier: request.relyingPartyIdentifier)
             .createCredentialRegistrationRequest(
                 challenge: request.challenge, displayName: request.userName, name: request.userName, userID: request.userID
             )
         key.credentialParameters = [ASAuthorizationPublicKeyCredentialParameters(algorithm: .ES256)]
+        key.excludedCredentials = request.excludedCredentialIDs.map {
+            ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor(credentialID: $0, transports: ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor.Transport.allSupported)
+        }
         key.userVerificationPreference = .init(rawValue: request.userVerificationPreference)
         return [platform, key]
     }
