@@ -29,8 +29,4 @@ public enum AppleIDCredentialState: Sendable, Hashable, CaseIterable {
         case .revoked, .notFound: true
         }
     }
-
-    /// The notification AuthenticationServices posts when a credential is revoked while the app runs
-    /// (`ASAuthorizationAppleIDProvider.credentialRevokedNotification`); treat it as ``revoked``.
-    public static let revocationNotificationName = "ASAuthorizationAppleIDProviderCredentialRevokedNotification"
 }

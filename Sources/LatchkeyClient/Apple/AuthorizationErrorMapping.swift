@@ -25,7 +25,4 @@ public enum AuthorizationErrorMapping {
         default: .failed
         }
     }
-
-    /// The error when the OS is older than passkeys (iOS 16, macOS 13).
-    public static let unsupportedSystem = AuthenticatorError(.unsupported, "passkeys need iOS 16, macOS 13 or later")
 }

@@ -54,7 +54,7 @@ public final class PasskeysManager: NSObject, Authenticator, ASAuthorizationCont
     /// Ask for security keys as well as platform passkeys.
     public var allowsSecurityKeys: Bool
 
-    private var pending: CheckedContinuation<ASAuthorizationCredential, any Error>?
+    private var pending = PendingCeremony<ASAuthorizationCredential>()
 
     public init(relyingPartyIdentifier: String, allowsSecurityKeys: Bool = true, anchor: ASPresentationAnchor? = nil) {
         self.relyingPartyIdentifier = relyingPartyIdentifier
@@ -109,12 +109,20 @@ public final class PasskeysManager: NSObject, Authenticator, ASAuthorizationCont
             .createCredentialRegistrationRequest(challenge: request.challenge, name: request.userName, userID: request.userID)
         platform.userVerificationPreference = .init(rawValue: request.userVerificationPreference)
         platform.attestationPreference = .init(rawValue: request.attestationPreference)
+        if #available(iOS 17.4, macOS 14.4, *) {
+            platform.excludedCredentials = request.excludedCredentialIDs.map {
+                ASAuthorizationPlatformPublicKeyCredentialDescriptor(credentialID: $0)
+            }
+        }
         guard allowsSecurityKeys else { return [platform] }
         let key = ASAuthorizationSecurityKeyPublicKeyCredentialProvider(relyingPartyIdentifier: request.relyingPartyIdentifier)
             .createCredentialRegistrationRequest(
                 challenge: request.challenge, displayName: request.userName, name: request.userName, userID: request.userID
             )
         key.credentialParameters = [ASAuthorizationPublicKeyCredentialParameters(algorithm: .ES256)]
+        key.excludedCredentials = request.excludedCredentialIDs.map {
+            ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor(credentialID: $0, transports: ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor.Transport.allSupported)
+        }
         key.userVerificationPreference = .init(rawValue: request.userVerificationPreference)
         return [platform, key]
     }
@@ -155,7 +163,7 @@ public final class PasskeysManager: NSObject, Authenticator, ASAuthorizationCont
     ) async throws -> ASAuthorizationCredential {
         let requests = try makeRequests(self)
         return try await withCheckedThrowingContinuation { continuation in
-            pending = continuation
+            guard pending.begin(continuation) else { return }
             let controller = ASAuthorizationController(authorizationRequests: requests)
             controller.delegate = self
             controller.presentationContextProvider = self
@@ -165,15 +173,13 @@ public final class PasskeysManager: NSObject, Authenticator, ASAuthorizationCont
 
     public nonisolated func authorizationController(controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization) {
         MainActor.assumeIsolated {
-            pending?.resume(returning: authorization.credential)
-            pending = nil
+            pending.finish(.success(authorization.credential))
         }
     }
 
     public nonisolated func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {
         MainActor.assumeIsolated {
-            pending?.resume(throwing: error)
-            pending = nil
+            pending.finish(.failure(error))
         }
     }
 

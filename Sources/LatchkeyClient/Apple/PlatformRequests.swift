@@ -12,7 +12,8 @@ public struct PlatformRegistrationRequest: Sendable, Hashable {
     public var userVerificationPreference: String
     /// `none`, `indirect`, `direct` or `enterprise` (`ASAuthorizationPublicKeyCredentialAttestationKind`).
     public var attestationPreference: String
-    /// Credential IDs the new passkey must not duplicate (iOS 17.4+ `excludedCredentials`).
+    /// Credential IDs the new passkey must not duplicate: the security key request's `excludedCredentials`,
+    /// and the platform request's from iOS 17.4 / macOS 14.4.
     public var excludedCredentialIDs: [Data]
 
     /// The request for `options`; the RP ID is the options' or else `defaultRelyingPartyIdentifier`.

@@ -1,5 +1,4 @@
 import Crypto
-import Foundation
 import WebAuthn
 
 /// The nonce that binds a Sign in with Apple identity token to one sign-in: the app keeps ``raw`` and
@@ -11,7 +10,7 @@ public struct SignInWithAppleNonce: Sendable, Hashable {
 
     /// A fresh random nonce.
     public init() {
-        raw = Base64URLText.random(byteCount: 32)
+        raw = Base64URL.encode(RelyingParty.generateChallenge(byteCount: 32))
     }
 
     /// A nonce with a known value (for tests, or a server-issued nonce).
@@ -21,7 +20,7 @@ public struct SignInWithAppleNonce: Sendable, Hashable {
 
     /// SHA-256 of ``raw`` as lowercase hex: the value for `ASAuthorizationAppleIDRequest.nonce`.
     public var sha256: String {
-        SHA256.hash(data: Array(raw.utf8)).map { String(format: "%02x", $0) }.joined()
+        Hex.encode(SHA256.hash(data: Array(raw.utf8)))
     }
 }
 
@@ -45,7 +44,7 @@ public struct SignInWithAppleRequest: Sendable, Hashable {
     /// A request for full name and email with a fresh nonce and state.
     public init(
         scopes: [Scope] = [.fullName, .email], nonce: SignInWithAppleNonce = SignInWithAppleNonce(),
-        state: String = Base64URLText.random(byteCount: 16), includesPasswordRequest: Bool = false
+        state: String = Base64URL.encode(RelyingParty.generateChallenge(byteCount: 16)), includesPasswordRequest: Bool = false
     ) {
         self.scopes = scopes
         self.nonce = nonce
@@ -56,14 +55,5 @@ public struct SignInWithAppleRequest: Sendable, Hashable {
     /// Whether a credential's echoed `state` is this request's.
     public func matches(state returned: String?) -> Bool {
         returned == state
-    }
-}
-
-/// Random base64url text.
-public enum Base64URLText {
-    /// base64url of `byteCount` random bytes.
-    public static func random(byteCount: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        return Base64URL.encode((0..<byteCount).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 }

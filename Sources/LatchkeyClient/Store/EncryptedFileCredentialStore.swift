@@ -80,7 +80,7 @@ public actor EncryptedFileCredentialStore: CredentialStore {
         if let cachedKey { return (cachedKey.derivation, cachedKey.key) }
         switch keySource {
         case .passphrase(let passphrase, let parameters):
-            let salt = (0..<16).map { _ in UInt8.random(in: 0...255) }
+            let salt = RelyingParty.generateChallenge(byteCount: 16)
             return try remember(.scrypt(salt: salt, parameters: parameters), derive(passphrase, salt: salt, parameters: parameters))
         case .keyFile(let keyPath):
             return try remember(.keyFile, StoreKeyFile.loadOrCreate(at: keyPath))

@@ -27,14 +27,4 @@ actor CookieJar {
     var header: String? {
         cookies.isEmpty ? nil : cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
     }
-
-    /// The value of the cookie called `name`.
-    func value(named name: String) -> String? {
-        cookies.first { $0.name == name }?.value
-    }
-
-    /// Forgets every cookie.
-    func removeAll() {
-        cookies.removeAll()
-    }
 }
