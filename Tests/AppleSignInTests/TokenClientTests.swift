@@ -155,7 +155,7 @@ struct TokenClientTests {
     @Test(arguments: [
         ("invalid_request", AppleSignInError.Code.invalidRequest), ("unauthorized_client", .unauthorizedClient),
         ("unsupported_grant_type", .unsupportedGrantType), ("invalid_scope", .invalidScope), ("slow_down", .appleError),
-    ])
+    ] as [(String, AppleSignInError.Code)])
     func appleErrorBodiesMapToTheirCodes(error: String, expected: AppleSignInError.Code) async throws {
         try await Harness.run { h in
             await h.standIn.answerNextTokenRequest(status: 400, body: #"{"error":"\#(error)","error_description":"scripted"}"#)

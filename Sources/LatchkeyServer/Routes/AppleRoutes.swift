@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import LatchkeyAPI
 import LatchkeyStore
+import NIOCore
 
 /// Sign in with Apple under `/v1/apple`: the app sign-in, Apple's server-to-server notifications, and the web flow
 /// (authorize redirect and form-post callback). Without an Apple configuration every route answers 404 `apple.disabled`.
