@@ -45,9 +45,11 @@ struct AppleHTTP: Sendable {
 public enum FormEncoding {
     private static let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._*".utf8)
 
-    /// Encodes fields in order as `name=value&…`.
-    public static func encode(_ fields: [(String, String)]) -> String {
-        fields.map { escape($0.0) + "=" + escape($0.1) }.joined(separator: "&")
+    /// Encodes fields in order as `name=value&…`. A space is `+` in a form body; with `spaceAsPercent20` it is `%20`,
+    /// as a URL query that other parsers read (Apple's authorize URL) wants it.
+    public static func encode(_ fields: [(String, String)], spaceAsPercent20: Bool = false) -> String {
+        let space = spaceAsPercent20 ? "%20" : "+"
+        return fields.map { escape($0.0, space: space) + "=" + escape($0.1, space: space) }.joined(separator: "&")
     }
 
     /// Decodes `name=value&…`; later duplicates win. Invalid percent escapes are kept literally.
@@ -61,13 +63,13 @@ public enum FormEncoding {
         return fields
     }
 
-    private static func escape(_ text: String) -> String {
+    private static func escape(_ text: String, space: String) -> String {
         var out = ""
         for byte in text.utf8 {
             if unreserved.contains(byte) {
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             } else if byte == UInt8(ascii: " ") {
-                out.append("+")
+                out += space
             } else {
                 out += String(format: "%%%02X", byte)
             }

@@ -26,6 +26,7 @@ public struct AppleIdentityTokenVerifier: Sendable {
         try rules.checkIssuer(claims.iss)
         let audience = try rules.checkAudience(claims.aud)
         let times = try rules.checkTimes(expires: claims.exp, issued: claims.iat, requireIssued: true, now: now())
+        guard let issuedAt = times.issued else { throw AppleSignInError(.claimMissing, "the token has no iat") }
         guard let subject = claims.sub, !subject.isEmpty else {
             throw AppleSignInError(.claimMissing, "the identity token has no sub")
         }
@@ -38,7 +39,7 @@ public struct AppleIdentityTokenVerifier: Sendable {
             isPrivateEmail: claims.is_private_email?.value,
             realUserStatus: claims.real_user_status.flatMap(AppleIdentity.RealUserStatus.init(rawValue:)),
             transferSubject: claims.transfer_sub,
-            issuedAt: times.issued ?? times.expires,
+            issuedAt: issuedAt,
             expiresAt: times.expires,
             authTime: claims.auth_time?.date,
             nonceSupported: claims.nonce_supported?.value

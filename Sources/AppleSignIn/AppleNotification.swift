@@ -55,33 +55,23 @@ struct NotificationClaims: Decodable {
 
 /// `events`: a JSON string holding the event object (Apple's form); an object is accepted too.
 struct EventsClaim: Decodable {
-    let bytes: [UInt8]
+    let event: RawEvent
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let text = try? container.decode(String.self) {
-            bytes = Array(text.utf8)
+            event = try JSONDecoder().decode(RawEvent.self, from: Data(text.utf8))
         } else {
-            bytes = encodeJSON(try container.decode(RawEvent.self))
+            event = try container.decode(RawEvent.self)
         }
     }
 }
 
 /// The event object inside `events`.
-struct RawEvent: Codable {
+struct RawEvent: Decodable {
     var type: String
     var sub: String
     var event_time: Double?
     var email: String?
-    var is_private_email: FlexibleBoolCodable?
-}
-
-/// A ``FlexibleBool`` that can also be re-encoded (as a JSON boolean).
-struct FlexibleBoolCodable: Codable {
-    let value: Bool
-    init(from decoder: any Decoder) throws { value = try FlexibleBool(from: decoder).value }
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(value)
-    }
+    var is_private_email: FlexibleBool?
 }

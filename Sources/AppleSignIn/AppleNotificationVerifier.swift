@@ -23,7 +23,7 @@ public struct AppleNotificationVerifier: Sendable {
     }
 
     /// Verifies the notification JWS itself.
-    public func verify(payload token: String) async throws(AppleSignInError) -> AppleNotification {
+    private func verify(payload token: String) async throws(AppleSignInError) -> AppleNotification {
         let claims = try await signatures.verifiedClaims(of: token, as: NotificationClaims.self, code: .malformedNotification,
                                                          what: "the notification's claims")
         try rules.checkIssuer(claims.iss)
@@ -32,7 +32,7 @@ public struct AppleNotificationVerifier: Sendable {
         guard let events = claims.events else {
             throw AppleSignInError(.malformedNotification, "the notification has no events claim")
         }
-        let raw = try decodeJSON(RawEvent.self, from: events.bytes, code: .malformedNotification, what: "the notification's events")
+        let raw = events.event
         guard let kind = AppleNotificationEvent.Kind(rawValue: raw.type) else {
             throw AppleSignInError(.unknownEventType, "unknown notification event type \"\(raw.type.prefix(40))\"")
         }

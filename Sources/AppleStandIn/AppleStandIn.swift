@@ -153,6 +153,15 @@ public final class AppleStandIn: Sendable {
     /// Every token passed to `/auth/revoke` with a valid client secret, in order.
     public var revokedTokens: [String] { get async { await ledger.revokedTokens } }
 
+    /// Makes the next `/auth/token` request answer `status` with `body`, whatever it asks: for replies the real
+    /// endpoint logic never gives (`invalid_scope`, a 500 without an OAuth body).
+    public func answerNextTokenRequest(status: Int, body: String) async {
+        await ledger.scriptTokenReply(status: status, body: Array(body.utf8))
+    }
+
+    /// Whether `code` was presented to `/auth/token`: a test's way to see that the server never exchanged it.
+    public func isRedeemed(code: String) async -> Bool { await ledger.isRedeemed(code) }
+
     /// Issues a single-use authorization code (valid five minutes) for `client`, as the user signing in would get.
     /// Web codes carry the `redirectURI` of the authorization request; the identity token returned on exchange
     /// holds `subject`, the nonce hash of `rawNonce` and `email`.

@@ -21,9 +21,18 @@ actor StandInLedger {
 
     private var codes: [String: IssuedCode] = [:]
     private var refreshTokens: [String: RefreshGrant] = [:]
-    private var accessTokens: [String: String] = [:]
     private(set) var revokedTokens: [String] = []
     private(set) var keysRequests = 0
+    /// The answer the next `/auth/token` request gets instead of the real one.
+    private var scriptedTokenReply: (status: Int, body: [UInt8])?
+
+    func scriptTokenReply(status: Int, body: [UInt8]) { scriptedTokenReply = (status, body) }
+
+    /// The scripted answer, once.
+    func takeScriptedTokenReply() -> (status: Int, body: [UInt8])? {
+        defer { scriptedTokenReply = nil }
+        return scriptedTokenReply
+    }
 
     func countKeysRequest() { keysRequests += 1 }
 
@@ -53,15 +62,12 @@ actor StandInLedger {
         }
     }
 
+    /// Whether `code` was presented to `/auth/token` (a code is used by its first presentation, even a failed one).
+    func isRedeemed(_ code: String) -> Bool { codes[code]?.used ?? false }
+
     func issueRefreshToken(clientID: String, identity: StandInClaims) -> String {
         let value = "r." + UUID().uuidString.lowercased()
         refreshTokens[value] = RefreshGrant(clientID: clientID, identity: identity)
-        return value
-    }
-
-    func issueAccessToken(clientID: String) -> String {
-        let value = "a." + UUID().uuidString.lowercased()
-        accessTokens[value] = clientID
         return value
     }
 
@@ -77,7 +83,6 @@ actor StandInLedger {
         if let grant = refreshTokens[token], grant.clientID == clientID {
             refreshTokens[token]?.revoked = true
         }
-        if accessTokens[token] == clientID { accessTokens[token] = nil }
         revokedTokens.append(token)
     }
 }

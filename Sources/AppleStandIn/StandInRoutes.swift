@@ -13,6 +13,7 @@ extension AppleStandIn {
             return json(.ok, await keyRing.jwks)
         }
         router.post("/auth/token") { request, _ -> Response in
+            if let scripted = await ledger.takeScriptedTokenReply() { return json(.init(code: scripted.status), scripted.body) }
             let form = try await formFields(of: request)
             let now = configuration.now()
             guard let clientID = form["client_id"], let secret = form["client_secret"],
@@ -46,7 +47,7 @@ extension AppleStandIn {
                 claims["iat"] = .int(time)
                 claims["exp"] = .int(time + 600)
                 let tokens = TokenBody(
-                    access_token: await ledger.issueAccessToken(clientID: clientID), token_type: "Bearer", expires_in: 3600,
+                    access_token: "a." + UUID().uuidString.lowercased(), token_type: "Bearer", expires_in: 3600,
                     refresh_token: refreshToken, id_token: try await keyRing.sign(payload: AppleStandIn.json(claims), signing: .apple)
                 )
                 return json(.ok, AppleStandIn.json(tokens))

@@ -52,4 +52,16 @@ public enum APIPaths {
         /// `GET`: `{"appleSignIn": Bool, "rpName": String}`, what the page shows.
         public static let config = "/v1/web/config"
     }
+
+    /// Sign in with Apple (404 `apple.disabled` on a server without it).
+    public enum Apple {
+        /// `POST`: signs in (or links, with a session) with an app's `ASAuthorizationAppleIDCredential`.
+        public static let signIn = "/v1/apple/signin"
+        /// `POST`: Apple's server-to-server notifications, `{"payload": "<JWS>"}`.
+        public static let notifications = "/v1/apple/notifications"
+        /// `GET`: starts the web flow with a redirect to Apple's authorize page.
+        public static let authorize = "/v1/apple/authorize"
+        /// `POST`: the form Apple posts back at the end of the web flow.
+        public static let callback = "/v1/apple/callback"
+    }
 }

@@ -28,8 +28,8 @@ struct NotificationTests {
         try await Harness.run { h in
             var claims = h.standIn.notificationClaims(type: "email-disabled", subject: "s", audience: Harness.bundleID.rawValue)
             claims["events"] = nil
-            let token = try await h.standIn.mint(claims)
-            #expect(await errorCode { _ = try await h.notifications.verify(payload: token) } == .malformedNotification)
+            let body = try await h.standIn.notificationBody(claims)
+            #expect(await errorCode { _ = try await h.notifications.verify(body: body) } == .malformedNotification)
         }
     }
 
@@ -78,6 +78,35 @@ struct NotificationTests {
             claims["events"] = .string(#"{"type":"consent-revoked"}"#)
             let body = try await h.standIn.notificationBody(claims)
             #expect(await errorCode { _ = try await h.notifications.verify(body: body) } == .malformedNotification)
+        }
+    }
+
+    @Test func takesAnEventTimeInSeconds() async throws {
+        try await Harness.run { h in
+            let seconds = Int(h.clock.now.timeIntervalSince1970)
+            var claims = h.standIn.notificationClaims(type: "consent-revoked", subject: "001.s", audience: Harness.bundleID.rawValue)
+            claims["events"] = .string(#"{"type":"consent-revoked","sub":"001.s","event_time":\#(seconds)}"#)
+            let notification = try await h.notifications.verify(body: try await h.standIn.notificationBody(claims))
+            let eventTime = try #require(notification.event.eventTime)
+            #expect(Int(eventTime.timeIntervalSince1970) == seconds)
+        }
+    }
+
+    @Test func takesEventsAsAJSONObject() async throws {
+        try await Harness.run { h in
+            let millis = Int(h.clock.now.timeIntervalSince1970) * 1000
+            var claims = h.standIn.notificationClaims(type: "email-disabled", subject: "001.o", audience: Harness.bundleID.rawValue)
+            claims["events"] = .object([
+                "type": .string("email-disabled"), "sub": .string("001.o"), "event_time": .int(millis),
+                "email": .string("o@privaterelay.appleid.com"), "is_private_email": .bool(true),
+            ])
+            let notification = try await h.notifications.verify(body: try await h.standIn.notificationBody(claims))
+            #expect(notification.event.kind == .emailDisabled)
+            #expect(notification.event.subject == "001.o")
+            #expect(notification.event.email == "o@privaterelay.appleid.com")
+            #expect(notification.event.isPrivateEmail == true)
+            let eventTime = try #require(notification.event.eventTime)
+            #expect(Int(eventTime.timeIntervalSince1970) == millis / 1000)
         }
     }
 }

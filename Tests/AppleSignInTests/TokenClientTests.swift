@@ -151,4 +151,30 @@ struct TokenClientTests {
                                       secrets: AppleClientSecretCache(signer: signer))
         #expect(await errorCode { try await client.revoke("r.any", client: .web(Harness.servicesID)) } == .unreachable)
     }
+
+    @Test(arguments: [
+        ("invalid_request", AppleSignInError.Code.invalidRequest), ("unauthorized_client", .unauthorizedClient),
+        ("unsupported_grant_type", .unsupportedGrantType), ("invalid_scope", .invalidScope), ("slow_down", .appleError),
+    ] as [(String, AppleSignInError.Code)])
+    func appleErrorBodiesMapToTheirCodes(error: String, expected: AppleSignInError.Code) async throws {
+        try await Harness.run { h in
+            await h.standIn.answerNextTokenRequest(status: 400, body: #"{"error":"\#(error)","error_description":"scripted"}"#)
+            let code = await h.standIn.issueCode(for: .app(Harness.bundleID), subject: "001.scripted")
+            #expect(await errorCode {
+                _ = try await h.tokens.exchange(AppAuthorizationCode(code: code, bundleID: Harness.bundleID))
+            } == expected)
+        }
+    }
+
+    @Test(arguments: [(500, ""), (503, "<html>busy</html>"), (400, #"{"message":"no error field"}"#)])
+    func aFailureWithoutAnErrorBodyIsAnUnexpectedResponse(status: Int, body: String) async throws {
+        try await Harness.run { h in
+            await h.standIn.answerNextTokenRequest(status: status, body: body)
+            let code = await h.standIn.issueCode(for: .app(Harness.bundleID), subject: "001.scripted")
+            #expect(await errorCode {
+                _ = try await h.tokens.exchange(AppAuthorizationCode(code: code, bundleID: Harness.bundleID))
+            } == .appleError)
+            #expect(AppleSignInError.Code.appleError.rawValue == "apple.unexpectedResponse")
+        }
+    }
 }

@@ -14,7 +14,7 @@ struct AppleNotificationEndpointTests {
                         signing: StandInSigning = .apple) async throws -> Reply {
         let claims = apple.standIn.notificationClaims(type: type, subject: subject, audience: AppleServer.bundleID.rawValue, jti: jti)
         let body = try await apple.standIn.notificationBody(claims, signing: signing)
-        return try await apple.server.app().send(.post, "/v1/apple/notifications", body: ByteBuffer(bytes: body))
+        return try await apple.server.app().send(.post, APIPaths.Apple.notifications, body: ByteBuffer(bytes: body))
     }
 
     @Test(arguments: Backend.available)
@@ -74,8 +74,8 @@ struct AppleNotificationEndpointTests {
             #expect(forged.status == .badRequest && forged.errorCode == "apple.badSignature", "\(forged)")
             let unsigned = try await notify(apple, type: "consent-revoked", subject: "001.forged", signing: .unsigned)
             #expect(unsigned.status == .badRequest && unsigned.errorCode == "apple.algorithmNotAllowed", "\(unsigned)")
-            let noPayload = try await apple.server.app().send(.post, "/v1/apple/notifications", text: "{}")
-            #expect(noPayload.status == .badRequest && noPayload.errorCode == "request.missingField", "\(noPayload)")
+            let noPayload = try await apple.server.app().send(.post, APIPaths.Apple.notifications, text: "{}")
+            #expect(noPayload.status == .badRequest && noPayload.errorCode == "apple.malformedNotification", "\(noPayload)")
             #expect(try await apple.server.store.appleLink(subject: "001.forged") != nil, "nothing changed")
         }
     }

@@ -41,7 +41,7 @@ struct AppleServer: Sendable {
         if givenName != nil || familyName != nil {
             body["fullName"] = ["givenName": givenName, "familyName": familyName].compactMapValues { $0 }
         }
-        return try await http.send(.post, "/v1/apple/signin", body: JSONObject.buffer(body))
+        return try await http.send(.post, APIPaths.Apple.signIn, body: JSONObject.buffer(body))
     }
 
     /// The refresh token sealed in `link`, opened with the server's secrets key.

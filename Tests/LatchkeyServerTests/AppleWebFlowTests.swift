@@ -12,7 +12,7 @@ import VirtualAuthenticator
 struct AppleWebFlowTests {
     /// Starts the web flow in `browser`; returns Apple's authorize URL's query.
     private func authorize(_ apple: AppleServer, _ browser: HTTPSession) async throws -> [String: String] {
-        let reply = try await browser.send(.get, "/v1/apple/authorize")
+        let reply = try await browser.send(.get, APIPaths.Apple.authorize)
         #expect(reply.status == .found, "\(reply)")
         let location = try #require(reply.headers[.location])
         #expect(location.hasPrefix(apple.standIn.baseURL + "/auth/authorize?response_type=code%20id_token&response_mode=form_post&"))
@@ -51,7 +51,7 @@ struct AppleWebFlowTests {
             let body = try await callbackForm(apple, query: query, subject: "001.web",
                                               user: #"{"name":{"firstName":"Grace","lastName":"Hopper"},"email":"grace@example.com"}"#)
             // Apple's page posts cross-site: no Origin of ours and no cookie.
-            let callback = try await apple.server.app().send(.post, "/v1/apple/callback", text: body, headers: Self.form)
+            let callback = try await apple.server.app().send(.post, APIPaths.Apple.callback, text: body, headers: Self.form)
             #expect(callback.status == .seeOther, "\(callback)")
             #expect(callback.headers[.location] == "/")
             let cookie = try #require(callback.headers[values: .setCookie].first { $0.hasPrefix("latchkey_session=") })
@@ -62,7 +62,7 @@ struct AppleWebFlowTests {
             let user = try #require(try await apple.server.store.user(id: link.userID))
             #expect(user.displayName == "Grace Hopper")
 
-            let replayed = try await apple.server.app().send(.post, "/v1/apple/callback", text: body, headers: Self.form)
+            let replayed = try await apple.server.app().send(.post, APIPaths.Apple.callback, text: body, headers: Self.form)
             #expect(replayed.status == .badRequest && replayed.errorCode == "apple.stateInvalid", "a state is used once: \(replayed)")
         }
     }
@@ -74,24 +74,24 @@ struct AppleWebFlowTests {
             var forged = query
             forged["state"] = "made-up-state"
             let unknown = try await apple.server.app().send(
-                .post, "/v1/apple/callback", text: try await callbackForm(apple, query: forged, subject: "001.bad"), headers: Self.form
+                .post, APIPaths.Apple.callback, text: try await callbackForm(apple, query: forged, subject: "001.bad"), headers: Self.form
             )
             #expect(unknown.status == .badRequest && unknown.errorCode == "apple.stateInvalid", "\(unknown)")
 
             var wrongNonce = query
             wrongNonce["nonce"] = AppleNonce.hashed("someone else's nonce")
             let mismatch = try await apple.server.app().send(
-                .post, "/v1/apple/callback", text: try await callbackForm(apple, query: wrongNonce, subject: "001.bad"), headers: Self.form
+                .post, APIPaths.Apple.callback, text: try await callbackForm(apple, query: wrongNonce, subject: "001.bad"), headers: Self.form
             )
             #expect(mismatch.status == .badRequest && mismatch.errorCode == "apple.nonceMismatch", "\(mismatch)")
 
-            let json = try await apple.server.app().send(.post, "/v1/apple/callback", text: #"{"state":"x"}"#)
+            let json = try await apple.server.app().send(.post, APIPaths.Apple.callback, text: #"{"state":"x"}"#)
             #expect(json.status == .unsupportedMediaType, "\(json)")
             #expect(try await apple.server.store.appleLink(subject: "001.bad") == nil)
 
             let cancelledQuery = try await authorize(apple, apple.server.browser())
             let cancelled = try await apple.server.app().send(
-                .post, "/v1/apple/callback",
+                .post, APIPaths.Apple.callback,
                 text: FormEncoding.encode([("error", "user_cancelled_authorize"), ("state", cancelledQuery["state"] ?? "")]), headers: Self.form
             )
             #expect(cancelled.status == .seeOther && cancelled.headers[.location] == "/?apple_error=user_cancelled_authorize", "\(cancelled)")
@@ -109,12 +109,12 @@ struct AppleWebFlowTests {
 
             // The attacker's finished flow, fed to the victim's browser: refused, and the state is left alone.
             let form = try await callbackForm(apple, query: query, subject: "001.attacker")
-            let fed = try await victim.send(.post, "/v1/apple/callback", text: form, headers: Self.form)
+            let fed = try await victim.send(.post, APIPaths.Apple.callback, text: form, headers: Self.form)
             #expect(fed.status == .badRequest && fed.errorCode == "apple.stateNotBound", "\(fed)")
             #expect(await victim.cookies["latchkey_session"] == nil)
             #expect(try await apple.server.store.appleLink(subject: "001.attacker") == nil)
 
-            let own = try await attacker.send(.post, "/v1/apple/callback", text: form, headers: Self.form)
+            let own = try await attacker.send(.post, APIPaths.Apple.callback, text: form, headers: Self.form)
             #expect(own.status == .seeOther, "\(own)")
             #expect(await attacker.cookies["latchkey_session"] != nil)
             #expect(await attacker.cookies["latchkey_apple_state"] == nil, "the binding is forgotten")
@@ -159,7 +159,7 @@ struct AppleWebFlowTests {
             let signedUp: SessionResponse = try await NativeClient(http: browser).signUp("webber", with: VirtualAuthenticator()).decode()
             let query = try await authorize(apple, browser)
             let callback = try await apple.server.app().send(
-                .post, "/v1/apple/callback", text: try await callbackForm(apple, query: query, subject: "001.webber"), headers: Self.form
+                .post, APIPaths.Apple.callback, text: try await callbackForm(apple, query: query, subject: "001.webber"), headers: Self.form
             )
             #expect(callback.status == .seeOther, "\(callback)")
             let link = try #require(try await apple.server.store.appleLink(subject: "001.webber"))

@@ -16,15 +16,9 @@ struct AppleNotificationHandler: Sendable {
     /// How long a handled `jti` is remembered: well past Apple's retry window.
     static let rememberFor: TimeInterval = 7 * 24 * 3600
 
-    /// What handling a notification did.
-    enum Result: Equatable, Sendable {
-        case replay
-        case handled
-    }
-
-    @discardableResult
-    func handle(_ notification: AppleNotification, now: Date = Date()) async throws -> Result {
-        if let id = notification.id, try await store.appleNotificationSeen(id: id) { return .replay }
+    /// Acts on `notification` unless its `jti` was already handled.
+    func handle(_ notification: AppleNotification, now: Date = Date()) async throws {
+        if let id = notification.id, try await store.appleNotificationSeen(id: id) { return }
         let event = notification.event
         switch event.kind {
         case .consentRevoked, .accountDelete, .accountDeleted:
@@ -39,6 +33,5 @@ struct AppleNotificationHandler: Sendable {
         if let id = notification.id {
             try await store.recordAppleNotification(id: id, expiresAt: now.addingTimeInterval(Self.rememberFor))
         }
-        return .handled
     }
 }

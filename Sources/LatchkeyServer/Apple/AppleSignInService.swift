@@ -196,8 +196,8 @@ struct AppleSignInService: Sendable {
                 logger.warning("an Apple refresh token cannot be opened (was the secrets key changed?); not revoked")
                 continue
             }
-            let client: AppleClientID = configuration.web?.servicesID.rawValue == link.clientID
-                ? .web(AppleServicesID(link.clientID)) : .app(AppleBundleID(link.clientID))
+            // A bundle ID dropped from the configuration since the sign-in is still the app that holds the token.
+            let client = (try? self.client(for: link.clientID, web: false)) ?? .app(AppleBundleID(link.clientID))
             do {
                 try await tokens.revoke(refreshToken, client: client)
             } catch where error.code == .invalidGrant {

@@ -2,6 +2,7 @@ import AppleSignIn
 import Crypto
 import Foundation
 import Hummingbird
+import LatchkeyAPI
 import LatchkeyStore
 import NIOCore
 
@@ -21,13 +22,13 @@ enum AppleWebFlow {
     /// The binding cookie for `state`: HttpOnly, Secure, SameSite=None (so Apple's cross-site post carries it), and
     /// sent only to the callback.
     static func bindingCookie(state: String) -> Cookie {
-        Cookie(name: bindingCookieName, value: state, maxAge: Int(stateLifetime), path: AppleRoutes.callback,
+        Cookie(name: bindingCookieName, value: state, maxAge: Int(stateLifetime), path: APIPaths.Apple.callback,
                secure: true, httpOnly: true, sameSite: .none)
     }
 
     /// A cookie that makes the browser forget the binding.
     static var expiredBindingCookie: Cookie {
-        Cookie(name: bindingCookieName, value: "", maxAge: 0, path: AppleRoutes.callback, secure: true, httpOnly: true, sameSite: .none)
+        Cookie(name: bindingCookieName, value: "", maxAge: 0, path: APIPaths.Apple.callback, secure: true, httpOnly: true, sameSite: .none)
     }
 
     /// Checks that the browser posting the callback started the flow: 400 `apple.stateNotBound` otherwise.
@@ -39,26 +40,19 @@ enum AppleWebFlow {
         }
     }
 
-    /// Apple's authorize URL for a new flow.
+    /// Apple's authorize URL for a new flow, its query values strictly percent-encoded (spaces as `%20`).
     static func authorizeURL(endpoints: AppleEndpoints, web: AppleConfiguration.Web, state: String, rawNonce: String) -> String {
-        var components = URLComponents(string: endpoints.authorize) ?? URLComponents()
-        components.queryItems = [
-            URLQueryItem(name: "response_type", value: "code id_token"),
-            URLQueryItem(name: "response_mode", value: "form_post"),
-            URLQueryItem(name: "client_id", value: web.servicesID.rawValue),
-            URLQueryItem(name: "redirect_uri", value: web.redirectURI),
-            URLQueryItem(name: "scope", value: "name email"),
-            URLQueryItem(name: "state", value: state),
-            URLQueryItem(name: "nonce", value: AppleNonce.hashed(rawNonce)),
-        ]
-        // URLComponents leaves `+`, `:` and `/` in query values; Apple wants the values strictly encoded.
-        components.percentEncodedQuery = components.queryItems?.map { item in
-            "\(item.name)=\(item.value?.addingPercentEncoding(withAllowedCharacters: queryValueCharacters) ?? "")"
-        }.joined(separator: "&")
-        return components.string ?? endpoints.authorize
+        let query = FormEncoding.encode([
+            ("response_type", "code id_token"),
+            ("response_mode", "form_post"),
+            ("client_id", web.servicesID.rawValue),
+            ("redirect_uri", web.redirectURI),
+            ("scope", "name email"),
+            ("state", state),
+            ("nonce", AppleNonce.hashed(rawNonce)),
+        ], spaceAsPercent20: true)
+        return endpoints.authorize + (endpoints.authorize.contains("?") ? "&" : "?") + query
     }
-
-    private static let queryValueCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// The fields of the form Apple posts to the callback.
     struct Callback: Sendable {

@@ -24,7 +24,7 @@ public struct StoredAppleWebState: Sendable, Hashable {
 
     /// Throws ``StoreError/Code/invalidRecord`` unless the state can be stored (same rules as a ceremony ticket).
     func validate() throws(StoreError) {
-        try StoredCeremony(id: state, kind: .authentication, challenge: Data(), expiresAt: expiresAt).validate()
+        try StoredCeremony.validateID(state)
         guard !rawNonce.isEmpty else { throw StoreError(.invalidRecord, "an Apple web state needs a nonce") }
     }
 

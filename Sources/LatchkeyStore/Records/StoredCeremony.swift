@@ -50,11 +50,17 @@ public struct StoredCeremony: Sendable, Hashable, Codable {
 
     /// Throws ``StoreError/Code/invalidRecord`` unless the ceremony can be stored.
     func validate() throws(StoreError) {
+        try Self.validateID(id)
+    }
+
+    /// Throws ``StoreError/Code/invalidRecord`` unless `id` is a storable ticket: 1 to ``maximumIDLength``
+    /// URL-safe characters (`A–Z a–z 0–9 - _`). Apple web states follow the same rule.
+    static func validateID(_ id: String) throws(StoreError) {
         let urlSafe = id.unicodeScalars.allSatisfy { scalar in
             scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_")
         }
-        guard (1...Self.maximumIDLength).contains(id.utf8.count), urlSafe else {
-            throw StoreError(.invalidRecord, "a ceremony id must be 1 to \(Self.maximumIDLength) URL-safe characters (A-Z a-z 0-9 - _)")
+        guard (1...maximumIDLength).contains(id.utf8.count), urlSafe else {
+            throw StoreError(.invalidRecord, "a ceremony id must be 1 to \(maximumIDLength) URL-safe characters (A-Z a-z 0-9 - _)")
         }
     }
 
