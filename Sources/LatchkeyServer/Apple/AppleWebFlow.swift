@@ -96,7 +96,8 @@ enum AppleWebFlow {
         guard let contentType = request.headers[.contentType]?.lowercased(), contentType.hasPrefix("application/x-www-form-urlencoded") else {
             throw APIError(.unsupportedMediaType, code: "request.unsupportedMediaType", message: "Apple's callback is sent as application/x-www-form-urlencoded")
         }
-        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        // BodyLimitMiddleware has collected the body within the configured limit.
+        let buffer = try await request.body.collect(upTo: .max)
         return FormEncoding.decode(String(buffer: buffer))
     }
 

@@ -105,11 +105,7 @@ public struct AppleConfiguration: Sendable, CustomStringConvertible {
         else {
             throw ConfigurationError(setting, "'\(text)' is not an absolute URL")
         }
-        // The same hosts ServerConfiguration.checkOrigin takes as local (the two should share one helper).
-        let local = ["localhost", "127.0.0.1", "::1", "[::1]"].contains(host) || host.hasSuffix(".localhost")
-        guard scheme == "https" || (scheme == "http" && local) else {
-            throw ConfigurationError(setting, "'\(text)' must use https (http is only for localhost)")
-        }
+        try TransportSecurity.require(scheme: scheme, host: host, text: text, setting: setting)
         return text
     }
 

@@ -162,8 +162,6 @@ public struct ServerConfiguration: Sendable {
         return relyingParty
     }
 
-    private static let localHosts: Set<String> = ["localhost", "127.0.0.1", "[::1]", "::1"]
-
     private static func checkRPID(_ rpID: String) throws(ConfigurationError) {
         let labels = rpID.split(separator: ".", omittingEmptySubsequences: false)
         let validLabel: (Substring) -> Bool = { label in
@@ -186,10 +184,7 @@ public struct ServerConfiguration: Sendable {
         else {
             throw ConfigurationError(setting, "'\(text)' is not an origin (scheme://host[:port], no path)")
         }
-        let isLocal = Self.localHosts.contains(host) || host.hasSuffix(".localhost")
-        guard scheme == "https" || (scheme == "http" && isLocal) else {
-            throw ConfigurationError(setting, "'\(text)' must use https (http is only for localhost)")
-        }
+        try TransportSecurity.require(scheme: scheme, host: host, text: text, setting: setting)
         if let rpID, host != rpID, !host.hasSuffix("." + rpID) {
             throw ConfigurationError(setting, "'\(text)' is not on the RP ID \(rpID); list origins on other domains with --related-origin")
         }
