@@ -59,7 +59,8 @@ struct SyntheticRegistration {
         return AttestationContext(
             format: format, statement: statement.mapValue ?? CBORMap(), rawStatement: statement,
             authenticatorData: authenticatorData, clientDataHash: clientDataHash, credential: attested,
-            verificationTime: Date(), anchors: anchors, trust: .empty, options: options
+            verificationTime: Date(),
+            trust: AttestationTrust(anchorsByFormat: anchors.map { [format: $0] } ?? [:]), options: options
         )
     }
 
