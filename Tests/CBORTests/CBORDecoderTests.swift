@@ -86,6 +86,18 @@ struct CBORDecoderTests {
         #expect(consumed == 4)
     }
 
+    @Test("maps of more than 16 entries (checked by hashing) reject a duplicate key and accept distinct keys")
+    func largeMapDuplicates() throws {
+        // 17 pairs {0: 0, 1: 0, …, 15: 0, k: 0}: header 0xb1, then two bytes a pair.
+        func map(lastKey: UInt8) -> [UInt8] { [0xb1] + (0..<16).flatMap { [UInt8($0), 0x00] } + [lastKey, 0x00] }
+        #expect(throws: CBORError.duplicateMapKey(offset: 33)) { try CBORDecoder.decode(map(lastKey: 0x03)) }
+        let distinct = try CBORDecoder.decode(map(lastKey: 0x10))
+        #expect(distinct.mapValue?.count == 17)
+        // A duplicate text key among 18 entries is found too.
+        let text: [UInt8] = [0xb2] + (0..<16).flatMap { [UInt8($0), 0x00] } + [0x61, 0x61, 0x00, 0x61, 0x61, 0x00]
+        #expect(throws: CBORError.duplicateMapKey(offset: 36)) { try CBORDecoder.decode(text) }
+    }
+
     @Test("every error has a stable code and message")
     func errorCodes() {
         let errors: [CBORError] = [.empty, .truncated(offset: 1), .duplicateMapKey(offset: 2), .nestingTooDeep(limit: 3)]

@@ -4,17 +4,40 @@ import Testing
 
 @Suite("Credential and client-data JSON")
 struct CredentialJSONTests {
+    /// What a parser made of a credential: the value, or the code it failed with. Codable's `DecodingError`
+    /// counts as ``WebAuthnError/Code/malformedCredential``, the code the one-pass parser gives malformed JSON.
+    enum Outcome<Value: Equatable>: Equatable {
+        case parsed(Value)
+        case failed(WebAuthnError.Code)
+
+        init(_ parse: () throws -> Value) {
+            do {
+                self = .parsed(try parse())
+            } catch let error as WebAuthnError {
+                self = .failed(error.code)
+            } catch {
+                self = .failed(.malformedCredential)
+            }
+        }
+    }
+
+    @Test("there are registration and authentication vectors to compare")
+    func vectorsLoaded() throws {
+        try #require(!Fixtures.registration.isEmpty)
+        try #require(!Fixtures.authentication.isEmpty)
+    }
+
     @Test("the one-pass parser and Codable agree on every registration vector", arguments: Fixtures.registration)
     func registrationAgrees(_ vector: Vector) throws {
-        let fast = try? RegistrationCredential.parse(vector.credentialJSON)
-        let codable = try? JSONDecoder().decode(RegistrationCredential.self, from: vector.credentialJSON)
+        let fast = Outcome { try RegistrationCredential.parse(vector.credentialJSON) }
+        let codable = Outcome { try JSONDecoder().decode(RegistrationCredential.self, from: vector.credentialJSON) }
         #expect(fast == codable)
     }
 
     @Test("the one-pass parser and Codable agree on every authentication vector", arguments: Fixtures.authentication)
     func authenticationAgrees(_ vector: Vector) throws {
-        let fast = try AuthenticationCredential.parse(vector.credentialJSON)
-        let codable = try JSONDecoder().decode(AuthenticationCredential.self, from: vector.credentialJSON)
+        let fast = Outcome { try AuthenticationCredential.parse(vector.credentialJSON) }
+        let codable = Outcome { try JSONDecoder().decode(AuthenticationCredential.self, from: vector.credentialJSON) }
         #expect(fast == codable)
     }
 
@@ -68,12 +91,57 @@ struct CredentialJSONTests {
             #"{"type":"webauthn.get","challenge":"A*","origin":"x"}"#,
             #"{"type":"webauthn.get","challenge":"AQID","origin":"x\ud800"}"#,
             #"{"type":"webauthn.get","challenge":"AQID","origin":"x""#,
-            String(repeating: "[", count: 100) + String(repeating: "]", count: 100),
         ]
         for text in bad {
             #expect(throws: WebAuthnError.self) { try CollectedClientData(bytes: Array(text.utf8)) }
         }
         #expect(throws: WebAuthnError.self) { try CollectedClientData(bytes: [0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]) }
+    }
+
+    /// `[[[…]]]`, `depth` arrays deep.
+    static func nested(_ depth: Int) -> String { String(repeating: "[", count: depth) + String(repeating: "]", count: depth) }
+
+    @Test("client data with a member nested deeper than the limit fails as too deep; at the limit it parses")
+    func clientDataDepth() throws {
+        func clientData(_ other: String) -> [UInt8] {
+            Array(#"{"type":"webauthn.get","challenge":"AQID","origin":"x","other":\#(other)}"#.utf8)
+        }
+        // The client data object is one level, so the member may nest maximumDepth - 1 arrays.
+        #expect(try CollectedClientData(bytes: clientData(Self.nested(JSONReader.maximumDepth - 1))).origin == "x")
+        let error = try #require(throws: WebAuthnError.self) {
+            try CollectedClientData(bytes: clientData(Self.nested(JSONReader.maximumDepth)))
+        }
+        #expect(error.code == .clientDataMalformed)
+        #expect(error.message.contains("JSON nests too deeply"))
+    }
+
+    @Test("a credential whose clientExtensionResults nest deeper than the limit fails as too deep")
+    func credentialDepth() throws {
+        func credential(_ extensionValue: String) -> [UInt8] {
+            Array(#"{"id":"AA","type":"public-key","response":{"clientDataJSON":"e30","authenticatorData":"AA","signature":"AA"},"clientExtensionResults":{"x":\#(extensionValue)}}"#.utf8)
+        }
+        // The credential and clientExtensionResults objects are two levels.
+        let parsed = try AuthenticationCredential.parse(credential(Self.nested(JSONReader.maximumDepth - 2)))
+        #expect(parsed.clientExtensionResults["x"] != nil)
+        let error = try #require(throws: WebAuthnError.self) {
+            try AuthenticationCredential.parse(credential(Self.nested(JSONReader.maximumDepth - 1)))
+        }
+        #expect(error.code == .malformedCredential)
+        #expect(error.message.contains("JSON nests too deeply"))
+    }
+
+    @Test("a string with an escape and a byte that is not UTF-8 fails like one without the escape")
+    func escapedStringRejectsInvalidUTF8() throws {
+        // {"type":"a\n<0xFF>", …}: the escape sends the string down the escape-decoding path.
+        for prefix: [UInt8] in [[0x5c, 0x6e, 0xff], [0xff, 0x5c, 0x6e], [0xff]] {
+            let bytes = Array(#"{"type":""#.utf8) + prefix + Array(#"","challenge":"AQID","origin":"x"}"#.utf8)
+            let error = try #require(throws: WebAuthnError.self) { try CollectedClientData(bytes: bytes) }
+            #expect(error.code == .clientDataMalformed)
+            #expect(error.message.contains("not valid UTF-8"))
+        }
+        // Valid multi-byte UTF-8 on both sides of an escape still decodes.
+        let valid = Array(#"{"type":"é\né","challenge":"AQID","origin":"x"}"#.utf8)
+        #expect(try CollectedClientData(bytes: valid).type == "é\né")
     }
 
     @Test("token binding: a Level 2 object is checked, a bare string is ignored")

@@ -24,10 +24,13 @@ public struct AttestationContext: Sendable {
     public let credential: AttestedCredentialData
     /// The time at which certificates (and SafetyNet timestamps) are judged.
     public let verificationTime: Date
-    /// The trust anchors configured for this format, if any.
+    /// The trust anchors for this format: those configured in ``trust`` plus the attestation roots of
+    /// ``metadata``, computed once by ``AttestationTrust`` for this statement and for every `compound` sub-statement.
     public let anchors: AttestationTrust.Anchors?
     /// The relying party's whole trust configuration, for formats that verify statements of other formats (`compound`).
     public let trust: AttestationTrust
+    /// The authenticator's metadata entry, when ``AttestationTrust/metadata`` has one; its roots are among ``anchors``.
+    public let metadata: MetadataEntry?
     public let options: AttestationOptions
     /// The credential public key made ready to verify, when its algorithm is one Latchkey verifies. The ceremony
     /// builds it once; self attestation uses it instead of importing the key again.
@@ -36,7 +39,7 @@ public struct AttestationContext: Sendable {
     public init(
         format: String, statement: CBORMap, rawStatement: CBORValue? = nil, authenticatorData: AuthenticatorData,
         clientDataHash: [UInt8], credential: AttestedCredentialData, verificationTime: Date,
-        anchors: AttestationTrust.Anchors?, trust: AttestationTrust = .empty, options: AttestationOptions,
+        trust: AttestationTrust = .empty, metadata: MetadataEntry? = nil, options: AttestationOptions,
         credentialKeyVerifier: SignatureVerifier? = nil
     ) {
         self.credentialKeyVerifier = credentialKeyVerifier
@@ -48,8 +51,19 @@ public struct AttestationContext: Sendable {
         self.clientDataHash = clientDataHash
         self.credential = credential
         self.verificationTime = verificationTime
-        self.anchors = anchors
+        self.metadata = metadata
+        self.anchors = trust.anchors(for: format, metadata: metadata)
         self.options = options
+    }
+
+    /// The context for a sub-statement of a `compound` attestation: the same registration, trust and metadata,
+    /// with `format`'s anchors.
+    public func substatement(format: String, statement: CBORMap) -> AttestationContext {
+        AttestationContext(
+            format: format, statement: statement, authenticatorData: authenticatorData, clientDataHash: clientDataHash,
+            credential: credential, verificationTime: verificationTime, trust: trust, metadata: metadata,
+            options: options, credentialKeyVerifier: credentialKeyVerifier
+        )
     }
 
     /// `authenticatorData || clientDataHash`: what most formats sign.

@@ -39,13 +39,7 @@ public struct CompoundAttestation: AttestationStatementVerifier {
             guard let verifier = formats.verifier(for: subformat) else {
                 throw WebAuthnError(.unsupportedAttestationFormat, "compound sub-statement \(index) has unsupported format \"\(subformat)\"")
             }
-            let subcontext = AttestationContext(
-                format: subformat, statement: statement, authenticatorData: context.authenticatorData,
-                clientDataHash: context.clientDataHash, credential: context.credential,
-                verificationTime: context.verificationTime, anchors: context.trust.anchors(for: subformat),
-                trust: context.trust, options: context.options, credentialKeyVerifier: context.credentialKeyVerifier
-            )
-            components.append(try await verifier.verify(subcontext))
+            components.append(try await verifier.verify(context.substatement(format: subformat, statement: statement)))
         }
         let representative = components.first(where: { $0.trust.isTrusted }) ?? components[0]
         return VerifiedAttestation(

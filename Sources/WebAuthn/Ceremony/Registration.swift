@@ -93,8 +93,7 @@ extension RelyingParty {
             format: attestationObject.format, statement: attestationObject.statement,
             rawStatement: attestationObject.rawStatement, authenticatorData: authData,
             clientDataHash: clientDataHash, credential: attested, verificationTime: time,
-            anchors: attestationTrust.anchors(for: attestationObject.format, metadata: metadata), trust: attestationTrust,
-            options: attestationOptions, credentialKeyVerifier: credentialKeyVerifier
+            trust: attestationTrust, metadata: metadata, options: attestationOptions, credentialKeyVerifier: credentialKeyVerifier
         )
         let attestation = try await formatVerifier.verify(context)
         if attestationTrust.requireTrustedAttestation, !attestation.trust.isTrusted {

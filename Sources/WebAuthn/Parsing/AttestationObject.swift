@@ -25,12 +25,14 @@ public struct AttestationObject: Sendable {
         guard let format = map[text: "fmt"]?.stringValue else {
             throw WebAuthnError(.attestationObjectMalformed, "attestationObject has no text field \"fmt\"")
         }
-        let rawStatement = map[text: "attStmt"]
+        guard let rawStatement = map[text: "attStmt"] else {
+            throw WebAuthnError(.attestationObjectMalformed, "attestationObject has no map field \"attStmt\" (an array only for compound)")
+        }
         let statement: CBORMap
         switch rawStatement {
-        case .map(let value)?:
+        case .map(let value):
             statement = value
-        case .array? where format == CompoundAttestation.formatIdentifier:
+        case .array where format == CompoundAttestation.formatIdentifier:
             statement = CBORMap()
         default:
             throw WebAuthnError(.attestationObjectMalformed, "attestationObject has no map field \"attStmt\" (an array only for compound)")
@@ -40,7 +42,7 @@ public struct AttestationObject: Sendable {
         }
         self.format = format
         self.statement = statement
-        self.rawStatement = rawStatement ?? .map(statement)
+        self.rawStatement = rawStatement
         self.authenticatorData = try AuthenticatorData(bytes: authData)
     }
 }

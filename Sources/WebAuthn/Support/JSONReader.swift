@@ -233,21 +233,24 @@ struct JSONReader {
 
     private mutating func readEscapedString(from start: Int) throws(Failure) -> String {
         var scalars = String.UnicodeScalarView()
-        scalars.append(contentsOf: String(decoding: bytes[start..<index], as: UTF8.self).unicodeScalars)
-        var pendingUTF8: [UInt8] = []
-        func flush() {
-            if !pendingUTF8.isEmpty {
-                scalars.append(contentsOf: String(decoding: pendingUTF8, as: UTF8.self).unicodeScalars)
-                pendingUTF8.removeAll(keepingCapacity: true)
+        var pendingUTF8 = Array(bytes[start..<index])
+        // Each run of raw bytes between escapes must be whole UTF-8 (an escape cannot split a sequence), as in
+        // the fast path of ``readString()``.
+        func flush() throws(Failure) {
+            guard !pendingUTF8.isEmpty else { return }
+            guard let text = String(validating: pendingUTF8, as: UTF8.self) else {
+                throw Failure(description: "JSON string is not valid UTF-8")
             }
+            scalars.append(contentsOf: text.unicodeScalars)
+            pendingUTF8.removeAll(keepingCapacity: true)
         }
         while let byte = next() {
             switch byte {
             case UInt8(ascii: "\""):
-                flush()
+                try flush()
                 return String(scalars)
             case UInt8(ascii: "\\"):
-                flush()
+                try flush()
                 guard let escape = next() else { break }
                 switch escape {
                 case UInt8(ascii: "\""): scalars.append("\"")
@@ -285,13 +288,7 @@ struct JSONReader {
         var value: UInt32 = 0
         for _ in 0..<4 {
             guard let byte = next() else { throw Failure(description: "JSON ends inside a \\u escape") }
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw Failure(description: "invalid \\u escape in a JSON string")
-            }
+            guard let digit = Hex.nibble(byte) else { throw Failure(description: "invalid \\u escape in a JSON string") }
             value = value << 4 | UInt32(digit)
         }
         return value

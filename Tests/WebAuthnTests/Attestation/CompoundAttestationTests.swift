@@ -54,6 +54,32 @@ struct CompoundAttestationTests {
         #expect(trusted.attestationType == .anonCA)
     }
 
+    @Test("a sub-statement is anchored by the roots of the authenticator's metadata entry")
+    func metadataRootsAnchorSubstatements() async throws {
+        let apple = SyntheticApple()
+        let statement = CBORValue.array([Self.entry("packed", try Self.packedSelf(apple.registration)), Self.entry("apple", try apple.statement())])
+        let root = try TestCertificates.authority(apple.caKey)
+        let entry = MetadataEntry(
+            aaguid: AAGUID(bytes: apple.registration.aaguid),
+            metadataStatement: MetadataStatement(description: "Synthetic (test metadata)", attestationRootCertificates: [
+                Data(try root.serializeAsPEM().derBytes).base64EncodedString(),
+            ]),
+            statusReports: [StatusReport(status: .fidoCertifiedL1)]
+        )
+        var rp = SyntheticRegistration.relyingParty
+        rp.attestationTrust = AttestationTrust(
+            requireTrustedAttestation: true, metadata: MetadataBLOB(number: 1, nextUpdate: .distantFuture, entries: [entry])
+        )
+        let verified = try await Self.finish(apple.registration, statement, rp: rp).get()
+        #expect(verified.attestation.components.map(\.trust.isTrusted) == [false, true])
+        #expect(verified.attestation.trust == .trusted(anchor: root))
+        #expect(verified.metadata?.description == "Synthetic (test metadata)")
+
+        // Without the metadata entry nothing anchors the apple sub-statement.
+        rp.attestationTrust = AttestationTrust(requireTrustedAttestation: true)
+        #expect(await failureCode { try await Self.finish(apple.registration, statement, rp: rp).get() } == .untrustedAttestation)
+    }
+
     @Test("a failing sub-statement fails the whole with its own code")
     func failingComponent() async throws {
         let apple = SyntheticApple()

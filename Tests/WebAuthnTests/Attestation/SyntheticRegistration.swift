@@ -59,7 +59,8 @@ struct SyntheticRegistration {
         return AttestationContext(
             format: format, statement: statement.mapValue ?? CBORMap(), rawStatement: statement,
             authenticatorData: authenticatorData, clientDataHash: clientDataHash, credential: attested,
-            verificationTime: Date(), anchors: anchors, trust: .empty, options: options
+            verificationTime: Date(),
+            trust: AttestationTrust(anchorsByFormat: anchors.map { [format: $0] } ?? [:]), options: options
         )
     }
 
@@ -111,17 +112,5 @@ enum TestCertificates {
             by: key
         )
         return try Certificate(derEncoded: der)
-    }
-}
-
-/// The code of the ``WebAuthnError`` that `body` throws; nil when it succeeds or throws another error.
-func failureCode<Result>(_ body: () async throws -> Result) async -> WebAuthnError.Code? {
-    do {
-        _ = try await body()
-        return nil
-    } catch let error as WebAuthnError {
-        return error.code
-    } catch {
-        return nil
     }
 }

@@ -1,11 +1,13 @@
 import WebAuthn
 
-/// The code `body` fails with, or nil when it succeeds.
-func failureCode<T>(_ body: () async throws(WebAuthnError) -> T) async -> WebAuthnError.Code? {
+/// The code of the ``WebAuthnError`` that `body` throws; nil when it succeeds or throws another error.
+func failureCode<Result>(_ body: () async throws -> Result) async -> WebAuthnError.Code? {
     do {
         _ = try await body()
         return nil
-    } catch {
+    } catch let error as WebAuthnError {
         return error.code
+    } catch {
+        return nil
     }
 }

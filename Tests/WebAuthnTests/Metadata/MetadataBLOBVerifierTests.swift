@@ -173,7 +173,7 @@ struct MetadataBLOBVerifierTests {
     func fidoRoot() throws {
         let root = try #require(MetadataBLOBVerifier.fidoRoots.first)
         let der = try root.serializeAsPEM().derBytes
-        let fingerprint = SHA256.hash(data: der).map { String(format: "%02x", $0) }.joined()
+        let fingerprint = Hex.encode(SHA256.hash(data: der))
         #expect(fingerprint == "cbb522d7b7f127ad6a0113865bdf1cd4102e7d0759af635a7cf4720dc963c53b")
     }
 }

@@ -124,7 +124,7 @@ struct MetadataPolicyTests {
         let leafDER = try #require(object.statement[text: "x5c"]?.arrayValue?.first?.bytesValue)
         let keyIdentifier = Array(SubjectKeyIdentifier(hash: try Certificate(derEncoded: leafDER).publicKey).keyIdentifier)
         let entry = BLOBBuilder.entry(
-            keyIdentifiers: [keyIdentifier.map { String(format: "%02X", $0) }.joined()], description: "Latchkey U2F Key",
+            keyIdentifiers: [Hex.encode(keyIdentifier).uppercased()], description: "Latchkey U2F Key",
             roots: [vendor.rootCertificate]
         )
         let json = try JSONSerialization.data(withJSONObject: ["no": 1, "nextUpdate": "2099-01-01", "entries": [entry]])

@@ -23,7 +23,7 @@ struct MetadataVectorTests {
         var keyIdentifiers: [String] = []
         if aaguid.isZero {
             let leaf = try Certificate(derEncoded: try #require(registration.x5c.first))
-            keyIdentifiers = [SubjectKeyIdentifier(hash: leaf.publicKey).keyIdentifier.map { String(format: "%02x", $0) }.joined()]
+            keyIdentifiers = [Hex.encode(SubjectKeyIdentifier(hash: leaf.publicKey).keyIdentifier)]
         }
         let entry = MetadataEntry(
             aaguid: aaguid.isZero ? nil : aaguid, attestationCertificateKeyIdentifiers: keyIdentifiers,

@@ -20,13 +20,19 @@ public struct MetadataStatement: Sendable, Decodable {
     public var schema: Int?
     /// `basic_full`, `basic_surrogate`, `attca`, `anonca`, `none`.
     public var attestationTypes: [String]?
-    /// The attestation roots, standard base64 DER, as sent.
-    public var attestationRootCertificates: [String]
+    /// The attestation roots, standard base64 DER, as sent. Setting them parses them into ``rootCertificates``.
+    public var attestationRootCertificates: [String] {
+        didSet { rootCertificates = Self.parseRoots(attestationRootCertificates) }
+    }
+    /// The attestation roots that parse as X.509 certificates (an unreadable one anchors nothing), parsed once
+    /// when the statement is decoded or its roots are set, not on every registration.
+    public private(set) var rootCertificates: [Certificate]
 
     /// A statement made by hand (tests, or metadata from another source).
     public init(description: String, attestationRootCertificates: [String] = []) {
         self.description = description
         self.attestationRootCertificates = attestationRootCertificates
+        rootCertificates = Self.parseRoots(attestationRootCertificates)
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -46,12 +52,10 @@ public struct MetadataStatement: Sendable, Decodable {
         schema = try container.decodeIfPresent(Int.self, forKey: .schema)
         attestationTypes = try container.decodeIfPresent([String].self, forKey: .attestationTypes)
         attestationRootCertificates = try container.decodeIfPresent([String].self, forKey: .attestationRootCertificates) ?? []
+        rootCertificates = Self.parseRoots(attestationRootCertificates)
     }
 
-    /// The attestation roots that parse as X.509 certificates (an unreadable one anchors nothing).
-    public var rootCertificates: [Certificate] {
-        attestationRootCertificates.compactMap { encoded in
-            Base64URL.decode(encoded).flatMap { try? Certificate(derEncoded: $0) }
-        }
+    private static func parseRoots(_ encoded: [String]) -> [Certificate] {
+        encoded.compactMap { text in Base64URL.decode(text).flatMap { try? Certificate(derEncoded: $0) } }
     }
 }
