@@ -20,8 +20,26 @@ public struct AuthenticatorError: Error, Sendable, Hashable, CustomStringConvert
         public static let excludedCredential = Code(rawValue: "excludedCredential")
         /// The system or authenticator cannot do this (an older OS, no requested algorithm).
         public static let unsupported = Code(rawValue: "unsupported")
+        /// The ceremony's timeout passed before the user or the authenticator answered (the request was
+        /// cancelled); browsers report this as a `NotAllowedError`.
+        public static let timedOut = Code(rawValue: "timedOut")
+        /// The user chose to continue with the Sign in with Apple account they already have for this app
+        /// (`ASAuthorizationError.preferSignInWithApple`, iOS 26): offer Sign in with Apple instead.
+        public static let preferSignInWithApple = Code(rawValue: "preferSignInWithApple")
+        /// The device is not set up to make passkeys (no passcode, or iCloud Keychain off):
+        /// `ASAuthorizationError.deviceNotConfiguredForPasskeyCreation` (iOS 26). Ask the user to set it up.
+        public static let deviceNotConfigured = Code(rawValue: "deviceNotConfigured")
+        /// A credential import or export between password managers failed
+        /// (`ASAuthorizationError.credentialImport` / `.credentialExport`).
+        public static let credentialExchangeFailed = Code(rawValue: "credentialExchangeFailed")
         /// Anything else: the authenticator itself failed (its key store, key generation, signing).
         public static let failed = Code(rawValue: "failed")
+
+        /// Every code, in the order the documentation lists them.
+        public static let all: [Code] = [
+            .cancelled, .notAllowed, .invalidOptions, .noCredentials, .excludedCredential, .unsupported, .timedOut,
+            .preferSignInWithApple, .deviceNotConfigured, .credentialExchangeFailed, .failed,
+        ]
     }
 
     /// The stable reason.
