@@ -11,8 +11,12 @@ import WebAuthn
 /// ```
 ///
 /// The calls never throw: every outcome is an envelope, and failures carry a stable
-/// ``AuthenticatorError/Code`` (`cancelled`, `notAllowed`, `invalidOptions`, `noCredentials`,
-/// `excludedCredential`, `unsupported`, `failed`).
+/// ``AuthenticatorError/Code`` (one of ``AuthenticatorError/Code/all``).
+///
+/// In a web view, the page's `postMessage({action, options})` is read into a ``BridgeMessage`` (checked
+/// against a ``BridgeOriginPolicy``) and answered by ``reply(to:)-(BridgeMessage)``; ``script`` is the
+/// page-side shim (`window.latchkeyBridge`), and on Apple platforms `PasskeyBridgeMessageHandler` wires
+/// both into a `WKUserContentController`.
 public struct PasskeyBridge: Sendable {
     /// The authenticator that makes and uses the passkeys.
     public let authenticator: any Authenticator
@@ -41,6 +45,23 @@ public struct PasskeyBridge: Sendable {
             return BridgeEnvelope.success(credential, transports: nil)
         } catch {
             return BridgeEnvelope.failure(error)
+        }
+    }
+
+    /// The envelope answering `message`.
+    public func reply(to message: BridgeMessage) async -> String {
+        switch message.action {
+        case .register: await register(optionsJSON: message.optionsJSON)
+        case .authenticate: await authenticate(optionsJSON: message.optionsJSON)
+        }
+    }
+
+    /// The envelope answering what ``BridgeMessage/receive(body:from:policy:)`` made of a message: the
+    /// failure envelope when it was refused or could not be read.
+    public func reply(to received: Result<BridgeMessage, AuthenticatorError>) async -> String {
+        switch received {
+        case .success(let message): await reply(to: message)
+        case .failure(let error): BridgeEnvelope.failure(error)
         }
     }
 }
