@@ -3,189 +3,149 @@ import AuthenticationServices
 import Foundation
 import WebAuthn
 
-// Apple platforms only; not compiled on Linux. Everything it decides is in the platform-independent files
-// beside it (PlatformRequests, PlatformCredentials, AuthorizationErrorMapping), which are tested there.
-
-extension ASAuthorizationPlatformPublicKeyCredentialRegistration: PlatformRegistrationResult {
-    public var reportedTransports: [AuthenticatorTransport] { [] }
-    public var attachment: AuthenticatorAttachment? { .platform }
-}
-
-extension ASAuthorizationSecurityKeyPublicKeyCredentialRegistration: PlatformRegistrationResult {
-    public var reportedTransports: [AuthenticatorTransport] { [] }
-    public var attachment: AuthenticatorAttachment? { .crossPlatform }
-}
-
-extension ASAuthorizationPlatformPublicKeyCredentialAssertion: PlatformAssertionResult {
-    public var attachment: AuthenticatorAttachment? { .platform }
-}
-
-extension ASAuthorizationSecurityKeyPublicKeyCredentialAssertion: PlatformAssertionResult {
-    public var attachment: AuthenticatorAttachment? { .crossPlatform }
-}
-
-/// Receives a passkey registration (seed 001's delegate API).
+/// Receives a passkey registration (the delegate API of delegate-style apps).
+@MainActor
 public protocol PasskeysRegistrationDelegate: AnyObject {
     func passkeysManager(_ manager: PasskeysManager, didRegister credential: RegistrationCredential)
 }
 
 /// Receives a passkey assertion.
+@MainActor
 public protocol PasskeysAuthenticationDelegate: AnyObject {
     func passkeysManager(_ manager: PasskeysManager, didAuthenticate credential: AuthenticationCredential)
 }
 
 /// Receives failures, with the stable code.
+@MainActor
 public protocol PasskeysErrorDelegate: AnyObject {
     func passkeysManager(_ manager: PasskeysManager, didFailWith error: AuthenticatorError)
 }
 
-/// Passkeys through AuthenticationServices: an ``Authenticator`` (async) and the delegate API.
+/// Passkeys and security keys through AuthenticationServices: an ``Authenticator`` (async) with a delegate API beside
+/// it, AutoFill-assisted sign-in, and ``cancel()``.
+///
+/// It builds the requests from the server's options (``PlatformRegistrationRequest``, ``PlatformAssertionRequest``),
+/// runs one `ASAuthorizationController` at a time, and returns the WebAuthn JSON the server takes, with the
+/// attachment and transports the system reported. Failures carry stable ``AuthenticatorError/Code``s
+/// (``AuthorizationErrorMapping``). A ceremony ends after its options' `timeout`, or ``defaultTimeout``.
 @available(iOS 16.0, macOS 13.0, *)
 @MainActor
-public final class PasskeysManager: NSObject, Authenticator, ASAuthorizationControllerDelegate,
-    ASAuthorizationControllerPresentationContextProviding {
-    public weak var registrationDelegate: PasskeysRegistrationDelegate?
-    public weak var authenticationDelegate: PasskeysAuthenticationDelegate?
-    public weak var errorDelegate: PasskeysErrorDelegate?
-    /// The window the sheet appears over.
-    public var anchor: ASPresentationAnchor?
+public final class PasskeysManager: Authenticator {
+    public weak var registrationDelegate: (any PasskeysRegistrationDelegate)?
+    public weak var authenticationDelegate: (any PasskeysAuthenticationDelegate)?
+    public weak var errorDelegate: (any PasskeysErrorDelegate)?
     /// Used when the options name no RP ID.
     public let relyingPartyIdentifier: String
-    /// Ask for security keys as well as platform passkeys.
+    /// Offer security keys beside platform passkeys.
     public var allowsSecurityKeys: Bool
+    /// How long a ceremony may wait for the user when the options give no `timeout`.
+    public var defaultTimeout: Duration = .seconds(300)
+    /// The window the sheet appears over.
+    public var anchor: ASPresentationAnchor? {
+        get { performer.anchor }
+        set { performer.anchor = newValue }
+    }
 
-    private var pending = PendingCeremony<ASAuthorizationCredential>()
+    private let performer: AuthorizationPerformer
 
     public init(relyingPartyIdentifier: String, allowsSecurityKeys: Bool = true, anchor: ASPresentationAnchor? = nil) {
         self.relyingPartyIdentifier = relyingPartyIdentifier
         self.allowsSecurityKeys = allowsSecurityKeys
-        self.anchor = anchor
+        performer = AuthorizationPerformer(anchor: anchor)
     }
 
     // MARK: Authenticator
 
-    public nonisolated func register(options: PublicKeyCredentialCreationOptions) async throws(AuthenticatorError) -> RegistrationCredential {
-        let credential = try await perform { manager throws(AuthenticatorError) in
-            try manager.registrationRequests(PlatformRegistrationRequest(options: options, defaultRelyingPartyIdentifier: manager.relyingPartyIdentifier))
-        }
-        guard let result = credential as? (any PlatformRegistrationResult) else {
-            throw AuthenticatorError(.failed, "AuthenticationServices returned no registration")
-        }
-        return try PlatformCredentialMapping.registration(result)
+    /// Creates a passkey (or a security key credential) for the server's creation options.
+    public func register(options: PublicKeyCredentialCreationOptions) async throws(AuthenticatorError) -> RegistrationCredential {
+        try await register(options: options, style: .standard)
     }
 
-    public nonisolated func authenticate(options: PublicKeyCredentialRequestOptions) async throws(AuthenticatorError) -> AuthenticationCredential {
-        let credential = try await perform { manager throws(AuthenticatorError) in
-            try manager.assertionRequests(PlatformAssertionRequest(options: options, defaultRelyingPartyIdentifier: manager.relyingPartyIdentifier))
-        }
-        guard let result = credential as? (any PlatformAssertionResult) else {
-            throw AuthenticatorError(.failed, "AuthenticationServices returned no assertion")
-        }
-        return PlatformCredentialMapping.assertion(result)
+    /// Creates a passkey; with `.conditional` (iOS 18 / macOS 15), the automatic upgrade after a password sign-in,
+    /// which shows no sheet and fails quietly when the password manager declines.
+    public func register(
+        options: PublicKeyCredentialCreationOptions, style: PlatformRegistrationRequest.Style
+    ) async throws(AuthenticatorError) -> RegistrationCredential {
+        let request = try PlatformRegistrationRequest(
+            options: options, defaultRelyingPartyIdentifier: relyingPartyIdentifier, style: style, allowsSecurityKeys: allowsSecurityKeys
+        )
+        let requests = try request.authorizationRequests()
+        return try await performer.perform(requests, presentation: .modal, timeout: request.timeout ?? defaultTimeout).registration()
+    }
+
+    /// Signs in with a passkey or security key for the server's request options, in the system sheet.
+    public func authenticate(options: PublicKeyCredentialRequestOptions) async throws(AuthenticatorError) -> AuthenticationCredential {
+        try await authenticate(options: options, presentation: .modal)
+    }
+
+    /// Signs in only if a passkey is on this device, without a sheet otherwise (``AuthenticatorError/Code/noCredentials``
+    /// at once): for a sign-in attempted at launch.
+    public func authenticateIfImmediatelyAvailable(options: PublicKeyCredentialRequestOptions) async throws(AuthenticatorError) -> AuthenticationCredential {
+        try await authenticate(options: options, presentation: .immediatelyAvailable)
+    }
+
+    #if canImport(UIKit) && !targetEnvironment(macCatalyst)
+    /// AutoFill-assisted sign-in (iOS): passkeys appear in the QuickType bar of the text field whose
+    /// `textContentType` is `.username`; returns when the user picks one. Start it when the sign-in screen
+    /// appears and ``cancel()`` it when the user goes another way (types a name, taps "Sign in with Apple").
+    public func authenticateWithAutoFill(options: PublicKeyCredentialRequestOptions) async throws(AuthenticatorError) -> AuthenticationCredential {
+        try await authenticate(options: options, presentation: .autoFill)
+    }
+    #endif
+
+    /// Ends the ceremony in flight, if any; its caller gets ``AuthenticatorError/Code/cancelled``.
+    public func cancel() {
+        performer.cancel()
+    }
+
+    private func authenticate(
+        options: PublicKeyCredentialRequestOptions, presentation: AuthorizationPresentation
+    ) async throws(AuthenticatorError) -> AuthenticationCredential {
+        let request = try PlatformAssertionRequest(
+            options: options, defaultRelyingPartyIdentifier: relyingPartyIdentifier, allowsSecurityKeys: allowsSecurityKeys
+        )
+        // AutoFill waits for the user to focus the field: it has no timeout of its own.
+        let timeout = presentation == .autoFill ? nil : request.timeout ?? defaultTimeout
+        let requests = request.authorizationRequests(for: presentation)
+        return try await performer.perform(requests, presentation: presentation, timeout: timeout).assertion()
     }
 
     // MARK: Delegate API
 
     /// Registers and reports to ``registrationDelegate`` or ``errorDelegate``.
     public func beginRegistration(options: PublicKeyCredentialCreationOptions) {
-        Task {
-            do { registrationDelegate?.passkeysManager(self, didRegister: try await register(options: options)) }
-            catch { errorDelegate?.passkeysManager(self, didFailWith: error) }
+        report { manager throws(AuthenticatorError) in
+            let credential = try await manager.register(options: options)
+            manager.registrationDelegate?.passkeysManager(manager, didRegister: credential)
         }
     }
 
-    /// Authenticates and reports to ``authenticationDelegate`` or ``errorDelegate``.
+    /// Signs in and reports to ``authenticationDelegate`` or ``errorDelegate``.
     public func beginAuthentication(options: PublicKeyCredentialRequestOptions) {
-        Task {
-            do { authenticationDelegate?.passkeysManager(self, didAuthenticate: try await authenticate(options: options)) }
-            catch { errorDelegate?.passkeysManager(self, didFailWith: error) }
+        report { manager throws(AuthenticatorError) in
+            let credential = try await manager.authenticate(options: options)
+            manager.authenticationDelegate?.passkeysManager(manager, didAuthenticate: credential)
         }
     }
 
-    // MARK: Requests
+    #if canImport(UIKit) && !targetEnvironment(macCatalyst)
+    /// AutoFill-assisted sign-in, reported to ``authenticationDelegate`` or ``errorDelegate``.
+    public func beginAutoFillAssistedAuthentication(options: PublicKeyCredentialRequestOptions) {
+        report { manager throws(AuthenticatorError) in
+            let credential = try await manager.authenticateWithAutoFill(options: options)
+            manager.authenticationDelegate?.passkeysManager(manager, didAuthenticate: credential)
+        }
+    }
+    #endif
 
-    private func registrationRequests(_ request: PlatformRegistrationRequest) -> [ASAuthorizationRequest] {
-        let platform = ASAuthorizationPlatformPublicKeyCredentialProvider(relyingPartyIdentifier: request.relyingPartyIdentifier)
-            .createCredentialRegistrationRequest(challenge: request.challenge, name: request.userName, userID: request.userID)
-        platform.userVerificationPreference = .init(rawValue: request.userVerificationPreference)
-        platform.attestationPreference = .init(rawValue: request.attestationPreference)
-        if #available(iOS 17.4, macOS 14.4, *) {
-            platform.excludedCredentials = request.excludedCredentialIDs.map {
-                ASAuthorizationPlatformPublicKeyCredentialDescriptor(credentialID: $0)
+    private func report(_ ceremony: @escaping @MainActor (PasskeysManager) async throws(AuthenticatorError) -> Void) {
+        Task { @MainActor in
+            do throws(AuthenticatorError) {
+                try await ceremony(self)
+            } catch {
+                errorDelegate?.passkeysManager(self, didFailWith: error)
             }
         }
-        guard allowsSecurityKeys else { return [platform] }
-        let key = ASAuthorizationSecurityKeyPublicKeyCredentialProvider(relyingPartyIdentifier: request.relyingPartyIdentifier)
-            .createCredentialRegistrationRequest(
-                challenge: request.challenge, displayName: request.userName, name: request.userName, userID: request.userID
-            )
-        key.credentialParameters = [ASAuthorizationPublicKeyCredentialParameters(algorithm: .ES256)]
-        key.excludedCredentials = request.excludedCredentialIDs.map {
-            ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor(credentialID: $0, transports: ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor.Transport.allSupported)
-        }
-        key.userVerificationPreference = .init(rawValue: request.userVerificationPreference)
-        return [platform, key]
-    }
-
-    private func assertionRequests(_ request: PlatformAssertionRequest) -> [ASAuthorizationRequest] {
-        let platform = ASAuthorizationPlatformPublicKeyCredentialProvider(relyingPartyIdentifier: request.relyingPartyIdentifier)
-            .createCredentialAssertionRequest(challenge: request.challenge)
-        platform.allowedCredentials = request.allowedCredentialIDs.map(ASAuthorizationPlatformPublicKeyCredentialDescriptor.init)
-        platform.userVerificationPreference = .init(rawValue: request.userVerificationPreference)
-        guard allowsSecurityKeys else { return [platform] }
-        let key = ASAuthorizationSecurityKeyPublicKeyCredentialProvider(relyingPartyIdentifier: request.relyingPartyIdentifier)
-            .createCredentialAssertionRequest(challenge: request.challenge)
-        key.allowedCredentials = request.allowedCredentialIDs.map {
-            ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor(credentialID: $0, transports: ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor.Transport.allSupported)
-        }
-        key.userVerificationPreference = .init(rawValue: request.userVerificationPreference)
-        return [platform, key]
-    }
-
-    // MARK: The controller
-
-    /// Builds the requests on the main actor, runs the controller, and maps its errors to stable codes.
-    private nonisolated func perform(
-        _ makeRequests: @MainActor @Sendable (PasskeysManager) throws(AuthenticatorError) -> [ASAuthorizationRequest]
-    ) async throws(AuthenticatorError) -> ASAuthorizationCredential {
-        do {
-            return try await run(makeRequests)
-        } catch let error as AuthenticatorError {
-            throw error
-        } catch {
-            let error = error as NSError
-            throw AuthorizationErrorMapping.error(domain: error.domain, code: error.code, description: error.localizedDescription)
-        }
-    }
-
-    private func run(
-        _ makeRequests: @MainActor @Sendable (PasskeysManager) throws(AuthenticatorError) -> [ASAuthorizationRequest]
-    ) async throws -> ASAuthorizationCredential {
-        let requests = try makeRequests(self)
-        return try await withCheckedThrowingContinuation { continuation in
-            guard pending.begin(continuation) else { return }
-            let controller = ASAuthorizationController(authorizationRequests: requests)
-            controller.delegate = self
-            controller.presentationContextProvider = self
-            controller.performRequests()
-        }
-    }
-
-    public nonisolated func authorizationController(controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization) {
-        MainActor.assumeIsolated {
-            pending.finish(.success(authorization.credential))
-        }
-    }
-
-    public nonisolated func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {
-        MainActor.assumeIsolated {
-            pending.finish(.failure(error))
-        }
-    }
-
-    public nonisolated func presentationAnchor(for controller: ASAuthorizationController) -> ASPresentationAnchor {
-        MainActor.assumeIsolated { anchor ?? ASPresentationAnchor() }
     }
 }
-
 #endif

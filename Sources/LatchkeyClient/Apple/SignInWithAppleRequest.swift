@@ -1,3 +1,4 @@
+import LatchkeyAPI
 import Crypto
 import WebAuthn
 
@@ -24,8 +25,8 @@ public struct SignInWithAppleNonce: Sendable, Hashable {
     }
 }
 
-/// What a Sign in with Apple request asks for, as seed 004 builds it: full name and email, the hashed nonce,
-/// a state value, and optionally a saved-password request beside it.
+/// What a Sign in with Apple request asks for: the scopes (full name and email by default), the hashed nonce and a
+/// state value the credential must echo.
 public struct SignInWithAppleRequest: Sendable, Hashable {
     /// `ASAuthorization.Scope` raw values.
     public enum Scope: String, Sendable, Hashable {
@@ -38,22 +39,38 @@ public struct SignInWithAppleRequest: Sendable, Hashable {
     public var nonce: SignInWithAppleNonce
     /// An opaque value echoed back in the credential, to match the response to this request.
     public var state: String
-    /// Whether to also offer saved passwords (`ASAuthorizationPasswordProvider().createRequest()`).
-    public var includesPasswordRequest: Bool
 
-    /// A request for full name and email with a fresh nonce and state.
+    /// A request for `scopes` with a fresh nonce and state.
     public init(
         scopes: [Scope] = [.fullName, .email], nonce: SignInWithAppleNonce = SignInWithAppleNonce(),
-        state: String = Base64URL.encode(RelyingParty.generateChallenge(byteCount: 16)), includesPasswordRequest: Bool = false
+        state: String = Base64URL.encode(RelyingParty.generateChallenge(byteCount: 16))
     ) {
         self.scopes = scopes
         self.nonce = nonce
         self.state = state
-        self.includesPasswordRequest = includesPasswordRequest
     }
 
-    /// Whether a credential's echoed `state` is this request's.
+    /// Whether a credential's echoed `state` is this request's (compared in constant time).
     public func matches(state returned: String?) -> Bool {
-        returned == state
+        guard let returned else { return false }
+        return constantTimeEquals(returned.utf8, state.utf8)
+    }
+
+    /// `credential` when it answers this request: its `state` is this request's and it carries an identity token.
+    /// - Throws: ``AuthenticatorError/Code/failed`` otherwise.
+    func checked(_ credential: AppleIDCredential) throws(AuthenticatorError) -> AppleIDCredential {
+        guard matches(state: credential.state) else {
+            throw AuthenticatorError(.failed, "the Sign in with Apple credential does not echo this request's state")
+        }
+        guard credential.identityToken?.isEmpty == false else {
+            throw AuthenticatorError(.failed, "Sign in with Apple returned no identity token")
+        }
+        return credential
+    }
+
+    /// The body of `POST /v1/apple/signin` for `credential`, checked against this request, with this request's raw nonce.
+    /// - Throws: ``AuthenticatorError/Code/failed`` when `credential` does not answer this request.
+    public func signInRequest(for credential: AppleIDCredential) throws(AuthenticatorError) -> AppleSignInRequest {
+        try checked(credential).signInRequest(rawNonce: nonce.raw)
     }
 }

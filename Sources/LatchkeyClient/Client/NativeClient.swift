@@ -106,6 +106,12 @@ public struct NativeClient: Sendable {
         try await signedIn(connection.send("POST", APIPaths.Native.authenticationVerify, body: request, as: SessionResponse.self))
     }
 
+    /// `POST /v1/apple/signin`: signs in with Sign in with Apple (or, with a session, links the Apple ID to the
+    /// signed-in account); keeps the session. Build `request` with ``AppleIDCredential/signInRequest(rawNonce:)``.
+    public func signInWithApple(_ request: AppleSignInRequest) async throws(LatchkeyClientError) -> SessionResponse {
+        try await signedIn(connection.send("POST", APIPaths.Apple.signIn, body: request, as: SessionResponse.self))
+    }
+
     /// `GET /v1/me`: the signed-in user.
     public func me() async throws(LatchkeyClientError) -> UserProfile {
         try await connection.send("GET", APIPaths.Native.me, body: NoBody?.none, as: UserProfile.self)

@@ -1,59 +1,66 @@
-#if canImport(Security)
 import Foundation
-import Security
 import VirtualAuthenticator
 import WebAuthn
 
-/// A ``VirtualAuthenticator/CredentialStore`` in the Keychain, for Apple platforms (the role of the seed's
-/// `KeychainCredentialStore`).
+/// The generic-password items of one Keychain service: the few Keychain operations ``KeychainCredentialStore`` needs,
+/// each answering with the item data or throwing ``KeychainStoreError`` with the `OSStatus`.
 ///
-/// Each credential is one generic-password item in ``service``, its account the base64url credential ID, its data
-/// the credential as JSON, readable only on this device after the first unlock
-/// (`kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly`: private keys never sync).
+/// ``SecurityKeychain`` is the real one (Apple platforms); tests use an in-memory one.
+public protocol GenericPasswordKeychain: Sendable {
+    /// Adds an item; throws `errSecDuplicateItem` (-25299) when `account` exists.
+    func add(account: String, data: Data) throws(KeychainStoreError)
+    /// Replaces an item's data; returns false when there is no such item.
+    func update(account: String, data: Data) throws(KeychainStoreError) -> Bool
+    /// The data of one item, or nil when there is no such item.
+    func data(account: String) throws(KeychainStoreError) -> Data?
+    /// The data of every item of the service, as `(account, data)`; empty only when there are none.
+    func allItems() throws(KeychainStoreError) -> [(account: String, data: Data)]
+    /// Deletes an item; returns false when there was none.
+    func delete(account: String) throws(KeychainStoreError) -> Bool
+}
+
+/// A ``VirtualAuthenticator/CredentialStore`` in the Keychain (Apple platforms), the counterpart of
+/// ``EncryptedFileCredentialStore``.
 ///
-/// Not compiled on Linux; ``EncryptedFileCredentialStore`` is the store there.
+/// Each credential is one generic-password item of ``service``: its account the base64url credential ID, its data the
+/// credential as JSON. On Apple platforms `KeychainCredentialStore(service:)` uses ``SecurityKeychain``: the
+/// data-protection keychain (on macOS too, where the file-based keychain would silently answer one item to a
+/// "match all" query), readable on this device after the first unlock, never synced.
+///
+/// Every Keychain failure is thrown (``KeychainStoreError``), and so is an item that does not decode: a failed read is
+/// never an empty list.
 public struct KeychainCredentialStore: CredentialStore {
     /// The Keychain service the items are filed under.
     public let service: String
+    private let keychain: any GenericPasswordKeychain
 
-    public init(service: String = "dev.latchkey.virtual-authenticator") {
+    /// A store over `keychain`, whose items belong to `service`.
+    public init(service: String, keychain: any GenericPasswordKeychain) {
         self.service = service
+        self.keychain = keychain
     }
 
     public func save(_ credential: StoredCredential) async throws {
         let data = try JSONEncoder().encode(credential)
-        let query = itemQuery(account: Base64URL.encode(credential.id))
-        let updated = SecItemUpdate(query as CFDictionary, [kSecValueData as String: data] as CFDictionary)
-        guard updated == errSecItemNotFound else { return try Self.check(updated) }
-        var item = query
-        item[kSecValueData as String] = data
-        item[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
-        try Self.check(SecItemAdd(item as CFDictionary, nil))
+        let account = Base64URL.encode(credential.id)
+        if try keychain.update(account: account, data: data) { return }
+        do {
+            try keychain.add(account: account, data: data)
+        } catch where error.status == KeychainStoreError.duplicateItem {
+            // Added by someone else between the update and the add: replace it.
+            guard try keychain.update(account: account, data: data) else { throw error }
+        }
     }
 
     public func credential(id: [UInt8]) async throws -> StoredCredential? {
-        var query = itemQuery(account: Base64URL.encode(id))
-        query[kSecReturnData as String] = true
-        query[kSecMatchLimit as String] = kSecMatchLimitOne
-        var result: CFTypeRef?
-        let status = SecItemCopyMatching(query as CFDictionary, &result)
-        if status == errSecItemNotFound { return nil }
-        try Self.check(status)
-        guard let data = result as? Data else { throw KeychainStoreError(status: errSecDecode) }
-        return try JSONDecoder().decode(StoredCredential.self, from: data)
+        let account = Base64URL.encode(id)
+        guard let data = try keychain.data(account: account) else { return nil }
+        return try Self.decode(data, account: account)
     }
 
     public func credentials(rpID: String) async throws -> [StoredCredential] {
-        var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service]
-        query[kSecReturnData as String] = true
-        query[kSecMatchLimit as String] = kSecMatchLimitAll
-        var result: CFTypeRef?
-        let status = SecItemCopyMatching(query as CFDictionary, &result)
-        if status == errSecItemNotFound { return [] }
-        try Self.check(status)
-        let items = (result as? [Data]) ?? []
-        let decoder = JSONDecoder()
-        return try items.map { try decoder.decode(StoredCredential.self, from: $0) }
+        try keychain.allItems()
+            .map { item in try Self.decode(item.data, account: item.account) }
             .filter { $0.rpID == rpID }
             .sorted { lhs, rhs in
                 lhs.createdAt != rhs.createdAt ? lhs.createdAt < rhs.createdAt : lhs.id.lexicographicallyPrecedes(rhs.id)
@@ -61,27 +68,38 @@ public struct KeychainCredentialStore: CredentialStore {
     }
 
     public func delete(id: [UInt8]) async throws {
-        let status = SecItemDelete(itemQuery(account: Base64URL.encode(id)) as CFDictionary)
-        guard status != errSecItemNotFound else { return }
-        try Self.check(status)
+        _ = try keychain.delete(account: Base64URL.encode(id))
     }
 
-    private func itemQuery(account: String) -> [String: Any] {
-        [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service, kSecAttrAccount as String: account]
-    }
-
-    private static func check(_ status: OSStatus) throws {
-        guard status == errSecSuccess else { throw KeychainStoreError(status: status) }
+    private static func decode(_ data: Data, account: String) throws(KeychainStoreError) -> StoredCredential {
+        do {
+            return try JSONDecoder().decode(StoredCredential.self, from: data)
+        } catch {
+            throw KeychainStoreError(status: KeychainStoreError.decode, "the Keychain item \(account) is not a stored credential")
+        }
     }
 }
 
-/// A Keychain call failed; `status` is the `OSStatus` (see `SecCopyErrorMessageString`).
-public struct KeychainStoreError: Error, Sendable, CustomStringConvertible {
-    public let status: OSStatus
+/// A Keychain call failed: `status` is the `OSStatus`.
+public struct KeychainStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// `errSecDuplicateItem`.
+    public static let duplicateItem: Int32 = -25299
+    /// `errSecDecode`: the item could not be read.
+    public static let decode: Int32 = -26275
+    /// `errSecMissingEntitlement`: the app lacks the keychain-access-groups entitlement the data-protection
+    /// keychain needs (macOS: sign the app).
+    public static let missingEntitlement: Int32 = -34018
+    /// `errSecInteractionNotAllowed`: the device is locked (before the first unlock).
+    public static let interactionNotAllowed: Int32 = -25308
 
-    public var description: String {
-        let message = SecCopyErrorMessageString(status, nil) as String? ?? "unknown error"
-        return "Keychain error \(status): \(message)"
+    public let status: Int32
+    /// What failed, with the system's message for the status where it has one.
+    public let message: String
+
+    public init(status: Int32, _ message: String) {
+        self.status = status
+        self.message = message
     }
+
+    public var description: String { "Keychain error \(status): \(message)" }
 }
-#endif

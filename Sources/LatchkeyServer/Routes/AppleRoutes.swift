@@ -11,38 +11,10 @@ struct AppleRoutes: Sendable {
     let apple: AppleSignInService?
     let sessions: SessionAuthenticator
 
-    /// The body of `POST /v1/apple/signin`, from `ASAuthorizationAppleIDCredential`.
-    struct SignInRequest: Decodable, Sendable {
-        /// `{"givenName","familyName"}` as `PersonNameComponents` has them; a plain string (an already formatted
-        /// name) is taken as the given name.
-        struct FullName: Decodable, Sendable {
-            var givenName: String?
-            var familyName: String?
-
-            init(from decoder: any Decoder) throws {
-                if let formatted = try? decoder.singleValueContainer().decode(String.self) {
-                    givenName = formatted
-                    return
-                }
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                givenName = try container.decodeIfPresent(String.self, forKey: .givenName)
-                familyName = try container.decodeIfPresent(String.self, forKey: .familyName)
-            }
-
-            private enum CodingKeys: String, CodingKey { case givenName, familyName }
-        }
-        var identityToken: String
-        var authorizationCode: String?
-        var rawNonce: String?
-        var fullName: FullName?
-        var email: String?
-        var clientId: String?
-    }
-
     func add(to routes: RouterGroup<ServerRequestContext>, ceremonyRoutes: RouterGroup<ServerRequestContext>) {
         ceremonyRoutes.post(RouterPath(APIPaths.Apple.signIn)) { request, context in
             let apple = try enabled()
-            let body = try await request.decodeJSON(SignInRequest.self, context: context)
+            let body = try await request.decodeJSON(AppleSignInRequest.self, context: context)
             let caller = try await sessions.signedIn(request)
             let outcome = try await apple.signIn(.init(
                 identityToken: body.identityToken, rawNonce: body.rawNonce ?? "", authorizationCode: body.authorizationCode,

@@ -1,6 +1,6 @@
-/// Compares two byte sequences in time that depends only on their lengths.
+/// Compares two byte sequences in time that depends only on their lengths (for secrets: tokens, states, MACs).
 @inline(__always)
-func constantTimeEquals<A: Sequence<UInt8>, B: Sequence<UInt8>>(_ lhs: A, _ rhs: B) -> Bool {
+public func constantTimeEquals<A: Sequence<UInt8>, B: Sequence<UInt8>>(_ lhs: A, _ rhs: B) -> Bool {
     let left = Array(lhs)
     let right = Array(rhs)
     guard left.count == right.count else { return false }
