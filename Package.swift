@@ -198,7 +198,9 @@ let package = Package(
             name: "LatchkeyClientServerTests",
             dependencies: [
                 "LatchkeyClient", "LatchkeyServer", "LatchkeyStore", "LatchkeyAPI", "LatchkeyTestSupport", "VirtualAuthenticator", "WebAuthn",
+                "AppleStandIn", "AppleSignIn",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
     ],

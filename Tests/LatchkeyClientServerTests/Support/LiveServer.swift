@@ -34,11 +34,15 @@ struct LiveServer: Sendable {
     }
 
     /// Runs `body` against a live server over a fresh database of `backend`, then removes the database.
-    static func run(_ backend: Backend, _ body: @escaping @Sendable (LiveServer) async throws -> Void) async throws {
+    static func run(
+        _ backend: Backend, configure: (inout ServerSettings) -> Void = { _ in },
+        _ body: @escaping @Sendable (LiveServer) async throws -> Void
+    ) async throws {
         let database = try TestDatabase(backend)
         do {
             var settings = ServerSettings()
             settings.rateLimit = 0
+            configure(&settings)
             let store = try database.makeStore()
             let app = ServerApplication.make(configuration: try ServerConfiguration(settings), store: store, logger: TestDatabase.logger)
             try await app.test(.live) { client in
