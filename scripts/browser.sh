@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# The web page's end-to-end test in headless Chromium (Tests/Browser/browser_flow.py).
+# The browser end-to-end tests in headless Chromium: the web page (Tests/Browser/browser_flow.py), then the hybrid-app
+# passkey bridge (Tests/Browser/bridge_flow.py: window.latchkeyBridge against `latchkey passkey bridge`).
 #
 #   scripts/browser.sh PYTHON LATCHKEY    PYTHON: a python with selenium (scripts/python-env.sh makes one);
 #                                         LATCHKEY: the built binary (`swift build --show-bin-path`/latchkey).
 #
 # Installs Debian's `chromium` and `chromium-driver` when chromedriver is missing (as root; quietly; once), then runs
-# the test against the binary. Builds nothing. Screenshots go to $LATCHKEY_ARTIFACTS (default .build/artifacts/browser).
-# Exits with the test's status; prints one summary line.
+# both tests against the binary, the second even when the first fails. Builds nothing. Screenshots go to
+# $LATCHKEY_ARTIFACTS (default .build/artifacts/browser). Exits 1 when either test fails; each prints its summary.
 set -euo pipefail
 python=${1:?usage: scripts/browser.sh PYTHON LATCHKEY}
 latchkey=${2:?usage: scripts/browser.sh PYTHON LATCHKEY}
@@ -31,4 +32,8 @@ ensure_chromium_installed() {
 
 ensure_chromium_installed
 [ -x "$latchkey" ] || { log "error: $latchkey is not an executable; build first (swift build)"; exit 1; }
-exec "$python" Tests/Browser/browser_flow.py "$latchkey" "$(command -v chromedriver)"
+chromedriver=$(command -v chromedriver)
+status=0
+"$python" Tests/Browser/browser_flow.py "$latchkey" "$chromedriver" || { log "error: the web page test failed"; status=1; }
+"$python" Tests/Browser/bridge_flow.py "$latchkey" "$chromedriver" || { log "error: the passkey bridge test failed"; status=1; }
+exit "$status"
