@@ -129,6 +129,14 @@ HARNESS = r"""
         return error(e);
       }
     },
+    // The same options through both forms: the envelope of register/authenticate and what
+    // credentials.create/get rejects with.
+    async bothForms(action, options) {
+      const bridge = window.latchkeyBridge;
+      const envelope = await bridge[action](JSON.stringify(options));
+      const call = action === "register" ? bridge.credentials.create : bridge.credentials.get;
+      return { envelope, error: await window.__latchkeyTest.rejection(call({ publicKey: options })) };
+    },
   };
 })();
 """
@@ -270,6 +278,13 @@ def scenarios(page, hosts, checks, origin, codes):
     """Each scenario: a label and a function; a failing one is counted and the next one runs."""
     main, no_uv = hosts["main"], hosts["no-uv"]
 
+    def refused(label, host, code, source):
+        """Runs `source`, which returns T.bothForms(…), and checks both forms failed with `code`."""
+        result = page.run(host, source)
+        checks.envelope_fails(label, result["envelope"], code)
+        checks.rejects(f"{label}: credentials.*", result["error"], code)
+        return result
+
     def expect_session(label, verify, me, username, status=200):
         checks.expect(verify["status"] == status and verify["json"]["user"]["name"] == username,
                       f"{label}: the server verifies it into a session", verify)
@@ -405,43 +420,30 @@ def scenarios(page, hosts, checks, origin, codes):
 
     def excluded():
         label = "excludedCredential"
-        result = page.run(main, """
+        result = refused(label, main, "excludedCredential", """
             const me = await T.api("GET", "/v1/me");
-            const add = () => T.api("POST", "/v1/me/passkeys/registration/options", {});
-            const first = await add();
-            const envelope = await B.register(JSON.stringify(first.json.options));
-            const second = (await add()).json.options;
-            const error = await T.rejection(B.credentials.create({publicKey: second}));
-            return {me, excluded: first.json.options.excludeCredentials, envelope, error,
-                    passkeys: (await T.api("GET", "/v1/me/passkeys")).json.passkeys.length};
+            const o = (await T.api("POST", "/v1/me/passkeys/registration/options", {})).json.options;
+            return Object.assign(await T.bothForms("register", o), {
+                me, excluded: o.excludeCredentials, passkeys: (await T.api("GET", "/v1/me/passkeys")).json.passkeys.length});
         """)
         checks.expect(result["me"]["json"]["name"] == "bridge-envelope" and len(result["excluded"] or []) == 1,
                       f"{label}: the server excludes the account's passkey", result)
-        checks.envelope_fails(label, result["envelope"], "excludedCredential")
-        checks.rejects(f"{label}: credentials.create", result["error"], "excludedCredential")
         checks.expect(result["passkeys"] == 1, f"{label}: nothing was added", result["passkeys"])
 
     def no_credentials():
-        label = "noCredentials"
-        result = page.run(main, """
+        refused("noCredentials: an unknown allowCredentials ID", main, "noCredentials", """
             const o = (await T.api("POST", "/v1/passkeys/authentication/options", {username: "bridge-envelope"})).json.options;
             o.allowCredentials = [{type: "public-key", id: "AAAAAAAAAAAAAAAAAAAAAA"}];
-            return {envelope: await B.authenticate(JSON.stringify(o)),
-                    error: await T.rejection(B.credentials.get({publicKey: o}))};
+            return T.bothForms("authenticate", o);
         """)
-        checks.envelope_fails(f"{label}: an unknown allowCredentials ID", result["envelope"], "noCredentials")
-        checks.rejects(f"{label}: credentials.get", result["error"], "noCredentials")
 
     def unsupported():
         label = "unsupported"
-        result = page.run(main, with_username(SIGN_UP, "bridge-unsupported") + """
+        refused(f"{label}: only Ed448 in pubKeyCredParams", main, "unsupported", with_username(SIGN_UP, "bridge-unsupported") + """
             const o = options.json.options;
             o.pubKeyCredParams = [{type: "public-key", alg: -53}];   // Ed448, which the authenticator lacks
-            return {envelope: await B.register(JSON.stringify(o)),
-                    error: await T.rejection(B.credentials.create({publicKey: o}))};
+            return T.bothForms("register", o);
         """)
-        checks.envelope_fails(f"{label}: only Ed448 in pubKeyCredParams", result["envelope"], "unsupported")
-        checks.rejects(f"{label}: credentials.create", result["error"], "unsupported")
         result = page.run(None, """
             const saved = window.webkit;
             delete window.webkit;
@@ -458,14 +460,11 @@ def scenarios(page, hosts, checks, origin, codes):
 
     def user_verification():
         label = "notAllowed: user verification required, --user-verification off"
-        result = page.run(no_uv, with_username(SIGN_UP, "bridge-uv") + """
+        refused(label, no_uv, "notAllowed", with_username(SIGN_UP, "bridge-uv") + """
             const o = options.json.options;
             o.authenticatorSelection = Object.assign({}, o.authenticatorSelection, {userVerification: "required"});
-            return {envelope: await B.register(JSON.stringify(o)),
-                    error: await T.rejection(B.credentials.create({publicKey: o}))};
+            return T.bothForms("register", o);
         """)
-        checks.envelope_fails(label, result["envelope"], "notAllowed")
-        checks.rejects(f"{label}: credentials.create", result["error"], "notAllowed")
 
     def iframe():
         label = "notAllowed: an iframe"
