@@ -29,6 +29,10 @@ echo "Python for interoperability tests: $LATCHKEY_TEST_PYTHON"
 
 swift build --build-tests
 
+# LatchkeyClient's Apple-platform code (and docs/snippets) type-checked against stand-ins of Apple's SDK (Tests/AppleSDK).
+applesdk=0
+bash scripts/apple-sdk-check.sh || applesdk=1
+
 # latchkey passkey register/login against Yubico python-fido2's Fido2Server serving the conformance API.
 interop=0
 bash Tests/Interop/fido2_interop.sh "$LATCHKEY_TEST_PYTHON" "$(swift build --show-bin-path)/latchkey" || interop=1
@@ -44,6 +48,10 @@ set +e
 swift test --skip-build 2>&1 | tee "$work/test.log"
 status=${PIPESTATUS[0]}
 set -e
+if [ "$applesdk" -ne 0 ]; then
+    echo "error: the Apple SDK check failed (see above; scripts/apple-sdk-check.sh)"
+    status=1
+fi
 if [ "$interop" -ne 0 ]; then
     echo "error: the python-fido2 interoperability test failed (see above)"
     status=1
