@@ -32,13 +32,11 @@ extension PlatformRegistrationRequest {
             }
         }
         if let largeBlob, #available(iOS 17.0, macOS 14.0, *) {
-            request.largeBlob = ASAuthorizationPublicKeyCredentialLargeBlobRegistrationInput(
-                supportRequirement: largeBlob == .required ? .required : .preferred
-            )
+            request.largeBlob = largeBlob == .required ? .supportRequired : .supportPreferred
         }
         if let prf, #available(iOS 18.0, macOS 15.0, *) {
             switch prf {
-            case .checkForSupport: request.prf = .checkForSupport()
+            case .checkForSupport: request.prf = .checkForSupport
             case .evaluate(let values): request.prf = .inputValues(values.inputValues)
             }
         }
@@ -86,15 +84,17 @@ extension PlatformAssertionRequest {
         request.userVerificationPreference = ASAuthorizationPublicKeyCredentialUserVerificationPreference(rawValue: userVerificationPreference)
         if let largeBlob, #available(iOS 17.0, macOS 14.0, *) {
             switch largeBlob {
-            case .read: request.largeBlob = ASAuthorizationPublicKeyCredentialLargeBlobAssertionInput(operation: .read)
-            case .write(let blob): request.largeBlob = ASAuthorizationPublicKeyCredentialLargeBlobAssertionInput(operation: .write(blob))
+            case .read: request.largeBlob = .read
+            case .write(let blob): request.largeBlob = .write(blob)
             }
         }
         if let prf, #available(iOS 18.0, macOS 15.0, *) {
-            request.prf = ASAuthorizationPublicKeyCredentialPRFAssertionInput(
-                inputValues: prf.values?.inputValues,
-                perCredentialInputValues: prf.valuesByCredential.isEmpty ? nil : prf.valuesByCredential.mapValues(\.inputValues)
-            )
+            let perCredential = prf.valuesByCredential.mapValues(\.inputValues)
+            if let values = prf.values {
+                request.prf = .inputValues(values.inputValues, perCredentialInputValues: perCredential.isEmpty ? nil : perCredential)
+            } else {
+                request.prf = .perCredentialInputValues(perCredential)
+            }
         }
         return request
     }

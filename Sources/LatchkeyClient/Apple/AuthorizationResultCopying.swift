@@ -76,8 +76,10 @@ extension PlatformAssertionResult {
             attachment = PlatformAttachment(rawValue: assertion.attachment.rawValue)
         }
         if #available(iOS 17.0, macOS 14.0, *), let largeBlob = assertion.largeBlob {
-            largeBlobData = largeBlob.readData
-            largeBlobWritten = largeBlob.didWrite
+            switch largeBlob.result {
+            case .read(let data): largeBlobData = data
+            case .write(let success): largeBlobWritten = success
+            }
         }
         if #available(iOS 18.0, macOS 15.0, *), let prf = assertion.prf {
             prfOutput = PlatformPRFOutput(first: prf.first.bytes, second: prf.second?.bytes)
