@@ -1,9 +1,19 @@
+import Foundation
+
 /// Maps `ASAuthorizationError` codes (domain `com.apple.AuthenticationServices.AuthorizationError`) to the
 /// stable ``AuthenticatorError/Code``s, so an iOS app and the hybrid bridge report the same codes as the
 /// virtual authenticator.
 public enum AuthorizationErrorMapping {
     /// `ASAuthorizationErrorDomain`.
     public static let domain = "com.apple.AuthenticationServices.AuthorizationError"
+
+    /// The stable error for an error AuthenticationServices reported (an `NSError` in `ASAuthorizationErrorDomain`, or
+    /// any other); an ``AuthenticatorError`` stays as it is.
+    public static func error(_ error: any Error) -> AuthenticatorError {
+        if let error = error as? AuthenticatorError { return error }
+        let nsError = error as NSError
+        return self.error(domain: nsError.domain, code: nsError.code, description: nsError.localizedDescription)
+    }
 
     /// The error for an `NSError` from AuthenticationServices (`domain`, `code`), with its description.
     /// An error from another domain is ``AuthenticatorError/Code/failed``.

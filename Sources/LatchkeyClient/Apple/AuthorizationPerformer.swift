@@ -74,7 +74,7 @@ final class AuthorizationPerformer: NSObject, ASAuthorizationControllerDelegate,
 
     func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {
         guard let ticket = takeTicket(of: controller) else { return }
-        ceremony.finish(.failure(Self.authenticatorError(error)), for: ticket)
+        ceremony.finish(.failure(AuthorizationErrorMapping.error(error)), for: ticket)
     }
 
     // MARK: ASAuthorizationControllerPresentationContextProviding
@@ -90,13 +90,6 @@ final class AuthorizationPerformer: NSObject, ASAuthorizationControllerDelegate,
         guard let active, active.controller === controller else { return nil }
         self.active = nil
         return active.ticket
-    }
-
-    /// The stable error for what the controller reported.
-    static func authenticatorError(_ error: any Error) -> AuthenticatorError {
-        if let error = error as? AuthenticatorError { return error }
-        let nsError = error as NSError
-        return AuthorizationErrorMapping.error(domain: nsError.domain, code: nsError.code, description: nsError.localizedDescription)
     }
 }
 #endif

@@ -112,6 +112,23 @@ extension PlatformAssertionRequest {
     }
 }
 
+@available(iOS 26.0, macOS 26.0, *)
+extension AccountCreationRequest {
+    /// The `ASAuthorizationAccountCreationPlatformPublicKeyCredentialRequest`.
+    @MainActor
+    func authorizationRequest() -> ASAuthorizationAccountCreationPlatformPublicKeyCredentialRequest {
+        ASAuthorizationAccountCreationProvider().createPlatformPublicKeyCredentialRegistrationRequest(
+            acceptedContactIdentifiers: acceptedContacts.map { kind -> ASContactIdentifierRequest in
+                switch kind {
+                case .email: .email
+                case .phoneNumber: .phoneNumber
+                }
+            },
+            shouldRequestName: requestsName, relyingPartyIdentifier: relyingPartyIdentifier, challenge: challenge, userID: userID
+        )
+    }
+}
+
 extension PlatformCredentialDescriptor {
     /// The security key descriptor, with the transports the server knows or else every transport.
     @MainActor

@@ -7,6 +7,7 @@ enum AuthorizationResult: Sendable, Hashable {
     case passkeyAssertion(PlatformAssertionResult)
     case appleID(AppleIDCredential)
     case password(PasswordCredential)
+    case accountCreation(AccountCreationResult)
 
     /// The registration, or ``AuthenticatorError/Code/failed`` for any other kind of credential.
     func registration() throws(AuthenticatorError) -> RegistrationCredential {
@@ -18,6 +19,12 @@ enum AuthorizationResult: Sendable, Hashable {
     func assertion() throws(AuthenticatorError) -> AuthenticationCredential {
         guard case .passkeyAssertion(let result) = self else { throw unexpected("a passkey assertion") }
         return try PlatformCredentialMapping.assertion(result)
+    }
+
+    /// The passkey sign-up sheet's result, or ``AuthenticatorError/Code/failed`` for any other kind of credential.
+    func accountCreation() throws(AuthenticatorError) -> AccountCreationResult {
+        guard case .accountCreation(let result) = self else { throw unexpected("a passkey account creation") }
+        return result
     }
 
     /// The Apple ID credential, checked against the request's `state`.
@@ -36,6 +43,7 @@ enum AuthorizationResult: Sendable, Hashable {
         case .passkeyAssertion: "a passkey assertion"
         case .appleID: "a Sign in with Apple credential"
         case .password: "a saved password"
+        case .accountCreation: "a passkey account creation"
         }
     }
 }

@@ -13,6 +13,10 @@ extension AuthorizationResult {
     /// - Throws: ``AuthenticatorError/Code/failed`` for a credential type Latchkey does not request.
     @MainActor
     init(copying credential: any ASAuthorizationCredential) throws(AuthenticatorError) {
+        if #available(iOS 26.0, macOS 26.0, *), let created = credential as? ASAuthorizationAccountCreationPlatformPublicKeyCredential {
+            self = .accountCreation(AccountCreationResult(copying: created))
+            return
+        }
         switch credential {
         case let registration as ASAuthorizationPlatformPublicKeyCredentialRegistration:
             self = .passkeyRegistration(PlatformRegistrationResult(copying: registration))
@@ -96,6 +100,21 @@ extension PlatformAssertionResult {
         if #available(iOS 17.4, macOS 14.4, *) {
             appIDUsed = assertion.appID
         }
+    }
+}
+
+@available(iOS 26.0, macOS 26.0, *)
+extension AccountCreationResult {
+    @MainActor
+    init(copying created: ASAuthorizationAccountCreationPlatformPublicKeyCredential) {
+        let contact: Contact = switch created.contactIdentifier {
+        case .email(let email): .email(email.value)
+        case .phoneNumber(let phone): .phoneNumber(phone.value)
+        }
+        self.init(
+            contact: contact, givenName: created.name?.givenName, familyName: created.name?.familyName,
+            registration: PlatformRegistrationResult(copying: created.credentialRegistration)
+        )
     }
 }
 

@@ -73,6 +73,21 @@ public final class PasskeysManager: Authenticator {
         return try await performer.perform(requests, presentation: .modal, timeout: request.timeout ?? defaultTimeout).registration()
     }
 
+    /// The passkey sign-up sheet (iOS 26 / macOS 26): the system asks for the user's email address or phone number
+    /// (and name) and makes the passkey for the server's creation options in one step.
+    @available(iOS 26.0, macOS 26.0, *)
+    public func createAccount(
+        options: PublicKeyCredentialCreationOptions, acceptedContacts: [AccountCreationRequest.ContactKind] = [.email],
+        requestsName: Bool = true
+    ) async throws(AuthenticatorError) -> AccountCreationResult {
+        let request = try AccountCreationRequest(
+            options: options, defaultRelyingPartyIdentifier: relyingPartyIdentifier, acceptedContacts: acceptedContacts,
+            requestsName: requestsName
+        )
+        return try await performer.perform([request.authorizationRequest()], presentation: .modal, timeout: request.timeout ?? defaultTimeout)
+            .accountCreation()
+    }
+
     /// Signs in with a passkey or security key for the server's request options, in the system sheet.
     public func authenticate(options: PublicKeyCredentialRequestOptions) async throws(AuthenticatorError) -> AuthenticationCredential {
         try await authenticate(options: options, presentation: .modal)
