@@ -28,7 +28,6 @@ public protocol PasskeysErrorDelegate: AnyObject {
 /// runs one `ASAuthorizationController` at a time, and returns the WebAuthn JSON the server takes, with the
 /// attachment and transports the system reported. Failures carry stable ``AuthenticatorError/Code``s
 /// (``AuthorizationErrorMapping``). A ceremony ends after its options' `timeout`, or ``defaultTimeout``.
-@available(iOS 16.0, macOS 13.0, *)
 @MainActor
 public final class PasskeysManager: Authenticator {
     public weak var registrationDelegate: (any PasskeysRegistrationDelegate)?
