@@ -42,7 +42,11 @@ extension CeremonyService {
                 try await verifyAndCommit(credential, ceremony: ceremony, state: state, now: now)
             }
         } catch {
-            await discardCeremony(ticket: ticket, kind: .authentication, now: now)
+            // A concurrent finish of this ceremony committed while this one was verifying (it then sees the sign count
+            // that finish recorded, say): this attempt lost the race, and says so, not what its late check found.
+            guard await discardCeremony(ticket: ticket, kind: .authentication, now: now) else {
+                throw Self.ceremonyNotFound(.authentication)
+            }
             throw error
         }
     }

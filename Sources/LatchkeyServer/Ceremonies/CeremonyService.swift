@@ -82,9 +82,16 @@ struct CeremonyService: Sendable {
         }
     }
 
-    /// Consumes a ceremony whose finish failed, so its challenge cannot be tried again; a ceremony already gone is fine.
-    func discardCeremony(ticket: String, kind: CeremonyKind, now: Date) async {
-        _ = try? await store.consumeCeremony(id: ticket, kind: kind, now: now)
+    /// Consumes a ceremony whose finish failed, so its challenge cannot be tried again. Returns false when the ceremony
+    /// was already gone: a concurrent finish of the same ceremony consumed it first.
+    @discardableResult
+    func discardCeremony(ticket: String, kind: CeremonyKind, now: Date) async -> Bool {
+        do {
+            _ = try await store.consumeCeremony(id: ticket, kind: kind, now: now)
+            return true
+        } catch {
+            return error.code != .notFound
+        }
     }
 
     /// Whether `ticket` could be one of ours: 1 to 128 characters of `A–Z a–z 0–9 - _`.
