@@ -167,6 +167,11 @@ struct PasswordAccountTests {
             }
             let row = try #require(try await server.store.passwordThrottle(key: PasswordService.throttleKey("alice")))
             #expect(row.failures == 5)
+            #expect(!row.key.contains("alice"), "the attempted name is not kept in clear")
+            #expect(PasswordService.throttleKey("ALICE") == row.key)
+            // A long (valid, 256-character, 768-byte) name is throttled like any other: 401, not a store error.
+            let long = String(repeating: "名", count: 256)
+            #expect(try await app.passwordSignIn(long, "wrong password").errorCode == "password.invalid")
             // Another name is not affected.
             #expect(try await app.passwordRegister("bob", alicePassword).status == .created)
             #expect(try await app.passwordSignIn("bob", alicePassword).status == .ok)
@@ -184,13 +189,14 @@ struct PasswordAccountTests {
 
         try await withServer(.sqlite, configure: {
             cheapHashing(&$0)
-            $0.passwordThrottle = PasswordThrottlePolicy(freeFailures: 1, baseDelay: .seconds(1), maximumDelay: .seconds(1))
+            // Long enough that the immediate retry is inside it even on a loaded machine.
+            $0.passwordThrottle = PasswordThrottlePolicy(freeFailures: 1, baseDelay: .seconds(4), maximumDelay: .seconds(4))
         }) { server in
             let app = server.app()
             #expect(try await app.passwordRegister("alice", alicePassword).status == .created)
             #expect(try await app.passwordSignIn("alice", "wrong password").errorCode == "password.invalid")
             #expect(try await app.passwordSignIn("alice", alicePassword).errorCode == "password.throttled")
-            try await Task.sleep(for: .milliseconds(1100))
+            try await Task.sleep(for: .milliseconds(4100))
             #expect(try await app.passwordSignIn("alice", alicePassword).status == .ok)
             #expect(try await server.store.passwordThrottle(key: PasswordService.throttleKey("alice")) == nil)
         }

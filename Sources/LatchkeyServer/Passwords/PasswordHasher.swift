@@ -39,15 +39,16 @@ public struct ScryptParameters: Sendable, Hashable, CustomStringConvertible {
 /// scrypt is slow and memory-hard on purpose, so it never runs on an event loop or the concurrency pool: each hash
 /// runs on a thread of its own queue, and at most ``concurrency`` run at once (the others wait their turn), so a
 /// flood of password requests cannot take every core or all the memory.
-struct PasswordHasher: Sendable {
-    let parameters: ScryptParameters
+public struct PasswordHasher: Sendable {
+    public let parameters: ScryptParameters
     let gate: ConcurrencyGate
 
     static let saltByteCount = 16
     static let hashByteCount = 32
     private static let queue = DispatchQueue(label: "latchkey.password-hashing", qos: .userInitiated, attributes: .concurrent)
 
-    init(parameters: ScryptParameters, concurrency: Int) {
+    /// A hasher making hashes with `parameters`, running at most `concurrency` at once.
+    public init(parameters: ScryptParameters, concurrency: Int) {
         self.parameters = parameters
         self.gate = ConcurrencyGate(limit: max(1, concurrency))
     }
@@ -55,7 +56,7 @@ struct PasswordHasher: Sendable {
     var concurrency: Int { gate.limit }
 
     /// A new hash of `password` (already NFKC-normalised) with a fresh random salt.
-    func hash(_ password: String) async throws -> String {
+    public func hash(_ password: String) async throws -> String {
         let salt = RelyingParty.generateChallenge(byteCount: Self.saltByteCount)
         let derived = try await derive(Array(password.utf8), salt: salt, parameters: parameters)
         return Self.encode(parameters: parameters, salt: salt, hash: derived)
@@ -63,14 +64,14 @@ struct PasswordHasher: Sendable {
 
     /// Whether `password` (NFKC-normalised) matches `stored`. A malformed hash or unacceptable parameters never
     /// match. The comparison is constant-time.
-    func verify(_ password: String, against stored: String) async throws -> Bool {
+    public func verify(_ password: String, against stored: String) async throws -> Bool {
         guard let parsed = Self.parse(stored) else { return false }
         let derived = try await derive(Array(password.utf8), salt: parsed.salt, parameters: parsed.parameters)
         return constantTimeEquals(derived, parsed.hash)
     }
 
     /// Whether `stored` was made with parameters other than the configured ones (or cannot be read).
-    func needsRehash(_ stored: String) -> Bool {
+    public func needsRehash(_ stored: String) -> Bool {
         Self.parse(stored)?.parameters != parameters
     }
 

@@ -1,8 +1,10 @@
+import Crypto
 import Foundation
 import Hummingbird
 import LatchkeyAPI
 import LatchkeyStore
 import Logging
+import WebAuthn
 
 /// How password failures are throttled per account name: the first ``freeFailures`` failures in a row cost
 /// nothing; from then on each failure closes the door for ``baseDelay`` doubled per further failure, at most
@@ -62,10 +64,12 @@ struct PasswordService: Sendable {
         guard enabled else { throw Self.disabled }
     }
 
-    /// The throttle key of an account name: its store key, so spellings of one name share a count, and unknown
-    /// names are throttled exactly like known ones.
+    /// The throttle key of an account name: the SHA-256 of its store key (NFC, lower-cased), so spellings of one
+    /// name share a count, unknown names are throttled exactly like known ones, any name fits, and the table does
+    /// not keep in clear what people typed as a user name (sometimes their password).
     static func throttleKey(_ name: String) -> String {
-        "name:" + UserNames.normalized(name).precomposedStringWithCanonicalMapping.lowercased()
+        let key = UserNames.normalized(name).precomposedStringWithCanonicalMapping.lowercased()
+        return "name-sha256:" + Base64URL.encode(Array(SHA256.hash(data: Data(key.utf8))))
     }
 
     // MARK: Sign-up and sign-in
