@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# The browser end-to-end tests in headless Chromium: the web page (Tests/Browser/browser_flow.py), then the hybrid-app
-# passkey bridge (Tests/Browser/bridge_flow.py: window.latchkeyBridge against `latchkey passkey bridge`).
+# The browser end-to-end tests in headless Chromium: the web page (Tests/Browser/browser_flow.py), passwords to
+# passkeys on it (Tests/Browser/password_flow.py), then the hybrid-app passkey bridge (Tests/Browser/bridge_flow.py:
+# window.latchkeyBridge against `latchkey passkey bridge`).
 #
 #   scripts/browser.sh PYTHON LATCHKEY    PYTHON: a python with selenium (scripts/python-env.sh makes one);
 #                                         LATCHKEY: the built binary (`swift build --show-bin-path`/latchkey).
 #
 # Installs Debian's `chromium` and `chromium-driver` when chromedriver is missing (as root; quietly; once), then runs
-# both tests against the binary, the second even when the first fails. Builds nothing. Screenshots go to
-# $LATCHKEY_ARTIFACTS (default .build/artifacts/browser). Exits 1 when either test fails; each prints its summary.
+# every test against the binary, each even when an earlier one fails. Builds nothing. Screenshots go to
+# $LATCHKEY_ARTIFACTS (default .build/artifacts/browser). Exits 1 when any test fails; each prints its summary.
 set -euo pipefail
 python=${1:?usage: scripts/browser.sh PYTHON LATCHKEY}
 latchkey=${2:?usage: scripts/browser.sh PYTHON LATCHKEY}
@@ -35,5 +36,6 @@ ensure_chromium_installed
 chromedriver=$(command -v chromedriver)
 status=0
 "$python" Tests/Browser/browser_flow.py "$latchkey" "$chromedriver" || { log "error: the web page test failed"; status=1; }
+"$python" Tests/Browser/password_flow.py "$latchkey" "$chromedriver" || { log "error: the password test failed"; status=1; }
 "$python" Tests/Browser/bridge_flow.py "$latchkey" "$chromedriver" || { log "error: the passkey bridge test failed"; status=1; }
 exit "$status"

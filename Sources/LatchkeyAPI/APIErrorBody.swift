@@ -6,16 +6,23 @@ public struct APIErrorBody: Codable, Hashable, Sendable {
     public struct Detail: Codable, Hashable, Sendable {
         public var code: String
         public var message: String
+        /// `credential.notFound`: the credential ID (base64url) the server does not know, for
+        /// `PublicKeyCredential.signalUnknownCredential({rpId, credentialId})`.
+        public var credentialId: String?
+        /// `credential.notFound`: the relying party ID that goes with ``credentialId``.
+        public var rpId: String?
 
-        public init(code: String, message: String) {
+        public init(code: String, message: String, credentialId: String? = nil, rpId: String? = nil) {
             self.code = code
             self.message = message
+            self.credentialId = credentialId
+            self.rpId = rpId
         }
     }
 
     public var error: Detail
 
-    public init(code: String, message: String) {
-        self.error = Detail(code: code, message: message)
+    public init(code: String, message: String, credentialId: String? = nil, rpId: String? = nil) {
+        self.error = Detail(code: code, message: message, credentialId: credentialId, rpId: rpId)
     }
 }

@@ -32,6 +32,13 @@ public enum APIPaths {
         public static let logout = "/v1/session/logout"
         /// `DELETE` deletes the signed-in account with its passkeys and sessions.
         public static let account = "/v1/account"
+        /// Password sign-up: `POST` ``PasswordRegisterRequest``; answers 201 with a ``SessionResponse``.
+        public static let passwordRegister = "/v1/password/register"
+        /// Password sign-in: `POST` ``PasswordSignInRequest``; answers a ``SessionResponse`` (with `passkeyUpgrade`
+        /// when the account has no passkey).
+        public static let passwordSignIn = "/v1/password/signin"
+        /// The signed-in account's password: `PUT` ``SetPasswordRequest`` sets or changes it, `DELETE` removes it.
+        public static let password = "/v1/password"
     }
 
     /// Files other parties fetch from the relying party's domain.

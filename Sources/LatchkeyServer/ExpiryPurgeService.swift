@@ -9,6 +9,8 @@ struct ExpiryPurgeService: Service {
     let store: any LatchkeyStore
     let interval: Duration
     let logger: Logger
+    /// How long password failure counts are remembered.
+    var passwordThrottleMemory: Duration = .seconds(86_400)
 
     func run() async throws {
         while !Task.isShuttingDownGracefully {
@@ -22,6 +24,7 @@ struct ExpiryPurgeService: Service {
                 let ceremonies = try await store.purgeExpiredCeremonies(now: now)
                 let sessions = try await store.purgeExpiredSessions(now: now)
                 let apple = try await store.purgeExpiredAppleRecords(now: now)
+                try await store.purgePasswordThrottles(lastFailureBefore: now.addingTimeInterval(-TimeInterval(passwordThrottleMemory.components.seconds)))
                 logger.debug("purged expired records", metadata: ["ceremonies": "\(ceremonies)", "sessions": "\(sessions)", "apple": "\(apple)"])
             } catch {
                 logger.warning("purging expired records failed", metadata: ["error.code": "\(error.code)"])

@@ -37,7 +37,9 @@ public enum ServerApplication {
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger
         )
-        app.addServices(store, ExpiryPurgeService(store: store, interval: .seconds(60), logger: logger))
+        app.addServices(store, ExpiryPurgeService(
+            store: store, interval: .seconds(60), logger: logger, passwordThrottleMemory: configuration.passwordThrottle.memory
+        ))
         app.beforeServerStarts {
             try await store.migrate()
         }
@@ -59,6 +61,12 @@ public enum ServerApplication {
             sessions: sessions, metrics: metrics
         )
 
+        let passwords = PasswordService(
+            enabled: configuration.passwordSignIn, parameters: configuration.passwordHashing,
+            concurrency: configuration.passwordHashConcurrency, throttle: configuration.passwordThrottle,
+            ceremonies: ceremonies, sessions: sessions
+        )
+
         let apple = configuration.apple.map { AppleSignInService(configuration: $0, store: store, sessions: sessions, logger: logger) }
 
         let router = Router(context: ServerRequestContext.self)
@@ -75,7 +83,8 @@ public enum ServerApplication {
         PasskeyRoutes(ceremonies: ceremonies, sessions: sessions).add(to: ceremonyRoutes)
         let names = AuthenticatorNaming(metadata: configuration.metadata?.service)
         PasskeyManagementRoutes(ceremonies: ceremonies, sessions: sessions, names: names).add(to: routes, ceremonyRoutes: ceremonyRoutes)
-        SessionRoutes(sessions: sessions).add(to: routes)
+        SessionRoutes(sessions: sessions, passwords: passwords).add(to: routes)
+        PasswordRoutes(passwords: passwords, sessions: sessions).add(to: ceremonyRoutes)
         AccountRoutes(sessions: sessions, apple: apple).add(to: routes)
         WellKnownRoutes(configuration: configuration).add(to: routes)
         OperationsRoutes(store: store, metrics: metrics, configuration: configuration).add(to: routes)

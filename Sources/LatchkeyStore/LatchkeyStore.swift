@@ -18,7 +18,7 @@ import ServiceLifecycle
 /// throw ``StoreError/Code/notFound``. A change that fails writes nothing: calls that touch several records
 /// (``commitRegistration(_:creating:session:)``, ``commitAuthentication(consumingCeremony:credentialID:newSignCount:backedUp:usedAt:session:previousSignCount:)``,
 /// ``deleteUser(id:)``) run in one transaction.
-public protocol LatchkeyStore: AppleLinkStore, Service {
+public protocol LatchkeyStore: AppleLinkStore, PasswordStore, Service {
     /// Brings the schema up to the newest version. Safe to call again and from several processes at once.
     func migrate() async throws(StoreError)
 
@@ -50,7 +50,7 @@ public protocol LatchkeyStore: AppleLinkStore, Service {
     /// Deletes one of a user's credentials. Throws ``StoreError/Code/notFound`` unless the credential exists and
     /// belongs to `userID`.
     ///
-    /// With `keepingAnotherWayIn`, the deletion happens only if the user keeps another credential or an Apple link,
+    /// With `keepingAnotherWayIn`, the deletion happens only if the user keeps another credential, an Apple link or a password,
     /// judged in the same transaction as the delete (so two concurrent deletions cannot remove a user's last two
     /// passkeys); otherwise it throws ``StoreError/Code/conflict`` and deletes nothing.
     func deleteCredential(id: Data, ofUser userID: UUID, keepingAnotherWayIn: Bool) async throws(StoreError)

@@ -36,3 +36,26 @@ struct BenchTests {
         #expect(result.errorCode == code)
     }
 }
+
+@Suite("latchkey bench password")
+struct BenchPasswordTests {
+    @Test("a small run prints the parameters and ms per verification")
+    func smallRun() async throws {
+        let result = await CLIHarness.run(["bench", "password", "--log-n", "10", "--count", "2"])
+        #expect(result.status == 0, "\(result.output)")
+        let lines = result.lines
+        #expect(lines.contains { $0.hasPrefix("password verification, scrypt ln=10,r=8,p=1 (1 MiB): 2 verifications") })
+        let mean = try #require(lines.first { $0.hasPrefix("password_verify_ms=") }?.split(separator: "=").last.flatMap { Double($0) })
+        #expect(mean > 0)
+        #expect(lines.last == "password_params=ln=10,r=8,p=1")
+    }
+
+    @Test("out-of-range parameters and counts are usage errors", arguments: [
+        (["--count", "0"], "usage.invalidCount"), (["--log-n", "30"], "usage.invalidParameters"),
+    ])
+    func refusals(flags: [String], code: String) async {
+        let result = await CLIHarness.run(["bench", "password"] + flags)
+        #expect(result.status == 2)
+        #expect(result.errorCode == code)
+    }
+}

@@ -96,7 +96,9 @@ struct AccountManagementTests {
             let tooLong = try await app.http.send(.patch, APIPaths.Native.passkey(id: synced.id), json: RenamePasskeyRequest(name: String(repeating: "x", count: 65)))
             #expect(tooLong.errorCode == "passkey.invalidName")
 
-            #expect(try await app.http.send(.delete, APIPaths.Native.passkey(id: summary.id)).status == .noContent)
+            let removed = try await app.http.send(.delete, APIPaths.Native.passkey(id: summary.id))
+            #expect(removed.status == .ok)
+            #expect(try removed.decode(PasskeyRemoval.self).signals?.allAcceptedCredentialIds == [synced.id])
             let last = try await app.http.send(.delete, APIPaths.Native.passkey(id: synced.id))
             #expect(last.status == .conflict)
             #expect(last.errorCode == "passkey.lastCredential")
@@ -106,7 +108,12 @@ struct AccountManagementTests {
 
             // The deleted key no longer signs in.
             let deletedSignIn = try await NativeClient(http: server.app()).signIn(nil, with: key, choice: .mostRecent)
-            #expect(deletedSignIn.status == .badRequest)
+            #expect(deletedSignIn.status == .notFound)
+            // The body names the credential and RP, for PublicKeyCredential.signalUnknownCredential.
+            let detail = try deletedSignIn.decode(APIErrorBody.self).error
+            #expect(detail.code == "credential.notFound")
+            #expect(detail.rpId == "localhost")
+            #expect(detail.credentialId.flatMap(Base64URL.decode).map { !$0.isEmpty } == true)
         }
     }
 
@@ -135,7 +142,7 @@ struct AccountManagementTests {
             #expect(try await server.store.credentialCount(ofUser: user.id) == 0)
             #expect(try await app.http.send(.get, APIPaths.Native.me).status == .unauthorized)
             let signIn = try await NativeClient(http: server.app()).signIn(nil, with: authenticator)
-            #expect(signIn.errorCode == "credential.unknown")
+            #expect(signIn.errorCode == "credential.notFound")
             // The name is free again.
             #expect(try await NativeClient(http: server.app()).signUp("alice", with: VirtualAuthenticator()).status == .created)
         }

@@ -255,7 +255,7 @@ struct ConformanceProfileTests {
     }
 
     @Test func authenticationWithAnUnknownCredentialFails() async throws {
-        try await expectAuthenticationFailure("credential.unknown") { json in
+        try await expectAuthenticationFailure("credential.notFound") { json in
             let id = Base64URL.encode([UInt8](repeating: 0x42, count: 32))
             json["id"] = id
             json["rawId"] = id

@@ -86,6 +86,29 @@ struct RegistrationCheckTests {
         try await expectRejected(.userPresenceRequired, tampering: Tampering(clearUserPresence: true))
     }
 
+    @Test("UP clear: accepted for a conditional (automatic-upgrade) registration, refused for any other")
+    func userPresenceConditional() async throws {
+        let harness = Harness(.testing())
+        let options = harness.creationOptions()
+        let created = try await harness.create(options, tampering: Tampering(clearUserPresence: true))
+        let credential = try RegistrationCredential.parse(JSONEncoder().encode(created))
+        let authData = try AttestationObject(bytes: credential.response.attestationObject.bytes).authenticatorData
+        #expect(!authData.flags.userPresent)
+
+        // The same bytes: a conditional ceremony accepts them …
+        let verified = try await harness.relyingParty.finishRegistration(
+            credential, expectedChallenge: options.challenge.bytes, requireUserPresence: false
+        )
+        #expect(verified.credentialID == credential.rawId.bytes)
+        // … a normal one (explicitly, or by default) refuses them.
+        await expectWebAuthnError(.userPresenceRequired) {
+            try await harness.relyingParty.finishRegistration(credential, expectedChallenge: options.challenge.bytes, requireUserPresence: true)
+        }
+        await expectWebAuthnError(.userPresenceRequired) {
+            try await harness.relyingParty.finishRegistration(credential, expectedChallenge: options.challenge.bytes)
+        }
+    }
+
     @Test("UV clear while the RP requires it → userVerificationRequired")
     func userVerification() async throws {
         try await expectRejected(.userVerificationRequired, tampering: Tampering(clearUserVerification: true)) {

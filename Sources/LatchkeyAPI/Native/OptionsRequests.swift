@@ -23,11 +23,15 @@ public struct AuthenticationOptionsRequest: Codable, Hashable, Sendable {
     }
 }
 
-/// The body of `POST /v1/me/passkeys/registration/options` (optional): the label to give the new passkey.
+/// The body of `POST /v1/me/passkeys/registration/options` (optional): the label to give the new passkey, and
+/// `mediation: "conditional"` for a conditional create (an automatic upgrade; the result may lack UP).
 public struct AddPasskeyOptionsRequest: Codable, Hashable, Sendable {
     public var name: String?
+    /// `"conditional"`, or absent for a normal (modal) registration.
+    public var mediation: String?
 
-    public init(name: String? = nil) {
+    public init(name: String? = nil, mediation: String? = nil) {
         self.name = name
+        self.mediation = mediation
     }
 }

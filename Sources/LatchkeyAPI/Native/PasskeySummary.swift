@@ -22,6 +22,8 @@ public struct PasskeySummary: Codable, Hashable, Sendable {
     /// The authenticator's name ("iCloud Keychain", "YubiKey 5 NFC") from FIDO metadata or the built-in list of
     /// passkey providers; nil when the AAGUID is unknown or zero.
     public var authenticatorName: String?
+    /// After a rename: the user's accepted credentials and names, for the WebAuthn signal API.
+    public var signals: CredentialSignals?
 
     public init(
         id: String, name: String?, createdAt: Date, lastUsedAt: Date?, transports: [String],
@@ -43,9 +45,12 @@ public struct PasskeySummary: Codable, Hashable, Sendable {
 /// The body of `GET /v1/me/passkeys`: `{"passkeys":[…]}`, oldest first.
 public struct PasskeyList: Codable, Hashable, Sendable {
     public var passkeys: [PasskeySummary]
+    /// The user's accepted credentials and names, for the WebAuthn signal API.
+    public var signals: CredentialSignals?
 
-    public init(passkeys: [PasskeySummary]) {
+    public init(passkeys: [PasskeySummary], signals: CredentialSignals? = nil) {
         self.passkeys = passkeys
+        self.signals = signals
     }
 }
 

@@ -18,10 +18,19 @@ public struct SessionResponse: Codable, Hashable, Sendable {
 
     public var session: Session
     public var user: UserProfile
+    /// The signed-in user's accepted credentials and names, for the WebAuthn signal API (passkey and password
+    /// sign-ins and sign-ups; absent elsewhere).
+    public var signals: CredentialSignals?
+    /// After a password sign-in (or sign-up) of an account without a passkey: a registration ceremony for a
+    /// *conditional* create (`mediation: "conditional"`, the automatic passkey upgrade). Finish it with
+    /// `POST /v1/me/passkeys/registration/verify` and the session; it accepts authenticator data without UP.
+    public var passkeyUpgrade: RegistrationOptionsResponse?
 
-    public init(session: Session, user: UserProfile) {
+    public init(session: Session, user: UserProfile, signals: CredentialSignals? = nil, passkeyUpgrade: RegistrationOptionsResponse? = nil) {
         self.session = session
         self.user = user
+        self.signals = signals
+        self.passkeyUpgrade = passkeyUpgrade
     }
 }
 
@@ -31,10 +40,13 @@ public struct UserProfile: Codable, Hashable, Sendable {
     public var id: String
     public var name: String
     public var displayName: String
+    /// The account's ways in (`GET /v1/me` only).
+    public var signInMethods: SignInMethods?
 
-    public init(id: String, name: String, displayName: String) {
+    public init(id: String, name: String, displayName: String, signInMethods: SignInMethods? = nil) {
         self.id = id
         self.name = name
         self.displayName = displayName
+        self.signInMethods = signInMethods
     }
 }

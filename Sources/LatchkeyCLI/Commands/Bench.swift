@@ -4,6 +4,6 @@ import ArgumentParser
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure verification speed (build with -c release).",
-        subcommands: [BenchVerify.self]
+        subcommands: [BenchVerify.self, BenchPassword.self]
     )
 }

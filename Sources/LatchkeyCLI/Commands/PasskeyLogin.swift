@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LatchkeyAPI
 import LatchkeyClient
 import VirtualAuthenticator
 import WebAuthn
@@ -7,7 +8,7 @@ import WebAuthn
 /// `latchkey passkey login`: signs in with a local passkey, username-less when no username is given.
 struct PasskeyLogin: LatchkeyCommand {
     static let configuration = CommandConfiguration(
-        commandName: "login", abstract: "Sign in with a local passkey (username-less without --username)."
+        commandName: "login", abstract: "Sign in with a local passkey (username-less without --username), or with --password."
     )
 
     @OptionGroup var options: PasskeyOptions
@@ -15,7 +16,11 @@ struct PasskeyLogin: LatchkeyCommand {
     @Option(help: "The account to sign in to; without it any discoverable passkey for the server answers.")
     var username: String?
 
+    @OptionGroup var passwordOptions: PasswordOptions
+
     func execute(_ io: CommandIO) async throws(CommandError) {
+        try passwordOptions.validate(profile: options.profile)
+        if passwordOptions.password { return try await signInWithPassword(io) }
         let store = try options.credentialStore()
         let authenticator = try options.authenticator(store: store, choice: username.map(CredentialChoice.userName) ?? .mostRecent)
         let server = try options.serverURL()
@@ -36,6 +41,24 @@ struct PasskeyLogin: LatchkeyCommand {
         } catch {
             throw CommandError(error)
         }
+    }
+
+    /// `POST /v1/password/signin`, then the passkey upgrade with `--upgrade` when the account has no passkey.
+    private func signInWithPassword(_ io: CommandIO) async throws(CommandError) {
+        guard let username else { throw .usage("usernameMissing", "--password needs --username") }
+        let password = try passwordOptions.read()
+        let client = NativeClient(server: try options.serverURL())
+        let session: SessionResponse
+        do {
+            session = try await client.passwordSignIn(PasswordSignInRequest(username: username, password: password))
+        } catch {
+            throw CommandError(error)
+        }
+        let upgrade = try await passwordOptions.finish(session, client: client, authenticator: try options.authenticator(store: try options.credentialStore()))
+        io.emit(PasswordReport(
+            status: "signedIn", username: session.user.name, userID: session.user.id, sessionExpiresAt: session.session.expiresAt,
+            passkeyUpgrade: upgrade
+        ))
     }
 
     struct Report: Encodable {

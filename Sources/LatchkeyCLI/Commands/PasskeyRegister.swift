@@ -1,10 +1,13 @@
 import ArgumentParser
+import LatchkeyAPI
 import LatchkeyClient
 import WebAuthn
 
 /// `latchkey passkey register`: creates a passkey on the local virtual authenticator and registers it.
 struct PasskeyRegister: LatchkeyCommand {
-    static let configuration = CommandConfiguration(commandName: "register", abstract: "Register a new passkey for a username.")
+    static let configuration = CommandConfiguration(
+        commandName: "register", abstract: "Register a new passkey for a username (or, with --password, a password account)."
+    )
 
     @OptionGroup var options: PasskeyOptions
 
@@ -14,7 +17,11 @@ struct PasskeyRegister: LatchkeyCommand {
     @Option(help: "The name people see (default: the username).")
     var displayName: String?
 
+    @OptionGroup var passwordOptions: PasswordOptions
+
     func execute(_ io: CommandIO) async throws(CommandError) {
+        try passwordOptions.validate(profile: options.profile)
+        if passwordOptions.password { return try await registerWithPassword(io) }
         let authenticator = try options.authenticator(store: try options.credentialStore())
         let server = try options.serverURL()
         let origin = try options.resolvedOrigin()
@@ -34,6 +41,23 @@ struct PasskeyRegister: LatchkeyCommand {
         } catch {
             throw CommandError(error)
         }
+    }
+
+    /// `POST /v1/password/register`, then the passkey upgrade with `--upgrade`.
+    private func registerWithPassword(_ io: CommandIO) async throws(CommandError) {
+        let password = try passwordOptions.read()
+        let client = NativeClient(server: try options.serverURL())
+        let session: SessionResponse
+        do {
+            session = try await client.passwordRegister(PasswordRegisterRequest(username: username, displayName: displayName, password: password))
+        } catch {
+            throw CommandError(error)
+        }
+        let upgrade = try await passwordOptions.finish(session, client: client, authenticator: try options.authenticator(store: try options.credentialStore()))
+        io.emit(PasswordReport(
+            status: "registered", username: session.user.name, userID: session.user.id, sessionExpiresAt: session.session.expiresAt,
+            passkeyUpgrade: upgrade
+        ))
     }
 
     struct Report: Encodable {

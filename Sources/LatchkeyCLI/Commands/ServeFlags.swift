@@ -90,6 +90,9 @@ struct ServeFlags: ParsableArguments {
     @Option(help: ArgumentHelp("A file holding the base64 secrets key.", valueName: "file"))
     var secretsKeyFile: String?
 
+    @Option(help: ArgumentHelp("Password accounts (/v1/password/*): on or off (default on).", valueName: "on|off"))
+    var passwordSignIn: OnOff?
+
     /// The settings these flags give; unset flags leave the other layers' values.
     var settings: ServerSettings {
         var settings = ServerSettings()
@@ -122,6 +125,12 @@ struct ServeFlags: ParsableArguments {
         settings.appleBaseURL = appleBaseUrl
         settings.secretsKey = secretsKey
         settings.secretsKeyFile = secretsKeyFile
+        settings.passwordSignIn = passwordSignIn.map { $0 == .on }
         return settings
     }
+}
+
+/// A switch given as `on` or `off`.
+enum OnOff: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case on, off
 }

@@ -143,6 +143,42 @@ public struct NativeClient: Sendable {
         try await connection.send("POST", APIPaths.Native.addPasskeyVerify, body: request, as: PasskeySummary.self)
     }
 
+    // MARK: Passwords
+
+    /// `POST /v1/password/register`: creates an account whose way in is a password (15 to 128 characters), and
+    /// keeps the session. The answer's `passkeyUpgrade`, when present, is a conditional registration ceremony: finish
+    /// it with ``completePasskeyUpgrade(_:with:)``.
+    public func passwordRegister(_ request: PasswordRegisterRequest) async throws(LatchkeyClientError) -> SessionResponse {
+        try await signedIn(connection.send("POST", APIPaths.Native.passwordRegister, body: request, as: SessionResponse.self))
+    }
+
+    /// `POST /v1/password/signin`: signs in with a password and keeps the session. Wrong password and unknown user
+    /// are both `password.invalid`; too many failures `password.throttled`.
+    public func passwordSignIn(_ request: PasswordSignInRequest) async throws(LatchkeyClientError) -> SessionResponse {
+        try await signedIn(connection.send("POST", APIPaths.Native.passwordSignIn, body: request, as: SessionResponse.self))
+    }
+
+    /// `PUT /v1/password`: sets the signed-in account's password, or changes it (then `currentPassword` is needed).
+    public func setPassword(_ request: SetPasswordRequest) async throws(LatchkeyClientError) {
+        try await connection.exchange("PUT", APIPaths.Native.password, body: request)
+    }
+
+    /// `DELETE /v1/password`: removes the signed-in account's password (409 `password.lastWayIn` when it is the only
+    /// way in).
+    public func removePassword() async throws(LatchkeyClientError) {
+        try await connection.exchange("DELETE", APIPaths.Native.password, body: NoBody?.none)
+    }
+
+    /// Finishes a password sign-in's `passkeyUpgrade` with a passkey from `authenticator` (on a device, the system's
+    /// conditional create), through `POST /v1/me/passkeys/registration/verify`.
+    @discardableResult
+    public func completePasskeyUpgrade(
+        _ upgrade: RegistrationOptionsResponse, with authenticator: any Authenticator
+    ) async throws(LatchkeyClientError) -> PasskeySummary {
+        let credential = try await Self.create(upgrade.options, with: authenticator)
+        return try await addPasskeyVerify(RegistrationVerifyRequest(ticket: upgrade.ticket, credential: credential))
+    }
+
     /// `POST /v1/session/logout`: ends the session and forgets its token.
     public func logout() async throws(LatchkeyClientError) {
         try await connection.exchange("POST", APIPaths.Native.logout, body: NoBody?.none)

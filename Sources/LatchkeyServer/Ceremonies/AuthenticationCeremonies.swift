@@ -57,7 +57,11 @@ extension CeremonyService {
         guard let stored = try await store.credential(id: Data(credential.rawId.bytes)),
               let user = try await store.user(id: stored.userID)
         else {
-            throw APIError.badRequest("credential.unknown", "this passkey is not registered here (it may have been deleted)")
+            // The ID and RP ID let the client tell the passkey provider (PublicKeyCredential.signalUnknownCredential).
+            var error = APIError(.notFound, code: "credential.notFound", message: "this passkey is not registered here (it may have been deleted)")
+            error.credentialID = Base64URL.encode(credential.rawId.bytes)
+            error.rpID = relyingParty.id
+            throw error
         }
         if let expectedUser = ceremony.userID, expectedUser != stored.userID {
             throw WebAuthnError(.credentialNotAllowed, "the passkey belongs to another account than the one signing in")

@@ -22,6 +22,22 @@ struct CeremonyService: Sendable {
         Base64URL.encode(RelyingParty.generateChallenge(byteCount: 32))
     }
 
+    /// A new WebAuthn user handle: 32 random bytes.
+    static func makeUserHandle() -> [UInt8] {
+        RelyingParty.generateChallenge(byteCount: 32)
+    }
+
+    /// What the WebAuthn signal API needs about `user`: the RP ID, the user handle, the accepted credential IDs
+    /// (`credentials`, or the stored ones) and the current names.
+    func signals(for user: StoredUser, credentials: [StoredCredential]? = nil) async throws -> CredentialSignals {
+        let accepted: [StoredCredential]
+        if let credentials { accepted = credentials } else { accepted = try await store.credentials(ofUser: user.id) }
+        return CredentialSignals(
+            rpId: relyingParty.id, userId: Base64URL.encode(user.userHandle),
+            allAcceptedCredentialIds: accepted.map { Base64URL.encode($0.id) }, name: user.name, displayName: user.displayName
+        )
+    }
+
     /// Stores a pending ceremony and returns its ticket.
     func storeCeremony(
         _ kind: CeremonyKind, challenge: [UInt8], userID: UUID?, state: some Encodable, now: Date

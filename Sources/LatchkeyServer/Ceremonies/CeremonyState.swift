@@ -20,6 +20,9 @@ struct RegistrationState: Codable, Sendable {
     var requireUserVerification: Bool
     /// The label for the new passkey.
     var label: String?
+    /// Whether the ceremony was begun for conditional mediation (an automatic passkey upgrade), whose result may
+    /// lack UP. Absent (false) in ceremonies stored before it existed.
+    var conditional: Bool?
 }
 
 /// What an authentication ceremony remembers between its options and its verification.

@@ -10,6 +10,8 @@ struct RegistrationPreferences: Sendable {
     var extensions: [String: JSONValue]?
     /// The label for the new passkey.
     var label: String?
+    /// Begun for conditional mediation (`mediation: "conditional"` create): the result may lack UP.
+    var conditional = false
 }
 
 /// Who a registration is for: a new account, or an existing one (signed in).
@@ -30,13 +32,14 @@ extension CeremonyService {
         switch subject {
         case .newUser(let name, let displayName):
             state = RegistrationState(
-                purpose: .signUp, userID: UUID(), userHandle: Data(RelyingParty.generateChallenge(byteCount: 32)),
+                purpose: .signUp, userID: UUID(), userHandle: Data(Self.makeUserHandle()),
                 name: name, displayName: displayName, requireUserVerification: userVerification == .required, label: preferences.label
             )
         case .existingUser(let user):
             state = RegistrationState(
                 purpose: .addPasskey, userID: user.id, userHandle: user.userHandle, name: user.name,
-                displayName: user.displayName, requireUserVerification: userVerification == .required, label: preferences.label
+                displayName: user.displayName, requireUserVerification: userVerification == .required, label: preferences.label,
+                conditional: preferences.conditional ? true : nil
             )
             excluded = try await store.credentials(ofUser: user.id).map(\.descriptor)
         }
@@ -88,9 +91,11 @@ extension CeremonyService {
                 }
                 owner = signedIn.user
             }
+            // Only a ceremony begun for conditional mediation accepts a result without UP (WebAuthn L3 §7.1).
             let verified = try await relyingParty.finishRegistration(
                 credential, expectedChallenge: Array(ceremony.challenge),
-                requireUserVerification: state.requireUserVerification, at: now
+                requireUserVerification: state.requireUserVerification,
+                requireUserPresence: state.conditional == true ? false : nil, at: now
             )
             let stored = StoredCredential(verified: verified, userID: state.userID, label: state.label, now: now)
             if let owner {

@@ -45,6 +45,15 @@ public struct ServerConfiguration: Sendable {
     public var attestationPolicy: AttestationPolicy
     /// Sign in with Apple, or nil when it is off (no `--apple-client-id` and no `--apple-services-id`).
     public var apple: AppleConfiguration?
+    /// Whether password accounts (`/v1/password/*`) are on (`--password-sign-in`, on by default).
+    public var passwordSignIn: Bool
+    /// The scrypt parameters new password hashes get (OWASP's minimum by default); hashes made with others are
+    /// rehashed at the next successful sign-in.
+    public var passwordHashing: ScryptParameters = .owasp
+    /// How many password hashes may run at once (one per core by default); the others wait.
+    public var passwordHashConcurrency: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// The per-account throttle of wrong passwords.
+    public var passwordThrottle = PasswordThrottlePolicy()
 
     public static let defaultPort = 8080
     public static let defaultDatabase = "latchkey.sqlite"
@@ -139,6 +148,7 @@ public struct ServerConfiguration: Sendable {
         }
         self.attestationPolicy = attestationPolicy
         apple = try AppleConfiguration(settings)
+        passwordSignIn = settings.passwordSignIn ?? true
     }
 
     /// Every origin accepted in client data: the web origins, the related origins and each Android app's

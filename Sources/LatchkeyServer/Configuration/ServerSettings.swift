@@ -65,6 +65,8 @@ public struct ServerSettings: Codable, Hashable, Sendable {
     public var secretsKey: String?
     /// A file holding ``secretsKey``.
     public var secretsKeyFile: String?
+    /// Password accounts (`/v1/password/*`): on by default.
+    public var passwordSignIn: Bool?
 
     /// No settings: every value comes from another layer or the defaults.
     public init() {}
@@ -101,6 +103,7 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         merged.appleBaseURL = other.appleBaseURL ?? appleBaseURL
         merged.secretsKey = other.secretsKey ?? secretsKey
         merged.secretsKeyFile = other.secretsKeyFile ?? secretsKeyFile
+        merged.passwordSignIn = other.passwordSignIn ?? passwordSignIn
         return merged
     }
 
@@ -181,6 +184,7 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         appleBaseURL = text("APPLE_BASE_URL")
         secretsKey = text("SECRETS_KEY")
         secretsKeyFile = text("SECRETS_KEY_FILE")
+        passwordSignIn = try flag("PASSWORD_SIGN_IN")
     }
 
     /// Loads the layers in order: the config file (`configFile`, or `LATCHKEY_CONFIG`), then the environment, then
@@ -198,6 +202,6 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         case attestation, rateLimit, trustedProxies, acceptBase64URLTextChallenge, bodyLimit, sessionLifetime, ceremonyLifetime
         case metadata, metadataTrustRoot, attestationPolicy
         case appleTeamID, appleKeyID, applePrivateKey, appleClientIDs, appleServicesID, appleRedirectURI, appleBaseURL
-        case secretsKey, secretsKeyFile
+        case secretsKey, secretsKeyFile, passwordSignIn
     }
 }

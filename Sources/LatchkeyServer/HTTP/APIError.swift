@@ -12,6 +12,9 @@ struct APIError: Error, Sendable {
     let code: String
     let message: String
     var headers: HTTPFields = [:]
+    /// For `credential.notFound`: the unknown credential's ID (base64url) and the RP ID, for the signal API.
+    var credentialID: String?
+    var rpID: String?
 
     init(_ status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:]) {
         self.status = status

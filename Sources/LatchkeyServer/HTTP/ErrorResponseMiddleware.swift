@@ -29,6 +29,9 @@ struct ErrorResponseMiddleware: RouterMiddleware {
         if ConformanceRoutes.paths.contains(path) {
             return try .json(ServerResponse.failed(code: error.code, message: error.message), status: error.status, headers: error.headers)
         }
-        return try .json(APIErrorBody(code: error.code, message: error.message), status: error.status, headers: error.headers)
+        return try .json(
+            APIErrorBody(code: error.code, message: error.message, credentialId: error.credentialID, rpId: error.rpID),
+            status: error.status, headers: error.headers
+        )
     }
 }

@@ -24,7 +24,9 @@ struct PasskeyManagementRoutes: Sendable {
             for credential in credentials {
                 passkeys.append(await names.summary(of: credential))
             }
-            return try Response.json(PasskeyList(passkeys: passkeys))
+            return try Response.json(PasskeyList(
+                passkeys: passkeys, signals: try await ceremonies.signals(for: caller.user, credentials: credentials)
+            ))
         }
         routes.patch(RouterPath(APIPaths.Native.passkeys + "/:id")) { request, context in
             let caller = try await sessions.require(request)
@@ -35,7 +37,9 @@ struct PasskeyManagementRoutes: Sendable {
                 try await ceremonies.store.renameCredential(id: id, ofUser: caller.user.id, to: label)
             }
             guard let renamed = try await ceremonies.store.credential(id: id) else { throw Self.passkeyNotFound }
-            return try Response.json(await names.summary(of: renamed))
+            var summary = await names.summary(of: renamed)
+            summary.signals = try await ceremonies.signals(for: caller.user)
+            return try Response.json(summary)
         }
         routes.delete(RouterPath(APIPaths.Native.passkeys + "/:id")) { request, context in
             let caller = try await sessions.require(request)
@@ -53,12 +57,17 @@ struct PasskeyManagementRoutes: Sendable {
                 default: throw error
                 }
             }
-            return Response.noContent
+            return try Response.json(PasskeyRemoval(signals: try await ceremonies.signals(for: caller.user)))
         }
         ceremonyRoutes.post(RouterPath(APIPaths.Native.addPasskeyOptions)) { request, context in
             let caller = try await sessions.require(request)
             let body = try await request.decodeJSONIfPresent(AddPasskeyOptionsRequest.self, context: context)
-            let preferences = RegistrationPreferences(label: try Self.validatedLabel(body?.name))
+            var preferences = RegistrationPreferences(label: try Self.validatedLabel(body?.name))
+            switch body?.mediation {
+            case nil: break
+            case "conditional": preferences.conditional = true
+            default: throw APIError.badRequest("passkey.invalidMediation", "mediation must be \"conditional\" or absent")
+            }
             let (ticket, options) = try await ceremonies.beginRegistration(for: .existingUser(caller.user), preferences: preferences)
             return try Response.json(RegistrationOptionsResponse(ticket: ticket, options: options))
         }

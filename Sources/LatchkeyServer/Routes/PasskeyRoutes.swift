@@ -25,7 +25,7 @@ struct PasskeyRoutes: Sendable {
             let outcome = try await ceremonies.finishRegistration(
                 ticket: body.ticket, credential: body.credential, caller: { nil }, requirePurpose: .signUp
             )
-            return try signedIn(outcome, status: .created)
+            return try await signedIn(outcome, status: .created)
         }
         routes.post(RouterPath(APIPaths.Native.authenticationOptions)) { request, context in
             let body = try await request.decodeJSONIfPresent(AuthenticationOptionsRequest.self, context: context)
@@ -34,13 +34,16 @@ struct PasskeyRoutes: Sendable {
         }
         routes.post(RouterPath(APIPaths.Native.authenticationVerify)) { request, context in
             let body = try await request.decodeVerifyRequest(context: context) { bytes throws(WebAuthnError) in try AuthenticationCredential.parse(bytes) }
-            return try signedIn(try await ceremonies.finishAuthentication(ticket: body.ticket, credential: body.credential), status: .ok)
+            return try await signedIn(try await ceremonies.finishAuthentication(ticket: body.ticket, credential: body.credential), status: .ok)
         }
     }
 
     /// The session response, with the session cookie for browsers.
-    private func signedIn(_ outcome: CeremonyOutcome, status: HTTPResponse.Status) throws -> Response {
+    private func signedIn(_ outcome: CeremonyOutcome, status: HTTPResponse.Status) async throws -> Response {
         guard let session = outcome.session, let token = outcome.token else { throw APIError.internal }
-        return try sessions.signedInResponse(user: outcome.user, session: session, token: token, status: status)
+        return try sessions.signedInResponse(
+            user: outcome.user, session: session, token: token, status: status,
+            signals: try await ceremonies.signals(for: outcome.user)
+        )
     }
 }

@@ -1,13 +1,18 @@
 import Hummingbird
 import LatchkeyAPI
 
-/// The session: `GET /v1/me` (who is signed in) and `POST /v1/session/logout` (end this session).
+/// The session: `GET /v1/me` (who is signed in, with the account's ways in) and `POST /v1/session/logout` (end
+/// this session).
 struct SessionRoutes: Sendable {
     let sessions: SessionAuthenticator
+    let passwords: PasswordService
 
     func add(to routes: RouterGroup<ServerRequestContext>) {
         routes.get(RouterPath(APIPaths.Native.me)) { request, _ in
-            try Response.json(try await sessions.require(request).user.profile)
+            let caller = try await sessions.require(request)
+            var profile = caller.user.profile
+            profile.signInMethods = try await passwords.signInMethods(of: caller.user.id)
+            return try Response.json(profile)
         }
         routes.post(RouterPath(APIPaths.Native.logout)) { request, _ in
             let caller = try await sessions.require(request)

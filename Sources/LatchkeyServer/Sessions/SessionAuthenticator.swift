@@ -32,8 +32,14 @@ struct SessionAuthenticator: Sendable {
 
     /// The sign-in answer of every way in (passkeys, Sign in with Apple): the ``SessionResponse`` body for apps, and
     /// the session cookie for browsers.
-    func signedInResponse(user: StoredUser, session: StoredSession, token: SessionToken, status: HTTPResponse.Status = .ok) throws -> Response {
-        let body = SessionResponse(session: .init(token: token.text, expiresAt: session.expiresAt), user: user.profile)
+    func signedInResponse(
+        user: StoredUser, session: StoredSession, token: SessionToken, status: HTTPResponse.Status = .ok,
+        signals: CredentialSignals? = nil, passkeyUpgrade: RegistrationOptionsResponse? = nil
+    ) throws -> Response {
+        let body = SessionResponse(
+            session: .init(token: token.text, expiresAt: session.expiresAt), user: user.profile, signals: signals,
+            passkeyUpgrade: passkeyUpgrade
+        )
         var response = try Response.json(body, status: status)
         response.setCookie(cookies.session(token, expiresAt: session.expiresAt))
         return response

@@ -112,5 +112,24 @@ enum PostgresSchema {
             "CREATE INDEX apple_web_states_user_id ON apple_web_states (user_id)",
             "CREATE INDEX apple_web_states_expires_at ON apple_web_states (expires_at)",
         ]),
+        Migration(version: 3, name: "password credentials and throttles", statements: [
+            """
+            CREATE TABLE password_credentials (
+                user_id uuid NOT NULL CONSTRAINT password_credentials_pkey PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+                hash text NOT NULL CHECK (octet_length(hash) BETWEEN 1 AND 1024),
+                created_at timestamptz NOT NULL,
+                updated_at timestamptz NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE password_throttles (
+                key text NOT NULL CONSTRAINT password_throttles_pkey PRIMARY KEY CHECK (octet_length(key) BETWEEN 1 AND 512),
+                failures bigint NOT NULL CHECK (failures >= 0),
+                next_allowed_at timestamptz NOT NULL,
+                last_failure_at timestamptz NOT NULL
+            )
+            """,
+            "CREATE INDEX password_throttles_last_failure_at ON password_throttles (last_failure_at)",
+        ]),
     ]
 }

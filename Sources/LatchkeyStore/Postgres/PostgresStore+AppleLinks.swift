@@ -67,6 +67,7 @@ extension PostgresStore {
                     DELETE FROM users WHERE id = \(link.userID)
                     AND NOT EXISTS (SELECT 1 FROM credentials WHERE user_id = users.id)
                     AND NOT EXISTS (SELECT 1 FROM apple_links WHERE user_id = users.id)
+                    AND NOT EXISTS (SELECT 1 FROM password_credentials WHERE user_id = users.id)
                     RETURNING 1
                     """,
                     logger: logger

@@ -140,6 +140,7 @@ public final class PostgresStore: LatchkeyStore {
                 """
                 SELECT (SELECT count(*) FROM credentials WHERE user_id = \(userID) AND id <> \(id))
                      + (SELECT count(*) FROM apple_links WHERE user_id = \(userID))
+                     + (SELECT count(*) FROM password_credentials WHERE user_id = \(userID))
                 """,
                 logger: logger
             ) { try $0.decode(Int64.self) } ?? 0

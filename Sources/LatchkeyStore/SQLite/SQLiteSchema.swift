@@ -11,6 +11,9 @@ enum SQLiteSchema {
         migrator.registerMigration("v2: Apple links, notification ids, Apple web states") { db in
             try db.execute(sql: v2)
         }
+        migrator.registerMigration("v3: password credentials and throttles") { db in
+            try db.execute(sql: v3Passwords)
+        }
         return migrator
     }
 
@@ -111,5 +114,24 @@ enum SQLiteSchema {
         ) STRICT;
         CREATE INDEX apple_web_states_user_id ON apple_web_states(user_id);
         CREATE INDEX apple_web_states_expires_at ON apple_web_states(expires_at);
+        """
+
+    /// Passwords: one self-describing hash per user (never the password), and per-account-name failure counts
+    /// with the next allowed attempt, shared by every process using the file.
+    private static let v3Passwords = """
+        CREATE TABLE password_credentials (
+            user_id BLOB NOT NULL PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+            hash TEXT NOT NULL CHECK (length(hash) BETWEEN 1 AND 1024),
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        ) STRICT;
+
+        CREATE TABLE password_throttles (
+            key TEXT NOT NULL PRIMARY KEY CHECK (length(key) BETWEEN 1 AND 512),
+            failures INTEGER NOT NULL CHECK (failures >= 0),
+            next_allowed_at TEXT NOT NULL,
+            last_failure_at TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX password_throttles_last_failure_at ON password_throttles(last_failure_at);
         """
 }

@@ -64,6 +64,7 @@ extension SQLiteStore {
                         DELETE FROM users WHERE id = ?
                         AND NOT EXISTS (SELECT 1 FROM credentials WHERE user_id = users.id)
                         AND NOT EXISTS (SELECT 1 FROM apple_links WHERE user_id = users.id)
+                        AND NOT EXISTS (SELECT 1 FROM password_credentials WHERE user_id = users.id)
                         """,
                     arguments: [link.userID]
                 )

@@ -125,14 +125,15 @@ public final class SQLiteStore: LatchkeyStore {
         }
     }
 
-    /// Throws ``StoreError/Code/conflict`` unless `userID` has a credential other than `credentialID` or an Apple link.
+    /// Throws ``StoreError/Code/conflict`` unless `userID` has a credential other than `credentialID`, an Apple link or a password.
     private static func requireAnotherWayIn(_ db: Database, besides credentialID: Data, of userID: UUID) throws {
         let others = try Int.fetchOne(
             db.cachedStatement(sql: """
                 SELECT (SELECT count(*) FROM credentials WHERE user_id = ? AND id <> ?)
                      + (SELECT count(*) FROM apple_links WHERE user_id = ?)
+                     + (SELECT count(*) FROM password_credentials WHERE user_id = ?)
                 """),
-            arguments: [userID, credentialID, userID]
+            arguments: [userID, credentialID, userID, userID]
         ) ?? 0
         guard others > 0 else { throw StoreError(.conflict, "the credential is the user's last way to sign in") }
     }

@@ -55,6 +55,14 @@ public enum ChallengeEncoding: String, Sendable, Hashable, Codable {
 struct AuthenticatorDataCheck {
     let relyingParty: RelyingParty
     let requireUserVerification: Bool
+    /// Whether UP must be set: ``RelyingParty/requireUserPresence`` unless the ceremony says otherwise.
+    var requireUserPresence: Bool
+
+    init(relyingParty: RelyingParty, requireUserVerification: Bool, requireUserPresence: Bool? = nil) {
+        self.relyingParty = relyingParty
+        self.requireUserVerification = requireUserVerification
+        self.requireUserPresence = requireUserPresence ?? relyingParty.requireUserPresence
+    }
 
     func verify(_ authData: AuthenticatorData) throws(WebAuthnError) {
         let matchesRPID = relyingParty.acceptedRPIDHashes.contains { constantTimeEquals($0, authData.rpIDHash) }
@@ -62,7 +70,7 @@ struct AuthenticatorDataCheck {
             let list = relyingParty.acceptedRPIDs.joined(separator: ", ")
             throw WebAuthnError(.rpIdHashMismatch, "rpIdHash matches none of the expected RP IDs (\(list))")
         }
-        if relyingParty.requireUserPresence, !authData.flags.userPresent {
+        if requireUserPresence, !authData.flags.userPresent {
             throw WebAuthnError(.userPresenceRequired, "user presence is required but the UP flag is not set")
         }
         if requireUserVerification, !authData.flags.userVerified {

@@ -8,7 +8,7 @@ extension RelyingParty {
     ///
     /// - Parameters:
     ///   - user: the account the credential will belong to; `user.id` is an opaque handle of at most 64 bytes.
-    ///   - challenge: the challenge to use; a fresh 32-byte random one when nil. Store it for ``finishRegistration(_:expectedChallenge:requireUserVerification:at:)``.
+    ///   - challenge: the challenge to use; a fresh 32-byte random one when nil. Store it for ``finishRegistration(_:expectedChallenge:requireUserVerification:requireUserPresence:at:)``.
     ///   - excludeCredentials: the user's existing credentials, so an authenticator is not registered twice.
     public func beginRegistration(
         user: UserEntity,
@@ -47,12 +47,17 @@ extension RelyingParty {
     ///   - credential: the credential JSON the client sent, parsed (``RegistrationCredential/parse(_:)``).
     ///   - expectedChallenge: the challenge stored when the ceremony began.
     ///   - requireUserVerification: overrides the policy from ``userVerification`` (`required` means true).
+    ///   - requireUserPresence: overrides ``RelyingParty/requireUserPresence`` for this ceremony. Pass false only for
+    ///     a registration begun for conditional mediation (`mediation: "conditional"` create, an automatic passkey
+    ///     upgrade): WebAuthn Level 3 (§7.1 step 14) has the RP skip the UP check then, since the browser creates the
+    ///     passkey without a gesture. Every other registration keeps requiring UP.
     ///   - time: the moment at which certificates are judged; now by default.
     /// - Throws: ``WebAuthnError`` with a code that says which check failed.
     public func finishRegistration(
         _ credential: RegistrationCredential,
         expectedChallenge: [UInt8],
         requireUserVerification: Bool? = nil,
+        requireUserPresence: Bool? = nil,
         at time: Date = Date()
     ) async throws(WebAuthnError) -> VerifiedRegistration {
         guard credential.type == .publicKey else {
@@ -68,7 +73,8 @@ extension RelyingParty {
         let attestationObject = try AttestationObject(bytes: credential.response.attestationObject.bytes)
         let authData = attestationObject.authenticatorData
         try AuthenticatorDataCheck(
-            relyingParty: self, requireUserVerification: requireUserVerification ?? (userVerification == .required)
+            relyingParty: self, requireUserVerification: requireUserVerification ?? (userVerification == .required),
+            requireUserPresence: requireUserPresence ?? self.requireUserPresence
         ).verify(authData)
 
         guard let attested = authData.attestedCredentialData else {

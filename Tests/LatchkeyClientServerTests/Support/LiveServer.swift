@@ -36,6 +36,7 @@ struct LiveServer: Sendable {
     /// Runs `body` against a live server over a fresh database of `backend`, then removes the database.
     static func run(
         _ backend: Backend, configure: (inout ServerSettings) -> Void = { _ in },
+        server configureServer: (inout ServerConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (LiveServer) async throws -> Void
     ) async throws {
         let database = try TestDatabase(backend)
@@ -44,7 +45,9 @@ struct LiveServer: Sendable {
             settings.rateLimit = 0
             configure(&settings)
             let store = try database.makeStore()
-            let app = ServerApplication.make(configuration: try ServerConfiguration(settings), store: store, logger: TestDatabase.logger)
+            var configuration = try ServerConfiguration(settings)
+            configureServer(&configuration)
+            let app = ServerApplication.make(configuration: configuration, store: store, logger: TestDatabase.logger)
             try await app.test(.live) { client in
                 let port = try #require(client.port, "the live test server reports its port")
                 let url = try #require(URL(string: "http://127.0.0.1:\(port)/"))

@@ -47,11 +47,12 @@ let quietLogger: Logger = {
 
 /// Runs `body` against a live server over a fresh database of `backend`, then removes the database.
 func withServer<T: Sendable>(
-    _ backend: Backend, settings: ServerSettings = .test, _ body: @escaping @Sendable (ServerHarness) async throws -> T
+    _ backend: Backend, settings: ServerSettings = .test, configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
+    logger: Logger = quietLogger, _ body: @escaping @Sendable (ServerHarness) async throws -> T
 ) async throws -> T {
     let database = try TestDatabase(backend)
     do {
-        let result = try await withServer(on: database, settings: settings, body)
+        let result = try await withServer(on: database, settings: settings, configure: configure, logger: logger, body)
         await database.destroy()
         return result
     } catch {
@@ -62,11 +63,14 @@ func withServer<T: Sendable>(
 
 /// Runs `body` against a live server over `database` (which the caller removes): several can share one database.
 func withServer<T: Sendable>(
-    on database: TestDatabase, settings: ServerSettings = .test, _ body: @escaping @Sendable (ServerHarness) async throws -> T
+    on database: TestDatabase, settings: ServerSettings = .test, configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
+    logger: Logger = quietLogger, _ body: @escaping @Sendable (ServerHarness) async throws -> T
 ) async throws -> T {
-    let configuration = try ServerConfiguration(settings)
+    var configured = try ServerConfiguration(settings)
+    configure(&configured)
+    let configuration = configured
     let store = try database.makeStore()
-    let app = ServerApplication.make(configuration: configuration, store: store, logger: quietLogger)
+    let app = ServerApplication.make(configuration: configuration, store: store, logger: logger)
     return try await app.test(.live) { client in
         try await body(ServerHarness(database: database, store: store, configuration: configuration, client: client))
     }

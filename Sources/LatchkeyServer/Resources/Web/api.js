@@ -2,11 +2,13 @@
 // A failure throws an ApiError carrying the server's stable code and its message.
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, details = {}) {
     super(message);
     this.name = "ApiError";
     this.status = status;
     this.code = code;
+    // For credential.notFound: {credentialId, rpId}, for PublicKeyCredential.signalUnknownCredential.
+    this.details = details;
   }
 }
 
@@ -31,7 +33,10 @@ async function call(method, path, body) {
   }
   if (!response.ok) {
     const error = json && json.error;
-    throw new ApiError(response.status, error?.code ?? "http." + response.status, error?.message ?? `The server answered ${response.status}.`);
+    throw new ApiError(
+      response.status, error?.code ?? "http." + response.status, error?.message ?? `The server answered ${response.status}.`,
+      { credentialId: error?.credentialId, rpId: error?.rpId },
+    );
   }
   return json;
 }
@@ -48,7 +53,14 @@ export const api = {
   passkeys: () => call("GET", "/v1/me/passkeys"),
   renamePasskey: (id, name) => call("PATCH", passkeyPath(id), { name }),
   removePasskey: (id) => call("DELETE", passkeyPath(id)),
-  addPasskeyOptions: (name) => call("POST", "/v1/me/passkeys/registration/options", name ? { name } : {}),
+  addPasskeyOptions: (name, mediation) => {
+    const body = {};
+    if (name) body.name = name;
+    if (mediation) body.mediation = mediation;
+    return call("POST", "/v1/me/passkeys/registration/options", body);
+  },
+  passwordRegister: (username, displayName, password) => call("POST", "/v1/password/register", { username, displayName, password }),
+  passwordSignIn: (username, password) => call("POST", "/v1/password/signin", { username, password }),
   addPasskeyVerify: (ticket, credential) => call("POST", "/v1/me/passkeys/registration/verify", { ticket, credential }),
   logout: () => call("POST", "/v1/session/logout"),
   deleteAccount: () => call("DELETE", "/v1/account"),

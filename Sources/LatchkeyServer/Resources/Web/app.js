@@ -1,5 +1,6 @@
-// The page: sign up, sign in (with a username, username-less, or from autofill), the account view with its
-// passkeys, sign out and delete the account. Talks to the server through api.js and to the authenticator
+// The page: sign up, sign in (with a username, username-less, from autofill, or with a password — then upgraded
+// to a passkey), the account view with its passkeys, sign out and delete the account. It tells the passkey
+// provider what the server accepts through the WebAuthn signal API where the browser has it. Talks to the server through api.js and to the authenticator
 // through webauthn.js.
 import { api } from "./api.js";
 import { describe, isAbort } from "./messages.js";
@@ -61,7 +62,7 @@ async function startConditional() {
     const { ticket, options } = await api.authenticationOptions();
     if (controller.signal.aborted) return;
     const credential = await webauthn.get(options, { mediation: "conditional", signal: controller.signal });
-    await api.authenticationVerify(ticket, credential);
+    await verifySignIn(ticket, credential);
     if (conditional === controller) conditional = null;
     await showAccount("Signed in.");
   } catch (error) {
@@ -76,7 +77,7 @@ async function startConditional() {
 async function withoutAutofill(ceremony) {
   abortConditional();
   try {
-    await ceremony();
+    return await ceremony();
   } catch (error) {
     startConditional();
     throw error;
@@ -86,7 +87,9 @@ async function withoutAutofill(ceremony) {
 // ---- views -------------------------------------------------------------------------------------------
 
 async function showSignedOut(message) {
+  abortUpgrade();
   $("signed-in").hidden = true;
+  $("passkey-upgrade").hidden = true;
   $("signed-out").hidden = false;
   document.body.dataset.state = "signed-out";
   if (message) show(message);
@@ -98,11 +101,23 @@ async function showAccount(message) {
   const [me, list] = await Promise.all([api.me(), api.passkeys()]);
   $("display-name").textContent = me.displayName || me.name;
   $("username").textContent = me.name;
+  $("sign-in-methods").textContent = describeMethods(me.signInMethods);
   renderPasskeys(list.passkeys);
+  if (list.passkeys.length > 0) $("passkey-upgrade").hidden = true;
+  webauthn.signalAccount(list.signals);
   $("signed-out").hidden = true;
   $("signed-in").hidden = false;
   document.body.dataset.state = "signed-in";
   if (message) show(message, "success");
+}
+
+function describeMethods(methods) {
+  if (!methods) return "";
+  const ways = [];
+  if (methods.passkeys > 0) ways.push(methods.passkeys === 1 ? "1 passkey" : `${methods.passkeys} passkeys`);
+  if (methods.password) ways.push("a password");
+  if (methods.apple) ways.push("Sign in with Apple");
+  return ways.length ? "Ways in: " + ways.join(", ") + "." : "";
 }
 
 function renderPasskeys(passkeys) {
@@ -177,11 +192,24 @@ async function signUp() {
   await showAccount("Account created. Your passkey is saved.");
 }
 
+/** Verifies a passkey sign-in; a passkey the server does not know is reported to the provider. */
+async function verifySignIn(ticket, credential) {
+  try {
+    const session = await api.authenticationVerify(ticket, credential);
+    await webauthn.signalAccount(session.signals);
+  } catch (error) {
+    if (error.code === "credential.notFound" && error.details?.credentialId) {
+      await webauthn.signalUnknownCredential(error.details.rpId, error.details.credentialId);
+    }
+    throw error;
+  }
+}
+
 async function signIn(username) {
   await withoutAutofill(async () => {
     const { ticket, options } = await api.authenticationOptions(username);
     const credential = await webauthn.get(options);
-    await api.authenticationVerify(ticket, credential);
+    await verifySignIn(ticket, credential);
   });
   $("sign-in-form").reset();
   await showAccount("Signed in.");
@@ -194,6 +222,82 @@ async function addPasskey() {
   await api.addPasskeyVerify(ticket, credential);
   $("add-passkey-form").reset();
   await showAccount("Passkey added.");
+}
+
+/**
+ * After a password sign-in or sign-up: signals, the account, then the passkey upgrade. Where the browser can create a
+ * passkey conditionally the page tries that silently in the background with the server's conditional ceremony;
+ * otherwise (or if it does not complete) the page offers "Add a passkey".
+ */
+let upgrade = null; // the AbortController of a pending conditional create
+
+function abortUpgrade() {
+  if (upgrade) {
+    upgrade.abort();
+    upgrade = null;
+  }
+}
+
+async function afterPassword(session, message) {
+  await webauthn.signalAccount(session.signals);
+  $("passkey-upgrade").hidden = !session.passkeyUpgrade;
+  await showAccount(message);
+  if (session.passkeyUpgrade && (await webauthn.conditionalCreateAvailable())) {
+    $("passkey-upgrade").hidden = true;
+    silentUpgrade(session.passkeyUpgrade);
+  }
+}
+
+async function silentUpgrade({ ticket, options }) {
+  abortUpgrade();
+  const controller = new AbortController();
+  upgrade = controller;
+  const timer = setTimeout(() => controller.abort(), 15000);
+  try {
+    const credential = await webauthn.create(options, { mediation: "conditional", signal: controller.signal });
+    await api.addPasskeyVerify(ticket, credential);
+    await showAccount("A passkey was saved for next time.");
+  } catch {
+    // No passkey this time: offer one, unless the person has moved on (signed out, or pressed the button).
+    if (!controller.signal.aborted || upgrade === controller) $("passkey-upgrade").hidden = document.body.dataset.state !== "signed-in";
+  } finally {
+    clearTimeout(timer);
+    if (upgrade === controller) upgrade = null;
+  }
+}
+
+async function passwordSignIn() {
+  const username = $("password-sign-in-username").value.trim();
+  const password = $("password-sign-in-password").value;
+  if (!username || !password) {
+    show("Enter your username and password.", "error");
+    return;
+  }
+  const session = await withoutAutofill(() => api.passwordSignIn(username, password));
+  $("password-sign-in-form").reset();
+  await afterPassword(session, "Signed in.");
+}
+
+async function passwordSignUp() {
+  const username = $("password-sign-up-username").value.trim();
+  const displayName = $("password-sign-up-display-name").value.trim();
+  const password = $("password-sign-up-password").value;
+  if (!username || !password) {
+    show("Choose a username and a password.", "error");
+    return;
+  }
+  const session = await withoutAutofill(() => api.passwordRegister(username, displayName || username, password));
+  $("password-sign-up-form").reset();
+  await afterPassword(session, "Account created.");
+}
+
+async function upgradeToPasskey() {
+  abortUpgrade();
+  const { ticket, options } = await api.addPasskeyOptions(null);
+  const credential = await webauthn.create(options);
+  await api.addPasskeyVerify(ticket, credential);
+  $("passkey-upgrade").hidden = true;
+  await showAccount("Passkey added. Next time, sign in with it.");
 }
 
 async function signOut() {
@@ -230,6 +334,15 @@ function wire() {
     busy([$("add-passkey")], addPasskey);
   });
   $("sign-out").addEventListener("click", () => busy([$("sign-out")], signOut));
+  $("password-sign-in-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    busy([$("password-sign-in")], passwordSignIn);
+  });
+  $("password-sign-up-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    busy([$("password-sign-up")], passwordSignUp);
+  });
+  $("upgrade-passkey").addEventListener("click", () => busy([$("upgrade-passkey")], upgradeToPasskey));
   $("delete-account").addEventListener("click", () => {
     $("delete-confirm").hidden = false;
     $("delete-account-confirm").focus();

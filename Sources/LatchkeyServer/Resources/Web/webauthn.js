@@ -65,10 +65,56 @@ export function supported() {
   return typeof PublicKeyCredential !== "undefined" && !!navigator.credentials;
 }
 
-/** navigator.credentials.create for the server's creation options JSON; the RegistrationResponseJSON. */
-export async function create(optionsJSON) {
-  const credential = await navigator.credentials.create({ publicKey: creationOptions(optionsJSON) });
+/**
+ * navigator.credentials.create for the server's creation options JSON; the RegistrationResponseJSON.
+ * `mediation` "conditional" creates the passkey without a dialog (an automatic upgrade after a password sign-in);
+ * `signal` aborts.
+ */
+export async function create(optionsJSON, { mediation, signal } = {}) {
+  const request = { publicKey: creationOptions(optionsJSON) };
+  if (mediation) request.mediation = mediation;
+  if (signal) request.signal = signal;
+  const credential = await navigator.credentials.create(request);
   return credentialJSON(credential);
+}
+
+/** Whether the browser can create a passkey conditionally (PublicKeyCredential.getClientCapabilities()). */
+export async function conditionalCreateAvailable() {
+  if (typeof PublicKeyCredential === "undefined") return false;
+  if (typeof PublicKeyCredential.getClientCapabilities !== "function") return false;
+  try {
+    const capabilities = await PublicKeyCredential.getClientCapabilities();
+    return capabilities?.conditionalCreate === true;
+  } catch {
+    return false;
+  }
+}
+
+// ---- the signal API: tell the passkey provider what the server accepts -------------------------------------
+// Each call is made only where the browser has it, and its failure is ignored: it is a hint to the provider.
+
+async function signal(name, argument) {
+  if (typeof PublicKeyCredential === "undefined" || typeof PublicKeyCredential[name] !== "function") return false;
+  try {
+    await PublicKeyCredential[name](argument);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The server does not know this credential: the provider may hide or delete it. */
+export function signalUnknownCredential(rpId, credentialId) {
+  return signal("signalUnknownCredential", { rpId, credentialId });
+}
+
+/** The server's `signals` ({rpId, userId, allAcceptedCredentialIds, name, displayName}): every accepted
+ *  credential of the user, and the user's current names. */
+export async function signalAccount(signals) {
+  if (!signals) return;
+  const { rpId, userId, allAcceptedCredentialIds, name, displayName } = signals;
+  await signal("signalAllAcceptedCredentials", { rpId, userId, allAcceptedCredentialIds });
+  await signal("signalCurrentUserDetails", { rpId, userId, name, displayName });
 }
 
 /**

@@ -1,0 +1,215 @@
+import Crypto
+import Foundation
+import Hummingbird
+import LatchkeyAPI
+import LatchkeyStore
+import Logging
+import WebAuthn
+
+/// How password failures are throttled per account name: the first ``freeFailures`` failures in a row cost
+/// nothing; from then on each failure closes the door for ``baseDelay`` doubled per further failure, at most
+/// ``maximumDelay``. The counts live in the store, so every instance sharing it applies the same throttle.
+public struct PasswordThrottlePolicy: Sendable, Hashable {
+    public var freeFailures: Int
+    public var baseDelay: Duration
+    public var maximumDelay: Duration
+    /// Failure records older than this are forgotten.
+    public var memory: Duration
+
+    public init(freeFailures: Int = 5, baseDelay: Duration = .seconds(30), maximumDelay: Duration = .seconds(3600), memory: Duration = .seconds(86_400)) {
+        self.freeFailures = freeFailures
+        self.baseDelay = baseDelay
+        self.maximumDelay = maximumDelay
+        self.memory = memory
+    }
+
+    /// The wait after the `failures`-th failure in a row.
+    func delay(afterFailures failures: Int) -> TimeInterval {
+        guard failures >= freeFailures else { return 0 }
+        let base = TimeInterval(baseDelay.components.seconds)
+        let maximum = TimeInterval(maximumDelay.components.seconds)
+        let doublings = Swift.min(failures - freeFailures, 30)
+        return Swift.min(base * pow(2, TimeInterval(doublings)), maximum)
+    }
+}
+
+/// Password accounts: sign-up, sign-in (with the per-account throttle and a passkey upgrade), and setting,
+/// changing and removing the password. Passwords are normalised (NFKC), checked (``PasswordRules``) and hashed
+/// (``PasswordHasher``); the clear text is never stored or logged.
+struct PasswordService: Sendable {
+    let enabled: Bool
+    let hasher: PasswordHasher
+    let throttle: PasswordThrottlePolicy
+    let ceremonies: CeremonyService
+    let sessions: SessionAuthenticator
+    /// What an unknown account name is verified against (see ``PasswordHasher/dummyHash()``).
+    let dummyHash: String
+
+    init(enabled: Bool, parameters: ScryptParameters, concurrency: Int, throttle: PasswordThrottlePolicy, ceremonies: CeremonyService, sessions: SessionAuthenticator) {
+        self.enabled = enabled
+        self.hasher = PasswordHasher(parameters: parameters, concurrency: concurrency)
+        self.throttle = throttle
+        self.ceremonies = ceremonies
+        self.sessions = sessions
+        self.dummyHash = hasher.dummyHash()
+    }
+
+    var store: any LatchkeyStore { ceremonies.store }
+
+    static let disabled = APIError(.notFound, code: "password.disabled", message: "password sign-in is turned off on this server")
+    /// The one answer to a wrong password and to an unknown account name alike.
+    static let invalid = APIError(.unauthorized, code: "password.invalid", message: "the username or password is wrong")
+
+    func requireEnabled() throws {
+        guard enabled else { throw Self.disabled }
+    }
+
+    /// The throttle key of an account name: the SHA-256 of its store key (NFC, lower-cased), so spellings of one
+    /// name share a count, unknown names are throttled exactly like known ones, any name fits, and the table does
+    /// not keep in clear what people typed as a user name (sometimes their password).
+    static func throttleKey(_ name: String) -> String {
+        let key = UserNames.normalized(name).precomposedStringWithCanonicalMapping.lowercased()
+        return "name-sha256:" + Base64URL.encode(Array(SHA256.hash(data: Data(key.utf8))))
+    }
+
+    // MARK: Sign-up and sign-in
+
+    func register(_ body: PasswordRegisterRequest, now: Date = Date()) async throws -> Response {
+        try requireEnabled()
+        let (name, displayName) = try UserNames.validated(name: body.username, displayName: body.displayName)
+        let password = PasswordRules.normalized(body.password)
+        try PasswordRules.check(password, username: name, isOnlyWayIn: true)
+        guard try await store.user(named: name) == nil else {
+            throw APIError(.conflict, code: "user.nameTaken", message: "the username '\(name)' is taken")
+        }
+        let hash = try await hasher.hash(password)
+        let user = StoredUser(
+            userHandle: Data(CeremonyService.makeUserHandle()), name: name, displayName: displayName, createdAt: now
+        )
+        let (session, token) = sessions.issue(for: user.id, now: now)
+        do throws(StoreError) {
+            try await store.commitPasswordSignUp(user, passwordHash: hash, session: session)
+        } catch {
+            // Taken meanwhile by a concurrent sign-up.
+            if error.code == .conflict {
+                throw APIError(.conflict, code: "user.nameTaken", message: "the username '\(name)' is taken")
+            }
+            throw error
+        }
+        return try await signedIn(user, session: session, token: token, status: .created, now: now)
+    }
+
+    func signIn(_ body: PasswordSignInRequest, now: Date = Date()) async throws -> Response {
+        try requireEnabled()
+        let key = Self.throttleKey(body.username)
+        try await checkThrottle(key: key, now: now)
+        let password = PasswordRules.normalized(body.password)
+        var found: (user: StoredUser, hash: String)?
+        // Longer than any password we accept: it cannot match, so the account is not even looked up.
+        if PasswordRules.length(password) <= PasswordRules.maximumLength,
+           let user = try await store.user(named: UserNames.normalized(body.username)),
+           let hash = try await store.passwordHash(ofUser: user.id) {
+            found = (user, hash)
+        }
+        let user = try await verify(password: password, key: key, found: found, now: now)
+        let (session, token) = sessions.issue(for: user.id, now: now)
+        try await store.createSession(session)
+        return try await signedIn(user, session: session, token: token, status: .ok, now: now)
+    }
+
+    /// The session response, with the signals and — for an account without a passkey — a conditional
+    /// registration ceremony (the automatic passkey upgrade).
+    private func signedIn(_ user: StoredUser, session: StoredSession, token: SessionToken, status: HTTPResponse.Status, now: Date) async throws -> Response {
+        let credentials = try await store.credentials(ofUser: user.id)
+        var upgrade: RegistrationOptionsResponse?
+        if credentials.isEmpty {
+            let (ticket, options) = try await ceremonies.beginRegistration(
+                for: .existingUser(user), preferences: RegistrationPreferences(conditional: true), now: now
+            )
+            upgrade = RegistrationOptionsResponse(ticket: ticket, options: options)
+        }
+        let signals = try await ceremonies.signals(for: user, credentials: credentials)
+        return try sessions.signedInResponse(
+            user: user, session: session, token: token, status: status, signals: signals, passkeyUpgrade: upgrade
+        )
+    }
+
+    /// 429 `password.throttled` while `key` is throttled.
+    private func checkThrottle(key: String, now: Date) async throws {
+        if let existing = try await store.passwordThrottle(key: key), existing.nextAllowedAt > now {
+            throw Self.throttled(until: existing.nextAllowedAt, now: now)
+        }
+    }
+
+    /// Checks `password` (normalised) against the account `found` with one scrypt verification — against the
+    /// account's hash, or the dummy hash when there is no such account or it has no password, so both take the same
+    /// time and answer the same 401 `password.invalid`. A failure is counted under `key`; a success clears the
+    /// count and rehashes a hash made with other parameters. Call ``checkThrottle(key:now:)`` first.
+    private func verify(password: String, key: String, found: (user: StoredUser, hash: String)?, now: Date) async throws -> StoredUser {
+        let matches = try await hasher.verify(password, against: found?.hash ?? dummyHash)
+        guard matches, let found else {
+            let policy = throttle
+            try await store.recordPasswordFailure(key: key, now: now, delay: { failures in policy.delay(afterFailures: failures) })
+            throw Self.invalid
+        }
+        try await store.clearPasswordFailures(key: key)
+        if hasher.needsRehash(found.hash) {
+            let rehashed = try await hasher.hash(password)
+            try await store.replacePasswordHash(ofUser: found.user.id, expected: found.hash, with: rehashed, now: now)
+        }
+        return found.user
+    }
+
+    static func throttled(until: Date, now: Date) -> APIError {
+        let seconds = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
+        return APIError(
+            .tooManyRequests, code: "password.throttled",
+            message: "too many wrong passwords for this account; try again in \(seconds) s",
+            headers: [.retryAfter: String(seconds)]
+        )
+    }
+
+    // MARK: The signed-in account's password
+
+    func setPassword(_ body: SetPasswordRequest, caller: SignedIn, now: Date = Date()) async throws {
+        try requireEnabled()
+        let user = caller.user
+        if let current = try await store.passwordHash(ofUser: user.id) {
+            guard let given = body.currentPassword, !given.isEmpty else {
+                throw APIError.badRequest("password.currentRequired", "changing the password needs the current one (currentPassword)")
+            }
+            let key = Self.throttleKey(user.name)
+            try await checkThrottle(key: key, now: now)
+            _ = try await verify(password: PasswordRules.normalized(given), key: key, found: (user, current), now: now)
+        }
+        let password = PasswordRules.normalized(body.newPassword)
+        let methods = try await signInMethods(of: user.id)
+        try PasswordRules.check(password, username: user.name, isOnlyWayIn: methods.passkeys == 0 && !methods.apple)
+        try await store.setPasswordHash(try await hasher.hash(password), ofUser: user.id, now: now)
+    }
+
+    func removePassword(caller: SignedIn) async throws {
+        try requireEnabled()
+        do throws(StoreError) {
+            try await store.deletePassword(ofUser: caller.user.id, keepingAnotherWayIn: true)
+        } catch {
+            switch error.code {
+            case .notFound: throw APIError(.notFound, code: "password.notSet", message: "the account has no password")
+            case .conflict:
+                throw APIError(
+                    .conflict, code: "password.lastWayIn",
+                    message: "the password is the account's only way in; add a passkey first (or delete the account)"
+                )
+            default: throw error
+            }
+        }
+    }
+
+    func signInMethods(of userID: UUID) async throws -> SignInMethods {
+        SignInMethods(
+            passkeys: try await store.credentialCount(ofUser: userID),
+            password: try await store.passwordHash(ofUser: userID) != nil,
+            apple: !(try await store.appleLinks(ofUser: userID)).isEmpty
+        )
+    }
+}

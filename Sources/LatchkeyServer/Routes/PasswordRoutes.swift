@@ -1,0 +1,34 @@
+import Hummingbird
+import LatchkeyAPI
+
+/// Password accounts under `/v1/password` (404 `password.disabled` when `--password-sign-in off`):
+/// `POST /v1/password/register` and `POST /v1/password/signin` answer a ``SessionResponse`` (with `passkeyUpgrade`
+/// while the account has no passkey); `PUT /v1/password` sets or changes the signed-in account's password and
+/// `DELETE /v1/password` removes it while another way in remains. All are rate-limited per client address, and
+/// password checks are throttled per account name in the store (429 `password.throttled`).
+struct PasswordRoutes: Sendable {
+    let passwords: PasswordService
+    let sessions: SessionAuthenticator
+
+    func add(to ceremonyRoutes: RouterGroup<ServerRequestContext>) {
+        ceremonyRoutes.post(RouterPath(APIPaths.Native.passwordRegister)) { request, context in
+            try passwords.requireEnabled()
+            return try await passwords.register(try await request.decodeJSON(PasswordRegisterRequest.self, context: context))
+        }
+        ceremonyRoutes.post(RouterPath(APIPaths.Native.passwordSignIn)) { request, context in
+            try passwords.requireEnabled()
+            return try await passwords.signIn(try await request.decodeJSON(PasswordSignInRequest.self, context: context))
+        }
+        ceremonyRoutes.put(RouterPath(APIPaths.Native.password)) { request, context in
+            try passwords.requireEnabled()
+            let caller = try await sessions.require(request)
+            try await passwords.setPassword(try await request.decodeJSON(SetPasswordRequest.self, context: context), caller: caller)
+            return Response.noContent
+        }
+        ceremonyRoutes.delete(RouterPath(APIPaths.Native.password)) { request, _ in
+            try passwords.requireEnabled()
+            try await passwords.removePassword(caller: try await sessions.require(request))
+            return Response.noContent
+        }
+    }
+}

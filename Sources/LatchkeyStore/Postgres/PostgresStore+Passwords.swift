@@ -1,0 +1,126 @@
+import Foundation
+import PostgresNIO
+
+// The password part of ``PostgresStore``.
+
+extension PostgresStore {
+    public func passwordHash(ofUser userID: UUID) async throws(StoreError) -> String? {
+        try await pool { [self] client in
+            try await client.first("SELECT hash FROM password_credentials WHERE user_id = \(userID)", logger: logger) {
+                try $0.decode(String.self)
+            }
+        }
+    }
+
+    public func commitPasswordSignUp(_ user: StoredUser, passwordHash: String, session: StoredSession) async throws(StoreError) {
+        try user.validate()
+        try PasswordThrottle.validate(hash: passwordHash)
+        try session.validate()
+        try OutcomeChecks.checkSession(session, owner: user.id)
+        try await transaction { [self] connection in
+            try await connection.execute(user.postgresInsert, logger: logger)
+            try await connection.execute(
+                """
+                INSERT INTO password_credentials (user_id, hash, created_at, updated_at)
+                VALUES (\(user.id), \(passwordHash), \(user.createdAt), \(user.createdAt))
+                """,
+                logger: logger
+            )
+            try await connection.execute(session.postgresInsert, logger: logger)
+        }
+    }
+
+    public func setPasswordHash(_ hash: String, ofUser userID: UUID, now: Date) async throws(StoreError) {
+        try PasswordThrottle.validate(hash: hash)
+        try await pool { [self] client in
+            try await client.execute(
+                """
+                INSERT INTO password_credentials (user_id, hash, created_at, updated_at) VALUES (\(userID), \(hash), \(now), \(now))
+                ON CONFLICT (user_id) DO UPDATE SET hash = excluded.hash, updated_at = excluded.updated_at
+                """,
+                logger: logger
+            )
+        }
+    }
+
+    public func replacePasswordHash(ofUser userID: UUID, expected: String, with hash: String, now: Date) async throws(StoreError) -> Bool {
+        try PasswordThrottle.validate(hash: hash)
+        return try await pool { [self] client in
+            try await client.execute(
+                """
+                UPDATE password_credentials SET hash = \(hash), updated_at = \(now)
+                WHERE user_id = \(userID) AND hash = \(expected) RETURNING 1
+                """,
+                logger: logger
+            ) > 0
+        }
+    }
+
+    public func deletePassword(ofUser userID: UUID, keepingAnotherWayIn: Bool) async throws(StoreError) {
+        try await transaction { [self] connection in
+            // Locking the user's row serialises this user's removals of ways in (see deleteCredential).
+            _ = try await connection.execute("SELECT 1 FROM users WHERE id = \(userID) FOR UPDATE", logger: logger)
+            let deleted = try await connection.execute(
+                "DELETE FROM password_credentials WHERE user_id = \(userID) RETURNING 1", logger: logger
+            )
+            guard deleted > 0 else { throw StoreError(.notFound, "the user has no password") }
+            guard keepingAnotherWayIn else { return }
+            let others = try await connection.first(
+                """
+                SELECT (SELECT count(*) FROM credentials WHERE user_id = \(userID))
+                     + (SELECT count(*) FROM apple_links WHERE user_id = \(userID))
+                """,
+                logger: logger
+            ) { try $0.decode(Int64.self) } ?? 0
+            guard others > 0 else { throw StoreError(.conflict, "the password is the user's last way to sign in") }
+        }
+    }
+
+    public func passwordThrottle(key: String) async throws(StoreError) -> PasswordThrottle? {
+        try await pool { [self] client in
+            try await client.first(
+                "SELECT key, failures, next_allowed_at, last_failure_at FROM password_throttles WHERE key = \(key)", logger: logger,
+                PasswordThrottle.init(postgresRow:)
+            )
+        }
+    }
+
+    public func recordPasswordFailure(
+        key: String, now: Date, delay: @escaping @Sendable (Int) -> TimeInterval
+    ) async throws(StoreError) -> PasswordThrottle {
+        try PasswordThrottle.validate(key: key)
+        return try await transaction { [self] connection in
+            // The upsert takes the row lock, so concurrent failures on any instance count one after another.
+            let failures = try await connection.first(
+                """
+                INSERT INTO password_throttles (key, failures, next_allowed_at, last_failure_at) VALUES (\(key), 1, \(now), \(now))
+                ON CONFLICT (key) DO UPDATE SET failures = password_throttles.failures + 1, last_failure_at = excluded.last_failure_at
+                RETURNING failures
+                """,
+                logger: logger
+            ) { try $0.decode(Int64.self) } ?? 1
+            let next = now.addingTimeInterval(delay(Int(failures)))
+            try await connection.execute("UPDATE password_throttles SET next_allowed_at = \(next) WHERE key = \(key)", logger: logger)
+            return PasswordThrottle(key: key, failures: Int(failures), nextAllowedAt: next, lastFailureAt: now)
+        }
+    }
+
+    public func clearPasswordFailures(key: String) async throws(StoreError) {
+        try await pool { [self] client in
+            try await client.execute("DELETE FROM password_throttles WHERE key = \(key)", logger: logger)
+        }
+    }
+
+    public func purgePasswordThrottles(lastFailureBefore cutoff: Date) async throws(StoreError) -> Int {
+        try await pool { [self] client in
+            try await client.execute("DELETE FROM password_throttles WHERE last_failure_at < \(cutoff) RETURNING 1", logger: logger)
+        }
+    }
+}
+
+extension PasswordThrottle {
+    init(postgresRow row: PostgresRow) throws {
+        let (key, failures, nextAllowedAt, lastFailureAt) = try row.decode((String, Int64, Date, Date).self)
+        self.init(key: key, failures: Int(failures), nextAllowedAt: nextAllowedAt, lastFailureAt: lastFailureAt)
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import GRDB
+
+// The password part of ``SQLiteStore``.
+
+extension SQLiteStore {
+    public func passwordHash(ofUser userID: UUID) async throws(StoreError) -> String? {
+        try await read { db in
+            try String.fetchOne(db, sql: "SELECT hash FROM password_credentials WHERE user_id = ?", arguments: [userID])
+        }
+    }
+
+    public func commitPasswordSignUp(_ user: StoredUser, passwordHash: String, session: StoredSession) async throws(StoreError) {
+        try user.validate()
+        try PasswordThrottle.validate(hash: passwordHash)
+        try session.validate()
+        try OutcomeChecks.checkSession(session, owner: user.id)
+        try await write { db in
+            try Self.insert(user, into: db)
+            try db.execute(
+                sql: "INSERT INTO password_credentials (user_id, hash, created_at, updated_at) VALUES (?, ?, ?, ?)",
+                arguments: [user.id, passwordHash, user.createdAt, user.createdAt]
+            )
+            try Self.insert(session, into: db)
+        }
+    }
+
+    public func setPasswordHash(_ hash: String, ofUser userID: UUID, now: Date) async throws(StoreError) {
+        try PasswordThrottle.validate(hash: hash)
+        try await write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO password_credentials (user_id, hash, created_at, updated_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (user_id) DO UPDATE SET hash = excluded.hash, updated_at = excluded.updated_at
+                    """,
+                arguments: [userID, hash, now, now]
+            )
+        }
+    }
+
+    public func replacePasswordHash(ofUser userID: UUID, expected: String, with hash: String, now: Date) async throws(StoreError) -> Bool {
+        try PasswordThrottle.validate(hash: hash)
+        return try await write { db in
+            try db.execute(
+                sql: "UPDATE password_credentials SET hash = ?, updated_at = ? WHERE user_id = ? AND hash = ?",
+                arguments: [hash, now, userID, expected]
+            )
+            return db.changesCount > 0
+        }
+    }
+
+    public func deletePassword(ofUser userID: UUID, keepingAnotherWayIn: Bool) async throws(StoreError) {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM password_credentials WHERE user_id = ?", arguments: [userID])
+            guard db.changesCount > 0 else { throw StoreError(.notFound, "the user has no password") }
+            guard keepingAnotherWayIn else { return }
+            let others = try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT (SELECT count(*) FROM credentials WHERE user_id = ?) + (SELECT count(*) FROM apple_links WHERE user_id = ?)
+                    """,
+                arguments: [userID, userID]
+            ) ?? 0
+            // Throwing rolls the delete back.
+            guard others > 0 else { throw StoreError(.conflict, "the password is the user's last way to sign in") }
+        }
+    }
+
+    public func passwordThrottle(key: String) async throws(StoreError) -> PasswordThrottle? {
+        try await read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT key, failures, next_allowed_at, last_failure_at FROM password_throttles WHERE key = ?", arguments: [key]
+            ).map(PasswordThrottle.init(sqliteRow:))
+        }
+    }
+
+    public func recordPasswordFailure(
+        key: String, now: Date, delay: @escaping @Sendable (Int) -> TimeInterval
+    ) async throws(StoreError) -> PasswordThrottle {
+        try PasswordThrottle.validate(key: key)
+        return try await write { db in
+            let failures = try Int.fetchOne(
+                db,
+                sql: """
+                    INSERT INTO password_throttles (key, failures, next_allowed_at, last_failure_at) VALUES (?, 1, ?, ?)
+                    ON CONFLICT (key) DO UPDATE SET failures = failures + 1, last_failure_at = excluded.last_failure_at
+                    RETURNING failures
+                    """,
+                arguments: [key, now, now]
+            ) ?? 1
+            let next = now.addingTimeInterval(delay(failures))
+            try db.execute(sql: "UPDATE password_throttles SET next_allowed_at = ? WHERE key = ?", arguments: [next, key])
+            return PasswordThrottle(key: key, failures: failures, nextAllowedAt: next, lastFailureAt: now)
+        }
+    }
+
+    public func clearPasswordFailures(key: String) async throws(StoreError) {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM password_throttles WHERE key = ?", arguments: [key])
+        }
+    }
+
+    public func purgePasswordThrottles(lastFailureBefore cutoff: Date) async throws(StoreError) -> Int {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM password_throttles WHERE last_failure_at < ?", arguments: [cutoff])
+            return db.changesCount
+        }
+    }
+}
+
+extension PasswordThrottle {
+    init(sqliteRow row: Row) throws {
+        self.init(
+            key: try row.decode(forColumn: "key"), failures: try row.decode(forColumn: "failures"),
+            nextAllowedAt: try row.decode(forColumn: "next_allowed_at"), lastFailureAt: try row.decode(forColumn: "last_failure_at")
+        )
+    }
+}
