@@ -11,7 +11,8 @@ final class PasskeyAccount {
     /// `server` is the Latchkey server (`https://example.com`); `window` is where the passkey sheet appears.
     init(server: URL, window: ASPresentationAnchor) {
         passkeys = PasskeysManager(relyingPartyIdentifier: "example.com", anchor: window)
-        client = NativeClient(server: server)
+        // The server's answers tell the password manager which passkeys it still accepts (iOS 26 / macOS 26).
+        client = NativeClient(server: server, signals: { _ = await PasskeySignalReporter.report($0) })
     }
 
     /// A new account with a passkey: options from the server, the system sheet, then the server verifies.

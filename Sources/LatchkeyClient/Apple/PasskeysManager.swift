@@ -87,6 +87,12 @@ public final class PasskeysManager: Authenticator {
             .accountCreation()
     }
 
+    /// The automatic passkey upgrade after a password sign-in (iOS 18 / macOS 15): `register(options:style: .conditional)`.
+    /// - Throws: ``AuthenticatorError/Code/unsupported`` on older systems.
+    public func registerConditionally(options: PublicKeyCredentialCreationOptions) async throws(AuthenticatorError) -> RegistrationCredential {
+        try await register(options: options, style: .conditional)
+    }
+
     /// Signs in with a passkey or security key for the server's request options, in the system sheet.
     public func authenticate(options: PublicKeyCredentialRequestOptions) async throws(AuthenticatorError) -> AuthenticationCredential {
         try await authenticate(options: options, presentation: .modal)

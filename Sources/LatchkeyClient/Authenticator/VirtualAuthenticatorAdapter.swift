@@ -31,6 +31,15 @@ public struct VirtualAuthenticatorAdapter: Authenticator {
         }
     }
 
+    /// A conditional create as a password manager makes it: at once, without user presence (the UP flag clear).
+    public func registerConditionally(options: PublicKeyCredentialCreationOptions) async throws(AuthenticatorError) -> RegistrationCredential {
+        do {
+            return try await authenticator.register(options: options, origin: origin, tampering: Tampering(clearUserPresence: true))
+        } catch {
+            throw Self.map(error)
+        }
+    }
+
     public func authenticate(options: PublicKeyCredentialRequestOptions) async throws(AuthenticatorError) -> AuthenticationCredential {
         do {
             return try await authenticator.authenticate(options: options, origin: origin, choice: choice)

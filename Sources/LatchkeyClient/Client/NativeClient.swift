@@ -14,11 +14,22 @@ import WebAuthn
 /// let passkeys = try await client.passkeys()
 /// ```
 public struct NativeClient: Sendable {
+    /// Receives the ``PasskeySignal``s the server's answers carry, for the user's password manager.
+    public typealias SignalSink = @Sendable ([PasskeySignal]) async -> Void
+
     private let connection: APIConnection
+    private let signals: SignalSink?
 
     /// A client of the server at `server`, over `transport`.
-    public init(server: URL, transport: any HTTPTransport = URLSessionTransport()) {
+    ///
+    /// - Parameter signals: called with what the password manager should learn after each answer that says: the
+    ///   accepted credentials and current names after a sign-in, sign-up, list, rename or removal, and the unknown
+    ///   credential after a sign-in the server refused with `credential.notFound`. On Apple platforms pass
+    ///   `{ await PasskeySignalReporter.report($0) }` (iOS 26 / macOS 26); on the web the page calls the
+    ///   `PublicKeyCredential.signal…` methods named by ``PasskeySignal/webMethod``.
+    public init(server: URL, transport: any HTTPTransport = URLSessionTransport(), signals: SignalSink? = nil) {
         connection = APIConnection(server: server, transport: transport, readError: Self.readError)
+        self.signals = signals
     }
 
     /// The session token from the last sign-up or sign-in, if any.
@@ -62,8 +73,15 @@ public struct NativeClient: Sendable {
         } catch {
             throw .authenticator(error)
         }
-        let session = try await authenticationVerify(AuthenticationVerifyRequest(ticket: started.ticket, credential: credential))
-        return SignedIn(session: session, credential: credential)
+        do {
+            let session = try await authenticationVerify(AuthenticationVerifyRequest(ticket: started.ticket, credential: credential))
+            return SignedIn(session: session, credential: credential)
+        } catch {
+            if case .server(_, "credential.notFound", _) = error, let rpID = started.options.rpId {
+                await report([.unknownCredential(relyingPartyIdentifier: rpID, credentialID: Data(credential.rawId.bytes))])
+            }
+            throw error
+        }
     }
 
     /// Adds a passkey from `authenticator` to the signed-in account, labelled `name`.
@@ -119,18 +137,23 @@ public struct NativeClient: Sendable {
 
     /// `GET /v1/me/passkeys`: the signed-in user's passkeys, oldest first.
     public func passkeys() async throws(LatchkeyClientError) -> [PasskeySummary] {
-        try await connection.send("GET", APIPaths.Native.passkeys, body: NoBody?.none, as: PasskeyList.self).passkeys
+        let list = try await connection.send("GET", APIPaths.Native.passkeys, body: NoBody?.none, as: PasskeyList.self)
+        await report(list.signals)
+        return list.passkeys
     }
 
     /// `PATCH /v1/me/passkeys/{id}`: renames a passkey (nil clears the name).
     @discardableResult
     public func renamePasskey(id: String, to name: String?) async throws(LatchkeyClientError) -> PasskeySummary {
-        try await connection.send("PATCH", APIPaths.Native.passkey(id: id), body: RenamePasskeyRequest(name: name), as: PasskeySummary.self)
+        let renamed = try await connection.send("PATCH", APIPaths.Native.passkey(id: id), body: RenamePasskeyRequest(name: name), as: PasskeySummary.self)
+        await report(renamed.signals)
+        return renamed
     }
 
     /// `DELETE /v1/me/passkeys/{id}`.
     public func deletePasskey(id: String) async throws(LatchkeyClientError) {
-        try await connection.exchange("DELETE", APIPaths.Native.passkey(id: id), body: NoBody?.none)
+        let removal = try await connection.send("DELETE", APIPaths.Native.passkey(id: id), body: NoBody?.none, as: PasskeyRemoval.self)
+        await report(removal.signals)
     }
 
     /// `POST /v1/me/passkeys/registration/options`.
@@ -170,12 +193,21 @@ public struct NativeClient: Sendable {
     }
 
     /// Finishes a password sign-in's `passkeyUpgrade` with a passkey from `authenticator` (on a device, the system's
-    /// conditional create), through `POST /v1/me/passkeys/registration/verify`.
+    /// conditional create: ``Authenticator/registerConditionally(options:)``, no prompt), through
+    /// `POST /v1/me/passkeys/registration/verify`.
+    ///
+    /// Where the authenticator cannot create conditionally (`authenticator.unsupported`), or the password manager
+    /// declined, offer an "Add a passkey" button that calls ``addPasskey(name:with:)``.
     @discardableResult
     public func completePasskeyUpgrade(
         _ upgrade: RegistrationOptionsResponse, with authenticator: any Authenticator
     ) async throws(LatchkeyClientError) -> PasskeySummary {
-        let credential = try await Self.create(upgrade.options, with: authenticator)
+        let credential: RegistrationCredential
+        do {
+            credential = try await authenticator.registerConditionally(options: upgrade.options)
+        } catch {
+            throw .authenticator(error)
+        }
         return try await addPasskeyVerify(RegistrationVerifyRequest(ticket: upgrade.ticket, credential: credential))
     }
 
@@ -195,7 +227,19 @@ public struct NativeClient: Sendable {
 
     private func signedIn(_ response: SessionResponse) async -> SessionResponse {
         await connection.setBearerToken(response.session.token)
+        await report(response.signals)
         return response
+    }
+
+    /// Hands the signals of an answer to the sink, when there is one.
+    private func report(_ answer: CredentialSignals?) async {
+        guard let answer else { return }
+        await report(PasskeySignal.accountState(answer))
+    }
+
+    private func report(_ list: [PasskeySignal]) async {
+        guard let signals, !list.isEmpty else { return }
+        await signals(list)
     }
 
     /// `{"error":{"code":"…","message":"…"}}`.

@@ -1,4 +1,6 @@
 import Foundation
+import LatchkeyAPI
+import WebAuthn
 
 /// What the user's password manager should learn after the server answered, so it stops offering passkeys the server
 /// no longer accepts and shows the account's current name: WebAuthn's Signal API
@@ -20,6 +22,17 @@ public enum PasskeySignal: Sendable, Hashable {
         case .allAcceptedCredentials: "signalAllAcceptedCredentials"
         case .currentUserDetails: "signalCurrentUserDetails"
         }
+    }
+
+    /// The signals an answer of the server carries (`"signals"` of a sign-in, sign-up, passkey list, rename or
+    /// removal): ``accountState(relyingPartyIdentifier:userHandle:acceptedCredentialIDs:name:displayName:)``.
+    /// Credential IDs that are not base64url are left out.
+    public static func accountState(_ signals: CredentialSignals) -> [PasskeySignal] {
+        accountState(
+            relyingPartyIdentifier: signals.rpId, userHandle: Base64URL.decode(signals.userId).map { Data($0) },
+            acceptedCredentialIDs: signals.allAcceptedCredentialIds.compactMap { Base64URL.decode($0).map { Data($0) } },
+            name: signals.name, displayName: signals.displayName
+        )
     }
 
     /// The signals for a signed-in account: its accepted credentials and its current name, in that order.
