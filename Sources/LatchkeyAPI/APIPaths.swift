@@ -14,6 +14,12 @@ public enum APIPaths {
         public static let registrationOptions = "/v1/passkeys/registration/options"
         /// Sign-up: verify the new passkey; answers with a ``SessionResponse``.
         public static let registrationVerify = "/v1/passkeys/registration/verify"
+        /// Sign-up through a passkey sign-up sheet that asks for the name itself (iOS 26's account creation): options
+        /// without a name, `POST {}`.
+        public static let accountCreationOptions = "/v1/passkeys/account-creation/options"
+        /// Sign-up through a passkey sign-up sheet: verify the new passkey with the name the sheet collected
+        /// (``AccountCreationVerifyRequest``); answers with a ``SessionResponse``.
+        public static let accountCreationVerify = "/v1/passkeys/account-creation/verify"
         /// Sign-in: options for a username or a username-less (discoverable) sign-in.
         public static let authenticationOptions = "/v1/passkeys/authentication/options"
         /// Sign-in: verify the assertion; answers with a ``SessionResponse``.

@@ -1,6 +1,8 @@
 import AuthenticationServices
 import Foundation
+import LatchkeyAPI
 import LatchkeyClient
+import WebAuthn
 
 /// Sign-up, sign-in and passkey management for an app whose server runs `latchkey serve`.
 @MainActor
@@ -19,6 +21,25 @@ final class PasskeyAccount {
     func signUp(username: String, displayName: String) async throws(LatchkeyClientError) -> String {
         let signedUp = try await client.signUp(username: username, displayName: displayName, with: passkeys)
         return signedUp.session.user.id
+    }
+
+    /// iOS 26 / macOS 26: the passkey sign-up sheet asks for the email address (and name) and makes the passkey;
+    /// the server names the account after what the user entered.
+    @available(iOS 26.0, macOS 26.0, *)
+    func signUpWithSheet() async throws(LatchkeyClientError) -> String {
+        let started = try await client.accountCreationOptions()
+        let created: AccountCreationResult
+        let credential: RegistrationCredential
+        do throws(AuthenticatorError) {
+            created = try await passkeys.createAccount(options: started.options, acceptedContacts: [.email])
+            credential = try created.credential()
+        } catch {
+            throw .authenticator(error)
+        }
+        let signedUp = try await client.accountCreationVerify(AccountCreationVerifyRequest(
+            ticket: started.ticket, credential: credential, username: created.contact.value, displayName: created.displayName
+        ))
+        return signedUp.user.id
     }
 
     /// Sign-in without a username: the sheet lists this app's passkeys (and offers security keys).

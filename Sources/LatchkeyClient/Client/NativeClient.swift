@@ -114,6 +114,18 @@ public struct NativeClient: Sendable {
         try await signedIn(connection.send("POST", APIPaths.Native.registrationVerify, body: request, as: SessionResponse.self))
     }
 
+    /// `POST /v1/passkeys/account-creation/options`: options for a passkey sign-up sheet that asks for the account's
+    /// name itself (iOS 26: ``PasskeysManager/createAccount(options:acceptedContacts:requestsName:)``).
+    public func accountCreationOptions() async throws(LatchkeyClientError) -> RegistrationOptionsResponse {
+        try await connection.send("POST", APIPaths.Native.accountCreationOptions, body: NoBody?.none, as: RegistrationOptionsResponse.self)
+    }
+
+    /// `POST /v1/passkeys/account-creation/verify`: creates the account named as the sheet collected it, with its
+    /// passkey; keeps the session. A name already in use is `user.nameTaken`.
+    public func accountCreationVerify(_ request: AccountCreationVerifyRequest) async throws(LatchkeyClientError) -> SessionResponse {
+        try await signedIn(connection.send("POST", APIPaths.Native.accountCreationVerify, body: request, as: SessionResponse.self))
+    }
+
     /// `POST /v1/passkeys/authentication/options`.
     public func authenticationOptions(_ request: AuthenticationOptionsRequest) async throws(LatchkeyClientError) -> AuthenticationOptionsResponse {
         try await connection.send("POST", APIPaths.Native.authenticationOptions, body: request, as: AuthenticationOptionsResponse.self)

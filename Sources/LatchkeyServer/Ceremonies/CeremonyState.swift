@@ -23,6 +23,8 @@ struct RegistrationState: Codable, Sendable {
     /// Whether the ceremony was begun for conditional mediation (an automatic passkey upgrade), whose result may
     /// lack UP. Absent (false) in ceremonies stored before it existed.
     var conditional: Bool?
+    /// Whether the ceremony was begun for a passkey sign-up sheet, which names the account only at verify.
+    var accountCreation: Bool?
 }
 
 /// What an authentication ceremony remembers between its options and its verification.

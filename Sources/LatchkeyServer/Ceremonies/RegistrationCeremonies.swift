@@ -17,6 +17,8 @@ struct RegistrationPreferences: Sendable {
 /// Who a registration is for: a new account, or an existing one (signed in).
 enum RegistrationSubject: Sendable {
     case newUser(name: String, displayName: String)
+    /// A new account whose name comes with the credential (a passkey sign-up sheet).
+    case unnamedUser
     case existingUser(StoredUser)
 }
 
@@ -34,6 +36,12 @@ extension CeremonyService {
             state = RegistrationState(
                 purpose: .signUp, userID: UUID(), userHandle: Data(Self.makeUserHandle()),
                 name: name, displayName: displayName, requireUserVerification: userVerification == .required, label: preferences.label
+            )
+        case .unnamedUser:
+            state = RegistrationState(
+                purpose: .signUp, userID: UUID(), userHandle: Data(Self.makeUserHandle()),
+                name: "", displayName: "", requireUserVerification: userVerification == .required, label: preferences.label,
+                accountCreation: true
             )
         case .existingUser(let user):
             state = RegistrationState(
@@ -74,14 +82,29 @@ extension CeremonyService {
     /// - Parameter caller: finds the caller; asked only when the ceremony adds a passkey to an existing account,
     ///   which needs that account's session (401 `session.required` without one, 403 `session.wrongUser` for another
     ///   account's). `requirePurpose` refuses ceremonies begun for the other purpose.
+    /// - Parameter naming: the new account's name and display name, validated, for a ceremony begun for a passkey
+    ///   sign-up sheet (``RegistrationSubject/unnamedUser``), which only accepts a finish that names it; any other
+    ///   ceremony only accepts one that does not.
     func finishRegistration(
         ticket: String, credential: RegistrationCredential, caller: () async throws -> SignedIn?,
-        requirePurpose: RegistrationState.Purpose? = nil, now: Date = Date()
+        requirePurpose: RegistrationState.Purpose? = nil, naming: (name: String, displayName: String)? = nil, now: Date = Date()
     ) async throws -> CeremonyOutcome {
-        let (ceremony, state) = try await consumeCeremony(ticket: ticket, kind: .registration, as: RegistrationState.self, now: now)
+        let (ceremony, consumed) = try await consumeCeremony(ticket: ticket, kind: .registration, as: RegistrationState.self, now: now)
         return try await measure(.registration) {
+            var state = consumed
             if let requirePurpose, state.purpose != requirePurpose {
                 throw APIError(.notFound, code: "ceremony.notFound", message: "the ticket is not for this kind of registration")
+            }
+            guard (state.accountCreation == true) == (naming != nil) else {
+                throw APIError(.notFound, code: "ceremony.notFound", message: naming == nil
+                    ? "the ticket is for a passkey sign-up sheet: finish it at the account-creation verify"
+                    : "the ticket is not for a passkey sign-up sheet")
+            }
+            if let naming {
+                guard try await store.user(named: naming.name) == nil else {
+                    throw APIError(.conflict, code: "user.nameTaken", message: "the username '\(naming.name)' is taken")
+                }
+                (state.name, state.displayName) = naming
             }
             var owner: StoredUser?
             if state.purpose == .addPasskey {
@@ -104,7 +127,15 @@ extension CeremonyService {
             }
             let user = StoredUser(id: state.userID, userHandle: state.userHandle, name: state.name, displayName: state.displayName, createdAt: now)
             let (session, token) = sessions.issue(for: user.id, now: now)
-            try await store.commitRegistration(stored, creating: user, session: session)
+            do throws(StoreError) {
+                try await store.commitRegistration(stored, creating: user, session: session)
+            } catch {
+                // The name was taken by a concurrent sign-up after the check above.
+                if naming != nil, error.code == .conflict, (try? await store.user(named: user.name)) != nil {
+                    throw APIError(.conflict, code: "user.nameTaken", message: "the username '\(user.name)' is taken")
+                }
+                throw error
+            }
             return CeremonyOutcome(user: user, credential: stored, session: session, token: token)
         }
     }

@@ -45,6 +45,13 @@ extension Request {
     func decodeVerifyRequest<Credential: Codable & Hashable & Sendable>(
         context: ServerRequestContext, parse: ([UInt8]) throws(WebAuthnError) -> Credential
     ) async throws -> TicketedCredential<Credential> {
+        try await decodeVerifyRequestAndMembers(context: context, parse: parse).request
+    }
+
+    /// ``decodeVerifyRequest(context:parse:)``, with the body's other members for a route that takes more.
+    func decodeVerifyRequestAndMembers<Credential: Codable & Hashable & Sendable>(
+        context: ServerRequestContext, parse: ([UInt8]) throws(WebAuthnError) -> Credential
+    ) async throws -> (request: TicketedCredential<Credential>, members: JSONMembers) {
         let buffer = try await bodyBytes(context: context)
         let members: JSONMembers
         do {
@@ -59,7 +66,7 @@ extension Request {
         guard let credential = members["credential"] else {
             throw APIError.badRequest(WebAuthnError.Code.malformedCredential.rawValue, "the body is missing 'credential'")
         }
-        return TicketedCredential(ticket: ticket, credential: try parse(Array(credential)))
+        return (TicketedCredential(ticket: ticket, credential: try parse(Array(credential))), members)
     }
 
     private static func decode<Value: Decodable>(_ type: Value.Type, from buffer: ByteBuffer) throws -> Value {

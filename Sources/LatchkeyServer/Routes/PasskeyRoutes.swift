@@ -27,6 +27,23 @@ struct PasskeyRoutes: Sendable {
             )
             return try await signedIn(outcome, status: .created)
         }
+        routes.post(RouterPath(APIPaths.Native.accountCreationOptions)) { _, _ in
+            let (ticket, options) = try await ceremonies.beginRegistration(for: .unnamedUser)
+            return try Response.json(RegistrationOptionsResponse(ticket: ticket, options: options))
+        }
+        routes.post(RouterPath(APIPaths.Native.accountCreationVerify)) { request, context in
+            let (body, members) = try await request.decodeVerifyRequestAndMembers(context: context) { bytes throws(WebAuthnError) in
+                try RegistrationCredential.parse(bytes)
+            }
+            guard let username = members.string("username") else {
+                throw APIError.badRequest("request.missingField", "the body needs 'username', the name the sign-up sheet collected")
+            }
+            let naming = try UserNames.validated(name: username, displayName: members.string("displayName"))
+            let outcome = try await ceremonies.finishRegistration(
+                ticket: body.ticket, credential: body.credential, caller: { nil }, requirePurpose: .signUp, naming: naming
+            )
+            return try await signedIn(outcome, status: .created)
+        }
         routes.post(RouterPath(APIPaths.Native.authenticationOptions)) { request, context in
             let body = try await request.decodeJSONIfPresent(AuthenticationOptionsRequest.self, context: context)
             let (ticket, options) = try await ceremonies.beginAuthentication(username: body?.username)
