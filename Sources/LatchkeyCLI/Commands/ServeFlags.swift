@@ -84,6 +84,9 @@ struct ServeFlags: ParsableArguments {
     @Option(help: "Sign in with Apple: Apple's base URL (default https://appleid.apple.com).")
     var appleBaseUrl: String?
 
+    @Option(help: "Sign in with Apple: how old an identity token may be when it signs in, in seconds (default 300).")
+    var appleTokenMaxAge: Int?
+
     @Option(help: ArgumentHelp("The key that encrypts secrets at rest: 32 random bytes, base64.", valueName: "base64"))
     var secretsKey: String?
 
@@ -120,6 +123,7 @@ struct ServeFlags: ParsableArguments {
         settings.appleServicesID = appleServicesId
         settings.appleRedirectURI = appleRedirectUri
         settings.appleBaseURL = appleBaseUrl
+        settings.appleTokenMaxAge = appleTokenMaxAge
         settings.secretsKey = secretsKey
         settings.secretsKeyFile = secretsKeyFile
         return settings

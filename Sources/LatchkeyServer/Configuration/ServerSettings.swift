@@ -61,6 +61,8 @@ public struct ServerSettings: Codable, Hashable, Sendable {
     public var appleRedirectURI: String?
     /// Sign in with Apple: Apple's base URL (`https://appleid.apple.com`; tests use a local stand-in).
     public var appleBaseURL: String?
+    /// Sign in with Apple: how old (by its `iat`) an identity token may be when it signs in, in seconds.
+    public var appleTokenMaxAge: Int?
     /// The key that encrypts secrets at rest: 32 random bytes, base64.
     public var secretsKey: String?
     /// A file holding ``secretsKey``.
@@ -99,6 +101,7 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         merged.appleServicesID = other.appleServicesID ?? appleServicesID
         merged.appleRedirectURI = other.appleRedirectURI ?? appleRedirectURI
         merged.appleBaseURL = other.appleBaseURL ?? appleBaseURL
+        merged.appleTokenMaxAge = other.appleTokenMaxAge ?? appleTokenMaxAge
         merged.secretsKey = other.secretsKey ?? secretsKey
         merged.secretsKeyFile = other.secretsKeyFile ?? secretsKeyFile
         return merged
@@ -179,6 +182,7 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         appleServicesID = text("APPLE_SERVICES_ID")
         appleRedirectURI = text("APPLE_REDIRECT_URI")
         appleBaseURL = text("APPLE_BASE_URL")
+        appleTokenMaxAge = try integer("APPLE_TOKEN_MAX_AGE")
         secretsKey = text("SECRETS_KEY")
         secretsKeyFile = text("SECRETS_KEY_FILE")
     }
@@ -198,6 +202,6 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         case attestation, rateLimit, trustedProxies, acceptBase64URLTextChallenge, bodyLimit, sessionLifetime, ceremonyLifetime
         case metadata, metadataTrustRoot, attestationPolicy
         case appleTeamID, appleKeyID, applePrivateKey, appleClientIDs, appleServicesID, appleRedirectURI, appleBaseURL
-        case secretsKey, secretsKeyFile
+        case appleTokenMaxAge, secretsKey, secretsKeyFile
     }
 }

@@ -112,5 +112,24 @@ enum PostgresSchema {
             "CREATE INDEX apple_web_states_user_id ON apple_web_states (user_id)",
             "CREATE INDEX apple_web_states_expires_at ON apple_web_states (expires_at)",
         ]),
+        Migration(version: 3, name: "Apple app nonces, Apple identity token uses", statements: [
+            """
+            CREATE TABLE apple_nonces (
+                nonce text NOT NULL CONSTRAINT apple_nonces_pkey PRIMARY KEY,
+                created_at timestamptz NOT NULL,
+                expires_at timestamptz NOT NULL
+            )
+            """,
+            "CREATE INDEX apple_nonces_expires_at ON apple_nonces (expires_at)",
+            """
+            CREATE TABLE apple_token_uses (
+                subject text NOT NULL,
+                nonce_hash text NOT NULL,
+                expires_at timestamptz NOT NULL,
+                CONSTRAINT apple_token_uses_pkey PRIMARY KEY (subject, nonce_hash)
+            )
+            """,
+            "CREATE INDEX apple_token_uses_expires_at ON apple_token_uses (expires_at)",
+        ]),
     ]
 }

@@ -11,6 +11,9 @@ enum SQLiteSchema {
         migrator.registerMigration("v2: Apple links, notification ids, Apple web states") { db in
             try db.execute(sql: v2)
         }
+        migrator.registerMigration("v3: Apple app nonces, Apple identity token uses") { db in
+            try db.execute(sql: v3)
+        }
         return migrator
     }
 
@@ -111,5 +114,24 @@ enum SQLiteSchema {
         ) STRICT;
         CREATE INDEX apple_web_states_user_id ON apple_web_states(user_id);
         CREATE INDEX apple_web_states_expires_at ON apple_web_states(expires_at);
+        """
+
+    /// Sign in with Apple from apps: server-issued single-use nonces, and the identity tokens (Apple ID and nonce
+    /// hash) that have signed in, kept until they expire so none signs in twice.
+    private static let v3 = """
+        CREATE TABLE apple_nonces (
+            nonce TEXT NOT NULL PRIMARY KEY,
+            created_at TEXT NOT NULL,
+            expires_at TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX apple_nonces_expires_at ON apple_nonces(expires_at);
+
+        CREATE TABLE apple_token_uses (
+            subject TEXT NOT NULL,
+            nonce_hash TEXT NOT NULL,
+            expires_at TEXT NOT NULL,
+            PRIMARY KEY (subject, nonce_hash)
+        ) STRICT;
+        CREATE INDEX apple_token_uses_expires_at ON apple_token_uses(expires_at);
         """
 }
