@@ -54,6 +54,15 @@ struct ServeFlags: ParsableArguments {
     @Option(help: "How long a ceremony may take, in seconds (default 300).")
     var ceremonyLifetime: Int?
 
+    @Option(help: "Seconds a connection may sit with no request under way before it is closed (default 60).")
+    var idleTimeout: Int?
+
+    @Option(help: "Seconds a client may take to send a request's headers, from its first byte (default 10).")
+    var headerTimeout: Int?
+
+    @Option(help: "Seconds a client may take to send a request's body, after its headers (default 30).")
+    var bodyTimeout: Int?
+
     @Option(help: "FIDO metadata (MDS3 BLOB): a file or an https URL such as https://mds3.fidoalliance.org/ (default: none).")
     var metadata: String?
 
@@ -113,6 +122,9 @@ struct ServeFlags: ParsableArguments {
         settings.bodyLimit = bodyLimit
         settings.sessionLifetime = sessionLifetime
         settings.ceremonyLifetime = ceremonyLifetime
+        settings.idleTimeout = idleTimeout
+        settings.headerTimeout = headerTimeout
+        settings.bodyTimeout = bodyTimeout
         settings.metadata = metadata
         settings.metadataTrustRoot = metadataTrustRoot
         settings.attestationPolicy = attestationPolicy

@@ -41,6 +41,12 @@ public struct ServerSettings: Codable, Hashable, Sendable {
     public var sessionLifetime: Int?
     /// How long a ceremony may take, in seconds.
     public var ceremonyLifetime: Int?
+    /// How long a connection may sit with no request under way, in seconds.
+    public var idleTimeout: Int?
+    /// How long a client may take to send a request's headers, from its first byte, in seconds.
+    public var headerTimeout: Int?
+    /// How long a client may take to send a request's body, after its headers, in seconds.
+    public var bodyTimeout: Int?
     /// An MDS3 metadata BLOB: a file path or an `https://` URL (e.g. `https://mds3.fidoalliance.org/`).
     public var metadata: String?
     /// A PEM file with the root the metadata BLOB must chain to (default: the FIDO Alliance's MDS root).
@@ -91,6 +97,9 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         merged.bodyLimit = other.bodyLimit ?? bodyLimit
         merged.sessionLifetime = other.sessionLifetime ?? sessionLifetime
         merged.ceremonyLifetime = other.ceremonyLifetime ?? ceremonyLifetime
+        merged.idleTimeout = other.idleTimeout ?? idleTimeout
+        merged.headerTimeout = other.headerTimeout ?? headerTimeout
+        merged.bodyTimeout = other.bodyTimeout ?? bodyTimeout
         merged.metadata = other.metadata ?? metadata
         merged.metadataTrustRoot = other.metadataTrustRoot ?? metadataTrustRoot
         merged.attestationPolicy = other.attestationPolicy ?? attestationPolicy
@@ -172,6 +181,9 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         bodyLimit = try integer("BODY_LIMIT")
         sessionLifetime = try integer("SESSION_LIFETIME")
         ceremonyLifetime = try integer("CEREMONY_LIFETIME")
+        idleTimeout = try integer("IDLE_TIMEOUT")
+        headerTimeout = try integer("HEADER_TIMEOUT")
+        bodyTimeout = try integer("BODY_TIMEOUT")
         metadata = text("METADATA")
         metadataTrustRoot = text("METADATA_TRUST_ROOT")
         attestationPolicy = text("ATTESTATION_POLICY")
@@ -200,6 +212,7 @@ public struct ServerSettings: Codable, Hashable, Sendable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case host, port, database, rpID, rpName, origins, appleAppIDs, androidApps, relatedOrigins, userVerification
         case attestation, rateLimit, trustedProxies, acceptBase64URLTextChallenge, bodyLimit, sessionLifetime, ceremonyLifetime
+        case idleTimeout, headerTimeout, bodyTimeout
         case metadata, metadataTrustRoot, attestationPolicy
         case appleTeamID, appleKeyID, applePrivateKey, appleClientIDs, appleServicesID, appleRedirectURI, appleBaseURL
         case appleTokenMaxAge, secretsKey, secretsKeyFile
