@@ -68,6 +68,8 @@ public enum APIPaths {
 
     /// Sign in with Apple (404 `apple.disabled` on a server without it).
     public enum Apple {
+        /// `POST`: a single-use nonce for one app sign-in, ``AppleNonceResponse``; its SHA-256 goes in the Apple request.
+        public static let nonce = "/v1/apple/nonce"
         /// `POST`: signs in (or links, with a session) with an app's `ASAuthorizationAppleIDCredential`.
         public static let signIn = "/v1/apple/signin"
         /// `POST`: Apple's server-to-server notifications, `{"payload": "<JWS>"}`.

@@ -33,6 +33,7 @@ public enum ServerApplication {
         let router = makeRouter(configuration: configuration, store: store, metrics: metrics, logger: logger)
         var app = Application(
             router: router,
+            server: DeadlineHTTP1Channel.builder(configuration.connectionDeadlines),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Latchkey"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger

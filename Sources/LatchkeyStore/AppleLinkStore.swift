@@ -50,7 +50,21 @@ public protocol AppleLinkStore: Sendable {
     /// (it is removed all the same).
     func consumeAppleWebState(_ state: String, now: Date) async throws(StoreError) -> StoredAppleWebState
 
-    /// Deletes expired web flows and notification ids; returns how many.
+    /// Stores a nonce issued to an app for one Sign in with Apple. Throws ``StoreError/Code/conflict`` if it is taken.
+    func insertAppleNonce(_ nonce: StoredAppleNonce) async throws(StoreError)
+
+    /// Makes an identity token single-use, in one transaction: records that the token of `subject` whose `nonce`
+    /// claim is `nonceHash` has signed in (kept until `expiresAt`, the token's `exp`) and, when `nonce` is given,
+    /// consumes that server-issued nonce. Of concurrent callers with the same token exactly one succeeds.
+    ///
+    /// Throws, changing nothing: ``StoreError/Code/conflict`` if this subject and nonce hash are recorded already
+    /// (a replayed token), ``StoreError/Code/notFound`` if `nonce` was never issued or is used, and
+    /// ``StoreError/Code/expired`` if it had expired by `now`.
+    func recordAppleTokenUse(
+        subject: String, nonceHash: String, expiresAt: Date, consumingNonce nonce: String?, now: Date
+    ) async throws(StoreError)
+
+    /// Deletes expired web flows, notification ids, app nonces and token uses; returns how many.
     @discardableResult
     func purgeExpiredAppleRecords(now: Date) async throws(StoreError) -> Int
 }

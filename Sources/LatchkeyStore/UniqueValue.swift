@@ -1,6 +1,6 @@
 /// The values the schema keeps unique, named the way each backend reports a violation.
 enum UniqueValue: CaseIterable {
-    case userID, userHandle, userName, credentialID, ceremonyID, sessionTokenHash, appleSubject, appleWebState
+    case userID, userHandle, userName, credentialID, ceremonyID, sessionTokenHash, appleSubject, appleWebState, appleNonce
 
     /// `table.column` as SQLite names it in "UNIQUE constraint failed: …".
     var sqliteColumn: String {
@@ -13,6 +13,7 @@ enum UniqueValue: CaseIterable {
         case .sessionTokenHash: "sessions.token_hash"
         case .appleSubject: "apple_links.subject"
         case .appleWebState: "apple_web_states.state"
+        case .appleNonce: "apple_nonces.nonce"
         }
     }
 
@@ -27,6 +28,7 @@ enum UniqueValue: CaseIterable {
         case .sessionTokenHash: "sessions_pkey"
         case .appleSubject: "apple_links_pkey"
         case .appleWebState: "apple_web_states_pkey"
+        case .appleNonce: "apple_nonces_pkey"
         }
     }
 
@@ -41,6 +43,7 @@ enum UniqueValue: CaseIterable {
         case .sessionTokenHash: StoreError(.conflict, "a session with this token exists")
         case .appleSubject: StoreError(.conflict, "this Apple ID is linked to a user already")
         case .appleWebState: StoreError(.conflict, "an Apple web state with this value exists")
+        case .appleNonce: StoreError(.conflict, "an Apple nonce with this value exists")
         }
     }
 

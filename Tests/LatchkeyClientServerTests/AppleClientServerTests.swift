@@ -9,7 +9,8 @@ import Testing
 
 /// Sign in with Apple from the app's side, against the real server over real HTTP, with a stand-in for Apple that
 /// signs real identity tokens: the credential the AuthenticationServices adapter copies out, turned into the
-/// `/v1/apple/signin` body by ``SignInWithAppleRequest/signInRequest(for:)`` and sent by ``NativeClient/signInWithApple(_:)``.
+/// `/v1/apple/signin` body by ``SignInWithAppleRequest/signInRequest(for:)`` and sent by ``NativeClient/signInWithApple(_:)``,
+/// each sign-in starting from a nonce the server issued (``NativeClient/appleNonce()``).
 @Suite("Sign in with Apple: NativeClient against the real server")
 struct AppleClientServerTests {
     static let bundleID = "dev.latchkey.app"
@@ -43,8 +44,10 @@ struct AppleClientServerTests {
                     )
                 }
 
-                let first = SignInWithAppleRequest()
                 let app = server.native()
+                let issued = try await app.appleNonce()
+                #expect(issued.expiresAt > Date())
+                let first = SignInWithAppleRequest(nonce: SignInWithAppleNonce(raw: issued.nonce))
                 let created = try await app.signInWithApple(
                     first.signInRequest(for: credential(for: first, subject: "000111.apple", firstTime: true))
                 )
@@ -55,12 +58,26 @@ struct AppleClientServerTests {
                 me.signInMethods = nil
                 #expect(me == created.user)
 
-                let again = SignInWithAppleRequest()
                 let returning = server.native()
-                let signedIn = try await returning.signInWithApple(
-                    again.signInRequest(for: credential(for: again, subject: "000111.apple", firstTime: false))
-                )
+                let again = SignInWithAppleRequest(nonce: SignInWithAppleNonce(raw: try await returning.appleNonce().nonce))
+                let returningBody = try again.signInRequest(for: await credential(for: again, subject: "000111.apple", firstTime: false))
+                let signedIn = try await returning.signInWithApple(returningBody)
                 #expect(signedIn.user == created.user, "the same Apple ID signs in to the same account")
+
+                // The same credential sent again (a replay) does not sign in a second time.
+                let replay = await #expect(throws: LatchkeyClientError.self) {
+                    try await server.native().signInWithApple(returningBody)
+                }
+                #expect(replay?.code == "apple.tokenReplayed")
+
+                // A nonce the app made up itself is not one the server issued.
+                let own = SignInWithAppleRequest()
+                let unissued = await #expect(throws: LatchkeyClientError.self) {
+                    try await server.native().signInWithApple(
+                        own.signInRequest(for: await credential(for: own, subject: "000111.apple", firstTime: false))
+                    )
+                }
+                #expect(unissued?.code == "apple.nonceInvalid")
 
                 // The raw nonce of another request does not match the token's nonce: the server refuses it.
                 let stolen = try await credential(for: SignInWithAppleRequest(), subject: "000111.apple", firstTime: false)

@@ -15,10 +15,11 @@ struct AppleErrorPathTests {
     @Test(arguments: Backend.available)
     func aCodeIssuedForAnotherAppleIDIsRefused(_ backend: Backend) async throws {
         try await withAppleServer(backend) { apple in
-            let token = try await apple.identityToken(subject: "001.subject-a", rawNonce: "raw-nonce")
+            let nonce = try await apple.issueNonce()
+            let token = try await apple.identityToken(subject: "001.subject-a", rawNonce: nonce)
             let code = await apple.standIn.issueCode(for: .app(AppleServer.bundleID), subject: "001.subject-b")
             let reply = try await apple.server.app().send(.post, APIPaths.Apple.signIn, body: JSONObject.buffer([
-                "identityToken": token, "rawNonce": "raw-nonce", "authorizationCode": code,
+                "identityToken": token, "rawNonce": nonce, "authorizationCode": code,
             ]))
             #expect(reply.status == .badRequest && reply.errorCode == "apple.codeMismatch", "\(reply)")
             #expect(reply.headers[values: .setCookie].isEmpty)

@@ -31,11 +31,18 @@ struct AppleServer: Sendable {
         return try await standIn.mint(claims, signing: signing)
     }
 
-    /// `POST /v1/apple/signin` as an app does after `ASAuthorizationAppleIDProvider`: a fresh nonce and code for `subject`.
+    /// `POST /v1/apple/nonce`: a nonce the server issued for one sign-in.
+    func issueNonce(_ http: HTTPSession? = nil) async throws -> String {
+        let reply = try await (http ?? server.app()).send(.post, APIPaths.Apple.nonce)
+        #expect(reply.status == .ok, "\(reply)")
+        return try reply.decode(AppleNonceResponse.self).nonce
+    }
+
+    /// `POST /v1/apple/signin` as an app does after `ASAuthorizationAppleIDProvider`: a fresh server nonce and code for `subject`.
     @discardableResult
     func signIn(_ http: HTTPSession, subject: String, givenName: String? = nil, familyName: String? = nil,
                 withCode: Bool = true) async throws -> Reply {
-        let rawNonce = "nonce-\(UUID().uuidString)"
+        let rawNonce = try await issueNonce(http)
         var body: [String: Any] = ["identityToken": try await identityToken(subject: subject, rawNonce: rawNonce), "rawNonce": rawNonce]
         if withCode { body["authorizationCode"] = await standIn.issueCode(for: .app(Self.bundleID), subject: subject) }
         if givenName != nil || familyName != nil {

@@ -35,7 +35,7 @@ struct AppleSignInEndpointTests {
     @Test(arguments: Backend.available)
     func aFullNameSentAsOneStringIsTheDisplayName(_ backend: Backend) async throws {
         try await withAppleServer(backend) { apple in
-            let nonce = "nonce-formatted"
+            let nonce = try await apple.issueNonce()
             let reply = try await apple.server.app().send(.post, APIPaths.Apple.signIn, body: JSONObject.buffer([
                 "identityToken": try await apple.identityToken(subject: "001.formatted", rawNonce: nonce, email: nil), "rawNonce": nonce,
                 "authorizationCode": await apple.standIn.issueCode(for: .app(AppleServer.bundleID), subject: "001.formatted"),
@@ -143,7 +143,7 @@ struct AppleSignInEndpointTests {
         try await withAppleServer(backend) { apple in
             let code = await apple.standIn.issueCode(for: .app(AppleServer.bundleID), subject: "001.code")
             func send() async throws -> Reply {
-                let nonce = "nonce-\(UUID().uuidString)"
+                let nonce = try await apple.issueNonce()
                 return try await apple.server.app().send(.post, APIPaths.Apple.signIn, body: JSONObject.buffer([
                     "identityToken": try await apple.identityToken(subject: "001.code", rawNonce: nonce), "rawNonce": nonce,
                     "authorizationCode": code,
@@ -190,7 +190,8 @@ struct AppleSignInEndpointTests {
     func withoutAppleConfigurationTheRoutesAreDisabled(_ backend: Backend) async throws {
         try await withServer(backend) { server in
             #expect(server.configuration.apple == nil)
-            for (method, path) in [(HTTPRequest.Method.post, APIPaths.Apple.signIn), (.post, APIPaths.Apple.notifications), (.get, APIPaths.Apple.authorize)] {
+            for (method, path) in [(HTTPRequest.Method.post, APIPaths.Apple.signIn), (.post, APIPaths.Apple.notifications),
+                                   (.get, APIPaths.Apple.authorize), (.post, APIPaths.Apple.nonce)] {
                 let reply = try await server.app().send(method, path, body: method == .post ? JSONObject.buffer(["identityToken": "x"]) : nil)
                 #expect(reply.status == .notFound && reply.errorCode == "apple.disabled", "\(path): \(reply)")
             }

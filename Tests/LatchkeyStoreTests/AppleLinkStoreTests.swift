@@ -158,4 +158,67 @@ struct AppleLinkStoreTests {
             #expect(try await store.appleNotificationSeen(id: "jti-old") == false)
         }
     }
+
+    @Test(arguments: Backend.available)
+    func anIdentityTokenIsUsedOnceAndItsNonceConsumedWithIt(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let nonce = StoredAppleNonce(nonce: "nonce_live_0123456789", createdAt: Make.now, expiresAt: Make.now.addingTimeInterval(600))
+            try await store.insertAppleNonce(nonce)
+            await expectStoreError(.conflict) { try await store.insertAppleNonce(nonce) }
+            await expectStoreError(.invalidRecord) {
+                try await store.insertAppleNonce(StoredAppleNonce(nonce: "no spaces", expiresAt: Make.now))
+            }
+            let expiry = Make.now.addingTimeInterval(3600)
+
+            // Of concurrent uses of one token exactly one records it.
+            let results = await withTaskGroup(of: StoreError?.self) { group in
+                for _ in 0..<5 {
+                    group.addTask {
+                        do {
+                            try await store.recordAppleTokenUse(subject: "001.a", nonceHash: "h1", expiresAt: expiry,
+                                                                consumingNonce: nonce.nonce, now: Make.now)
+                            return nil
+                        } catch let error as StoreError {
+                            return error
+                        } catch {
+                            return StoreError(.databaseError, "\(error)")
+                        }
+                    }
+                }
+                return await group.reduce(into: [StoreError?]()) { $0.append($1) }
+            }
+            #expect(results.filter { $0 == nil }.count == 1, "\(results)")
+            #expect(results.compactMap { $0?.code }.allSatisfy { $0 == .conflict || $0 == .notFound }, "\(results)")
+
+            // The same token again is a replay; the used nonce with another subject is unknown.
+            await expectStoreError(.conflict) {
+                try await store.recordAppleTokenUse(subject: "001.a", nonceHash: "h1", expiresAt: expiry, consumingNonce: nil, now: Make.now)
+            }
+            await expectStoreError(.notFound) {
+                try await store.recordAppleTokenUse(subject: "001.b", nonceHash: "h1", expiresAt: expiry,
+                                                    consumingNonce: nonce.nonce, now: Make.now)
+            }
+            // A refused use records nothing: 001.b with h1 is still free.
+            try await store.recordAppleTokenUse(subject: "001.b", nonceHash: "h1", expiresAt: expiry, consumingNonce: nil, now: Make.now)
+
+            // An expired nonce is refused and stays as it was (expired again, not unknown), recording nothing.
+            let old = StoredAppleNonce(nonce: "nonce_old_0123456789", createdAt: Make.now, expiresAt: Make.now.addingTimeInterval(1))
+            try await store.insertAppleNonce(old)
+            for _ in 0..<2 {
+                await expectStoreError(.expired) {
+                    try await store.recordAppleTokenUse(subject: "001.c", nonceHash: "h2", expiresAt: expiry,
+                                                        consumingNonce: old.nonce, now: Make.now.addingTimeInterval(2))
+                }
+            }
+            try await store.recordAppleTokenUse(subject: "001.c", nonceHash: "h2", expiresAt: Make.now.addingTimeInterval(1),
+                                                consumingNonce: nil, now: Make.now)
+
+            // Purged once expired: the old nonce and 001.c's use; 001.a's and 001.b's are kept until their expiry.
+            #expect(try await store.purgeExpiredAppleRecords(now: Make.now.addingTimeInterval(2)) == 2)
+            try await store.recordAppleTokenUse(subject: "001.c", nonceHash: "h2", expiresAt: expiry, consumingNonce: nil, now: Make.now)
+            await expectStoreError(.conflict) {
+                try await store.recordAppleTokenUse(subject: "001.a", nonceHash: "h1", expiresAt: expiry, consumingNonce: nil, now: Make.now)
+            }
+        }
+    }
 }

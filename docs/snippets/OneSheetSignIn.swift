@@ -27,7 +27,7 @@ final class SignInScreen {
     /// At launch, `immediatelyAvailable` shows the sheet only when this device holds a credential for the app.
     func signIn(immediatelyAvailable: Bool) async throws(LatchkeyClientError) -> Result {
         let started = try await client.authenticationOptions(AuthenticationOptionsRequest())  // username-less
-        let apple = SignInWithAppleRequest()
+        let apple = SignInWithAppleRequest(nonce: SignInWithAppleNonce(raw: try await client.appleNonce().nonce))
         let outcome: SignInOutcome
         let appleBody: AppleSignInRequest?
         do throws(AuthenticatorError) {

@@ -17,7 +17,8 @@ final class AppleAccount {
 
     /// Shows the Apple ID sheet and signs in to the server; returns the Apple user ID to keep (e.g. in the Keychain).
     func signIn() async throws(LatchkeyClientError) -> String {
-        let request = SignInWithAppleRequest()  // full name and email, a fresh nonce and state
+        // Full name and email, a fresh state, and a single-use nonce from the server (good for ten minutes).
+        let request = SignInWithAppleRequest(nonce: SignInWithAppleNonce(raw: try await client.appleNonce().nonce))
         let credential: AppleIDCredential
         let body: AppleSignInRequest
         do throws(AuthenticatorError) {

@@ -54,6 +54,15 @@ struct ServeFlags: ParsableArguments {
     @Option(help: "How long a ceremony may take, in seconds (default 300).")
     var ceremonyLifetime: Int?
 
+    @Option(help: "Seconds a connection may sit with no request under way before it is closed (default 60).")
+    var idleTimeout: Int?
+
+    @Option(help: "Seconds a client may take to send a request's headers, from its first byte (default 10).")
+    var headerTimeout: Int?
+
+    @Option(help: "Seconds a client may take to send a request's body, after its headers (default 30).")
+    var bodyTimeout: Int?
+
     @Option(help: "FIDO metadata (MDS3 BLOB): a file or an https URL such as https://mds3.fidoalliance.org/ (default: none).")
     var metadata: String?
 
@@ -84,6 +93,9 @@ struct ServeFlags: ParsableArguments {
     @Option(help: "Sign in with Apple: Apple's base URL (default https://appleid.apple.com).")
     var appleBaseUrl: String?
 
+    @Option(help: "Sign in with Apple: how old an identity token may be when it signs in, in seconds (default 300).")
+    var appleTokenMaxAge: Int?
+
     @Option(help: ArgumentHelp("The key that encrypts secrets at rest: 32 random bytes, base64.", valueName: "base64"))
     var secretsKey: String?
 
@@ -113,6 +125,9 @@ struct ServeFlags: ParsableArguments {
         settings.bodyLimit = bodyLimit
         settings.sessionLifetime = sessionLifetime
         settings.ceremonyLifetime = ceremonyLifetime
+        settings.idleTimeout = idleTimeout
+        settings.headerTimeout = headerTimeout
+        settings.bodyTimeout = bodyTimeout
         settings.metadata = metadata
         settings.metadataTrustRoot = metadataTrustRoot
         settings.attestationPolicy = attestationPolicy
@@ -123,6 +138,7 @@ struct ServeFlags: ParsableArguments {
         settings.appleServicesID = appleServicesId
         settings.appleRedirectURI = appleRedirectUri
         settings.appleBaseURL = appleBaseUrl
+        settings.appleTokenMaxAge = appleTokenMaxAge
         settings.secretsKey = secretsKey
         settings.secretsKeyFile = secretsKeyFile
         settings.passwordSignIn = passwordSignIn.map { $0 == .on }

@@ -2,7 +2,7 @@ import LatchkeyAPI
 import Crypto
 import WebAuthn
 
-/// The nonce that binds a Sign in with Apple identity token to one sign-in: the app keeps ``raw`` and
+/// The nonce that binds a Sign in with Apple identity token to one sign-in (Latchkey's server issues it: `NativeClient.appleNonce()`): the app keeps ``raw`` and
 /// sends it to its server; the request carries ``sha256`` (lowercase hex), which Apple puts in the token's
 /// `nonce` claim for the server to compare.
 public struct SignInWithAppleNonce: Sendable, Hashable {

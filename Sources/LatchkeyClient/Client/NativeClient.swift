@@ -136,6 +136,13 @@ public struct NativeClient: Sendable {
         try await signedIn(connection.send("POST", APIPaths.Native.authenticationVerify, body: request, as: SessionResponse.self))
     }
 
+    /// `POST /v1/apple/nonce`: a single-use nonce for one Sign in with Apple. Start the Apple request with it
+    /// (`SignInWithAppleRequest(nonce: SignInWithAppleNonce(raw: response.nonce))`) and sign in before `expiresAt`;
+    /// the server accepts only nonces it issued, each once.
+    public func appleNonce() async throws(LatchkeyClientError) -> AppleNonceResponse {
+        try await connection.send("POST", APIPaths.Apple.nonce, body: NoBody?.none, as: AppleNonceResponse.self)
+    }
+
     /// `POST /v1/apple/signin`: signs in with Sign in with Apple (or, with a session, links the Apple ID to the
     /// signed-in account); keeps the session. Build `request` with ``AppleIDCredential/signInRequest(rawNonce:)``.
     public func signInWithApple(_ request: AppleSignInRequest) async throws(LatchkeyClientError) -> SessionResponse {

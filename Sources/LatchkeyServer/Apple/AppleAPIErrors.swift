@@ -25,6 +25,9 @@ extension APIError {
     static let appleNonceRequired = APIError.badRequest(
         "apple.nonceRequired", "send rawNonce: the nonce whose SHA-256 hex the app gave Apple (ASAuthorizationAppleIDRequest.nonce)"
     )
+    static let appleNonceInvalid = APIError.badRequest(
+        "apple.nonceInvalid", "rawNonce is not a nonce this server issued, or it was used: get one from POST /v1/apple/nonce for each sign-in"
+    )
     static let appleCodeRequired = APIError.badRequest(
         "apple.codeRequired", "the first Sign in with Apple needs the authorizationCode, so the server can revoke the authorization later"
     )

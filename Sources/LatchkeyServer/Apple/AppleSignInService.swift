@@ -1,5 +1,6 @@
 import AppleSignIn
 import Foundation
+import LatchkeyAPI
 import LatchkeyStore
 import Logging
 import WebAuthn
@@ -16,9 +17,12 @@ struct AppleSignInService: Sendable {
     let tokens: AppleTokenClient
     let logger: Logger
 
+    /// The clock skew tolerated on identity tokens' `exp` and `iat`.
+    static let clockLeeway: TimeInterval = 60
+
     init(configuration: AppleConfiguration, store: any LatchkeyStore, sessions: SessionAuthenticator, logger: Logger) {
         let keys = AppleKeyCache(source: AppleKeysEndpoint(endpoints: configuration.endpoints))
-        let rules = AppleClaimRules(clientIDs: configuration.clientIDs)
+        let rules = AppleClaimRules(clientIDs: configuration.clientIDs, leeway: Self.clockLeeway)
         self.configuration = configuration
         self.store = store
         self.sessions = sessions
@@ -44,6 +48,9 @@ struct AppleSignInService: Sendable {
         var expectedClientID: String?
         /// Whether the token must be for the web flow's Services ID.
         var requireWebClient = false
+        /// Whether `rawNonce` must be a nonce this server issued (`POST /v1/apple/nonce`), consumed by this sign-in.
+        /// The web flow's nonce comes from its single-use `state` record instead.
+        var requireIssuedNonce = true
     }
 
     /// The signed-in result.
@@ -55,19 +62,63 @@ struct AppleSignInService: Sendable {
         let createdUser: Bool
     }
 
+    /// Issues a single-use nonce for an app's sign-in (`POST /v1/apple/nonce`): the app puts its SHA-256 in the Apple
+    /// request and sends it back as `rawNonce`.
+    func issueNonce(now: Date = Date()) async throws -> StoredAppleNonce {
+        let nonce = StoredAppleNonce(
+            nonce: CeremonyService.makeTicket(), createdAt: now, expiresAt: now.addingTimeInterval(AppleConfiguration.nonceLifetime)
+        )
+        try await store.insertAppleNonce(nonce)
+        return nonce
+    }
+
     /// Verifies the attempt's identity token and signs its Apple ID in: the linked user when there is one, else a
     /// new link to the linking user or to a new user.
+    ///
+    /// Each identity token signs in once, and only while fresh: its `iat` may be at most
+    /// ``AppleConfiguration/tokenMaxAge`` old, its nonce must be one this server issued and has not seen used
+    /// (consumed here), and its Apple ID and nonce are recorded until the token expires. Everything refused before
+    /// that record changes nothing.
     func signIn(_ attempt: Attempt, now: Date = Date()) async throws -> Outcome {
         guard !attempt.rawNonce.isEmpty else { throw APIError.appleNonceRequired }
         let identity = try await identities.verify(attempt.identityToken, rawNonce: attempt.rawNonce)
+        guard now.timeIntervalSince(identity.issuedAt) <= configuration.tokenMaxAge else {
+            throw APIError.badRequest(
+                "apple.tokenTooOld", "the identity token was issued more than \(Int(configuration.tokenMaxAge)) seconds ago; sign in with Apple again"
+            )
+        }
         if let expected = attempt.expectedClientID, expected != identity.audience {
             throw APIError.badRequest("apple.clientMismatch", "the identity token is for \(identity.audience), not \(expected)")
         }
         let client = try client(for: identity.audience, web: attempt.requireWebClient)
-        if let existing = try await store.appleLink(subject: identity.subject) {
+        let existing = try await store.appleLink(subject: identity.subject)
+        if existing == nil, attempt.authorizationCode?.isEmpty ?? true { throw APIError.appleCodeRequired }
+        try await recordUse(of: identity, attempt: attempt, now: now)
+        if let existing {
             return try await signInReturning(existing, attempt: attempt, client: client, now: now)
         }
         return try await signInFirst(identity, attempt: attempt, client: client, now: now)
+    }
+
+    /// Makes the token single-use: consumes the issued nonce and records the Apple ID and nonce until the token
+    /// expires, in one transaction.
+    private func recordUse(of identity: AppleIdentity, attempt: Attempt, now: Date) async throws {
+        if attempt.requireIssuedNonce, !CeremonyService.isWellFormedTicket(attempt.rawNonce) { throw APIError.appleNonceInvalid }
+        do {
+            try await store.recordAppleTokenUse(
+                subject: identity.subject, nonceHash: AppleNonce.hashed(attempt.rawNonce),
+                // As long as the verifier would accept the token.
+                expiresAt: max(identity.expiresAt, now).addingTimeInterval(Self.clockLeeway),
+                consumingNonce: attempt.requireIssuedNonce ? attempt.rawNonce : nil, now: now
+            )
+        } catch {
+            switch error.code {
+            case .conflict: throw APIError.badRequest("apple.tokenReplayed", "this identity token has signed in already; sign in with Apple again")
+            case .notFound: throw APIError.appleNonceInvalid
+            case .expired: throw APIError.badRequest("apple.nonceExpired", "the nonce from \(APIPaths.Apple.nonce) has expired; get a new one")
+            default: throw error
+            }
+        }
     }
 
     /// A linked Apple ID: a new session for its user, and the new refresh token when a code came with it.

@@ -20,6 +20,11 @@ public struct AppleConfiguration: Sendable, CustomStringConvertible {
     public let signer: AppleClientSecretSigner
     /// Seals refresh tokens at rest.
     public let secrets: SecretBox
+    /// How old (by `iat`) an identity token may be when it signs in.
+    public let tokenMaxAge: TimeInterval
+    /// How long a nonce from `POST /v1/apple/nonce` may be used.
+    public static let nonceLifetime: TimeInterval = 600
+    public static let defaultTokenMaxAge = 300
 
     /// The web flow's client.
     public struct Web: Sendable, Equatable {
@@ -68,6 +73,11 @@ public struct AppleConfiguration: Sendable, CustomStringConvertible {
             throw ConfigurationError("--apple-private-key", "\(keyPath) is not a .p8 key (PEM PKCS#8 P-256) from Apple's developer portal")
         }
         secrets = try Self.secretsKey(settings)
+        let maxAge = settings.appleTokenMaxAge ?? Self.defaultTokenMaxAge
+        guard (10...3600).contains(maxAge) else {
+            throw ConfigurationError("--apple-token-max-age", "\(maxAge) seconds is outside 10 seconds to one hour")
+        }
+        tokenMaxAge = TimeInterval(maxAge)
         endpoints = AppleEndpoints(baseURL: try Self.url(settings.appleBaseURL ?? AppleEndpoints.production.baseURL, "--apple-base-url"))
 
         switch (settings.appleServicesID, settings.appleRedirectURI) {

@@ -39,6 +39,8 @@ public struct ServerConfiguration: Sendable {
     public var sessionLifetime: Duration
     /// How long a ceremony may take between its options and its result.
     public var ceremonyLifetime: Duration
+    /// How long a client may leave a connection idle, or take over a request's headers or body.
+    public var connectionDeadlines: ConnectionDeadlines
     /// FIDO metadata for registrations and authenticator names; nil when none is configured.
     public var metadata: MetadataConfiguration?
     /// What a registration's attestation must prove (`any` by default).
@@ -61,10 +63,14 @@ public struct ServerConfiguration: Sendable {
     public static let defaultBodyLimit = 64 * 1024
     public static let defaultSessionLifetime = 30 * 24 * 3600
     public static let defaultCeremonyLifetime = 300
+    public static let defaultIdleTimeout = 60
+    public static let defaultHeaderTimeout = 10
+    public static let defaultBodyTimeout = 30
 
     /// Validates `settings` and applies the defaults: port 8080, `./latchkey.sqlite`, RP ID `localhost`,
     /// origin `http://localhost:<port>` (or `https://<rp id>`), preferred user verification, no attestation,
-    /// 120 requests a minute, 64 KiB bodies, 30-day sessions, 5-minute ceremonies, no metadata, attestation policy `any`.
+    /// 120 requests a minute, 64 KiB bodies, 30-day sessions, 5-minute ceremonies, connections closed after 60 s idle,
+    /// 10 s over headers or 30 s over a body, no metadata, attestation policy `any`.
     public init(_ settings: ServerSettings = ServerSettings()) throws(ConfigurationError) {
         host = settings.host ?? "127.0.0.1"
         guard !host.isEmpty, !host.contains("/"), !host.contains(" ") else {
@@ -126,6 +132,18 @@ public struct ServerConfiguration: Sendable {
             throw ConfigurationError("--ceremony-lifetime", "\(ceremonySeconds) seconds is outside 10 seconds to one hour")
         }
         ceremonyLifetime = .seconds(ceremonySeconds)
+        func timeout(_ value: Int?, _ defaultValue: Int, _ setting: String) throws(ConfigurationError) -> Duration {
+            let seconds = value ?? defaultValue
+            guard (1...3600).contains(seconds) else {
+                throw ConfigurationError(setting, "\(seconds) seconds is outside 1 second to one hour")
+            }
+            return .seconds(seconds)
+        }
+        connectionDeadlines = ConnectionDeadlines(
+            idle: try timeout(settings.idleTimeout, Self.defaultIdleTimeout, "--idle-timeout"),
+            header: try timeout(settings.headerTimeout, Self.defaultHeaderTimeout, "--header-timeout"),
+            body: try timeout(settings.bodyTimeout, Self.defaultBodyTimeout, "--body-timeout")
+        )
 
         metadata = try settings.metadata.map { location throws(ConfigurationError) in
             try MetadataConfiguration(location: location, trustRootFile: settings.metadataTrustRoot)

@@ -41,6 +41,12 @@ public struct ServerSettings: Codable, Hashable, Sendable {
     public var sessionLifetime: Int?
     /// How long a ceremony may take, in seconds.
     public var ceremonyLifetime: Int?
+    /// How long a connection may sit with no request under way, in seconds.
+    public var idleTimeout: Int?
+    /// How long a client may take to send a request's headers, from its first byte, in seconds.
+    public var headerTimeout: Int?
+    /// How long a client may take to send a request's body, after its headers, in seconds.
+    public var bodyTimeout: Int?
     /// An MDS3 metadata BLOB: a file path or an `https://` URL (e.g. `https://mds3.fidoalliance.org/`).
     public var metadata: String?
     /// A PEM file with the root the metadata BLOB must chain to (default: the FIDO Alliance's MDS root).
@@ -61,6 +67,8 @@ public struct ServerSettings: Codable, Hashable, Sendable {
     public var appleRedirectURI: String?
     /// Sign in with Apple: Apple's base URL (`https://appleid.apple.com`; tests use a local stand-in).
     public var appleBaseURL: String?
+    /// Sign in with Apple: how old (by its `iat`) an identity token may be when it signs in, in seconds.
+    public var appleTokenMaxAge: Int?
     /// The key that encrypts secrets at rest: 32 random bytes, base64.
     public var secretsKey: String?
     /// A file holding ``secretsKey``.
@@ -91,6 +99,9 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         merged.bodyLimit = other.bodyLimit ?? bodyLimit
         merged.sessionLifetime = other.sessionLifetime ?? sessionLifetime
         merged.ceremonyLifetime = other.ceremonyLifetime ?? ceremonyLifetime
+        merged.idleTimeout = other.idleTimeout ?? idleTimeout
+        merged.headerTimeout = other.headerTimeout ?? headerTimeout
+        merged.bodyTimeout = other.bodyTimeout ?? bodyTimeout
         merged.metadata = other.metadata ?? metadata
         merged.metadataTrustRoot = other.metadataTrustRoot ?? metadataTrustRoot
         merged.attestationPolicy = other.attestationPolicy ?? attestationPolicy
@@ -101,6 +112,7 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         merged.appleServicesID = other.appleServicesID ?? appleServicesID
         merged.appleRedirectURI = other.appleRedirectURI ?? appleRedirectURI
         merged.appleBaseURL = other.appleBaseURL ?? appleBaseURL
+        merged.appleTokenMaxAge = other.appleTokenMaxAge ?? appleTokenMaxAge
         merged.secretsKey = other.secretsKey ?? secretsKey
         merged.secretsKeyFile = other.secretsKeyFile ?? secretsKeyFile
         merged.passwordSignIn = other.passwordSignIn ?? passwordSignIn
@@ -172,6 +184,9 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         bodyLimit = try integer("BODY_LIMIT")
         sessionLifetime = try integer("SESSION_LIFETIME")
         ceremonyLifetime = try integer("CEREMONY_LIFETIME")
+        idleTimeout = try integer("IDLE_TIMEOUT")
+        headerTimeout = try integer("HEADER_TIMEOUT")
+        bodyTimeout = try integer("BODY_TIMEOUT")
         metadata = text("METADATA")
         metadataTrustRoot = text("METADATA_TRUST_ROOT")
         attestationPolicy = text("ATTESTATION_POLICY")
@@ -182,6 +197,7 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         appleServicesID = text("APPLE_SERVICES_ID")
         appleRedirectURI = text("APPLE_REDIRECT_URI")
         appleBaseURL = text("APPLE_BASE_URL")
+        appleTokenMaxAge = try integer("APPLE_TOKEN_MAX_AGE")
         secretsKey = text("SECRETS_KEY")
         secretsKeyFile = text("SECRETS_KEY_FILE")
         passwordSignIn = try flag("PASSWORD_SIGN_IN")
@@ -200,8 +216,9 @@ public struct ServerSettings: Codable, Hashable, Sendable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case host, port, database, rpID, rpName, origins, appleAppIDs, androidApps, relatedOrigins, userVerification
         case attestation, rateLimit, trustedProxies, acceptBase64URLTextChallenge, bodyLimit, sessionLifetime, ceremonyLifetime
+        case idleTimeout, headerTimeout, bodyTimeout
         case metadata, metadataTrustRoot, attestationPolicy
         case appleTeamID, appleKeyID, applePrivateKey, appleClientIDs, appleServicesID, appleRedirectURI, appleBaseURL
-        case secretsKey, secretsKeyFile, passwordSignIn
+        case appleTokenMaxAge, secretsKey, secretsKeyFile, passwordSignIn
     }
 }

@@ -12,6 +12,10 @@ struct AppleRoutes: Sendable {
     let sessions: SessionAuthenticator
 
     func add(to routes: RouterGroup<ServerRequestContext>, ceremonyRoutes: RouterGroup<ServerRequestContext>) {
+        ceremonyRoutes.post(RouterPath(APIPaths.Apple.nonce)) { _, _ in
+            let nonce = try await enabled().issueNonce()
+            return try Response.json(AppleNonceResponse(nonce: nonce.nonce, expiresAt: nonce.expiresAt))
+        }
         ceremonyRoutes.post(RouterPath(APIPaths.Apple.signIn)) { request, context in
             let apple = try enabled()
             let body = try await request.decodeJSON(AppleSignInRequest.self, context: context)
@@ -65,7 +69,7 @@ struct AppleRoutes: Sendable {
             let outcome = try await apple.signIn(.init(
                 identityToken: idToken, rawNonce: state.rawNonce, authorizationCode: code,
                 givenName: callback.givenName, familyName: callback.familyName, email: callback.email,
-                linkingUserID: state.userID, requireWebClient: true
+                linkingUserID: state.userID, requireWebClient: true, requireIssuedNonce: false
             ))
             var response = redirect(to: "/")
             response.setCookie(sessions.cookies.session(outcome.token, expiresAt: outcome.session.expiresAt))

@@ -131,5 +131,24 @@ enum PostgresSchema {
             """,
             "CREATE INDEX password_throttles_last_failure_at ON password_throttles (last_failure_at)",
         ]),
+        Migration(version: 4, name: "Apple app nonces, Apple identity token uses", statements: [
+            """
+            CREATE TABLE apple_nonces (
+                nonce text NOT NULL CONSTRAINT apple_nonces_pkey PRIMARY KEY,
+                created_at timestamptz NOT NULL,
+                expires_at timestamptz NOT NULL
+            )
+            """,
+            "CREATE INDEX apple_nonces_expires_at ON apple_nonces (expires_at)",
+            """
+            CREATE TABLE apple_token_uses (
+                subject text NOT NULL,
+                nonce_hash text NOT NULL,
+                expires_at timestamptz NOT NULL,
+                CONSTRAINT apple_token_uses_pkey PRIMARY KEY (subject, nonce_hash)
+            )
+            """,
+            "CREATE INDEX apple_token_uses_expires_at ON apple_token_uses (expires_at)",
+        ]),
     ]
 }

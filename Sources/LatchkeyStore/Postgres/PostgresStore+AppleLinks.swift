@@ -130,11 +130,50 @@ extension PostgresStore {
         return try removed.requireLive(at: now)
     }
 
+    public func insertAppleNonce(_ nonce: StoredAppleNonce) async throws(StoreError) {
+        try nonce.validate()
+        try await pool { [self] client in
+            try await client.execute(
+                "INSERT INTO apple_nonces (nonce, created_at, expires_at) VALUES (\(nonce.nonce), \(nonce.createdAt), \(nonce.expiresAt))",
+                logger: logger
+            )
+        }
+    }
+
+    public func recordAppleTokenUse(
+        subject: String, nonceHash: String, expiresAt: Date, consumingNonce nonce: String?, now: Date
+    ) async throws(StoreError) {
+        // Any throw rolls the transaction back, so a refused use changes nothing. The nonce's DELETE … RETURNING
+        // and the use's primary key decide between concurrent callers.
+        try await transaction { [self] connection in
+            let seen = try await connection.execute(
+                "SELECT 1 FROM apple_token_uses WHERE subject = \(subject) AND nonce_hash = \(nonceHash)", logger: logger
+            )
+            if seen > 0 { throw AppleTokenUseErrors.replayed }
+            if let nonce {
+                guard let nonceExpiry = try await connection.first(
+                    "DELETE FROM apple_nonces WHERE nonce = \(nonce) RETURNING expires_at", logger: logger, { try $0.decode(Date.self) }
+                ) else { throw AppleTokenUseErrors.unknownNonce }
+                guard now < nonceExpiry else { throw AppleTokenUseErrors.expiredNonce }
+            }
+            let inserted = try await connection.execute(
+                """
+                INSERT INTO apple_token_uses (subject, nonce_hash, expires_at) VALUES (\(subject), \(nonceHash), \(expiresAt))
+                ON CONFLICT DO NOTHING RETURNING 1
+                """,
+                logger: logger
+            )
+            guard inserted > 0 else { throw AppleTokenUseErrors.replayed }
+        }
+    }
+
     public func purgeExpiredAppleRecords(now: Date) async throws(StoreError) -> Int {
         try await transaction { [self] connection in
             let states = try await connection.execute("DELETE FROM apple_web_states WHERE expires_at <= \(now) RETURNING 1", logger: logger)
             let ids = try await connection.execute("DELETE FROM apple_notifications WHERE expires_at <= \(now) RETURNING 1", logger: logger)
-            return states + ids
+            let nonces = try await connection.execute("DELETE FROM apple_nonces WHERE expires_at <= \(now) RETURNING 1", logger: logger)
+            let uses = try await connection.execute("DELETE FROM apple_token_uses WHERE expires_at <= \(now) RETURNING 1", logger: logger)
+            return states + ids + nonces + uses
         }
     }
 

@@ -14,6 +14,9 @@ enum SQLiteSchema {
         migrator.registerMigration("v3: password credentials and throttles") { db in
             try db.execute(sql: v3Passwords)
         }
+        migrator.registerMigration("v4: Apple app nonces, Apple identity token uses") { db in
+            try db.execute(sql: v4Apple)
+        }
         return migrator
     }
 
@@ -133,5 +136,24 @@ enum SQLiteSchema {
             last_failure_at TEXT NOT NULL
         ) STRICT;
         CREATE INDEX password_throttles_last_failure_at ON password_throttles(last_failure_at);
+        """
+
+    /// Sign in with Apple from apps: server-issued single-use nonces, and the identity tokens (Apple ID and nonce
+    /// hash) that have signed in, kept until they expire so none signs in twice.
+    private static let v4Apple = """
+        CREATE TABLE apple_nonces (
+            nonce TEXT NOT NULL PRIMARY KEY,
+            created_at TEXT NOT NULL,
+            expires_at TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX apple_nonces_expires_at ON apple_nonces(expires_at);
+
+        CREATE TABLE apple_token_uses (
+            subject TEXT NOT NULL,
+            nonce_hash TEXT NOT NULL,
+            expires_at TEXT NOT NULL,
+            PRIMARY KEY (subject, nonce_hash)
+        ) STRICT;
+        CREATE INDEX apple_token_uses_expires_at ON apple_token_uses(expires_at);
         """
 }

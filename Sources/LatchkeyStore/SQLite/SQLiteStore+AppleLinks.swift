@@ -123,12 +123,48 @@ extension SQLiteStore {
         return try removed.requireLive(at: now)
     }
 
+    public func insertAppleNonce(_ nonce: StoredAppleNonce) async throws(StoreError) {
+        try nonce.validate()
+        try await write { db in
+            try db.execute(
+                sql: "INSERT INTO apple_nonces (nonce, created_at, expires_at) VALUES (?, ?, ?)",
+                arguments: [nonce.nonce, nonce.createdAt, nonce.expiresAt]
+            )
+        }
+    }
+
+    public func recordAppleTokenUse(
+        subject: String, nonceHash: String, expiresAt: Date, consumingNonce nonce: String?, now: Date
+    ) async throws(StoreError) {
+        // Any throw rolls the transaction back, so a refused use changes nothing.
+        try await write { db in
+            let seen = try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM apple_token_uses WHERE subject = ? AND nonce_hash = ?)",
+                arguments: [subject, nonceHash]
+            ) ?? false
+            if seen { throw AppleTokenUseErrors.replayed }
+            if let nonce {
+                guard let nonceExpiry = try Date.fetchOne(
+                    db, sql: "DELETE FROM apple_nonces WHERE nonce = ? RETURNING expires_at", arguments: [nonce]
+                ) else { throw AppleTokenUseErrors.unknownNonce }
+                guard now < nonceExpiry else { throw AppleTokenUseErrors.expiredNonce }
+            }
+            try db.execute(
+                sql: "INSERT INTO apple_token_uses (subject, nonce_hash, expires_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                arguments: [subject, nonceHash, expiresAt]
+            )
+            guard db.changesCount > 0 else { throw AppleTokenUseErrors.replayed }
+        }
+    }
+
     public func purgeExpiredAppleRecords(now: Date) async throws(StoreError) -> Int {
         try await write { db in
-            try db.execute(sql: "DELETE FROM apple_web_states WHERE expires_at <= ?", arguments: [now])
-            let states = db.changesCount
-            try db.execute(sql: "DELETE FROM apple_notifications WHERE expires_at <= ?", arguments: [now])
-            return states + db.changesCount
+            var purged = 0
+            for table in ["apple_web_states", "apple_notifications", "apple_nonces", "apple_token_uses"] {
+                try db.execute(sql: "DELETE FROM \(table) WHERE expires_at <= ?", arguments: [now])
+                purged += db.changesCount
+            }
+            return purged
         }
     }
 

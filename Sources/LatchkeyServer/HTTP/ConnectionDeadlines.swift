@@ -1,0 +1,157 @@
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// How long a client may take over each part of an HTTP/1 connection before the server closes it.
+///
+/// - `idle`: a connection with no request under way (a new one before its first byte, or a kept-alive one between
+///   requests). Enforced by Hummingbird's own `HTTP1Channel` idle timeout.
+/// - `header`: from the first byte of a request to the end of its headers.
+/// - `body`: from the end of the headers to the end of the body.
+///
+/// Without them a client that sends half a request and stops (slowloris) holds a connection for ever.
+public struct ConnectionDeadlines: Sendable, Equatable {
+    public var idle: Duration
+    public var header: Duration
+    public var body: Duration
+
+    public init(idle: Duration, header: Duration, body: Duration) {
+        self.idle = idle
+        self.header = header
+        self.body = body
+    }
+}
+
+/// Hummingbird's `HTTP1Channel` with ``ConnectionDeadlines``: the idle timeout in its configuration, and two small
+/// handlers of ours, sharing one ``RequestReadTimer`` per connection, for the header and body deadlines.
+struct DeadlineHTTP1Channel: ServerChildChannel {
+    typealias Value = HTTP1Channel.Value
+
+    let inner: HTTP1Channel
+    let deadlines: ConnectionDeadlines
+
+    /// The server builder for `Application(server:)`.
+    static func builder(_ deadlines: ConnectionDeadlines) -> HTTPServerBuilder {
+        HTTPServerBuilder { responder in
+            DeadlineHTTP1Channel(
+                inner: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: TimeAmount(deadlines.idle))),
+                deadlines: deadlines
+            )
+        }
+    }
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            let operations = channel.pipeline.syncOperations
+            let timer = RequestReadTimer(channel: channel, header: TimeAmount(deadlines.header), body: TimeAmount(deadlines.body))
+            // Raw bytes, before the HTTP decoder: the first byte of a request starts the header deadline.
+            try operations.addHandler(RequestBytesObserver(timer: timer), position: .first)
+            // Decoded parts, right after the decoder: the end of the headers and of the body.
+            let decoder = try operations.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            try operations.addHandler(RequestPartObserver(timer: timer), position: .after(decoder.handler))
+            return value
+        }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await inner.handle(value: value, logger: logger)
+    }
+}
+
+/// The header and body deadlines of one connection. Confined to the connection's event loop.
+final class RequestReadTimer {
+    private enum Phase { case waiting, headers, body }
+
+    private let channel: any Channel
+    private let header: TimeAmount
+    private let body: TimeAmount
+    private var phase = Phase.waiting
+    private var scheduled: Scheduled<Void>?
+
+    init(channel: any Channel, header: TimeAmount, body: TimeAmount) {
+        self.channel = channel
+        self.header = header
+        self.body = body
+    }
+
+    /// Bytes arrived: when no request is under way, they begin one and its headers must be complete in time.
+    func bytesArrived() {
+        guard phase == .waiting else { return }
+        phase = .headers
+        arm(header)
+    }
+
+    /// The headers are complete: the body must be complete in time.
+    func headReceived() {
+        phase = .body
+        arm(body)
+    }
+
+    /// The request is complete; the next one starts with its first byte (until then the idle timeout applies).
+    func endReceived() {
+        phase = .waiting
+        cancel()
+    }
+
+    func cancel() {
+        scheduled?.cancel()
+        scheduled = nil
+    }
+
+    private func arm(_ delay: TimeAmount) {
+        cancel()
+        scheduled = channel.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(in: delay) { [self] in
+            scheduled = nil
+            channel.close(promise: nil)
+        }
+    }
+}
+
+/// Sees the raw bytes of a connection (first in the pipeline) and tells the ``RequestReadTimer``.
+final class RequestBytesObserver: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private let timer: RequestReadTimer
+
+    init(timer: RequestReadTimer) {
+        self.timer = timer
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timer.cancel()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        timer.cancel()
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if unwrapInboundIn(data).readableBytes > 0 { timer.bytesArrived() }
+        context.fireChannelRead(data)
+    }
+}
+
+/// Sees the decoded request parts (right after the HTTP decoder) and tells the ``RequestReadTimer``.
+final class RequestPartObserver: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+
+    private let timer: RequestReadTimer
+
+    init(timer: RequestReadTimer) {
+        self.timer = timer
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head: timer.headReceived()
+        case .body: break
+        case .end: timer.endReceived()
+        }
+        context.fireChannelRead(data)
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import LatchkeyAPI
+import LatchkeyServer
+import NIOCore
+import NIOPosix
+import Testing
+
+/// Slow clients (slowloris) against a live server on loopback, over raw TCP connections: a client that stops in the
+/// middle of its headers or its body, or opens a connection and sends nothing, is disconnected once its deadline
+/// passes, while requests on other connections are served.
+@Suite("Connection deadlines: idle, headers and body")
+struct ConnectionDeadlineTests {
+    /// Short deadlines so the tests run quickly.
+    static var settings: ServerSettings {
+        var settings = ServerSettings.test
+        settings.idleTimeout = 3
+        settings.headerTimeout = 1
+        settings.bodyTimeout = 2
+        return settings
+    }
+
+    /// A raw TCP connection to the test server.
+    struct RawConnection {
+        let channel: any Channel
+
+        static func open(port: Int) async throws -> RawConnection {
+            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connect(host: "127.0.0.1", port: port).get()
+            return RawConnection(channel: channel)
+        }
+
+        func send(_ text: String) async throws {
+            try await channel.writeAndFlush(ByteBuffer(string: text)).get()
+        }
+
+        /// How long until the server closes the connection, or nil when it is still open after `limit` (then the
+        /// client closes it).
+        func closedWithin(_ limit: Duration) async -> Duration? {
+            let start = ContinuousClock.now
+            let giveUp = Task {
+                try await Task.sleep(for: limit)
+                try await channel.close()
+            }
+            try? await channel.closeFuture.get()
+            giveUp.cancel()
+            let elapsed = ContinuousClock.now - start
+            return elapsed < limit ? elapsed : nil
+        }
+    }
+
+    private static func port(_ server: ServerHarness) throws -> Int {
+        try #require(server.client.port)
+    }
+
+    /// While `stalled` waits, a normal request on another connection is answered.
+    private static func expectServed(_ server: ServerHarness) async throws {
+        let health = try await server.app().send(.get, APIPaths.Operations.health)
+        #expect(health.status == .ok, "\(health)")
+    }
+
+    @Test(arguments: Backend.available)
+    func halfSentHeadersAreCutOffAtTheHeaderDeadline(_ backend: Backend) async throws {
+        try await withServer(backend, settings: Self.settings) { server in
+            let stalled = try await RawConnection.open(port: try Self.port(server))
+            try await stalled.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Slow: ")
+            try await Self.expectServed(server)
+            let closedAfter = await stalled.closedWithin(.seconds(6))
+            let elapsed = try #require(closedAfter, "a client that stops in its headers is disconnected")
+            #expect(elapsed < .seconds(2.5), "the 1 s header deadline, not the 3 s idle timeout: \(elapsed)")
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func headersTrickledByteByByteAreCutOffAtTheHeaderDeadline(_ backend: Backend) async throws {
+        try await withServer(backend, settings: Self.settings) { server in
+            let stalled = try await RawConnection.open(port: try Self.port(server))
+            let start = ContinuousClock.now
+            let trickle = Task {
+                for byte in "GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaa" {
+                    try await stalled.send(String(byte))
+                    try await Task.sleep(for: .milliseconds(200))
+                }
+            }
+            defer { trickle.cancel() }
+            let closedAfter = await stalled.closedWithin(.seconds(6))
+            #expect(closedAfter != nil, "a client that keeps sending a byte at a time is disconnected all the same")
+            #expect(ContinuousClock.now - start < .seconds(2.5))
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func aBodyThatStopsIsCutOffAtTheBodyDeadline(_ backend: Backend) async throws {
+        try await withServer(backend, settings: Self.settings) { server in
+            let stalled = try await RawConnection.open(port: try Self.port(server))
+            try await stalled.send("""
+                POST /v1/passkeys/authentication/options HTTP/1.1\r
+                Host: localhost\r
+                Content-Type: application/json\r
+                Content-Length: 100\r
+                \r
+                {"username":
+                """)
+            let sent = ContinuousClock.now
+            try await Self.expectServed(server)
+            let closedAfter = await stalled.closedWithin(.seconds(6))
+            #expect(closedAfter != nil, "a client that stops in its body is disconnected")
+            let elapsed = ContinuousClock.now - sent
+            #expect(elapsed < .seconds(4), "the 2 s body deadline: \(elapsed)")
+            #expect(elapsed > .seconds(1.5), "the body has its own deadline, longer than the header one: \(elapsed)")
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func aSilentConnectionIsClosedAtTheIdleTimeout(_ backend: Backend) async throws {
+        try await withServer(backend, settings: Self.settings) { server in
+            let silent = try await RawConnection.open(port: try Self.port(server))
+            try await Self.expectServed(server)
+            let closedAfter = await silent.closedWithin(.seconds(8))
+            let elapsed = try #require(closedAfter, "a connection that never sends a byte is closed")
+            #expect(elapsed < .seconds(5), "the 3 s idle timeout: \(elapsed)")
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func aKeptAliveConnectionServesRequestsWithinTheDeadlines(_ backend: Backend) async throws {
+        try await withServer(backend, settings: Self.settings) { server in
+            let connection = try await RawConnection.open(port: try Self.port(server))
+            let (replies, continuation) = AsyncStream<String>.makeStream()
+            try await connection.channel.pipeline.addHandler(Collector(continuation: continuation)).get()
+            var iterator = replies.makeAsyncIterator()
+            // Two requests, 1.5 s apart (longer than the header deadline, shorter than the idle timeout).
+            for round in 0..<2 {
+                if round > 0 { try await Task.sleep(for: .milliseconds(1500)) }
+                try await connection.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                var text = ""
+                while !text.contains("{\"status\":\"ok\"}"), let chunk = await iterator.next() { text += chunk }
+                #expect(text.hasPrefix("HTTP/1.1 200"), "\(text)")
+            }
+            connection.channel.close(promise: nil)
+        }
+    }
+
+    @Test func theDeadlinesAreSettingsWithDefaults() throws {
+        let defaults = try ServerConfiguration(ServerSettings())
+        #expect(defaults.connectionDeadlines == ConnectionDeadlines(idle: .seconds(60), header: .seconds(10), body: .seconds(30)))
+        let environment = try ServerSettings(environment: ["LATCHKEY_IDLE_TIMEOUT": "5", "LATCHKEY_HEADER_TIMEOUT": "2", "LATCHKEY_BODY_TIMEOUT": "4"])
+        #expect(try ServerConfiguration(environment).connectionDeadlines == ConnectionDeadlines(idle: .seconds(5), header: .seconds(2), body: .seconds(4)))
+        var zero = ServerSettings()
+        zero.headerTimeout = 0
+        #expect(throws: ConfigurationError.self) { try ServerConfiguration(zero) }
+    }
+}
+
+/// Passes what a raw connection receives to a stream, as text.
+private final class Collector: ChannelInboundHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+    let continuation: AsyncStream<String>.Continuation
+
+    init(continuation: AsyncStream<String>.Continuation) {
+        self.continuation = continuation
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        continuation.yield(String(buffer: unwrapInboundIn(data)))
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        continuation.finish()
+    }
+}
