@@ -1,10 +1,11 @@
-import LatchkeyAPI
 import Crypto
+import LatchkeyAPI
 import WebAuthn
 
-/// The nonce that binds a Sign in with Apple identity token to one sign-in (Latchkey's server issues it: `NativeClient.appleNonce()`): the app keeps ``raw`` and
-/// sends it to its server; the request carries ``sha256`` (lowercase hex), which Apple puts in the token's
-/// `nonce` claim for the server to compare.
+/// The nonce that binds a Sign in with Apple identity token to one sign-in: the app keeps ``raw`` and sends it to its
+/// server; the request carries ``sha256`` (lowercase hex), which Apple puts in the token's `nonce` claim for the
+/// server to compare. Latchkey's server accepts only nonces it issued: `SignInWithAppleNonce(raw:)` with
+/// ``NativeClient/appleNonce()``'s `nonce`.
 public struct SignInWithAppleNonce: Sendable, Hashable {
     /// The secret, random nonce (base64url of 32 random bytes).
     public let raw: String
