@@ -46,6 +46,9 @@ struct LiveServer: Sendable {
             configure(&settings)
             let store = try database.makeStore()
             var configuration = try ServerConfiguration(settings)
+            // Cheap password hashing: OWASP's N=2^17 costs over a second per hash in a debug build, and the suite
+            // runs in parallel on two cores (the hasher's own tests use the real parameters).
+            configuration.passwordHashing = ScryptParameters(logN: 10, blockSize: 8, parallelization: 1)
             configureServer(&configuration)
             let app = ServerApplication.make(configuration: configuration, store: store, logger: TestDatabase.logger)
             try await app.test(.live) { client in
