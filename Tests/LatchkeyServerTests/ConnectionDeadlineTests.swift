@@ -8,7 +8,9 @@ import Testing
 /// Slow clients (slowloris) against a live server on loopback, over raw TCP connections: a client that stops in the
 /// middle of its headers or its body, or opens a connection and sends nothing, is disconnected once its deadline
 /// passes, while requests on other connections are served.
-@Suite("Connection deadlines: idle, headers and body")
+/// Timing-dependent: it runs in its own step of scripts/test.sh, with nothing else on the cores
+/// (`LATCHKEY_TEST_TIMING=1 swift test --filter …`), and is skipped in the parallel run.
+@Suite("Connection deadlines: idle, headers and body", .serialized, .enabled(if: ProcessInfo.processInfo.environment["LATCHKEY_TEST_TIMING"] == "1"))
 struct ConnectionDeadlineTests {
     /// Short deadlines so the tests run quickly.
     static var settings: ServerSettings {
