@@ -71,6 +71,12 @@ struct SignalsAndUpgradeClientTests {
             guard case .allAcceptedCredentials(_, _, let accepted) = signals.first else { Issue.record("no list signal"); return }
             #expect(Set(accepted) == Set(listed.compactMap { Base64URL.decode($0.id).map { Data($0) } }) && accepted.count == 2)
 
+            // A rename answers with the accepted credentials and names too.
+            try await app.renamePasskey(id: listed[0].id, to: "Phone")
+            #expect(await log.take().last == .currentUserDetails(
+                relyingPartyIdentifier: "localhost", userHandle: handle, name: "alice", displayName: "Alice"
+            ))
+
             // The phone's passkey is removed on the server: the answer lists what is left ...
             let phoneSummary = try #require(listed.first { Base64URL.decode($0.id).map { Data($0) } == first })
             try await app.deletePasskey(id: phoneSummary.id)

@@ -12,12 +12,14 @@ public struct SignInSheetRequest: Sendable, Hashable {
 
     /// A sheet offering each way in that is given.
     /// - Parameters:
+    ///   - appleID: the Sign in with Apple request, made with the nonce Latchkey's server issued
+    ///     (`SignInWithAppleRequest(nonce: SignInWithAppleNonce(raw: try await client.appleNonce().nonce))`), or nil.
     ///   - passkeyOptions: the server's sign-in options (`POST /v1/passkeys/authentication/options`), usually
     ///     username-less.
     ///   - defaultRelyingPartyIdentifier: used when the options name no RP ID.
     /// - Throws: ``AuthenticatorError/Code/invalidOptions`` when nothing is offered or the passkey options are unusable.
     public init(
-        appleID: SignInWithAppleRequest? = SignInWithAppleRequest(), includesPasswords: Bool = true,
+        appleID: SignInWithAppleRequest?, includesPasswords: Bool = true,
         passkeyOptions: PublicKeyCredentialRequestOptions? = nil, defaultRelyingPartyIdentifier: String? = nil
     ) throws(AuthenticatorError) {
         self.appleID = appleID

@@ -10,7 +10,8 @@ public struct SignInWithAppleNonce: Sendable, Hashable {
     /// The secret, random nonce (base64url of 32 random bytes).
     public let raw: String
 
-    /// A fresh random nonce.
+    /// A fresh random nonce made on the device, for servers that take the app's own nonce. Latchkey's server
+    /// refuses it (`apple.nonceInvalid`): use ``init(raw:)`` with ``NativeClient/appleNonce()``'s `nonce`.
     public init() {
         raw = Base64URL.encode(RelyingParty.generateChallenge(byteCount: 32))
     }
