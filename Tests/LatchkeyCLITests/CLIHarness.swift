@@ -22,6 +22,11 @@ enum CLIHarness {
         var lines: [String] {
             output.split(separator: "\n").map(String.init)
         }
+
+        /// The number on a machine-readable `name=value` line, if there is one.
+        func value(_ name: String) -> Double? {
+            lines.first { $0.hasPrefix(name + "=") }.flatMap { Double($0.dropFirst(name.count + 1)) }
+        }
     }
 
     static func run(_ arguments: [String], stdin: [UInt8] = []) async -> Result {

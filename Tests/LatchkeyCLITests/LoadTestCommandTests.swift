@@ -29,24 +29,75 @@ struct LoadTestCommandTests {
         }
     }
 
-    @Test("each profile registers every client, signs in repeatedly with no errors, and ends with the four result lines",
+    @Test("each profile registers every client, signs in repeatedly with no errors, and ends with the result lines",
           arguments: ["native", "conformance"])
     func runsFullLogins(_ profile: String) async throws {
         try await withServer { server in
             let result = await CLIHarness.run([
                 "loadtest", "--server", server, "--origin", "http://localhost:8080", "--clients", "3", "--duration", "0.5",
-                "--profile", profile,
+                "--profile", profile, "--no-baseline",
             ])
             #expect(result.status == 0, "\(result.output)")
             #expect(result.lines.contains { $0.hasPrefix("registered: 3 of 3 passkeys") }, "\(result.output)")
-            let tail = Array(result.lines.suffix(4))
-            #expect(tail.map { $0.split(separator: "=").first.map(String.init) } == ["logins_per_second", "p50_ms", "p99_ms", "errors"])
-            #expect(tail.last == "errors=0")
-            let rate = try #require(Double(tail[0].dropFirst("logins_per_second=".count)))
+            let tail = Array(result.lines.suffix(7))
+            #expect(tail.map { $0.split(separator: "=").first.map(String.init) } == [
+                "logins_per_second", "p50_ms", "p99_ms", "errors", "server_cpu_us_per_login", "client_cpu_us_per_login", "server_peak_rss_mb",
+            ])
+            #expect(tail[3] == "errors=0")
+            let rate = try #require(result.value("logins_per_second"))
             #expect(rate > 0)
-            let p50 = try #require(Double(tail[1].dropFirst("p50_ms=".count)))
-            let p99 = try #require(Double(tail[2].dropFirst("p99_ms=".count)))
+            let p50 = try #require(result.value("p50_ms"))
+            let p99 = try #require(result.value("p99_ms"))
             #expect(p50 > 0 && p50 <= p99)
+            // The server read its CPU time from /metrics before and after the logins.
+            #expect(try #require(result.value("server_cpu_us_per_login")) > 0)
+            #expect(try #require(result.value("client_cpu_us_per_login")) > 0)
+            #expect(try #require(result.value("server_peak_rss_mb")) > 1)
+        }
+    }
+
+    @Test("the baseline: one raw P-256 verification, and the server's CPU per login in those units")
+    func reportsBaselineRatio() async throws {
+        try await withServer { server in
+            let result = await CLIHarness.run([
+                "loadtest", "--server", server, "--origin", "http://localhost:8080", "--clients", "2", "--duration", "0.3",
+            ])
+            #expect(result.status == 0, "\(result.output)")
+            let raw = try #require(result.value("raw_verify_us"))
+            let cpu = try #require(result.value("server_cpu_us_per_login"))
+            let ratio = try #require(result.value("server_cpu_per_login_in_raw_verifies"))
+            #expect(raw > 0)
+            #expect(abs(ratio - cpu / raw) <= 0.01 * ratio + 0.01)
+        }
+    }
+
+    @Test("several --server instances sharing one store share the clients; their CPU is summed")
+    func severalInstances() async throws {
+        try await withServer { first in
+            try await withServer { second in
+                let result = await CLIHarness.run([
+                    "loadtest", "--server", first, "--server", second, "--origin", "http://localhost:8080", "--clients", "4",
+                    "--duration", "0.3", "--no-baseline",
+                ])
+                #expect(result.status == 0, "\(result.output)")
+                #expect(result.lines.first?.contains(first) == true && result.lines.first?.contains(second) == true, "\(result.output)")
+                #expect(result.lines.contains("errors=0"))
+                let cpu = try #require(result.value("server_cpu_us_per_login"))
+                #expect(cpu > 0)
+            }
+        }
+    }
+
+    @Test("a server whose /metrics does not answer leaves the CPU per login unknown, and the run still counts")
+    func metricsUnavailable() async throws {
+        try await withServer { server in
+            let result = await CLIHarness.run([
+                "loadtest", "--server", server, "--origin", "http://localhost:8080", "--clients", "1", "--duration", "0.2",
+                "--no-baseline", "--metrics-token", "x",
+            ])
+            // The token is ignored by a server without one: the figures are still read.
+            #expect(result.status == 0, "\(result.output)")
+            #expect(result.value("server_cpu_us_per_login") != nil)
         }
     }
 
@@ -54,7 +105,7 @@ struct LoadTestCommandTests {
     func serverRefusalsAreCounted() async throws {
         try await withServer { server in
             let result = await CLIHarness.run([
-                "loadtest", "--server", server, "--origin", "http://localhost:9999", "--clients", "2", "--duration", "0.2",
+                "loadtest", "--server", server, "--origin", "http://localhost:9999", "--clients", "2", "--duration", "0.2", "--no-baseline",
             ])
             #expect(result.status == 1)
             #expect(result.lines.contains("  originNotAllowed: 2"), "\(result.output)")
@@ -65,9 +116,10 @@ struct LoadTestCommandTests {
 
     @Test("an unreachable server is a transport error, not a crash")
     func unreachableServer() async {
-        let result = await CLIHarness.run(["loadtest", "--server", "http://127.0.0.1:1", "--clients", "1", "--duration", "0.1"])
+        let result = await CLIHarness.run(["loadtest", "--server", "http://127.0.0.1:1", "--clients", "1", "--duration", "0.1", "--no-baseline"])
         #expect(result.status == 1)
         #expect(result.lines.contains("  client.transport: 1"), "\(result.output)")
+        #expect(result.lines.contains("server_cpu_us_per_login=unknown"), "\(result.output)")
     }
 
     @Test("bad flags are usage errors with their own code", arguments: [

@@ -76,6 +76,13 @@ struct OperationsTests {
             #expect(text.contains(#"latchkey_ceremonies_total{kind="registration",outcome="success"} 1"#))
             #expect(text.contains("# TYPE latchkey_verification_duration_seconds histogram"))
             #expect(text.contains(#"latchkey_verification_duration_seconds_count{kind="registration"} 1"#))
+            // The process's own usage, in the Prometheus names, for `latchkey loadtest`'s CPU per login.
+            #expect(text.contains("# TYPE process_cpu_seconds_total counter"))
+            let cpu = try #require(ProcessUsage.sample("process_cpu_seconds_total", in: text))
+            #expect(cpu > 0)
+            let peak = try #require(ProcessUsage.sample("process_resident_memory_peak_bytes", in: text))
+            #expect(peak > 1_000_000)
+            #expect(ProcessUsage.sample("process_resident_memory_bytes", in: text).map { $0 > 0 && $0 <= peak } == true)
 
             let page = try await app.send(.get, "/")
             #expect(page.status == .ok)

@@ -95,3 +95,14 @@ struct BenchFixtures: Sendable {
         [UInt8(value >> 24), UInt8(value >> 16 & 0xff), UInt8(value >> 8 & 0xff), UInt8(value & 0xff)]
     }
 }
+
+extension BenchFixtures {
+    /// The baseline every benchmark is given in: swift-crypto's P-256 verification of the assertion's signed bytes
+    /// (DER signature parsed inside the loop, key built once).
+    static func rawVerifyPhase(_ fixtures: BenchFixtures) -> BenchClock.Phase {
+        BenchClock.Phase("raw P-256 verify (swift-crypto)") {
+            guard let signature = try? P256.Signing.ECDSASignature(derRepresentation: fixtures.assertionSignature) else { return false }
+            return fixtures.publicKey.isValidSignature(signature, for: fixtures.assertionSignedData)
+        }
+    }
+}

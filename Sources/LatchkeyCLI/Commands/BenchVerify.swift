@@ -47,10 +47,7 @@ struct BenchVerify: LatchkeyCommand {
         #endif
 
         let measurements = try await clock.measure([
-            BenchClock.Phase("raw P-256 verify (swift-crypto)") {
-                guard let signature = try? P256.Signing.ECDSASignature(derRepresentation: fixtures.assertionSignature) else { return false }
-                return fixtures.publicKey.isValidSignature(signature, for: fixtures.assertionSignedData)
-            },
+            BenchFixtures.rawVerifyPhase(fixtures),
             BenchClock.Phase("ES256 assertion, finishAuthentication(json:)") {
                 (try? rp.finishAuthentication(json: fixtures.assertionJSON, expectedChallenge: fixtures.challenge, credential: record)) != nil
             },

@@ -5,8 +5,11 @@ import Foundation
 ///
 /// Each client has its own ``VirtualAuthenticator`` and registers one passkey; then every client signs in
 /// (options, assertion, verification) in a loop until the duration is over. On a terminal a progress line
-/// is kept up to date on standard error; the summary ends with `logins_per_second=`, `p50_ms=`, `p99_ms=`
-/// and `errors=` lines. Exits 1 when any registration or login failed.
+/// is kept up to date on standard error; the summary ends with `logins_per_second=`, `p50_ms=`, `p99_ms=`,
+/// `errors=`, the servers' CPU per login (from `process_cpu_seconds_total` in their `/metrics`, read before and after
+/// the logins), the load generator's own, the servers' peak memory, and the cost of one raw P-256 verification
+/// measured first in the same run, the unit the server's CPU per login is also given in. `--server` may be repeated
+/// (instances sharing one store); the clients are spread over them. Exits 1 when any registration or login failed.
 struct LoadTest: LatchkeyCommand {
     static let configuration = CommandConfiguration(
         commandName: "loadtest",
@@ -14,8 +17,14 @@ struct LoadTest: LatchkeyCommand {
         discussion: "Run the server with --rate-limit 0: every client comes from one address. The clients' origin must be one the server accepts (--origin)."
     )
 
-    @Option(help: "The server's base URL, e.g. http://localhost:8080.")
-    var server: String
+    @Option(help: "The server's base URL, e.g. http://localhost:8080; repeat it for several instances sharing a store.")
+    var server: [String]
+
+    @Option(help: "A bearer token for the servers' /metrics, if they require one.")
+    var metricsToken: String?
+
+    @Flag(help: "Skip measuring raw P-256 verification first (the baseline the server's CPU per login is given in).")
+    var noBaseline = false
 
     @Option(help: "Concurrent clients, each with its own virtual authenticator (1-4096).")
     var clients: Int = 16
@@ -26,17 +35,25 @@ struct LoadTest: LatchkeyCommand {
     @Option(help: "native (/v1) or conformance (/attestation, /assertion).")
     var profile: PasskeyProfile = .native
 
-    @Option(help: "The origin the clients claim (default: the server URL's origin).")
+    @Option(help: "The origin the clients claim (default: each server URL's origin).")
     var origin: String?
 
     func execute(_ io: CommandIO) async throws(CommandError) {
-        let server = try ServerURL(server)
+        guard !server.isEmpty else { throw .usage("badServer", "give at least one --server") }
+        var servers: [ServerURL] = []
+        for text in server { servers.append(try ServerURL(text)) }
         guard (1...4096).contains(clients) else { throw .usage("clients", "\(clients) is not between 1 and 4096") }
         guard duration > 0, duration <= 86_400 else { throw .usage("duration", "\(duration) seconds is not between 0 and one day") }
-        let origin = origin ?? server.origin
+        let targets = servers.map { server in
+            LoadTestRunner.Target(
+                server: server.url, origin: origin ?? server.origin,
+                metrics: server.url.appendingPathComponent("metrics"), metricsToken: metricsToken
+            )
+        }
+        let rawVerify = noBaseline ? nil : try await Self.rawVerifyMicroseconds()
 
         let runner = LoadTestRunner(
-            server: server.url, origin: origin, clients: clients, duration: .milliseconds(Int64(duration * 1000)), profile: profile
+            targets: targets, clients: clients, duration: .milliseconds(Int64(duration * 1000)), profile: profile
         )
         let progress = LoadTestRunner.Progress()
         let onTerminal = isatty(STDERR_FILENO) == 1
@@ -50,7 +67,7 @@ struct LoadTest: LatchkeyCommand {
             FileHandle.standardError.write(Data(line.utf8))
         }
         if onTerminal { FileHandle.standardError.write(Data("\n".utf8)) }
-        for line in result.report(server: server.url, profile: profile) {
+        for line in result.report(servers: servers.map(\.url), profile: profile, rawVerify: rawVerify) {
             io.line(line)
         }
         guard result.errorCount == 0 else {
@@ -58,5 +75,17 @@ struct LoadTest: LatchkeyCommand {
                 code: "loadtest.errors", message: "\(result.errorCount) registrations or logins failed (see the summary)", exitStatus: 1
             )
         }
+    }
+
+    /// One raw P-256 verification with swift-crypto, in microseconds: the fastest of 100 rounds of about 5 ms.
+    private static func rawVerifyMicroseconds() async throws(CommandError) -> Double {
+        let fixtures: BenchFixtures
+        do {
+            fixtures = try BenchFixtures()
+        } catch {
+            throw CommandError(code: "internalError", message: "could not build the baseline's fixtures: \(error)", exitStatus: 1)
+        }
+        let measurements = try await BenchClock(rounds: 100).measure([BenchFixtures.rawVerifyPhase(fixtures)])
+        return measurements[0].microsecondsPerOperation
     }
 }

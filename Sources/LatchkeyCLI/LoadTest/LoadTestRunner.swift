@@ -1,14 +1,25 @@
 import AsyncHTTPClient
 import Foundation
 import LatchkeyClient
+import LatchkeyServer
 import NIOCore
 import Synchronization
 
 /// Runs a load test: ``clients`` concurrent users, each with its own virtual authenticator, register once and
-/// then sign in again and again until ``duration`` has passed.
+/// then sign in again and again until ``duration`` has passed. With several servers (instances sharing one store)
+/// the clients are spread over them in turn. Each server's `/metrics` is read just before and just after the
+/// logins, for the CPU time the servers spent on them.
 struct LoadTestRunner: Sendable {
-    let server: URL
-    let origin: String
+    /// A server under test, the origin its clients claim, and where its metrics are read.
+    struct Target: Sendable {
+        let server: URL
+        let origin: String
+        let metrics: URL
+        /// Sent as `Authorization: Bearer …` with the metrics request, for a server that guards `/metrics`.
+        var metricsToken: String?
+    }
+
+    let targets: [Target]
     let clients: Int
     let duration: Duration
     let profile: PasskeyProfile
@@ -41,7 +52,10 @@ struct LoadTestRunner: Sendable {
         let transport = AsyncHTTPTransport(client: http, timeout: .seconds(30))
         let run = String(UInt32.random(in: 0...UInt32.max), radix: 36)
         let users = (0..<clients).map { index in
-            LoadClient(username: "loadtest-\(run)-\(index)", server: server, origin: origin, profile: profile, transport: transport)
+            let target = targets[index % targets.count]
+            return LoadClient(
+                username: "loadtest-\(run)-\(index)", server: target.server, origin: target.origin, profile: profile, transport: transport
+            )
         }
 
         let clock = ContinuousClock()
@@ -65,6 +79,8 @@ struct LoadTestRunner: Sendable {
         }
         let registrationTime = clock.now - registrationStart
 
+        let serversBefore = await serverUsage(transport)
+        let clientBefore = ProcessUsage.current()
         let start = clock.now
         let deadline = start + duration
         let ticker = Task {
@@ -96,6 +112,8 @@ struct LoadTestRunner: Sendable {
             return all
         }
         let elapsed = clock.now - start
+        let clientAfter = ProcessUsage.current()
+        let serversAfter = await serverUsage(transport)
         ticker.cancel()
         try? await http.shutdown()
 
@@ -109,7 +127,35 @@ struct LoadTestRunner: Sendable {
         }
         return LoadTestResult(
             clients: clients, registered: registered.ready.count, registrationSeconds: registrationTime.seconds,
-            seconds: elapsed.seconds, latencies: latencies, errors: errors, firstError: firstError
+            seconds: elapsed.seconds, latencies: latencies, errors: errors, firstError: firstError,
+            usage: LoadTestResult.Usage(
+                serverCPUSeconds: zip(serversBefore, serversAfter).reduce(Optional(0.0)) { total, pair in
+                    guard let total, let before = pair.0, let after = pair.1 else { return nil }
+                    return total + after.cpuSeconds - before.cpuSeconds
+                },
+                serverPeakResidentBytes: serversAfter.compactMap { $0?.peakResidentBytes }.max(),
+                clientCPUSeconds: clientAfter.cpuSeconds - clientBefore.cpuSeconds
+            )
         )
+    }
+
+    /// Each target's process usage from its `/metrics` (nil for one that did not answer with it).
+    private func serverUsage(_ transport: AsyncHTTPTransport) async -> [ProcessUsage?] {
+        var usages: [ProcessUsage?] = []
+        for target in targets {
+            usages.append(await Self.usage(at: target.metrics, token: target.metricsToken, transport))
+        }
+        return usages
+    }
+
+    private static func usage(at metrics: URL, token: String?, _ transport: AsyncHTTPTransport) async -> ProcessUsage? {
+        let headers = token.map { ["Authorization": "Bearer \($0)"] } ?? [:]
+        guard let response = try? await transport.send(LatchkeyClient.HTTPRequest(method: "GET", url: metrics, headers: headers)),
+              response.status == 200
+        else { return nil }
+        let text = String(decoding: response.body, as: UTF8.self)
+        guard let cpu = ProcessUsage.sample("process_cpu_seconds_total", in: text) else { return nil }
+        let peak = ProcessUsage.sample("process_resident_memory_peak_bytes", in: text).map { Int($0) } ?? 0
+        return ProcessUsage(cpuSeconds: cpu, peakResidentBytes: peak, residentBytes: nil)
     }
 }

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# The login benchmark of docs/PERFORMANCE.md: a release `latchkey serve` (or two sharing PostgreSQL) under
+# `latchkey loadtest`, which reads the servers' CPU time from /metrics before and after the logins and measures one
+# raw P-256 verification first, so the server's cost per login comes out in the same run as its baseline.
+#
+#   scripts/loadtest.sh [--binary PATH] [--profile native|conformance] [--clients N] [--duration S]
+#                       [--postgres URL --instances N] [--perf FILE]
+#
+# --perf FILE records the (first) server with `perf record -g` during the logins (Debian's linux-perf).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+binary=""
+profile=native
+clients=16
+duration=10
+postgres=""
+instances=1
+perf_out=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --binary) binary=$2; shift 2 ;;
+        --profile) profile=$2; shift 2 ;;
+        --clients) clients=$2; shift 2 ;;
+        --duration) duration=$2; shift 2 ;;
+        --postgres) postgres=$2; shift 2 ;;
+        --instances) instances=$2; shift 2 ;;
+        --perf) perf_out=$2; shift 2 ;;
+        *) echo "unknown argument: $1" >&2; exit 2 ;;
+    esac
+done
+if [ -z "$binary" ]; then
+    swift build -c release --product latchkey >&2
+    binary="$(swift build -c release --show-bin-path)/latchkey"
+fi
+
+work=$(mktemp -d /tmp/latchkey-loadtest.XXXXXX)
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+database=${postgres:-$work/latchkey.sqlite}
+servers=()
+for index in $(seq 1 "$instances"); do
+    port=$((18700 + index))
+    # Every instance accepts every instance's origin, as instances behind one load balancer would share one.
+    origins=()
+    for other in $(seq 1 "$instances"); do origins+=(--origin "http://localhost:$((18700 + other))"); done
+    "$binary" serve --port "$port" --host 127.0.0.1 --database "$database" --rp-id localhost "${origins[@]}" \
+        --rate-limit 0 >"$work/server-$index.log" 2>&1 &
+    pids+=($!)
+    servers+=(--server "http://localhost:$port")
+done
+for index in $(seq 1 "$instances"); do
+    for _ in $(seq 1 100); do
+        curl -fs "http://localhost:$((18700 + index))/healthz" >/dev/null 2>&1 && break
+        sleep 0.1
+    done
+done
+
+if [ -n "$perf_out" ]; then
+    # Start sampling after the registrations (about a second in) and stop before the end.
+    ( sleep 2; perf record -F 999 -g -p "${pids[0]}" -o "$perf_out" -- sleep $((duration - 3)) >/dev/null 2>&1 ) &
+fi
+# The servers' CPU time from /proc as well (utime + stime, in clock ticks), around the whole run: the same figure as
+# `server_cpu_us_per_login` for a server whose /metrics lacks process_cpu_seconds_total (an older build).
+proc_cpu() {
+    local total=0
+    for pid in "${pids[@]}"; do
+        read -r -a stat <"/proc/$pid/stat"
+        total=$((total + stat[13] + stat[14]))
+    done
+    echo "$total"
+}
+before=$(proc_cpu)
+"$binary" loadtest "${servers[@]}" --clients "$clients" --duration "$duration" --profile "$profile" | tee "$work/result"
+after=$(proc_cpu)
+logins=$(sed -n 's/^logins: \([0-9]*\) in.*/\1/p' "$work/result")
+ticks=$(getconf CLK_TCK)
+if [ -n "$logins" ] && [ "$logins" -gt 0 ]; then
+    echo "proc_server_cpu_us_per_login=$(( (after - before) * 1000000 / ticks / logins ))"
+fi
+for pid in "${pids[@]}"; do
+    echo "server_peak_rss_kb=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$pid/status")"
+done
