@@ -42,6 +42,8 @@ public protocol LatchkeyStore: AppleLinkStore, PasswordStore, Service {
     func addCredential(_ credential: StoredCredential) async throws(StoreError)
     /// The credential with this credential id, or nil.
     func credential(id: Data) async throws(StoreError) -> StoredCredential?
+    /// The credential with this credential id and the account that owns it, read together (one snapshot), or nil.
+    func credentialWithOwner(id: Data) async throws(StoreError) -> (credential: StoredCredential, owner: StoredUser)?
     /// A user's credentials, oldest first.
     func credentials(ofUser userID: UUID) async throws(StoreError) -> [StoredCredential]
     /// Sets (or, with nil, clears) the label of a user's credential. Throws ``StoreError/Code/notFound`` unless the
@@ -99,6 +101,13 @@ public protocol LatchkeyStore: AppleLinkStore, PasswordStore, Service {
     /// (``StoreError/Code/invalidRecord`` otherwise). Without a user the credential's user must exist
     /// (``StoreError/Code/notFound`` otherwise).
     func commitRegistration(_ credential: StoredCredential, creating user: StoredUser?, session: StoredSession?) async throws(StoreError)
+
+    /// ``commitRegistration(_:creating:session:)`` that also consumes the pending ceremony `ceremonyID` in the same
+    /// transaction, as a server finishing a registration does: exactly one of concurrent finishes commits. Returns
+    /// false, writing nothing, when the ceremony is already gone (consumed, purged or never stored).
+    func commitRegistration(
+        consumingCeremony ceremonyID: String, _ credential: StoredCredential, creating user: StoredUser?, session: StoredSession?
+    ) async throws(StoreError) -> Bool
 
     /// Finishes a verified sign-in in one transaction: consumes the pending ceremony `ceremonyID`, sets the
     /// credential's sign count, backup state and last use, and stores `session` when given. If any part fails nothing

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
 import LatchkeyAPI
 import NIOCore
@@ -55,27 +56,45 @@ struct MultiInstanceTests {
                 .send(.post, APIPaths.Native.authenticationOptions, json: AuthenticationOptionsRequest(username: "alice")).decode()
             let assertion = try await authenticator.authenticate(options: options.options, origin: ServerHarness.origin)
             let body = try APIJSONBody.of(AuthenticationVerifyRequest(ticket: options.ticket, credential: assertion))
-            let port = try #require(server.client.port)
-
-            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<4 {
-                    group.addTask {
-                        // Each on its own connection, so the requests really race.
-                        let client = TestClient(host: "localhost", port: port)
-                        client.connect()
-                        defer { Task { try? await client.shutdown() } }
-                        let response = try await client.execute(
-                            .init(APIPaths.Native.authenticationVerify, method: .post, authority: "localhost", headers: [.contentType: "application/json"], body: body)
-                        )
-                        return response.status.code
-                    }
-                }
-                return try await group.reduce(into: [Int]()) { $0.append($1) }
-            }
+            let statuses = try await Self.race(4, .post, APIPaths.Native.authenticationVerify, body: body, port: try #require(server.client.port))
             #expect(statuses.filter { $0 == 200 }.count == 1, "\(statuses)")
             #expect(statuses.filter { $0 == 404 }.count == 3, "\(statuses)")
             let user = try #require(try await server.store.user(named: "alice"))
             #expect(try await server.store.credentials(ofUser: user.id).first?.signCount == 1)
+        }
+    }
+
+    @Test("Two concurrent finishes of one sign-up: exactly one creates the account, the others 404", arguments: Backend.available)
+    func concurrentDoubleSignUp(_ backend: Backend) async throws {
+        try await withServer(backend) { server in
+            let authenticator = VirtualAuthenticator()
+            let options: RegistrationOptionsResponse = try await server.app()
+                .send(.post, APIPaths.Native.registrationOptions, json: RegistrationOptionsRequest(username: "alice")).decode()
+            let created = try await authenticator.register(options: options.options, origin: ServerHarness.origin)
+            let body = try APIJSONBody.of(RegistrationVerifyRequest(ticket: options.ticket, credential: created))
+            let statuses = try await Self.race(4, .post, APIPaths.Native.registrationVerify, body: body, port: try #require(server.client.port))
+            #expect(statuses.filter { $0 == 201 }.count == 1, "\(statuses)")
+            #expect(statuses.filter { $0 == 404 || $0 == 409 }.count == 3, "\(statuses)")
+            let user = try #require(try await server.store.user(named: "alice"))
+            #expect(try await server.store.credentials(ofUser: user.id).count == 1)
+        }
+    }
+
+    /// Sends the same request `count` times at once, each on its own connection so that they really race; the statuses.
+    static func race(_ count: Int, _ method: HTTPRequest.Method, _ path: String, body: ByteBuffer, port: Int) async throws -> [Int] {
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<count {
+                group.addTask {
+                    let client = TestClient(host: "localhost", port: port)
+                    client.connect()
+                    defer { Task { try? await client.shutdown() } }
+                    let response = try await client.execute(
+                        .init(path, method: method, authority: "localhost", headers: [.contentType: "application/json"], body: body)
+                    )
+                    return response.status.code
+                }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
         }
     }
 }

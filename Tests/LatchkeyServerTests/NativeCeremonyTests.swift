@@ -144,6 +144,44 @@ struct NativeCeremonyTests {
         }
     }
 
+    @Test("a ceremony stored in another shape (by an earlier version) is expired and removed, never a 500", arguments: Backend.available)
+    func aCeremonyOfAnEarlierShapeIsExpired(_ backend: Backend) async throws {
+        try await withServer(backend) { server in
+            try await server.store.insertCeremony(StoredCeremony(
+                id: "old-shape", kind: .authentication, challenge: Data(repeating: 1, count: 32),
+                payload: Data(#"{"allowedCredentialIDs":[],"requireUserVerification":false}"#.utf8), createdAt: Date(),
+                expiresAt: Date().addingTimeInterval(300)
+            ))
+            let credential = #"{"id":"AAAA","rawId":"AAAA","type":"public-key","response":{"clientDataJSON":"e30","authenticatorData":"AAAA","signature":"AAAA"}}"#
+            let reply = try await server.app().send(.post, APIPaths.Native.authenticationVerify, text: #"{"ticket":"old-shape","credential":"# + credential + "}")
+            #expect(reply.status == .gone, "\(reply)")
+            #expect(reply.errorCode == "ceremony.expired")
+            #expect(try await server.store.ceremony(id: "old-shape", kind: .authentication) == nil)
+        }
+    }
+
+    @Test("a sign-in begun for one account refuses another account's passkey (checked by the library) and burns the ticket",
+          arguments: Backend.available)
+    func anotherAccountsPasskeyIsRefused(_ backend: Backend) async throws {
+        try await withServer(backend) { server in
+            let alices = VirtualAuthenticator()
+            let bobs = VirtualAuthenticator()
+            #expect(try await NativeClient(http: server.app()).signUp("alice", with: alices).status == .created)
+            #expect(try await NativeClient(http: server.app()).signUp("bob", with: bobs).status == .created)
+            let options: AuthenticationOptionsResponse = try await server.app()
+                .send(.post, APIPaths.Native.authenticationOptions, json: AuthenticationOptionsRequest(username: "alice")).decode()
+            var unlisted = options.options
+            unlisted.allowCredentials = nil
+            let assertion = try await bobs.authenticate(options: unlisted, origin: ServerHarness.origin)
+            let reply = try await server.app().send(
+                .post, APIPaths.Native.authenticationVerify, json: AuthenticationVerifyRequest(ticket: options.ticket, credential: assertion)
+            )
+            #expect(reply.status == .badRequest, "\(reply)")
+            #expect(reply.errorCode == "credentialNotAllowed")
+            #expect(try await server.store.ceremony(id: options.ticket, kind: .authentication) == nil)
+        }
+    }
+
     @Test(arguments: Backend.available)
     func verifyFailuresAnswerTheWebAuthnCode(_ backend: Backend) async throws {
         try await withServer(backend) { server in

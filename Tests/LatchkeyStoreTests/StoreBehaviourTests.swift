@@ -583,6 +583,68 @@ struct StoreBehaviourTests {
         }
     }
 
+    @Test("commitRegistration(consumingCeremony:) commits with the ceremony; of concurrent commits exactly one wins",
+          arguments: Backend.available)
+    func commitRegistrationConsumesOnce(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let ceremony = Make.ceremony(.registration)
+            try await store.insertCeremony(ceremony)
+            let users = (0..<6).map { index in Make.user(name: "racer\(index)") }
+            let wins = await withTaskGroup(of: Bool.self) { group in
+                for user in users {
+                    group.addTask {
+                        (try? await store.commitRegistration(
+                            consumingCeremony: ceremony.id, Make.credential(of: user.id), creating: user, session: Make.session(of: user.id)
+                        )) ?? false
+                    }
+                }
+                return await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+            }
+            #expect(wins == 1)
+            #expect(try await store.ceremony(id: ceremony.id, kind: .registration) == nil)
+            var created = 0
+            for user in users where try await store.user(id: user.id) != nil { created += 1 }
+            #expect(created == 1, "only the winner's account exists")
+        }
+    }
+
+    @Test("a failed commitRegistration(consumingCeremony:) writes nothing and leaves the ceremony; a gone one is false",
+          arguments: Backend.available)
+    func failedRegistrationCommitLeavesTheCeremony(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let existing = Make.user(name: "taken")
+            let taken = Make.credential(of: existing.id)
+            try await store.commitRegistration(taken, creating: existing, session: nil)
+            let ceremony = Make.ceremony(.registration)
+            try await store.insertCeremony(ceremony)
+            let newcomer = Make.user(name: "newcomer")
+            await expectStoreError(.conflict) {
+                _ = try await store.commitRegistration(
+                    consumingCeremony: ceremony.id, Make.credential(of: newcomer.id, id: taken.id), creating: newcomer, session: nil
+                )
+            }
+            #expect(try await store.ceremony(id: ceremony.id, kind: .registration) == ceremony)
+            #expect(try await store.user(id: newcomer.id) == nil)
+            #expect(try await store.commitRegistration(
+                consumingCeremony: "gone", Make.credential(of: newcomer.id), creating: newcomer, session: nil
+            ) == false)
+            #expect(try await store.user(id: newcomer.id) == nil, "nothing written without the ceremony")
+        }
+    }
+
+    @Test("credentialWithOwner reads a credential with its account, nil for an unknown ID", arguments: Backend.available)
+    func credentialWithOwner(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let user = Make.user()
+            let credential = Make.credential(of: user.id)
+            try await store.commitRegistration(credential, creating: user, session: nil)
+            let found = try #require(try await store.credentialWithOwner(id: credential.id))
+            #expect(found.credential == credential)
+            #expect(found.owner == user)
+            #expect(try await store.credentialWithOwner(id: Make.bytes(32)) == nil)
+        }
+    }
+
     // MARK: Migrations
 
     @Test(arguments: Backend.available)

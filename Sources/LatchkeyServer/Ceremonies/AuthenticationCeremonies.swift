@@ -10,80 +10,53 @@ extension CeremonyService {
         extensions: [String: JSONValue]? = nil, now: Date = Date()
     ) async throws -> (ticket: String, options: PublicKeyCredentialRequestOptions) {
         var user: StoredUser?
-        var allowed: [PublicKeyCredentialDescriptor] = []
+        var subject = AuthenticatingUser.discoverable
         if let username = username.map(UserNames.normalized), !username.isEmpty {
             guard let found = try await store.user(named: username) else {
-                throw APIError(.notFound, code: "user.notFound", message: "no account is named '\(username)'")
+                throw CeremonyError.userNotFound(username)
             }
             user = found
-            allowed = try await store.credentials(ofUser: found.id).map(\.descriptor)
+            subject = .identified(userHandle: Array(found.userHandle), credentials: try await store.credentials(ofUser: found.id).map(\.descriptor))
         }
-        let userVerification = effectiveUserVerification(requested: requested, policy: relyingParty.userVerification)
-        let options = relyingParty.beginAuthentication(allowCredentials: allowed, userVerification: userVerification, extensions: extensions)
-        let state = AuthenticationState(
-            allowedCredentialIDs: allowed.map { Data($0.id.bytes) }, requireUserVerification: userVerification == .required
-        )
-        let ticket = try await storeCeremony(.authentication, challenge: options.challenge.bytes, userID: user?.id, state: state, now: now)
+        let (options, pending) = relyingParty.beginAuthentication(for: subject, userVerification: requested, extensions: extensions)
+        let ticket = try await storeCeremony(.authentication, challenge: options.challenge.bytes, userID: user?.id, state: pending, now: now)
         return (ticket, options)
     }
 
-    /// Finishes a sign-in: reads the pending ceremony, verifies the assertion against the stored credential, and
-    /// in one transaction consumes the ceremony and records the new sign count, backup state and a new session. Of
-    /// concurrent finishes of one ceremony exactly one commits; the others get 404 `ceremony.notFound`. A finish
-    /// that fails consumes the ceremony all the same, so a challenge is never tried twice.
+    /// Finishes a sign-in: reads the pending ceremony, verifies the assertion against the stored credential and its
+    /// owner (``WebAuthn/RelyingParty/finishAuthentication(_:pending:credential:)``), and in one transaction consumes
+    /// the ceremony and records the new sign count, backup state and a new session. Of concurrent finishes of one
+    /// ceremony exactly one commits; the others get 404 `ceremony.notFound`. A finish that fails consumes the ceremony
+    /// all the same, so a challenge is never tried twice.
     ///
     /// The sign count is compared-and-set: of two sign-ins verified against the same stored count, the second to
     /// commit is refused (409 `credential.concurrentSignIn`), so concurrent assertions cannot move the counter
     /// backwards unseen.
     func finishAuthentication(ticket: String, credential: AuthenticationCredential, now: Date = Date()) async throws -> CeremonyOutcome {
-        let (ceremony, state) = try await pendingCeremony(ticket: ticket, kind: .authentication, as: AuthenticationState.self, now: now)
-        do {
-            return try await measure(.authentication) {
-                try await verifyAndCommit(credential, ceremony: ceremony, state: state, now: now)
-            }
-        } catch {
-            // A concurrent finish of this ceremony committed while this one was verifying (it then sees the sign count
-            // that finish recorded, say): this attempt lost the race, and says so, not what its late check found.
-            guard await discardCeremony(ticket: ticket, kind: .authentication, now: now) else {
-                throw Self.ceremonyNotFound(.authentication)
-            }
-            throw error
+        let (ceremony, pending) = try await pendingCeremony(ticket: ticket, kind: .authentication, as: PendingAuthentication.self, now: now)
+        return try await burningOnFailure(ticket: ticket, kind: .authentication, now: now) {
+            try await verifyAndCommit(credential, ceremonyID: ceremony.id, pending: pending, now: now)
         }
     }
 
     private func verifyAndCommit(
-        _ credential: AuthenticationCredential, ceremony: StoredCeremony, state: AuthenticationState, now: Date
+        _ credential: AuthenticationCredential, ceremonyID: String, pending: PendingAuthentication, now: Date
     ) async throws -> CeremonyOutcome {
-        guard let stored = try await store.credential(id: Data(credential.rawId.bytes)),
-              let user = try await store.user(id: stored.userID)
-        else {
+        guard let (stored, user) = try await store.credentialWithOwner(id: Data(credential.rawId.bytes)) else {
             // The ID and RP ID let the client tell the passkey provider (PublicKeyCredential.signalUnknownCredential).
-            var error = APIError(.notFound, code: "credential.notFound", message: "this passkey is not registered here (it may have been deleted)")
-            error.credentialID = Base64URL.encode(credential.rawId.bytes)
-            error.rpID = relyingParty.id
-            throw error
-        }
-        if let expectedUser = ceremony.userID, expectedUser != stored.userID {
-            throw WebAuthnError(.credentialNotAllowed, "the passkey belongs to another account than the one signing in")
-        }
-        if ceremony.userID == nil, credential.response.userHandle == nil {
-            throw WebAuthnError(.userHandleMismatch, "a username-less sign-in needs the assertion's userHandle")
+            throw CeremonyError.credentialNotFound(id: credential.rawId.bytes, rpID: relyingParty.id)
         }
         let record = CredentialRecord(
             id: Array(stored.id), publicKey: Array(stored.publicKey), signCount: stored.signCount,
             userHandle: Array(user.userHandle), backupEligible: stored.backupEligible
         )
-        let verified = try relyingParty.finishAuthentication(
-            credential, expectedChallenge: Array(ceremony.challenge), credential: record,
-            allowedCredentialIDs: state.allowedCredentialIDs.map(Array.init),
-            requireUserVerification: state.requireUserVerification
-        )
+        let verified = try relyingParty.finishAuthentication(credential, pending: pending, credential: record)
         let (session, token) = sessions.issue(for: user.id, now: now)
         let committed = try await commitSignIn(
-            ceremonyID: ceremony.id, credential: stored, newSignCount: verified.newSignCount, backedUp: verified.backedUp,
+            ceremonyID: ceremonyID, credential: stored, newSignCount: verified.newSignCount, backedUp: verified.backedUp,
             session: session, now: now
         )
-        guard committed else { throw Self.ceremonyNotFound(.authentication) }
+        guard committed else { throw CeremonyError.notFound(.authentication) }
         var updated = stored
         updated.signCount = verified.newSignCount
         updated.backedUp = verified.backedUp
@@ -102,10 +75,7 @@ extension CeremonyService {
                 usedAt: now, session: session, previousSignCount: credential.signCount
             )
         } catch where error.code == .conflict {
-            throw APIError(
-                .conflict, code: "credential.concurrentSignIn",
-                message: "this passkey signed in somewhere else at the same moment, so its signature counter cannot be trusted for this attempt; sign in again"
-            )
+            throw CeremonyError.concurrentSignIn
         }
     }
 }

@@ -43,12 +43,7 @@ struct CeremonyService: Sendable {
         _ kind: CeremonyKind, challenge: [UInt8], userID: UUID?, state: some Encodable, now: Date
     ) async throws -> String {
         let ticket = Self.makeTicket()
-        let payload: Data
-        do {
-            payload = try Self.encoder.encode(state)
-        } catch {
-            throw APIError.internal
-        }
+        let payload = try Self.encoder.encode(state)
         try await store.insertCeremony(StoredCeremony(
             id: ticket, kind: kind, challenge: Data(challenge), userID: userID, payload: payload, createdAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(ceremonyLifetime.components.seconds))
@@ -56,45 +51,25 @@ struct CeremonyService: Sendable {
         return ticket
     }
 
-    /// Consumes the ceremony named by `ticket`: exactly one caller gets it. A used, unknown or malformed ticket
-    /// is 404 `ceremony.notFound`; an expired one 410 `ceremony.expired`.
-    func consumeCeremony<State: Decodable>(
-        ticket: String, kind: CeremonyKind, as state: State.Type, now: Date
-    ) async throws -> (StoredCeremony, State) {
-        guard Self.isWellFormedTicket(ticket) else { throw Self.ceremonyNotFound(kind) }
-        let ceremony: StoredCeremony
-        do {
-            ceremony = try await store.consumeCeremony(id: ticket, kind: kind, now: now)
-        } catch {
-            switch error.code {
-            case .notFound: throw Self.ceremonyNotFound(kind)
-            case .expired: throw Self.ceremonyExpired(kind)
-            default: throw error
-            }
-        }
-        do {
-            return (ceremony, try Self.decoder.decode(State.self, from: ceremony.payload))
-        } catch {
-            throw APIError.internal
-        }
-    }
-
     /// Reads the pending ceremony named by `ticket` without consuming it, for a finish that consumes it in the same
-    /// transaction as its outcome. Unknown or malformed: 404 `ceremony.notFound`; expired: removed, 410 `ceremony.expired`.
+    /// transaction as its outcome. Unknown or malformed: 404 `ceremony.notFound`; expired (or stored by an earlier
+    /// version in another shape): removed, 410 `ceremony.expired`.
     func pendingCeremony<State: Decodable>(
         ticket: String, kind: CeremonyKind, as state: State.Type, now: Date
     ) async throws -> (StoredCeremony, State) {
         guard Self.isWellFormedTicket(ticket), let ceremony = try await store.ceremony(id: ticket, kind: kind) else {
-            throw Self.ceremonyNotFound(kind)
+            throw CeremonyError.notFound(kind)
         }
         guard ceremony.isLive(at: now) else {
             _ = try? await store.consumeCeremony(id: ticket, kind: kind, now: now)
-            throw Self.ceremonyExpired(kind)
+            throw CeremonyError.expired(kind)
         }
         do {
             return (ceremony, try Self.decoder.decode(State.self, from: ceremony.payload))
         } catch {
-            throw APIError.internal
+            // Stored by a version of the server that kept other state: it cannot be finished.
+            _ = try? await store.consumeCeremony(id: ticket, kind: kind, now: now)
+            throw CeremonyError.expired(kind)
         }
     }
 
@@ -115,12 +90,20 @@ struct CeremonyService: Sendable {
         (1...StoredCeremony.maximumIDLength).contains(ticket.utf8.count) && ASCIIText.consists(of: ticket, orAnyOf: "-_")
     }
 
-    private static func ceremonyExpired(_ kind: CeremonyKind) -> APIError {
-        APIError(.gone, code: "ceremony.expired", message: "the \(kind.rawValue) ceremony has expired; start again")
-    }
-
-    static func ceremonyNotFound(_ kind: CeremonyKind) -> APIError {
-        APIError(.notFound, code: "ceremony.notFound", message: "no pending \(kind.rawValue) ceremony for this ticket: it was used, has expired, or never existed")
+    /// Runs `body` (a ceremony's verification and commit, after ``pendingCeremony(ticket:kind:as:now:)``), timing it
+    /// and counting its outcome. When it fails the ceremony is consumed, so its challenge is never tried twice; if the
+    /// ceremony was already gone, a concurrent finish committed while this one was verifying (and this one saw, say,
+    /// the sign count that finish recorded): this attempt lost the race and says so (404 `ceremony.notFound`), not
+    /// what its late check found.
+    func burningOnFailure<Result>(
+        ticket: String, kind: CeremonyKind, now: Date, _ body: () async throws -> Result
+    ) async throws -> Result {
+        do {
+            return try await measure(kind, body)
+        } catch {
+            guard await discardCeremony(ticket: ticket, kind: kind, now: now) else { throw CeremonyError.notFound(kind) }
+            throw error
+        }
     }
 
     /// Runs `body` (a ceremony's verification and commit), timing it and counting its outcome.

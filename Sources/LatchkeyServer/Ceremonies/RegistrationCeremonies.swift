@@ -27,57 +27,57 @@ extension CeremonyService {
     func beginRegistration(
         for subject: RegistrationSubject, preferences: RegistrationPreferences = RegistrationPreferences(), now: Date = Date()
     ) async throws -> (ticket: String, options: PublicKeyCredentialCreationOptions) {
-        let state: RegistrationState
+        let purpose: RegistrationState.Purpose
+        let userID: UUID
+        let user: UserEntity
         var excluded: [PublicKeyCredentialDescriptor] = []
-        let selection = preferences.authenticatorSelection
-        let userVerification = effectiveUserVerification(requested: selection?.userVerification, policy: relyingParty.userVerification)
         switch subject {
         case .newUser(let name, let displayName):
-            state = RegistrationState(
-                purpose: .signUp, userID: UUID(), userHandle: Data(Self.makeUserHandle()),
-                name: name, displayName: displayName, requireUserVerification: userVerification == .required, label: preferences.label
-            )
+            (purpose, userID) = (.signUp, UUID())
+            user = UserEntity(id: Self.makeUserHandle(), name: name, displayName: displayName)
         case .unnamedUser:
-            state = RegistrationState(
-                purpose: .signUp, userID: UUID(), userHandle: Data(Self.makeUserHandle()),
-                name: "", displayName: "", requireUserVerification: userVerification == .required, label: preferences.label,
-                accountCreation: true
-            )
-        case .existingUser(let user):
-            state = RegistrationState(
-                purpose: .addPasskey, userID: user.id, userHandle: user.userHandle, name: user.name,
-                displayName: user.displayName, requireUserVerification: userVerification == .required, label: preferences.label,
-                conditional: preferences.conditional ? true : nil
-            )
-            excluded = try await store.credentials(ofUser: user.id).map(\.descriptor)
+            (purpose, userID) = (.signUp, UUID())
+            user = UserEntity(id: Self.makeUserHandle(), name: "", displayName: "")
+        case .existingUser(let existing):
+            (purpose, userID) = (.addPasskey, existing.id)
+            user = UserEntity(id: Array(existing.userHandle), name: existing.name, displayName: existing.displayName)
+            excluded = try await store.credentials(ofUser: existing.id).map(\.descriptor)
         }
 
+        let selection = preferences.authenticatorSelection
         let residentKey = selection?.residentKey ?? (selection?.requireResidentKey == true ? .required : nil)
-        var options = relyingParty.beginRegistration(
-            user: UserEntity(id: Array(state.userHandle), name: state.name, displayName: state.displayName),
+        var (options, pending) = relyingParty.beginRegistration(
+            for: user,
             excludeCredentials: excluded,
             authenticatorAttachment: selection?.authenticatorAttachment,
             residentKey: residentKey,
-            userVerification: userVerification,
+            userVerification: selection?.userVerification,
             attestation: preferences.attestation,
+            // Only a passkey added to a signed-in account may be an automatic upgrade (a result without UP).
+            mediation: preferences.conditional && purpose == .addPasskey ? .conditional : nil,
             extensions: preferences.extensions
         )
         if let selection {
             // Echo what was asked, completed with what the server decided.
             var echoed = selection
-            echoed.userVerification = userVerification
+            echoed.userVerification = pending.userVerification
             echoed.residentKey = options.authenticatorSelection?.residentKey
             options.authenticatorSelection = echoed
         }
-        let existingUserID: UUID? = state.purpose == .addPasskey ? state.userID : nil
+        let state = RegistrationState(
+            purpose: purpose, userID: userID, label: preferences.label,
+            accountCreation: subject.isUnnamed ? true : nil, pending: pending
+        )
         let ticket = try await storeCeremony(
-            .registration, challenge: options.challenge.bytes, userID: existingUserID, state: state, now: now
+            .registration, challenge: options.challenge.bytes, userID: purpose == .addPasskey ? userID : nil, state: state, now: now
         )
         return (ticket, options)
     }
 
-    /// Finishes a registration: consumes the ceremony, verifies the credential and commits it (with the new user
-    /// and a session for a sign-up) in one transaction.
+    /// Finishes a registration the way a sign-in finishes: reads the pending ceremony, verifies the credential, and
+    /// in one transaction consumes the ceremony and commits the credential (with the new user and a session for a
+    /// sign-up). Of concurrent finishes exactly one commits; the others get 404 `ceremony.notFound`. A finish that
+    /// fails consumes the ceremony all the same, so a challenge is never tried twice.
     ///
     /// - Parameter caller: finds the caller; asked only when the ceremony adds a passkey to an existing account,
     ///   which needs that account's session (401 `session.required` without one, 403 `session.wrongUser` for another
@@ -89,55 +89,67 @@ extension CeremonyService {
         ticket: String, credential: RegistrationCredential, caller: () async throws -> SignedIn?,
         requirePurpose: RegistrationState.Purpose? = nil, naming: (name: String, displayName: String)? = nil, now: Date = Date()
     ) async throws -> CeremonyOutcome {
-        let (ceremony, consumed) = try await consumeCeremony(ticket: ticket, kind: .registration, as: RegistrationState.self, now: now)
-        return try await measure(.registration) {
-            var state = consumed
+        let (ceremony, state) = try await pendingCeremony(ticket: ticket, kind: .registration, as: RegistrationState.self, now: now)
+        return try await burningOnFailure(ticket: ticket, kind: .registration, now: now) {
             if let requirePurpose, state.purpose != requirePurpose {
-                throw APIError(.notFound, code: "ceremony.notFound", message: "the ticket is not for this kind of registration")
+                throw CeremonyError.notFound(.registration, detail: "the ticket is not for this kind of registration")
             }
             guard (state.accountCreation == true) == (naming != nil) else {
-                throw APIError(.notFound, code: "ceremony.notFound", message: naming == nil
+                throw CeremonyError.notFound(.registration, detail: naming == nil
                     ? "the ticket is for a passkey sign-up sheet: finish it at the account-creation verify"
                     : "the ticket is not for a passkey sign-up sheet")
             }
+            var user = state.pending.user
             if let naming {
                 guard try await store.user(named: naming.name) == nil else {
-                    throw APIError(.conflict, code: "user.nameTaken", message: "the username '\(naming.name)' is taken")
+                    throw CeremonyError.nameTaken(naming.name)
                 }
-                (state.name, state.displayName) = naming
+                (user.name, user.displayName) = naming
             }
             var owner: StoredUser?
             if state.purpose == .addPasskey {
-                guard let signedIn = try await caller() else { throw APIError.sessionRequired }
-                guard signedIn.user.id == state.userID else {
-                    throw APIError(.forbidden, code: "session.wrongUser", message: "adding a passkey needs the session of the account it was begun for")
-                }
+                guard let signedIn = try await caller() else { throw CeremonyError.sessionRequired }
+                guard signedIn.user.id == state.userID else { throw CeremonyError.wrongUser }
                 owner = signedIn.user
             }
-            // Only a ceremony begun for conditional mediation accepts a result without UP (WebAuthn L3 §7.1).
-            let verified = try await relyingParty.finishRegistration(
-                credential, expectedChallenge: Array(ceremony.challenge),
-                requireUserVerification: state.requireUserVerification,
-                requireUserPresence: state.conditional == true ? false : nil, at: now
-            )
+            let verified = try await relyingParty.finishRegistration(credential, pending: state.pending, at: now)
             let stored = StoredCredential(verified: verified, userID: state.userID, label: state.label, now: now)
             if let owner {
-                try await store.commitRegistration(stored, creating: nil, session: nil)
+                try await commit(ceremonyID: ceremony.id, stored, creating: nil, session: nil)
                 return CeremonyOutcome(user: owner, credential: stored, session: nil, token: nil)
             }
-            let user = StoredUser(id: state.userID, userHandle: state.userHandle, name: state.name, displayName: state.displayName, createdAt: now)
-            let (session, token) = sessions.issue(for: user.id, now: now)
-            do throws(StoreError) {
-                try await store.commitRegistration(stored, creating: user, session: session)
-            } catch {
+            let newUser = StoredUser(
+                id: state.userID, userHandle: Data(user.id.bytes), name: user.name, displayName: user.displayName, createdAt: now
+            )
+            let (session, token) = sessions.issue(for: newUser.id, now: now)
+            do {
+                try await commit(ceremonyID: ceremony.id, stored, creating: newUser, session: session)
+            } catch let error as StoreError where naming != nil && error.code == .conflict {
                 // The name was taken by a concurrent sign-up after the check above.
-                if naming != nil, error.code == .conflict, (try? await store.user(named: user.name)) != nil {
-                    throw APIError(.conflict, code: "user.nameTaken", message: "the username '\(user.name)' is taken")
+                if (try? await store.user(named: newUser.name)) != nil {
+                    throw CeremonyError.nameTaken(newUser.name)
                 }
                 throw error
             }
-            return CeremonyOutcome(user: user, credential: stored, session: session, token: token)
+            return CeremonyOutcome(user: newUser, credential: stored, session: session, token: token)
         }
+    }
+
+    /// ``LatchkeyStore/commitRegistration(consumingCeremony:_:creating:session:)``; a ceremony already consumed (by a
+    /// concurrent finish) is 404 `ceremony.notFound`.
+    private func commit(
+        ceremonyID: String, _ credential: StoredCredential, creating user: StoredUser?, session: StoredSession?
+    ) async throws {
+        guard try await store.commitRegistration(consumingCeremony: ceremonyID, credential, creating: user, session: session) else {
+            throw CeremonyError.notFound(.registration)
+        }
+    }
+}
+
+extension RegistrationSubject {
+    var isUnnamed: Bool {
+        if case .unnamedUser = self { return true }
+        return false
     }
 }
 

@@ -109,6 +109,21 @@ public final class PostgresStore: LatchkeyStore {
         }
     }
 
+    public func credentialWithOwner(id: Data) async throws(StoreError) -> (credential: StoredCredential, owner: StoredUser)? {
+        try await pool { [logger] client in
+            try await client.withConnection { connection in
+                guard let credential = try await connection.first(
+                    "SELECT \(unescaped: StoreColumns.credential) FROM credentials WHERE id = \(id)", logger: logger,
+                    StoredCredential.init(postgresRow:)
+                ), let owner = try await connection.first(
+                    "SELECT \(unescaped: StoreColumns.user) FROM users WHERE id = \(credential.userID)", logger: logger,
+                    StoredUser.init(postgresRow:)
+                ) else { return nil }
+                return (credential, owner)
+            }
+        }
+    }
+
     public func credentials(ofUser userID: UUID) async throws(StoreError) -> [StoredCredential] {
         try await pool { [self] client in
             try await client.all(
@@ -241,6 +256,21 @@ public final class PostgresStore: LatchkeyStore {
             if let user { try await connection.execute(user.postgresInsert, logger: logger) }
             try await connection.execute(credential.postgresInsert, logger: logger)
             if let session { try await connection.execute(session.postgresInsert, logger: logger) }
+        }
+    }
+
+    public func commitRegistration(
+        consumingCeremony ceremonyID: String, _ credential: StoredCredential, creating user: StoredUser?, session: StoredSession?
+    ) async throws(StoreError) -> Bool {
+        try OutcomeChecks.checkRegistration(credential, creating: user, session: session)
+        return try await transaction { [self] connection in
+            guard try await connection.execute("DELETE FROM ceremonies WHERE id = \(ceremonyID) RETURNING 1", logger: logger) > 0 else {
+                return false
+            }
+            if let user { try await connection.execute(user.postgresInsert, logger: logger) }
+            try await connection.execute(credential.postgresInsert, logger: logger)
+            if let session { try await connection.execute(session.postgresInsert, logger: logger) }
+            return true
         }
     }
 

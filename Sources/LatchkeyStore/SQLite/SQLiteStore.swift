@@ -96,6 +96,19 @@ public final class SQLiteStore: LatchkeyStore {
         }
     }
 
+    public func credentialWithOwner(id: Data) async throws(StoreError) -> (credential: StoredCredential, owner: StoredUser)? {
+        try await readSnapshot { db in
+            guard let credential = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT \(StoreColumns.credential) FROM credentials WHERE id = ?"), arguments: [id]
+            ).map(StoredCredential.init(sqliteRow:)),
+                let owner = try Row.fetchOne(
+                    db.cachedStatement(sql: "SELECT \(StoreColumns.user) FROM users WHERE id = ?"), arguments: [credential.userID]
+                ).map(StoredUser.init(sqliteRow:))
+            else { return nil }
+            return (credential, owner)
+        }
+    }
+
     public func credentials(ofUser userID: UUID) async throws(StoreError) -> [StoredCredential] {
         try await read { db in
             try Row.fetchAll(
@@ -228,6 +241,20 @@ public final class SQLiteStore: LatchkeyStore {
         }
     }
 
+    public func commitRegistration(
+        consumingCeremony ceremonyID: String, _ credential: StoredCredential, creating user: StoredUser?, session: StoredSession?
+    ) async throws(StoreError) -> Bool {
+        try OutcomeChecks.checkRegistration(credential, creating: user, session: session)
+        return try await write { db in
+            try db.cachedStatement(sql: "DELETE FROM ceremonies WHERE id = ?").execute(arguments: [ceremonyID])
+            guard db.changesCount > 0 else { return false }
+            if let user { try Self.insert(user, into: db) }
+            try Self.insert(credential, into: db)
+            if let session { try Self.insert(session, into: db) }
+            return true
+        }
+    }
+
     public func commitAuthentication(
         consumingCeremony ceremonyID: String,
         credentialID: Data,
@@ -300,20 +327,34 @@ public final class SQLiteStore: LatchkeyStore {
         }
     }
 
-    /// A read from a snapshot that concurrent writes do not block.
-    ///
-    /// It runs on the calling thread: in WAL mode a reader never waits for the writer, and the pool has a
-    /// connection for each concurrent reader, so the call does not block; hopping to a reader queue and back
-    /// would cost more than the query.
+    /// A read of one statement: it runs on the calling thread (in WAL mode a reader never waits for the writer, and
+    /// the pool has a connection for each concurrent reader, so the call does not block; hopping to a reader queue
+    /// and back would cost more than the query), and outside an explicit transaction, since one statement reads one
+    /// snapshot anyway (BEGIN and COMMIT around it measured as costly as the query). Several statements that must see
+    /// one snapshot use ``readSnapshot(_:)``.
     func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws(StoreError) -> T {
         do {
-            return try readOnThisThread(value)
+            return try readOutsideTransaction(value)
         } catch {
             throw StoreError(sqlite: error)
         }
     }
 
-    private func readOnThisThread<T>(_ value: (Database) throws -> T) throws -> T {
+    /// A read of several statements from one snapshot (a deferred transaction), on the calling thread.
+    func readSnapshot<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        do {
+            return try readInTransaction(value)
+        } catch {
+            throw StoreError(sqlite: error)
+        }
+    }
+
+    // Synchronous, so that GRDB's blocking overloads are the ones called.
+    private func readOutsideTransaction<T>(_ value: (Database) throws -> T) throws -> T {
+        try pool.unsafeRead(value)
+    }
+
+    private func readInTransaction<T>(_ value: (Database) throws -> T) throws -> T {
         try pool.read(value)
     }
 }
