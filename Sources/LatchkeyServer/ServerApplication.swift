@@ -72,15 +72,20 @@ public enum ServerApplication {
 
         let router = Router(context: ServerRequestContext.self)
         router.add(middleware: RequestObservationMiddleware(metrics: metrics, clients: clients))
-        router.add(middleware: ErrorResponseMiddleware())
-        router.add(middleware: BodyLimitMiddleware(limit: configuration.bodyLimit))
+        router.add(middleware: ErrorResponseMiddleware(format: .native))
 
-        let routes = router.group()
-        let ceremonyRoutes = router.group()
+        // The body limit is a group middleware, inside the conformance group's error format.
+        let bodyLimit = BodyLimitMiddleware(limit: configuration.bodyLimit)
+        let routes = router.group().add(middleware: bodyLimit)
+        let ceremonyRoutes = router.group().add(middleware: bodyLimit)
+        // The conformance profile's routes answer errors in its own body shape, chosen here by group.
+        let conformanceRoutes = router.group().add(middleware: ErrorResponseMiddleware(format: .conformance)).add(middleware: bodyLimit)
         if configuration.rateLimitPerMinute > 0 {
-            ceremonyRoutes.add(middleware: RateLimitMiddleware(limiter: TokenBucketLimiter(perMinute: configuration.rateLimitPerMinute), clients: clients))
+            let limiter = TokenBucketLimiter(perMinute: configuration.rateLimitPerMinute)
+            ceremonyRoutes.add(middleware: RateLimitMiddleware(limiter: limiter, clients: clients))
+            conformanceRoutes.add(middleware: RateLimitMiddleware(limiter: limiter, clients: clients))
         }
-        ConformanceRoutes(ceremonies: ceremonies, sessions: sessions).add(to: ceremonyRoutes)
+        ConformanceRoutes(ceremonies: ceremonies, sessions: sessions).add(to: conformanceRoutes)
         PasskeyRoutes(ceremonies: ceremonies, sessions: sessions).add(to: ceremonyRoutes)
         let names = AuthenticatorNaming(metadata: configuration.metadata?.service)
         PasskeyManagementRoutes(ceremonies: ceremonies, sessions: sessions, names: names).add(to: routes, ceremonyRoutes: ceremonyRoutes)

@@ -6,7 +6,10 @@ import NIOCore
 import WebAuthn
 
 /// A failed request as the client sees it: an HTTP status, a stable code and a human message (never a secret or
-/// a stack). Every error a route throws becomes one through ``init(_:)``; ``ErrorResponseMiddleware`` writes it.
+/// a stack). Every error a route throws becomes one through ``init(_:)``, the one table from the domain errors
+/// (``CeremonyError``, `WebAuthnError`, `StoreError`, `AppleSignInError`) to status and code; ``ErrorResponseMiddleware``
+/// writes it. Routes throw an `APIError` themselves only for what is about HTTP itself (a malformed body, a missing
+/// cookie). docs/SERVER.md lists every code.
 struct APIError: Error, Sendable {
     let status: HTTPResponse.Status
     let code: String
@@ -23,13 +26,15 @@ struct APIError: Error, Sendable {
         self.headers = headers
     }
 
-    /// Maps any error to what the client is told: `WebAuthnError` → 400 with its code; `StoreError` by code
-    /// (not found 404, conflict 409, expired 410, unavailable 503); an oversized body 413; anything unexpected
-    /// 500 `internalError`, with no detail.
+    /// Maps any error to what the client is told: ``CeremonyError`` by case; `WebAuthnError` → 400 with its code;
+    /// `StoreError` by code (not found 404, conflict 409, expired 410, unavailable 503); an oversized body 413; anything
+    /// unexpected 500 `internalError`, with no detail.
     init(_ error: any Error) {
         switch error {
         case let error as APIError:
             self = error
+        case let error as CeremonyError:
+            self = APIError(ceremonyError: error)
         case let error as WebAuthnError:
             self = error.code == .internalError
                 ? .internal
@@ -55,6 +60,35 @@ struct APIError: Error, Sendable {
         case .invalidRecord: self.init(.badRequest, code: error.code.rawValue, message: error.message)
         case .unavailable: self.init(.serviceUnavailable, code: error.code.rawValue, message: "the database is unavailable; try again")
         default: self = .internal
+        }
+    }
+
+    private init(ceremonyError error: CeremonyError) {
+        switch error {
+        case .notFound(let kind, let detail):
+            self.init(.notFound, code: "ceremony.notFound", message: detail
+                ?? "no pending \(kind.rawValue) ceremony for this ticket: it was used, has expired, or never existed")
+        case .expired(let kind):
+            self.init(.gone, code: "ceremony.expired", message: "the \(kind.rawValue) ceremony has expired; start again")
+        case .userNotFound(let name):
+            self.init(.notFound, code: "user.notFound", message: "no account is named '\(name)'")
+        case .nameTaken(let name, let addPasskeyHint):
+            self.init(.conflict, code: "user.nameTaken", message: "the username '\(name)' is taken"
+                + (addPasskeyHint ? "; sign in as that account to add a passkey" : ""))
+        case .credentialNotFound(let id, let rpID):
+            self.init(.notFound, code: "credential.notFound", message: "this passkey is not registered here (it may have been deleted)")
+            // The ID and RP ID let the client tell the passkey provider (PublicKeyCredential.signalUnknownCredential).
+            credentialID = Base64URL.encode(id)
+            self.rpID = rpID
+        case .concurrentSignIn:
+            self.init(
+                .conflict, code: "credential.concurrentSignIn",
+                message: "this passkey signed in somewhere else at the same moment, so its signature counter cannot be trusted for this attempt; sign in again"
+            )
+        case .sessionRequired:
+            self = .sessionRequired
+        case .wrongUser:
+            self.init(.forbidden, code: "session.wrongUser", message: "adding a passkey needs the session of the account it was begun for")
         }
     }
 

@@ -2,14 +2,25 @@ import Hummingbird
 import LatchkeyAPI
 import Logging
 
-/// Turns every error into a JSON response with a stable code, so no failure reaches the client as an empty 500
-/// or a stack trace.
+/// Turns every error into a JSON response with a stable code (``APIError/init(_:)``), so no failure reaches the client
+/// as an empty 500 or a stack trace.
 ///
-/// The conformance profile's paths answer `{"status":"failed","errorMessage":"…","errorCode":"…"}`; everything else
-/// answers `{"error":{"code":"…","message":"…"}}`. Unexpected errors are logged (by type, not content) and
-/// answered 500 `internalError`.
+/// The body's shape is the route group's: the conformance profile's group answers
+/// `{"status":"failed","errorMessage":"…","errorCode":"…"}` (``Format/conformance``); the router as a whole answers
+/// `{"error":{"code":"…","message":"…"}}` (``Format/native``), also for a request that matched no route. Unexpected
+/// errors are logged (by type, not content) and answered 500 `internalError`.
 struct ErrorResponseMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
+
+    /// The error body of a route group.
+    enum Format: Sendable {
+        /// `{"error":{"code","message"}}`, with `credentialId`/`rpId` for `credential.notFound`.
+        case native
+        /// The FIDO conformance server's `ServerResponse`: `{"status":"failed","errorMessage","errorCode"}`.
+        case conformance
+    }
+
+    var format: Format = .native
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -21,17 +32,19 @@ struct ErrorResponseMiddleware: RouterMiddleware {
             } else {
                 context.logger.debug("request refused", metadata: ["error.code": "\(apiError.code)"])
             }
-            return try Self.response(for: apiError, path: request.uri.path)
+            return try Self.response(for: apiError, format: format)
         }
     }
 
-    static func response(for error: APIError, path: String) throws -> Response {
-        if ConformanceRoutes.paths.contains(path) {
+    static func response(for error: APIError, format: Format) throws -> Response {
+        switch format {
+        case .conformance:
             return try .json(ServerResponse.failed(code: error.code, message: error.message), status: error.status, headers: error.headers)
+        case .native:
+            return try .json(
+                APIErrorBody(code: error.code, message: error.message, credentialId: error.credentialID, rpId: error.rpID),
+                status: error.status, headers: error.headers
+            )
         }
-        return try .json(
-            APIErrorBody(code: error.code, message: error.message, credentialId: error.credentialID, rpId: error.rpID),
-            status: error.status, headers: error.headers
-        )
     }
 }

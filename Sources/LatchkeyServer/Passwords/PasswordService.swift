@@ -80,7 +80,7 @@ struct PasswordService: Sendable {
         let password = PasswordRules.normalized(body.password)
         try PasswordRules.check(password, username: name, isOnlyWayIn: true)
         guard try await store.user(named: name) == nil else {
-            throw APIError(.conflict, code: "user.nameTaken", message: "the username '\(name)' is taken")
+            throw CeremonyError.nameTaken(name)
         }
         let hash = try await hasher.hash(password)
         let user = StoredUser(
@@ -92,7 +92,7 @@ struct PasswordService: Sendable {
         } catch {
             // Taken meanwhile by a concurrent sign-up.
             if error.code == .conflict {
-                throw APIError(.conflict, code: "user.nameTaken", message: "the username '\(name)' is taken")
+                throw CeremonyError.nameTaken(name)
             }
             throw error
         }

@@ -10,16 +10,12 @@ import WebAuthn
 ///
 /// Ceremony state stays on the server; the options response sets the `latchkey_ceremony` cookie (HttpOnly,
 /// single use, expiring) that the result request brings back. A successful result signs the user in with the
-/// session cookie. Failures are 4xx `{"status":"failed","errorMessage":"…"}` (``ErrorResponseMiddleware``).
+/// session cookie. Failures are 4xx `{"status":"failed","errorMessage":"…"}`: the routes are added to a group with
+/// ``ErrorResponseMiddleware`` in its ``ErrorResponseMiddleware/Format/conformance`` format.
 ///
 /// Registering for a name that is taken needs that account's session: the profile has no other proof that the
 /// caller owns the account.
 struct ConformanceRoutes: Sendable {
-    static let paths: Set<String> = [
-        APIPaths.Conformance.attestationOptions, APIPaths.Conformance.attestationResult,
-        APIPaths.Conformance.assertionOptions, APIPaths.Conformance.assertionResult,
-    ]
-
     let ceremonies: CeremonyService
     let sessions: SessionAuthenticator
 
@@ -44,7 +40,7 @@ struct ConformanceRoutes: Sendable {
         let subject: RegistrationSubject
         if let existing = try await ceremonies.store.user(named: name) {
             guard let signedIn = try await sessions.signedIn(request), signedIn.user.id == existing.id else {
-                throw APIError(.conflict, code: "user.nameTaken", message: "the username '\(name)' is taken; sign in as that account to add a passkey")
+                throw CeremonyError.nameTaken(name, addPasskeyHint: true)
             }
             subject = .existingUser(existing)
         } else {

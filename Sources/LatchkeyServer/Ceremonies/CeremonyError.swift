@@ -1,0 +1,30 @@
+import LatchkeyStore
+
+/// Why the server's own ceremony rules refused a request. The WebAuthn checks throw ``WebAuthn/WebAuthnError`` and the
+/// store ``LatchkeyStore/StoreError``; none of them knows HTTP. ``APIError/init(_:)`` is the one table that gives each
+/// its status and stable code.
+enum CeremonyError: Error, Sendable, Equatable {
+    /// No pending ceremony for the ticket: used, purged, never issued, or for another kind or purpose (`detail`).
+    case notFound(CeremonyKind, detail: String? = nil)
+    /// The ceremony expired (or was stored in a shape this version cannot read).
+    case expired(CeremonyKind)
+    /// Options for a username that has no account.
+    case userNotFound(String)
+    /// A sign-up or a rename to a name another account has.
+    case nameTaken(String, addPasskeyHint: Bool = false)
+    /// The assertion names a credential that is not registered (deleted, or another RP's).
+    case credentialNotFound(id: [UInt8], rpID: String)
+    /// The passkey's sign count moved while this sign-in verified: another sign-in with it committed first.
+    case concurrentSignIn
+    /// Adding a passkey without a session.
+    case sessionRequired
+    /// Adding a passkey with the session of another account than the ceremony's.
+    case wrongUser
+
+    /// One example of every case, for the table's tests and docs.
+    static let examples: [CeremonyError] = [
+        .notFound(.registration), .notFound(.authentication, detail: "x"), .expired(.authentication), .userNotFound("x"),
+        .nameTaken("x"), .nameTaken("x", addPasskeyHint: true), .credentialNotFound(id: [1], rpID: "example.com"),
+        .concurrentSignIn, .sessionRequired, .wrongUser,
+    ]
+}
