@@ -1,7 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
-import WebAuthn
+import ByteEncoding
 
 /// Apple's public signing keys (`GET /auth/keys`, a JWKS), indexed by `kid`.
 ///

@@ -1,5 +1,5 @@
 import Crypto
-import WebAuthn
+import ByteEncoding
 
 /// The nonce rule of Sign in with Apple: the app (or the web flow) keeps a random raw nonce, hands Apple its SHA-256
 /// as lowercase hex, and Apple copies that hex into the identity token's `nonce` claim. The server receives the raw

@@ -1,5 +1,5 @@
 import Foundation
-import WebAuthn
+import ByteEncoding
 
 /// The protected header of a JWS, as far as Apple's tokens use it.
 public struct JWSHeader: Codable, Sendable, Equatable {

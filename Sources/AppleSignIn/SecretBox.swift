@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import WebAuthn
+import ByteEncoding
 
 /// Encrypts small secrets at rest (Apple refresh tokens) with AES-256-GCM under a 32-byte key from configuration.
 ///

@@ -132,11 +132,11 @@ struct CeremonyMatrixTests {
     }
 }
 
-@Suite("Ceremonies: requireTrustedAttestation")
+@Suite("Ceremonies: a trusted-attestation policy")
 struct RequireTrustedAttestationTests {
     @Test("none and self attestation fail with attestation.untrusted", arguments: [AttestationMode.none, .packedSelf])
     func untrustedKinds(mode: AttestationMode) async throws {
-        let harness = Harness(.testing(attestation: mode)) { $0.attestationTrust.requireTrustedAttestation = true }
+        let harness = Harness(.testing(attestation: mode)) { $0.attestationTrust.policy = .trusted }
         let options = harness.creationOptions()
         let credential = try await harness.create(options)
         await expectWebAuthnError(.untrustedAttestation) {
@@ -147,7 +147,7 @@ struct RequireTrustedAttestationTests {
     @Test("packed x5c without an anchor fails with attestation.untrusted")
     func packedWithoutAnchor() async throws {
         let harness = Harness(.testing(attestation: .packed(try TestCA.root.get()))) {
-            $0.attestationTrust.requireTrustedAttestation = true
+            $0.attestationTrust.policy = .trusted
         }
         let options = harness.creationOptions()
         let credential = try await harness.create(options)
@@ -161,7 +161,7 @@ struct RequireTrustedAttestationTests {
         let ca = try TestCA.root.get()
         let harness = Harness(.testing(attestation: .packed(ca))) {
             $0.attestationTrust = TestCA.trusting(ca, for: "packed")
-            $0.attestationTrust.requireTrustedAttestation = true
+            $0.attestationTrust.policy = .trusted
         }
         let options = harness.creationOptions()
         let credential = try await harness.create(options)

@@ -42,7 +42,7 @@ enum TrustAnchorFiles {
             let required = AttestationTrust.Anchors(anchors, required: true)
             trust = AttestationTrust(anchorsByFormat: Dictionary(uniqueKeysWithValues: formats.identifiers.map { ($0, required) }))
         }
-        trust.requireTrustedAttestation = requireTrustedAttestation
+        if requireTrustedAttestation { trust.policy = .trusted }
         return trust
     }
 }

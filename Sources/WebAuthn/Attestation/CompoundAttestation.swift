@@ -6,7 +6,7 @@ import CBOR
 ///
 /// The result lists every sub-statement's outcome in ``VerifiedAttestation/components``. Its own type, trust
 /// path and trust are those of the first sub-statement whose path is trusted (so one trusted attestation
-/// satisfies ``AttestationTrust/requireTrustedAttestation``), or of the first sub-statement when none is.
+/// satisfies a ``AttestationPolicy/trusted`` policy), or of the first sub-statement when none is.
 public struct CompoundAttestation: AttestationStatementVerifier {
     /// The format identifier, `compound`: the one format whose `attStmt` is an array.
     public static let formatIdentifier = "compound"

@@ -102,9 +102,6 @@ extension RelyingParty {
             trust: attestationTrust, metadata: metadata, options: attestationOptions, credentialKeyVerifier: credentialKeyVerifier
         )
         let attestation = try await formatVerifier.verify(context)
-        if attestationTrust.requireTrustedAttestation, !attestation.trust.isTrusted {
-            throw WebAuthnError(.untrustedAttestation, "a trusted attestation is required; this \(attestation.format) attestation (\(attestation.type.rawValue)) is not trusted")
-        }
         try attestationTrust.policy.check(attestation, metadata: metadata, at: time)
 
         return VerifiedRegistration(

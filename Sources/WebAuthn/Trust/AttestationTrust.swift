@@ -1,7 +1,11 @@
 import Foundation
 import X509
 
-/// Which certificates a relying party trusts for attestation, per statement format, and how strictly.
+/// Which certificates a relying party trusts for attestation, per statement format, and what a registration must
+/// prove: one ``policy`` (any valid statement, a trusted path, or a certified authenticator). An anchor set can
+/// also be ``Anchors/required`` for its format, which makes that format's certificate path itself fail when it leads
+/// elsewhere (the built-in `apple` and `android-safetynet` roots: every genuine attestation of those formats chains
+/// to them).
 public struct AttestationTrust: Sendable {
     /// The anchors for one format.
     public struct Anchors: Sendable {
@@ -17,21 +21,17 @@ public struct AttestationTrust: Sendable {
     }
 
     public var anchorsByFormat: [String: Anchors]
-    /// Reject every registration whose attestation is not trusted: `none`, `self` and unanchored paths fail
-    /// with `attestation.untrusted`.
-    public var requireTrustedAttestation: Bool
     /// Authenticator metadata (FIDO MDS3), consulted per registration: the matched statement's attestation roots
     /// are added to the format's anchors, and its status reports are judged by ``policy``.
     public var metadata: (any AuthenticatorMetadataSource)?
-    /// What the registration must prove, judged after the statement verifies (``AttestationPolicy``).
+    /// What the registration must prove, judged after the statement verifies (``AttestationPolicy``):
+    /// ``AttestationPolicy/trusted`` refuses `none`, `self` and unanchored paths with `attestation.untrusted`.
     public var policy: AttestationPolicy
 
     public init(
-        anchorsByFormat: [String: Anchors] = [:], requireTrustedAttestation: Bool = false,
-        metadata: (any AuthenticatorMetadataSource)? = nil, policy: AttestationPolicy = .any
+        anchorsByFormat: [String: Anchors] = [:], metadata: (any AuthenticatorMetadataSource)? = nil, policy: AttestationPolicy = .any
     ) {
         self.anchorsByFormat = anchorsByFormat
-        self.requireTrustedAttestation = requireTrustedAttestation
         self.metadata = metadata
         self.policy = policy
     }

@@ -46,8 +46,7 @@ struct CompoundAttestationTests {
 
         var rp = SyntheticRegistration.relyingParty
         rp.attestationTrust = AttestationTrust(
-            anchorsByFormat: ["apple": .init([try TestCertificates.authority(apple.caKey)], required: true)],
-            requireTrustedAttestation: true
+            anchorsByFormat: ["apple": .init([try TestCertificates.authority(apple.caKey)], required: true)], policy: .trusted
         )
         let trusted = try await Self.finish(apple.registration, statement, rp: rp).get()
         #expect(trusted.attestation.trust.isTrusted)
@@ -68,7 +67,7 @@ struct CompoundAttestationTests {
         )
         var rp = SyntheticRegistration.relyingParty
         rp.attestationTrust = AttestationTrust(
-            requireTrustedAttestation: true, metadata: MetadataBLOB(number: 1, nextUpdate: .distantFuture, entries: [entry])
+            metadata: MetadataBLOB(number: 1, nextUpdate: .distantFuture, entries: [entry]), policy: .trusted
         )
         let verified = try await Self.finish(apple.registration, statement, rp: rp).get()
         #expect(verified.attestation.components.map(\.trust.isTrusted) == [false, true])
@@ -76,7 +75,7 @@ struct CompoundAttestationTests {
         #expect(verified.metadata?.description == "Synthetic (test metadata)")
 
         // Without the metadata entry nothing anchors the apple sub-statement.
-        rp.attestationTrust = AttestationTrust(requireTrustedAttestation: true)
+        rp.attestationTrust = AttestationTrust(policy: .trusted)
         #expect(await failureCode { try await Self.finish(apple.registration, statement, rp: rp).get() } == .untrustedAttestation)
     }
 

@@ -27,7 +27,7 @@ public enum Hex {
     }
 
     /// The value of one hex digit of either case; nil for any other byte.
-    static func nibble(_ digit: UInt8) -> UInt8? {
+    public static func nibble(_ digit: UInt8) -> UInt8? {
         switch digit {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
