@@ -1,4 +1,5 @@
-/// The column lists both backends select, in the order ``PostgresStore`` decodes them (``SQLiteStore`` reads by name).
+/// The column lists both backends select, in the order ``PostgresStore`` decodes them (``SQLiteStore`` reads credentials
+/// and ceremonies by position too, the others by name).
 /// Both schemas use these names.
 enum StoreColumns {
     static let user = "id, user_handle, name, display_name, created_at"

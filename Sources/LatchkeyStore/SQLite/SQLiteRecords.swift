@@ -21,23 +21,25 @@ extension StoredUser {
 }
 
 extension StoredCredential {
+    /// A row of `SELECT \(StoreColumns.credential)`, read by position (the hottest record of a sign-in: looking
+    /// columns up by name cost more than the query).
     init(sqliteRow row: Row) throws {
         self.init(
-            id: try row.decode(forColumn: "id"),
-            userID: try row.decode(forColumn: "user_id"),
-            publicKey: try row.decode(forColumn: "public_key"),
-            algorithm: try StoredValues.algorithm(row.decode(forColumn: "algorithm")),
-            signCount: try StoredValues.signCount(row.decode(forColumn: "sign_count")),
-            aaguid: try row.decode(forColumn: "aaguid"),
-            transports: try SQLiteTransports.decode(row.decode(forColumn: "transports")),
-            backupEligible: try row.decode(forColumn: "backup_eligible"),
-            backedUp: try row.decode(forColumn: "backed_up"),
-            attestationFormat: try row.decode(forColumn: "attestation_format"),
-            userVerified: try row.decode(forColumn: "user_verified"),
-            discoverable: try row.decode(forColumn: "discoverable"),
-            label: try row.decode(forColumn: "label"),
-            createdAt: try row.decode(forColumn: "created_at"),
-            lastUsedAt: try row.decode(forColumn: "last_used_at")
+            id: try row.decode(atIndex: 0),
+            userID: try row.decode(atIndex: 1),
+            publicKey: try row.decode(atIndex: 2),
+            algorithm: try StoredValues.algorithm(row.decode(atIndex: 3)),
+            signCount: try StoredValues.signCount(row.decode(atIndex: 4)),
+            aaguid: try row.decode(atIndex: 5),
+            transports: try SQLiteTransports.decode(row.decode(atIndex: 6)),
+            backupEligible: try row.decode(atIndex: 7),
+            backedUp: try row.decode(atIndex: 8),
+            attestationFormat: try row.decode(atIndex: 9),
+            userVerified: try row.decode(atIndex: 10),
+            discoverable: try row.decode(atIndex: 11),
+            label: try row.decode(atIndex: 12),
+            createdAt: try row.decode(atIndex: 13),
+            lastUsedAt: try row.decode(atIndex: 14)
         )
     }
 
@@ -53,15 +55,16 @@ extension StoredCredential {
 }
 
 extension StoredCeremony {
+    /// A row of `SELECT \(StoreColumns.ceremony)`, read by position.
     init(sqliteRow row: Row) throws {
         self.init(
-            id: try row.decode(forColumn: "id"),
-            kind: try StoredValues.ceremonyKind(row.decode(forColumn: "kind")),
-            challenge: try row.decode(forColumn: "challenge"),
-            userID: try row.decode(forColumn: "user_id"),
-            payload: try row.decode(forColumn: "payload"),
-            createdAt: try row.decode(forColumn: "created_at"),
-            expiresAt: try row.decode(forColumn: "expires_at")
+            id: try row.decode(atIndex: 0),
+            kind: try StoredValues.ceremonyKind(row.decode(atIndex: 1)),
+            challenge: try row.decode(atIndex: 2),
+            userID: try row.decode(atIndex: 3),
+            payload: try row.decode(atIndex: 4),
+            createdAt: try row.decode(atIndex: 5),
+            expiresAt: try row.decode(atIndex: 6)
         )
     }
 
@@ -101,10 +104,28 @@ enum SQLiteTransports {
     }
 
     static func decode(_ json: String) throws(StoreError) -> [String] {
+        if let transports = simpleArray(json) { return transports }
         do {
             return try decoder.decode([String].self, from: Data(json.utf8))
         } catch {
             throw StoreError(.corruptRecord, "stored transports are not a JSON array of strings")
         }
+    }
+
+    /// The common case read without a JSON decoder: `[]` or `["usb","nfc"]`, strings without escapes or spaces.
+    /// Nil for anything else, which the decoder then reads (or refuses).
+    static func simpleArray(_ json: String) -> [String]? {
+        let bytes = json.utf8
+        guard bytes.first == UInt8(ascii: "["), bytes.last == UInt8(ascii: "]") else { return nil }
+        let inner = bytes.dropFirst().dropLast()
+        if inner.isEmpty { return [] }
+        var values: [String] = []
+        for item in inner.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
+            guard item.count >= 2, item.first == UInt8(ascii: "\""), item.last == UInt8(ascii: "\"") else { return nil }
+            let text = item.dropFirst().dropLast()
+            guard text.allSatisfy({ $0 >= 0x20 && $0 < 0x7f && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else { return nil }
+            values.append(String(decoding: text, as: UTF8.self))
+        }
+        return values
     }
 }
