@@ -18,7 +18,7 @@ import ServiceLifecycle
 /// throw ``StoreError/Code/notFound``. A change that fails writes nothing: calls that touch several records
 /// (``commitRegistration(_:creating:session:)``, ``commitAuthentication(consumingCeremony:credentialID:newSignCount:backedUp:usedAt:session:previousSignCount:)``,
 /// ``deleteUser(id:)``) run in one transaction.
-public protocol LatchkeyStore: AppleLinkStore, PasswordStore, Service {
+public protocol LatchkeyStore: AppleLinkStore, PasswordStore, ServerStateStore, Service {
     /// Brings the schema up to the newest version. Safe to call again and from several processes at once.
     func migrate() async throws(StoreError)
 
@@ -32,6 +32,9 @@ public protocol LatchkeyStore: AppleLinkStore, PasswordStore, Service {
     func user(handle: Data) async throws(StoreError) -> StoredUser?
     /// The user with this name, compared case-insensitively, or nil.
     func user(named name: String) async throws(StoreError) -> StoredUser?
+    /// A user whose name looks like `name` (the same UTS #39 confusables skeleton, ``NameSkeleton``) but is not
+    /// `name` itself (compared as ``user(named:)`` does), or nil.
+    func user(confusableWith name: String) async throws(StoreError) -> StoredUser?
     /// Deletes a user with their credentials, sessions, ceremonies and Apple links. Throws ``StoreError/Code/notFound`` if there is no such user.
     func deleteUser(id: UUID) async throws(StoreError)
 

@@ -61,6 +61,13 @@ public final class PostgresStore: LatchkeyStore {
                 for statement in migration.statements {
                     try await connection.execute(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
+                if migration.version == PostgresSchema.nameSkeletonVersion {
+                    // Existing accounts get their confusables skeleton now (the table is in Swift, not SQL).
+                    let users = try await connection.all("SELECT id, name FROM users", logger: logger) { try $0.decode((UUID, String).self) }
+                    for (id, name) in users {
+                        try await connection.execute("UPDATE users SET name_skeleton = \(NameSkeleton.of(name)) WHERE id = \(id)", logger: logger)
+                    }
+                }
                 try await connection.execute(
                     "INSERT INTO schema_migrations (version, name) VALUES (\(migration.version), \(migration.name))",
                     logger: logger
@@ -86,6 +93,13 @@ public final class PostgresStore: LatchkeyStore {
 
     public func user(named name: String) async throws(StoreError) -> StoredUser? {
         try await firstUser("SELECT \(unescaped: StoreColumns.user) FROM users WHERE name_key = \(StoredUser.nameKey(name))")
+    }
+
+    public func user(confusableWith name: String) async throws(StoreError) -> StoredUser? {
+        let skeletons = Array(NameSkeleton.candidates(of: name))
+        return try await firstUser(
+            "SELECT \(unescaped: StoreColumns.user) FROM users WHERE name_skeleton = ANY(\(skeletons)) AND name_key <> \(StoredUser.nameKey(name)) LIMIT 1"
+        )
     }
 
     public func deleteUser(id: UUID) async throws(StoreError) {
