@@ -1,4 +1,5 @@
 import Hummingbird
+import LatchkeyAPI
 import LatchkeyStore
 import Logging
 import NIOCore
@@ -53,10 +54,7 @@ public enum ServerApplication {
     ) -> Router<ServerRequestContext> {
         let clients = ClientAddressResolver(trustedProxies: configuration.trustedProxies)
         let cookies = SessionCookies(secure: configuration.secureCookies)
-        let sessions = SessionAuthenticator(
-            store: store, lifetime: configuration.sessionLifetime, cookies: cookies,
-            trustedOrigins: Set(configuration.origins + configuration.relatedOrigins)
-        )
+        let sessions = SessionAuthenticator(store: store, lifetime: configuration.sessionLifetime, cookies: cookies)
         let ceremonies = CeremonyService(
             store: store, relyingParty: configuration.relyingParty, ceremonyLifetime: configuration.ceremonyLifetime,
             sessions: sessions, metrics: metrics
@@ -75,6 +73,9 @@ public enum ServerApplication {
         router.add(middleware: ErrorResponseMiddleware())
         router.add(middleware: BodyLimitMiddleware(limit: configuration.bodyLimit))
 
+        router.add(middleware: CrossOriginProtection(
+            trustedOrigins: Set(configuration.origins + configuration.relatedOrigins), bypassPaths: [APIPaths.Apple.callback]
+        ))
         let routes = router.group()
         let ceremonyRoutes = router.group()
         if configuration.rateLimitPerMinute > 0 {

@@ -78,7 +78,7 @@ extension CeremonyService {
             allowedCredentialIDs: state.allowedCredentialIDs.map(Array.init),
             requireUserVerification: state.requireUserVerification
         )
-        let (session, token) = sessions.issue(for: user.id, now: now)
+        let (session, token) = sessions.issue(for: user.id, credentialID: stored.id, now: now)
         let committed = try await commitSignIn(
             ceremonyID: ceremony.id, credential: stored, newSignCount: verified.newSignCount, backedUp: verified.backedUp,
             session: session, now: now

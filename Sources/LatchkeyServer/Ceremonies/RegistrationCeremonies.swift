@@ -126,7 +126,7 @@ extension CeremonyService {
                 return CeremonyOutcome(user: owner, credential: stored, session: nil, token: nil)
             }
             let user = StoredUser(id: state.userID, userHandle: state.userHandle, name: state.name, displayName: state.displayName, createdAt: now)
-            let (session, token) = sessions.issue(for: user.id, now: now)
+            let (session, token) = sessions.issue(for: user.id, credentialID: stored.id, now: now)
             do throws(StoreError) {
                 try await store.commitRegistration(stored, creating: user, session: session)
             } catch {
