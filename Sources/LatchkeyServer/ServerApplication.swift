@@ -57,7 +57,9 @@ public enum ServerApplication {
         let sessions = SessionAuthenticator(store: store, lifetime: configuration.sessionLifetime, cookies: cookies)
         let ceremonies = CeremonyService(
             store: store, relyingParty: configuration.relyingParty, ceremonyLifetime: configuration.ceremonyLifetime,
-            sessions: sessions, metrics: metrics
+            sessions: sessions, metrics: metrics, decoys: DecoyCredentials(store: store),
+            nameLimiter: configuration.rateLimitPerMinute > 0
+                ? AccountNameLimiter(store: store, perMinute: configuration.rateLimitPerMinute) : nil
         )
 
         let passwords = PasswordService(
@@ -71,11 +73,11 @@ public enum ServerApplication {
         let router = Router(context: ServerRequestContext.self)
         router.add(middleware: RequestObservationMiddleware(metrics: metrics, clients: clients))
         router.add(middleware: ErrorResponseMiddleware())
-        router.add(middleware: BodyLimitMiddleware(limit: configuration.bodyLimit))
-
         router.add(middleware: CrossOriginProtection(
             trustedOrigins: Set(configuration.origins + configuration.relatedOrigins), bypassPaths: [APIPaths.Apple.callback]
         ))
+        router.add(middleware: BodyLimitMiddleware(limit: configuration.bodyLimit))
+
         let routes = router.group()
         let ceremonyRoutes = router.group()
         if configuration.rateLimitPerMinute > 0 {

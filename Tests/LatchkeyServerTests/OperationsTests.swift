@@ -65,7 +65,7 @@ struct OperationsTests {
             #expect(health.text == #"{"status":"ok"}"#)
 
             #expect(try await NativeClient(http: app).signUp("alice", with: VirtualAuthenticator()).status == .created)
-            _ = try await app.send(.post, APIPaths.Native.authenticationOptions, json: AuthenticationOptionsRequest(username: "nobody"))
+            _ = try await app.send(.get, APIPaths.Apple.authorize)  // 404 apple.disabled
 
             let metrics = try await app.send(.get, APIPaths.Operations.metrics)
             #expect(metrics.status == .ok)

@@ -3,25 +3,31 @@ import LatchkeyStore
 import WebAuthn
 
 extension CeremonyService {
-    /// Begins a sign-in. With a username the options allow that user's passkeys (404 `user.notFound` for an
-    /// unknown name); without one the sign-in is username-less and any discoverable passkey may answer.
+    /// Begins a sign-in. With a username the options allow that user's passkeys (for an unknown name, made-up ones
+    /// from ``DecoyCredentials``, so the answer does not tell; attempts per name are limited by
+    /// ``AccountNameLimiter``); without one the sign-in is username-less and any discoverable passkey may answer.
     func beginAuthentication(
         username: String?, userVerification requested: UserVerificationRequirement? = nil,
         extensions: [String: JSONValue]? = nil, now: Date = Date()
     ) async throws -> (ticket: String, options: PublicKeyCredentialRequestOptions) {
         var user: StoredUser?
         var allowed: [PublicKeyCredentialDescriptor] = []
+        var decoy = false
         if let username = username.map(UserNames.normalized), !username.isEmpty {
-            guard let found = try await store.user(named: username) else {
-                throw APIError(.notFound, code: "user.notFound", message: "no account is named '\(username)'")
+            try await nameLimiter?.acquire(username, now: now)
+            if let found = try await store.user(named: username) {
+                user = found
+                allowed = try await store.credentials(ofUser: found.id).map(\.descriptor)
+            } else {
+                allowed = try await decoys.descriptors(for: username)
+                decoy = true
             }
-            user = found
-            allowed = try await store.credentials(ofUser: found.id).map(\.descriptor)
         }
         let userVerification = effectiveUserVerification(requested: requested, policy: relyingParty.userVerification)
         let options = relyingParty.beginAuthentication(allowCredentials: allowed, userVerification: userVerification, extensions: extensions)
         let state = AuthenticationState(
-            allowedCredentialIDs: allowed.map { Data($0.id.bytes) }, requireUserVerification: userVerification == .required
+            allowedCredentialIDs: allowed.map { Data($0.id.bytes) }, requireUserVerification: userVerification == .required,
+            decoy: decoy ? true : nil
         )
         let ticket = try await storeCeremony(.authentication, challenge: options.challenge.bytes, userID: user?.id, state: state, now: now)
         return (ticket, options)
@@ -63,7 +69,7 @@ extension CeremonyService {
             error.rpID = relyingParty.id
             throw error
         }
-        if let expectedUser = ceremony.userID, expectedUser != stored.userID {
+        if state.decoy == true || ceremony.userID.map({ $0 != stored.userID }) == true {
             throw WebAuthnError(.credentialNotAllowed, "the passkey belongs to another account than the one signing in")
         }
         if ceremony.userID == nil, credential.response.userHandle == nil {

@@ -32,6 +32,9 @@ struct AuthenticationState: Codable, Sendable {
     /// The `allowCredentials` sent; empty for a username-less sign-in.
     var allowedCredentialIDs: [Data]
     var requireUserVerification: Bool
+    /// Whether the options named an account that does not exist (``DecoyCredentials``): any passkey then fails
+    /// as another account's does. Absent (false) in ceremonies stored before it existed.
+    var decoy: Bool? = nil
 }
 
 /// The user-verification requirement a ceremony enforces: `required` when the server's policy or the request
