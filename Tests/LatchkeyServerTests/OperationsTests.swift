@@ -189,3 +189,27 @@ struct OperationsTests {
 enum Base64URLText {
     static func of(_ bytes: [UInt8]) -> String { Base64URL.encode(bytes) }
 }
+
+/// Rate limits by client group (issue 14, finding 8).
+@Suite("Rate limit groups")
+struct RateLimitGroupTests {
+    @Test func ipv6ClientsShareABucketPerSlash64() async throws {
+        var settings = ServerSettings.test
+        settings.rateLimit = 2
+        settings.trustedProxies = ["127.0.0.0/8", "::1/128"]
+        try await withServer(.sqlite, settings: settings) { server in
+            func options(from address: String) async throws -> Reply {
+                try await server.app().send(
+                    .post, APIPaths.Native.authenticationOptions, text: "{}", headers: [.forwardedForTests: address]
+                )
+            }
+            #expect(try await options(from: "2001:db8:1:2::1").status == .ok)
+            #expect(try await options(from: "2001:db8:1:2::abcd").status == .ok)
+            let third = try await options(from: "2001:db8:1:2:ffff::1")
+            #expect(third.status == .tooManyRequests, "the same /64: \(third)")
+            #expect(try await options(from: "2001:db8:1:3::1").status == .ok, "the next /64 is another client")
+            #expect(try await options(from: "192.0.2.1").status == .ok)
+            #expect(try await options(from: "192.0.2.2").status == .ok, "IPv4 addresses are each their own client")
+        }
+    }
+}
