@@ -101,9 +101,7 @@ extension CeremonyService {
                     : "the ticket is not for a passkey sign-up sheet")
             }
             if let naming {
-                guard try await store.user(named: naming.name) == nil else {
-                    throw APIError(.conflict, code: "user.nameTaken", message: "the username '\(naming.name)' is taken")
-                }
+                try await UserNames.requireAvailable(naming.name, in: store)
                 (state.name, state.displayName) = naming
             }
             var owner: StoredUser?
