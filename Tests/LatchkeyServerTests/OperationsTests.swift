@@ -57,8 +57,32 @@ struct OperationsTests {
         }
     }
 
-    @Test func healthMetricsAndPage() async throws {
+    static let metricsToken = String(repeating: "m3tr1cs-", count: 5)
+
+    @Test func metricsAreOffWithoutAToken() async throws {
         try await withServer(.sqlite) { server in
+            let reply = try await server.app().send(.get, APIPaths.Operations.metrics)
+            #expect(reply.status == .notFound)
+            #expect(reply.errorCode == "metrics.disabled")
+        }
+    }
+
+    @Test func theMetricsTokenComesFromAFileAndMustBeLong() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-metrics-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let good = directory.appendingPathComponent("good").path, short = directory.appendingPathComponent("short").path
+        try Data((Self.metricsToken + "\n").utf8).write(to: URL(fileURLWithPath: good))
+        try Data("secret\n".utf8).write(to: URL(fileURLWithPath: short))
+        var settings = ServerSettings.test
+        settings.metricsTokenFile = good
+        #expect(try ServerConfiguration(settings).metricsToken == Self.metricsToken)
+        settings.metricsTokenFile = short
+        #expect(throws: ConfigurationError.self) { try ServerConfiguration(settings) }
+    }
+
+    @Test func healthMetricsAndPage() async throws {
+        try await withServer(.sqlite, configure: { $0.metricsToken = Self.metricsToken }) { server in
             let app = server.app()
             let health = try await app.send(.get, APIPaths.Operations.health)
             #expect(health.status == .ok)
@@ -67,7 +91,7 @@ struct OperationsTests {
             #expect(try await NativeClient(http: app).signUp("alice", with: VirtualAuthenticator()).status == .created)
             _ = try await app.send(.get, APIPaths.Apple.authorize)  // 404 apple.disabled
 
-            let metrics = try await app.send(.get, APIPaths.Operations.metrics)
+            let metrics = try await app.send(.get, APIPaths.Operations.metrics, headers: [.authorization: "Bearer \(Self.metricsToken)"])
             #expect(metrics.status == .ok)
             #expect(metrics.headers[.contentType]?.hasPrefix("text/plain") == true)
             let text = metrics.text
@@ -76,6 +100,12 @@ struct OperationsTests {
             #expect(text.contains(#"latchkey_ceremonies_total{kind="registration",outcome="success"} 1"#))
             #expect(text.contains("# TYPE latchkey_verification_duration_seconds histogram"))
             #expect(text.contains(#"latchkey_verification_duration_seconds_count{kind="registration"} 1"#))
+
+            let anonymous = try await app.send(.get, APIPaths.Operations.metrics)
+            #expect(anonymous.status == .unauthorized)
+            #expect(anonymous.errorCode == "metrics.unauthorized")
+            let wrong = try await app.send(.get, APIPaths.Operations.metrics, headers: [.authorization: "Bearer \(Self.metricsToken)x"])
+            #expect(wrong.errorCode == "metrics.unauthorized")
 
             let page = try await app.send(.get, "/")
             #expect(page.status == .ok)
