@@ -56,7 +56,11 @@ public protocol LatchkeyStore: AppleLinkStore, PasswordStore, ServerStateStore, 
     /// With `keepingAnotherWayIn`, the deletion happens only if the user keeps another credential, an Apple link or a password,
     /// judged in the same transaction as the delete (so two concurrent deletions cannot remove a user's last two
     /// passkeys); otherwise it throws ``StoreError/Code/conflict`` and deletes nothing.
-    func deleteCredential(id: Data, ofUser userID: UUID, keepingAnotherWayIn: Bool) async throws(StoreError)
+    ///
+    /// Deleting a credential ends the sessions made with it (``StoredSession/credentialID``), except the session whose
+    /// token hash is `sparingSession`: the caller removing the passkey it signed in with stays signed in (its session
+    /// no longer names a passkey). Everything happens in one transaction.
+    func deleteCredential(id: Data, ofUser userID: UUID, keepingAnotherWayIn: Bool, sparingSession: Data?) async throws(StoreError)
 
     // MARK: Ceremonies
 
@@ -129,6 +133,11 @@ public protocol LatchkeyStore: AppleLinkStore, PasswordStore, ServerStateStore, 
 }
 
 extension LatchkeyStore {
+    /// ``deleteCredential(id:ofUser:keepingAnotherWayIn:sparingSession:)`` sparing no session.
+    public func deleteCredential(id: Data, ofUser userID: UUID, keepingAnotherWayIn: Bool) async throws(StoreError) {
+        try await deleteCredential(id: id, ofUser: userID, keepingAnotherWayIn: keepingAnotherWayIn, sparingSession: nil)
+    }
+
     /// How many credentials a user has.
     public func credentialCount(ofUser userID: UUID) async throws(StoreError) -> Int {
         try await credentials(ofUser: userID).count

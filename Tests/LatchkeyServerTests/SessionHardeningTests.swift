@@ -68,6 +68,23 @@ struct SessionHardeningTests {
     }
 
     @Test(arguments: Backend.available)
+    func removingThePasskeyYouSignedInWithKeepsYouSignedIn(_ backend: Backend) async throws {
+        try await withServer(backend) { server throws in
+            let phone = VirtualAuthenticator()
+            let key = VirtualAuthenticator(configuration: .securityKey)
+            let caller = try await signedUp(server, "alice", phone)
+            let otherPhoneSession = try await signedIn(server, "alice", phone)
+            #expect(try await caller.addPasskey(name: "key", with: key).status == .created)
+            let list: PasskeyList = try await caller.http.send(.get, APIPaths.Native.passkeys).decode()
+            let phoneID = try #require(list.passkeys.first { $0.name != "key" }?.id)
+
+            #expect(try await caller.http.send(.delete, APIPaths.Native.passkey(id: phoneID)).status == .ok)
+            #expect(try await caller.http.send(.get, APIPaths.Native.me).status == .ok, "the caller's own session stays")
+            #expect(try await otherPhoneSession.http.send(.get, APIPaths.Native.me).errorCode == "session.invalid")
+        }
+    }
+
+    @Test(arguments: Backend.available)
     func theStoreRecordsWhichPasskeyMadeASession(_ backend: Backend) async throws {
         try await withServer(backend) { server throws in
             let app = NativeClient(http: server.app())

@@ -63,6 +63,17 @@ struct ServerStateStoreTests {
             #expect(try await store.session(tokenHash: withKey.tokenHash, now: Date()) == nil)
             #expect(try await store.session(tokenHash: withPhone.tokenHash, now: Date()) == withPhone)
             #expect(try await store.session(tokenHash: withPassword.tokenHash, now: Date()) == withPassword)
+
+            // The caller removing the passkey it signed in with keeps its own session, now tied to no passkey.
+            let other = Make.credential(of: user.id)
+            try await store.addCredential(other)
+            let caller = StoredSession(tokenHash: Make.bytes(32), userID: user.id, createdAt: created, expiresAt: expires, credentialID: other.id)
+            let elsewhere = StoredSession(tokenHash: Make.bytes(32), userID: user.id, createdAt: created, expiresAt: expires, credentialID: other.id)
+            for session in [caller, elsewhere] { try await store.createSession(session) }
+            try await store.deleteCredential(id: other.id, ofUser: user.id, keepingAnotherWayIn: true, sparingSession: caller.tokenHash)
+            #expect(try await store.session(tokenHash: caller.tokenHash, now: Date())?.credentialID == nil)
+            #expect(try await store.session(tokenHash: caller.tokenHash, now: Date()) != nil)
+            #expect(try await store.session(tokenHash: elsewhere.tokenHash, now: Date()) == nil)
         }
     }
 

@@ -140,8 +140,10 @@ public final class PostgresStore: LatchkeyStore {
         )
     }
 
-    public func deleteCredential(id: Data, ofUser userID: UUID, keepingAnotherWayIn: Bool) async throws(StoreError) {
-        guard keepingAnotherWayIn else {
+    public func deleteCredential(
+        id: Data, ofUser userID: UUID, keepingAnotherWayIn: Bool, sparingSession spared: Data?
+    ) async throws(StoreError) {
+        guard keepingAnotherWayIn || spared != nil else {
             return try await requireChange(
                 otherwise: "the user has no such credential",
                 try "DELETE FROM credentials WHERE id = \(id) AND user_id = \(userID) RETURNING 1"
@@ -150,6 +152,11 @@ public final class PostgresStore: LatchkeyStore {
         try await transaction { [self] connection in
             // Locking the user's row serialises this user's deletions, so each one counts what the others left.
             _ = try await connection.execute("SELECT 1 FROM users WHERE id = \(userID) FOR UPDATE", logger: logger)
+            if let spared {
+                try await connection.execute(
+                    "UPDATE sessions SET credential_id = NULL WHERE token_hash = \(spared) AND credential_id = \(id)", logger: logger
+                )
+            }
             let others = try await connection.first(
                 """
                 SELECT (SELECT count(*) FROM credentials WHERE user_id = \(userID) AND id <> \(id))
@@ -162,7 +169,7 @@ public final class PostgresStore: LatchkeyStore {
                 "DELETE FROM credentials WHERE id = \(id) AND user_id = \(userID) RETURNING 1", logger: logger
             )
             guard deleted > 0 else { throw StoreError(.notFound, "the user has no such credential") }
-            guard others > 0 else { throw StoreError(.conflict, "the credential is the user's last way to sign in") }
+            guard others > 0 || !keepingAnotherWayIn else { throw StoreError(.conflict, "the credential is the user's last way to sign in") }
         }
     }
 

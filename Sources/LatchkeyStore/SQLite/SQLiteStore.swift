@@ -135,8 +135,15 @@ public final class SQLiteStore: LatchkeyStore {
         }
     }
 
-    public func deleteCredential(id: Data, ofUser userID: UUID, keepingAnotherWayIn: Bool) async throws(StoreError) {
+    public func deleteCredential(
+        id: Data, ofUser userID: UUID, keepingAnotherWayIn: Bool, sparingSession spared: Data?
+    ) async throws(StoreError) {
         try await write { db in
+            if let spared {
+                try db.execute(
+                    sql: "UPDATE sessions SET credential_id = NULL WHERE token_hash = ? AND credential_id = ?", arguments: [spared, id]
+                )
+            }
             try Self.requireChange(
                 db, "DELETE FROM credentials WHERE id = ? AND user_id = ?", [id, userID],
                 otherwise: "the user has no such credential"
