@@ -166,7 +166,8 @@ let package = Package(
         ),
         .testTarget(
             name: "LatchkeyStoreTests",
-            dependencies: ["LatchkeyStore", "LatchkeyTestSupport", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["LatchkeyStore", "LatchkeyTestSupport", .product(name: "Logging", package: "swift-log"),
+                           .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "WebAuthnTests",

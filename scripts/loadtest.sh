@@ -44,6 +44,9 @@ cleanup() {
 trap cleanup EXIT
 
 database=${postgres:-$work/latchkey.sqlite}
+# /metrics needs a bearer token; the load generator reads the servers' CPU time there.
+metrics_token=$(head -c 24 /dev/urandom | base64 | tr -d '/+=')
+echo "$metrics_token" >"$work/metrics-token"
 servers=()
 for index in $(seq 1 "$instances"); do
     port=$((18700 + index))
@@ -51,7 +54,7 @@ for index in $(seq 1 "$instances"); do
     origins=()
     for other in $(seq 1 "$instances"); do origins+=(--origin "http://localhost:$((18700 + other))"); done
     "$binary" serve --port "$port" --host 127.0.0.1 --database "$database" --rp-id localhost "${origins[@]}" \
-        --rate-limit 0 >"$work/server-$index.log" 2>&1 &
+        --rate-limit 0 --metrics-token-file "$work/metrics-token" >"$work/server-$index.log" 2>&1 &
     pids+=($!)
     servers+=(--server "http://localhost:$port")
 done
@@ -77,7 +80,7 @@ proc_cpu() {
     echo "$total"
 }
 before=$(proc_cpu)
-"$binary" loadtest "${servers[@]}" --clients "$clients" --duration "$duration" --profile "$profile" | tee "$work/result"
+"$binary" loadtest "${servers[@]}" --clients "$clients" --duration "$duration" --profile "$profile" --metrics-token "$metrics_token" | tee "$work/result"
 after=$(proc_cpu)
 logins=$(sed -n 's/^logins: \([0-9]*\) in.*/\1/p' "$work/result")
 ticks=$(getconf CLK_TCK)

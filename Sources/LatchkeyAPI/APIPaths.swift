@@ -36,6 +36,8 @@ public enum APIPaths {
         public static let addPasskeyVerify = "/v1/me/passkeys/registration/verify"
         /// Ends the current session.
         public static let logout = "/v1/session/logout"
+        /// `DELETE` ends every session of the signed-in account, the current one included (sign out everywhere).
+        public static let sessions = "/v1/sessions"
         /// `DELETE` deletes the signed-in account with its passkeys and sessions.
         public static let account = "/v1/account"
         /// Password sign-up: `POST` ``PasswordRegisterRequest``; answers 201 with a ``SessionResponse``.

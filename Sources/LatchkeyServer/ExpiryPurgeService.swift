@@ -25,6 +25,7 @@ struct ExpiryPurgeService: Service {
                 let sessions = try await store.purgeExpiredSessions(now: now)
                 let apple = try await store.purgeExpiredAppleRecords(now: now)
                 try await store.purgePasswordThrottles(lastFailureBefore: now.addingTimeInterval(-TimeInterval(passwordThrottleMemory.components.seconds)))
+                try await store.purgeRequestCounts(before: now.addingTimeInterval(-AccountNameLimiter.window))
                 logger.debug("purged expired records", metadata: ["ceremonies": "\(ceremonies)", "sessions": "\(sessions)", "apple": "\(apple)"])
             } catch {
                 logger.warning("purging expired records failed", metadata: ["error.code": "\(error.code)"])

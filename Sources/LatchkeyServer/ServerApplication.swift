@@ -1,4 +1,5 @@
 import Hummingbird
+import LatchkeyAPI
 import LatchkeyStore
 import Logging
 import NIOCore
@@ -53,13 +54,12 @@ public enum ServerApplication {
     ) -> Router<ServerRequestContext> {
         let clients = ClientAddressResolver(trustedProxies: configuration.trustedProxies)
         let cookies = SessionCookies(secure: configuration.secureCookies)
-        let sessions = SessionAuthenticator(
-            store: store, lifetime: configuration.sessionLifetime, cookies: cookies,
-            trustedOrigins: Set(configuration.origins + configuration.relatedOrigins)
-        )
+        let sessions = SessionAuthenticator(store: store, lifetime: configuration.sessionLifetime, cookies: cookies)
         let ceremonies = CeremonyService(
             store: store, relyingParty: configuration.relyingParty, ceremonyLifetime: configuration.ceremonyLifetime,
-            sessions: sessions, metrics: metrics
+            sessions: sessions, metrics: metrics, decoys: DecoyCredentials(store: store),
+            nameLimiter: configuration.rateLimitPerMinute > 0
+                ? AccountNameLimiter(store: store, perMinute: configuration.rateLimitPerMinute) : nil
         )
 
         let passwords = PasswordService(
@@ -74,12 +74,17 @@ public enum ServerApplication {
         router.add(middleware: RequestObservationMiddleware(metrics: metrics, clients: clients))
         router.add(middleware: ErrorResponseMiddleware(format: .native))
 
-        // The body limit is a group middleware, inside the conformance group's error format.
+        // Cross-origin protection and the body limit are group middleware, so that in the conformance group they answer
+        // in that group's error format.
+        let crossOrigin = CrossOriginProtection(
+            trustedOrigins: Set(configuration.origins + configuration.relatedOrigins), bypassPaths: [APIPaths.Apple.callback]
+        )
         let bodyLimit = BodyLimitMiddleware(limit: configuration.bodyLimit)
-        let routes = router.group().add(middleware: bodyLimit)
-        let ceremonyRoutes = router.group().add(middleware: bodyLimit)
+        let routes = router.group().add(middleware: crossOrigin).add(middleware: bodyLimit)
+        let ceremonyRoutes = router.group().add(middleware: crossOrigin).add(middleware: bodyLimit)
         // The conformance profile's routes answer errors in its own body shape, chosen here by group.
-        let conformanceRoutes = router.group().add(middleware: ErrorResponseMiddleware(format: .conformance)).add(middleware: bodyLimit)
+        let conformanceRoutes = router.group()
+            .add(middleware: ErrorResponseMiddleware(format: .conformance)).add(middleware: crossOrigin).add(middleware: bodyLimit)
         if configuration.rateLimitPerMinute > 0 {
             let limiter = TokenBucketLimiter(perMinute: configuration.rateLimitPerMinute)
             ceremonyRoutes.add(middleware: RateLimitMiddleware(limiter: limiter, clients: clients))

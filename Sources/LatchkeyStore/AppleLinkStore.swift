@@ -19,7 +19,8 @@ public protocol AppleLinkStore: Sendable {
     func commitAppleLink(_ link: StoredAppleLink, creating user: StoredUser?, session: StoredSession?) async throws(StoreError)
 
     /// Records a returning Sign in with Apple in one transaction: replaces the sealed refresh token and its client
-    /// when `sealedRefreshToken` is given, and stores `session`. Returns the link as it is now.
+    /// when `sealedRefreshToken` is given, clears ``StoredAppleLink/consentRevokedAt``, and stores `session`. Returns
+    /// the link as it is now.
     ///
     /// Throws ``StoreError/Code/notFound`` if the subject is not linked and ``StoreError/Code/invalidRecord`` if the
     /// session is for another user.
@@ -31,6 +32,13 @@ public protocol AppleLinkStore: Sendable {
     /// when the user then has no passkey and no other Apple link — deletes the user. Returns nil (changing nothing)
     /// when the subject is not linked.
     func endAppleLink(subject: String, deletingUserWithoutOtherWayIn: Bool) async throws(StoreError) -> EndedAppleLink?
+
+    /// Records that the user revoked the app's consent (`consent-revoked`), in one transaction: forgets the sealed
+    /// refresh token, sets ``StoredAppleLink/consentRevokedAt`` and ends the user's sessions, but keeps the link, so
+    /// the same Apple ID signing in again (``recordAppleSignIn(subject:sealedRefreshToken:clientID:session:)``, which
+    /// clears the mark) comes back to its account instead of making a new one. Returns how many sessions ended, or nil
+    /// (changing nothing) when the subject is not linked.
+    func revokeAppleConsent(subject: String, now: Date) async throws(StoreError) -> Int?
 
     /// Sets whether Apple relays mail to the link's email; returns false when the subject is not linked.
     @discardableResult

@@ -18,7 +18,7 @@ import ServiceLifecycle
 /// throw ``StoreError/Code/notFound``. A change that fails writes nothing: calls that touch several records
 /// (``commitRegistration(_:creating:session:)``, ``commitAuthentication(consumingCeremony:credentialID:newSignCount:backedUp:usedAt:session:previousSignCount:)``,
 /// ``deleteUser(id:)``) run in one transaction.
-public protocol LatchkeyStore: AppleLinkStore, PasswordStore, Service {
+public protocol LatchkeyStore: AppleLinkStore, PasswordStore, ServerStateStore, Service {
     /// Brings the schema up to the newest version. Safe to call again and from several processes at once.
     func migrate() async throws(StoreError)
 
@@ -32,6 +32,9 @@ public protocol LatchkeyStore: AppleLinkStore, PasswordStore, Service {
     func user(handle: Data) async throws(StoreError) -> StoredUser?
     /// The user with this name, compared case-insensitively, or nil.
     func user(named name: String) async throws(StoreError) -> StoredUser?
+    /// A user whose name looks like `name` (the same UTS #39 confusables skeleton, ``NameSkeleton``) but is not
+    /// `name` itself (compared as ``user(named:)`` does), or nil.
+    func user(confusableWith name: String) async throws(StoreError) -> StoredUser?
     /// Deletes a user with their credentials, sessions, ceremonies and Apple links. Throws ``StoreError/Code/notFound`` if there is no such user.
     func deleteUser(id: UUID) async throws(StoreError)
 
@@ -55,7 +58,11 @@ public protocol LatchkeyStore: AppleLinkStore, PasswordStore, Service {
     /// With `keepingAnotherWayIn`, the deletion happens only if the user keeps another credential, an Apple link or a password,
     /// judged in the same transaction as the delete (so two concurrent deletions cannot remove a user's last two
     /// passkeys); otherwise it throws ``StoreError/Code/conflict`` and deletes nothing.
-    func deleteCredential(id: Data, ofUser userID: UUID, keepingAnotherWayIn: Bool) async throws(StoreError)
+    ///
+    /// Deleting a credential ends the sessions made with it (``StoredSession/credentialID``), except the session whose
+    /// token hash is `sparingSession`: the caller removing the passkey it signed in with stays signed in (its session
+    /// no longer names a passkey). Everything happens in one transaction.
+    func deleteCredential(id: Data, ofUser userID: UUID, keepingAnotherWayIn: Bool, sparingSession: Data?) async throws(StoreError)
 
     // MARK: Ceremonies
 
@@ -135,6 +142,11 @@ public protocol LatchkeyStore: AppleLinkStore, PasswordStore, Service {
 }
 
 extension LatchkeyStore {
+    /// ``deleteCredential(id:ofUser:keepingAnotherWayIn:sparingSession:)`` sparing no session.
+    public func deleteCredential(id: Data, ofUser userID: UUID, keepingAnotherWayIn: Bool) async throws(StoreError) {
+        try await deleteCredential(id: id, ofUser: userID, keepingAnotherWayIn: keepingAnotherWayIn, sparingSession: nil)
+    }
+
     /// How many credentials a user has.
     public func credentialCount(ofUser userID: UUID) async throws(StoreError) -> Int {
         try await credentials(ofUser: userID).count

@@ -8,9 +8,10 @@ enum StoreColumns {
         attestation_format, user_verified, discoverable, label, created_at, last_used_at
         """
     static let ceremony = "id, kind, challenge, user_id, payload, created_at, expires_at"
-    static let session = "token_hash, user_id, created_at, expires_at"
+    static let session = "token_hash, user_id, created_at, expires_at, credential_id"
     static let appleLink = """
-        subject, user_id, client_id, sealed_refresh_token, email, is_private_email, email_enabled, created_at
+        subject, user_id, client_id, sealed_refresh_token, email, is_private_email, email_enabled, created_at, \
+        email_verified, consent_revoked_at
         """
     static let appleWebState = "state, raw_nonce, user_id, created_at, expires_at"
 }

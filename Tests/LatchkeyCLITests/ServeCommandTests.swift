@@ -18,7 +18,7 @@ struct ServeCommandTests {
             "--metadata-trust-root", "root.pem", "--attestation-policy", "trusted", "--apple-team-id", "TEAM123456",
             "--apple-key-id", "KEY1234567", "--apple-private-key", "key.p8", "--apple-client-id", "com.example.app",
             "--apple-services-id", "com.example.web", "--apple-redirect-uri", "https://example.com/v1/apple/callback",
-            "--apple-base-url", "http://127.0.0.1:1", "--secrets-key", "c2VjcmV0", "--secrets-key-file", "secrets.key",
+            "--apple-base-url", "http://127.0.0.1:1", "--secrets-key", "c2VjcmV0", "--secrets-key-file", "secrets.key", "--metrics-token-file", "metrics.token",
         ])
         var expected = ServerSettings()
         expected.host = "0.0.0.0"
@@ -50,8 +50,16 @@ struct ServeCommandTests {
         expected.appleBaseURL = "http://127.0.0.1:1"
         expected.secretsKey = "c2VjcmV0"
         expected.secretsKeyFile = "secrets.key"
+        expected.metricsTokenFile = "metrics.token"
         #expect(serve.flags.settings == expected)
         #expect(try Serve.parse([]).flags.settings == ServerSettings(), "unset flags leave every setting to the other layers")
+    }
+
+    @Test("a secrets key given as a flag is warned about; a key file is not")
+    func secretsKeyFlagWarns() throws {
+        let flag = try Serve.parse(["--secrets-key", "c2VjcmV0"]).flags.warnings
+        #expect(flag.count == 1 && flag[0].contains("--secrets-key-file"))
+        #expect(try Serve.parse(["--secrets-key-file", "secrets.key"]).flags.warnings.isEmpty)
     }
 
     @Test("a setting the server cannot use is usage.configuration, exit 2")

@@ -19,7 +19,7 @@ struct AppleConfigurationTests {
         try body(keyPath, secretsFile, directory)
     }
 
-    private static let secretsKey = Data(repeating: 7, count: 32).base64EncodedString()
+    private static let secretsKey = Data((0..<32).map { UInt8(truncatingIfNeeded: $0 * 37 + 11) }).base64EncodedString()
 
     private func complete(_ keyPath: String) -> ServerSettings {
         ServerSettings.with {
@@ -80,6 +80,9 @@ struct AppleConfigurationTests {
                 (complete(keyPath).changing { $0.secretsKey = nil }, "--secrets-key"),
                 (complete(keyPath).changing { $0.secretsKey = Data(count: 16).base64EncodedString() }, "--secrets-key"),
                 (complete(keyPath).changing { $0.secretsKey = "not base64!" }, "--secrets-key"),
+                (complete(keyPath).changing { $0.secretsKey = Data(count: 32).base64EncodedString() }, "--secrets-key"),
+                (complete(keyPath).changing { $0.secretsKey = Data(repeating: 7, count: 32).base64EncodedString() }, "--secrets-key"),
+                (complete(keyPath).changing { $0.secretsKey = Data((0..<32).map { UInt8($0 % 4) }).base64EncodedString() }, "--secrets-key"),
                 (complete(keyPath).changing { $0.secretsKeyFile = "/nonexistent/secrets.key" }, "--secrets-key"),
                 (complete(keyPath).changing { $0.secretsKey = nil; $0.secretsKeyFile = "/nonexistent/secrets.key" }, "--secrets-key-file"),
                 (complete(keyPath).changing { $0.applePrivateKey = "/nonexistent/AuthKey.p8" }, "--apple-private-key"),

@@ -35,17 +35,27 @@ struct AppleNotificationEndpointTests {
     }
 
     @Test(arguments: Backend.available)
-    func consentRevokedEndsTheLinkAndTheSessionsButKeepsTheUser(_ backend: Backend) async throws {
+    func consentRevokedEndsTheSessionsAndTheSameAppleIDComesBackToItsAccount(_ backend: Backend) async throws {
         try await withAppleServer(backend) { apple in
             let session: SessionResponse = try await apple.signIn(apple.server.app(), subject: "001.revoked").decode()
             #expect(try await notify(apple, type: "consent-revoked", subject: "001.revoked").status == .ok)
-            #expect(try await apple.server.store.appleLink(subject: "001.revoked") == nil)
+            let revoked = try #require(try await apple.server.store.appleLink(subject: "001.revoked"), "the link's history is kept")
+            #expect(revoked.consentRevokedAt != nil)
+            #expect(revoked.sealedRefreshToken == nil, "the revoked authorization's token is forgotten")
             let me = try await bearer(apple, session.session.token).send(.get, APIPaths.Native.me)
             #expect(me.status == .unauthorized && me.errorCode == "session.invalid")
             #expect(try await apple.server.store.user(id: try #require(UUID(uuidString: session.user.id))) != nil)
 
             #expect(try await notify(apple, type: "consent-revoked", subject: "001.revoked").status == .ok, "idempotent")
             #expect(try await notify(apple, type: "consent-revoked", subject: "001.never-linked").status == .ok)
+
+            // The user consents again: Apple treats it as a first sign-in, the server returns it to the same account.
+            let again: SessionResponse = try await apple.signIn(apple.server.app(), subject: "001.revoked").decode()
+            #expect(again.user.id == session.user.id, "no second account")
+            let restored = try #require(try await apple.server.store.appleLink(subject: "001.revoked"))
+            #expect(restored.consentRevokedAt == nil)
+            #expect(restored.sealedRefreshToken != nil)
+            #expect(try await bearer(apple, again.session.token).send(.get, APIPaths.Native.me).status == .ok)
         }
     }
 

@@ -111,12 +111,13 @@ struct AppleWebFlowTests {
             let form = try await callbackForm(apple, query: query, subject: "001.attacker")
             let fed = try await victim.send(.post, APIPaths.Apple.callback, text: form, headers: Self.form)
             #expect(fed.status == .badRequest && fed.errorCode == "apple.stateNotBound", "\(fed)")
-            #expect(await victim.cookies["latchkey_session"] == nil)
+            // On https the session cookie carries the __Host- prefix.
+            #expect(await victim.cookies["__Host-latchkey_session"] == nil)
             #expect(try await apple.server.store.appleLink(subject: "001.attacker") == nil)
 
             let own = try await attacker.send(.post, APIPaths.Apple.callback, text: form, headers: Self.form)
             #expect(own.status == .seeOther, "\(own)")
-            #expect(await attacker.cookies["latchkey_session"] != nil)
+            #expect(await attacker.cookies["__Host-latchkey_session"] != nil)
             #expect(await attacker.cookies["latchkey_apple_state"] == nil, "the binding is forgotten")
             let setCookies = own.headers[values: .setCookie].joined(separator: "\n")
             #expect(setCookies.contains("Secure"))

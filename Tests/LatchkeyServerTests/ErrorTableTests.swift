@@ -18,6 +18,7 @@ struct ErrorTableTests {
         case .expired: (.gone, "ceremony.expired")
         case .userNotFound: (.notFound, "user.notFound")
         case .nameTaken: (.conflict, "user.nameTaken")
+        case .nameConfusable: (.conflict, "user.nameConfusable")
         case .credentialNotFound: (.notFound, "credential.notFound")
         case .concurrentSignIn: (.conflict, "credential.concurrentSignIn")
         case .sessionRequired: (.unauthorized, "session.required")

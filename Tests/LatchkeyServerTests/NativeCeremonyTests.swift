@@ -76,15 +76,6 @@ struct NativeCeremonyTests {
     }
 
     @Test(arguments: Backend.available)
-    func unknownUsernameIsNotFound(_ backend: Backend) async throws {
-        try await withServer(backend) { server in
-            let reply = try await server.app().send(.post, APIPaths.Native.authenticationOptions, json: AuthenticationOptionsRequest(username: "nobody"))
-            #expect(reply.status == .notFound)
-            #expect(reply.errorCode == "user.notFound")
-        }
-    }
-
-    @Test(arguments: Backend.available)
     func aTicketIsSingleUse(_ backend: Backend) async throws {
         try await withServer(backend) { server in
             let authenticator = VirtualAuthenticator()

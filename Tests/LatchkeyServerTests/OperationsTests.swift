@@ -57,17 +57,41 @@ struct OperationsTests {
         }
     }
 
-    @Test func healthMetricsAndPage() async throws {
+    static let metricsToken = String(repeating: "m3tr1cs-", count: 5)
+
+    @Test func metricsAreOffWithoutAToken() async throws {
         try await withServer(.sqlite) { server in
+            let reply = try await server.app().send(.get, APIPaths.Operations.metrics)
+            #expect(reply.status == .notFound)
+            #expect(reply.errorCode == "metrics.disabled")
+        }
+    }
+
+    @Test func theMetricsTokenComesFromAFileAndMustBeLong() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-metrics-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let good = directory.appendingPathComponent("good").path, short = directory.appendingPathComponent("short").path
+        try Data((Self.metricsToken + "\n").utf8).write(to: URL(fileURLWithPath: good))
+        try Data("secret\n".utf8).write(to: URL(fileURLWithPath: short))
+        var settings = ServerSettings.test
+        settings.metricsTokenFile = good
+        #expect(try ServerConfiguration(settings).metricsToken == Self.metricsToken)
+        settings.metricsTokenFile = short
+        #expect(throws: ConfigurationError.self) { try ServerConfiguration(settings) }
+    }
+
+    @Test func healthMetricsAndPage() async throws {
+        try await withServer(.sqlite, configure: { $0.metricsToken = Self.metricsToken }) { server in
             let app = server.app()
             let health = try await app.send(.get, APIPaths.Operations.health)
             #expect(health.status == .ok)
             #expect(health.text == #"{"status":"ok"}"#)
 
             #expect(try await NativeClient(http: app).signUp("alice", with: VirtualAuthenticator()).status == .created)
-            _ = try await app.send(.post, APIPaths.Native.authenticationOptions, json: AuthenticationOptionsRequest(username: "nobody"))
+            _ = try await app.send(.get, APIPaths.Apple.authorize)  // 404 apple.disabled
 
-            let metrics = try await app.send(.get, APIPaths.Operations.metrics)
+            let metrics = try await app.send(.get, APIPaths.Operations.metrics, headers: [.authorization: "Bearer \(Self.metricsToken)"])
             #expect(metrics.status == .ok)
             #expect(metrics.headers[.contentType]?.hasPrefix("text/plain") == true)
             let text = metrics.text
@@ -83,6 +107,12 @@ struct OperationsTests {
             let peak = try #require(ProcessUsage.sample("process_resident_memory_peak_bytes", in: text))
             #expect(peak > 1_000_000)
             #expect(ProcessUsage.sample("process_resident_memory_bytes", in: text).map { $0 > 0 && $0 <= peak } == true)
+
+            let anonymous = try await app.send(.get, APIPaths.Operations.metrics)
+            #expect(anonymous.status == .unauthorized)
+            #expect(anonymous.errorCode == "metrics.unauthorized")
+            let wrong = try await app.send(.get, APIPaths.Operations.metrics, headers: [.authorization: "Bearer \(Self.metricsToken)x"])
+            #expect(wrong.errorCode == "metrics.unauthorized")
 
             let page = try await app.send(.get, "/")
             #expect(page.status == .ok)
@@ -195,4 +225,28 @@ struct OperationsTests {
 
 enum Base64URLText {
     static func of(_ bytes: [UInt8]) -> String { Base64URL.encode(bytes) }
+}
+
+/// Rate limits by client group (issue 14, finding 8).
+@Suite("Rate limit groups")
+struct RateLimitGroupTests {
+    @Test func ipv6ClientsShareABucketPerSlash64() async throws {
+        var settings = ServerSettings.test
+        settings.rateLimit = 2
+        settings.trustedProxies = ["127.0.0.0/8", "::1/128"]
+        try await withServer(.sqlite, settings: settings) { server in
+            func options(from address: String) async throws -> Reply {
+                try await server.app().send(
+                    .post, APIPaths.Native.authenticationOptions, text: "{}", headers: [.forwardedForTests: address]
+                )
+            }
+            #expect(try await options(from: "2001:db8:1:2::1").status == .ok)
+            #expect(try await options(from: "2001:db8:1:2::abcd").status == .ok)
+            let third = try await options(from: "2001:db8:1:2:ffff::1")
+            #expect(third.status == .tooManyRequests, "the same /64: \(third)")
+            #expect(try await options(from: "2001:db8:1:3::1").status == .ok, "the next /64 is another client")
+            #expect(try await options(from: "192.0.2.1").status == .ok)
+            #expect(try await options(from: "192.0.2.2").status == .ok, "IPv4 addresses are each their own client")
+        }
+    }
 }

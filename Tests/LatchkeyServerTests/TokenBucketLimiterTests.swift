@@ -15,7 +15,20 @@ struct TokenBucketLimiterTests {
         #expect(limiter.acquire("b", now: now) == nil, "buckets are per client")
     }
 
-    @Test("a flood of fresh addresses keeps the table bounded: idle buckets go first, then the whole table")
+    @Test("a flood of fresh addresses does not reset a limited client's bucket: the least recently used go first")
+    func floodDoesNotResetTheLimited() {
+        let limiter = TokenBucketLimiter(perMinute: 3, maximumClients: 8)
+        let now = ContinuousClock.now
+        for _ in 0..<3 { #expect(limiter.acquire("heavy", now: now) == nil) }
+        for index in 0..<100 {
+            let moment = now + .milliseconds(index)
+            _ = limiter.acquire("fresh-\(index)", now: moment)
+            if index % 2 == 0 { #expect(limiter.acquire("heavy", now: moment) != nil, "still limited after \(index) fresh addresses") }
+        }
+        #expect(limiter.trackedClients <= 8)
+    }
+
+    @Test("a flood of fresh addresses keeps the table bounded: idle buckets go first, then the least recently used")
     func floodIsBounded() {
         let limiter = TokenBucketLimiter(perMinute: 60, maximumClients: 8)
         let now = ContinuousClock.now

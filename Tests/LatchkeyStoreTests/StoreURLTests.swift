@@ -41,6 +41,20 @@ struct StoreURLTests {
         #expect(expected.schema == nil)
     }
 
+    @Test func tlsIsRequiredByDefaultExceptOnLoopback() throws {
+        for (host, expected) in [("db.example.com", PostgresStore.Configuration.TLSMode.require), ("10.0.0.5", .require),
+                                 ("[2001:db8::1]", .require), ("127.0.0.1", .prefer), ("127.1.2.3", .prefer),
+                                 ("localhost", .prefer), ("[::1]", .prefer), ("127.example.com", .require)] {
+            guard case .postgres(let configuration) = try StoreURL("postgres://u@\(host)/d") else {
+                Issue.record("not a postgres URL")
+                continue
+            }
+            #expect(configuration.tls == expected, "\(host)")
+        }
+        guard case .postgres(let explicit) = try StoreURL("postgres://u@db.example.com/d?sslmode=disable") else { return }
+        #expect(explicit.tls == .disable, "an explicit sslmode wins")
+    }
+
     @Test func sslModes() throws {
         for (mode, expected) in [("disable", PostgresStore.Configuration.TLSMode.disable), ("allow", .prefer),
                                  ("prefer", .prefer), ("verify-ca", .require), ("verify-full", .require)] {

@@ -49,6 +49,12 @@ struct VectorTests {
     /// Algorithms swift-crypto cannot verify: a clear `unsupportedAlgorithm` is the right outcome (VECTORS.md).
     static let unverifiableAlgorithms: Set<String> = ["Ed448", "ML-DSA-44"]
 
+    /// Whether a refusal's message shows a crypto or ASN.1 library's own error (type names, source files, lines),
+    /// which a client must not see (issue 14).
+    static func revealsLibraryInternals(_ message: String) -> Bool {
+        ["Error(", "Error.", "CryptoKit", "ASN1", ".swift", "file:", "line:", "underlying"].contains { message.contains($0) }
+    }
+
     @Test("fixtures load")
     func fixturesLoad() {
         #expect(Fixtures.registration.count == 67)
@@ -102,6 +108,7 @@ struct VectorTests {
             let expected = Self.registrationFailures[vector.id]
             #expect(expected != nil, "no expected code recorded for \(vector.id); got \(error.code)")
             if let expected { #expect(expected.contains(error.code), "\(vector.id): got \(error)") }
+            #expect(!Self.revealsLibraryInternals(error.message), "\(vector.id): \(error.message)")
         }
     }
 
@@ -142,6 +149,8 @@ struct VectorTests {
             let expected = Self.authenticationFailures[vector.id]
             #expect(expected != nil, "no expected code recorded for \(vector.id); got \(error.code)")
             if let expected { #expect(expected.contains(error.code), "\(vector.id): got \(error)") }
+            #expect(!Self.revealsLibraryInternals(error.message), "\(vector.id): \(error.message)")
+
         }
     }
 }

@@ -36,6 +36,7 @@ struct Serve: LatchkeyCommand {
         }
         var logger = Logger(label: "latchkey.server") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = level
+        for warning in flags.warnings { logger.warning("\(warning)") }
         do {
             try await ServerRunner.run(configuration: configuration, logger: logger) { line in io.line(line) }
         } catch let error as ConfigurationError {

@@ -96,14 +96,24 @@ struct ServeFlags: ParsableArguments {
     @Option(help: "Sign in with Apple: how old an identity token may be when it signs in, in seconds (default 300).")
     var appleTokenMaxAge: Int?
 
-    @Option(help: ArgumentHelp("The key that encrypts secrets at rest: 32 random bytes, base64.", valueName: "base64"))
+    @Option(help: ArgumentHelp("The key that encrypts secrets at rest: 32 random bytes, base64. Visible in ps: prefer --secrets-key-file.", valueName: "base64"))
     var secretsKey: String?
 
-    @Option(help: ArgumentHelp("A file holding the base64 secrets key.", valueName: "file"))
+    @Option(help: ArgumentHelp("A file holding the base64 secrets key (preferred over --secrets-key).", valueName: "file"))
     var secretsKeyFile: String?
 
     @Option(help: ArgumentHelp("Password accounts (/v1/password/*): on or off (default on).", valueName: "on|off"))
     var passwordSignIn: OnOff?
+
+    @Option(help: ArgumentHelp("A file holding the bearer token GET /metrics requires (without it /metrics is off).", valueName: "file"))
+    var metricsTokenFile: String?
+
+    /// Warnings about how the flags were given: a secret on the command line is visible to every user in `ps`.
+    var warnings: [String] {
+        secretsKey == nil ? [] : [
+            "--secrets-key puts the key on the command line, where any user on the host can read it (ps); use --secrets-key-file or LATCHKEY_SECRETS_KEY_FILE",
+        ]
+    }
 
     /// The settings these flags give; unset flags leave the other layers' values.
     var settings: ServerSettings {
@@ -142,6 +152,7 @@ struct ServeFlags: ParsableArguments {
         settings.secretsKey = secretsKey
         settings.secretsKeyFile = secretsKeyFile
         settings.passwordSignIn = passwordSignIn.map { $0 == .on }
+        settings.metricsTokenFile = metricsTokenFile
         return settings
     }
 }

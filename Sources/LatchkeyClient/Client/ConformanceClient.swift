@@ -17,10 +17,10 @@ public struct ConformanceClient: Sendable {
     /// A client of the server at `server`, over `transport`.
     ///
     /// The conformance profile is the browser's API: after a ceremony the server signs the client in with a
-    /// session cookie, and it accepts that cookie on a state-changing request (registering another passkey
-    /// for the signed-in account) only with an `Origin` header naming one of its web origins. Pass the origin
-    /// the authenticator acts for as `origin` to send it, as a browser would; without it such a request is
-    /// refused with `request.originNotAllowed`.
+    /// session cookie. The server refuses cross-origin browser requests (by `Sec-Fetch-Site` and `Origin`) but
+    /// lets a client that sends neither header through, so an app needs no `origin`. Pass one only to act as a
+    /// page would; it must then be one of the server's web origins (or name the server's host), otherwise
+    /// state-changing requests are refused with `request.originNotAllowed`.
     public init(server: URL, transport: any HTTPTransport = URLSessionTransport(), origin: String? = nil) {
         connection = APIConnection(server: server, transport: transport, origin: origin, readError: Self.readError)
     }

@@ -5,7 +5,8 @@ import Logging
 
 /// Acts on Apple's server-to-server notifications, once per `jti`.
 ///
-/// `consent-revoked` ends the Apple link and the user's sessions; `account-delete` / `account-deleted` do the same
+/// `consent-revoked` ends the user's sessions and forgets the refresh token but keeps the link, so the same Apple ID
+/// signing in again returns to its account; `account-delete` / `account-deleted` remove the link, end the sessions
 /// and delete a user left with no other way to sign in; `email-disabled` / `email-enabled` record whether Apple
 /// relays mail. Every action is idempotent, a notification about an Apple ID that is not linked changes nothing,
 /// and a `jti` already handled is acknowledged without acting again.
@@ -21,9 +22,13 @@ struct AppleNotificationHandler: Sendable {
         if let id = notification.id, try await store.appleNotificationSeen(id: id) { return }
         let event = notification.event
         switch event.kind {
-        case .consentRevoked, .accountDelete, .accountDeleted:
-            let deleteUser = event.kind != .consentRevoked
-            let ended = try await store.endAppleLink(subject: event.subject, deletingUserWithoutOtherWayIn: deleteUser)
+        case .consentRevoked:
+            let ended = try await store.revokeAppleConsent(subject: event.subject, now: now)
+            logger.info("Apple notification revoked a link's consent", metadata: [
+                "apple.event": "\(event.kind.rawValue)", "linked": "\(ended != nil)", "sessions.ended": "\(ended ?? 0)",
+            ])
+        case .accountDelete, .accountDeleted:
+            let ended = try await store.endAppleLink(subject: event.subject, deletingUserWithoutOtherWayIn: true)
             logger.info("Apple notification ended a link", metadata: [
                 "apple.event": "\(event.kind.rawValue)", "linked": "\(ended != nil)", "user.deleted": "\(ended?.deletedUser ?? false)",
             ])

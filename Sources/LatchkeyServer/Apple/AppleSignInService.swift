@@ -154,7 +154,9 @@ struct AppleSignInService: Sendable {
         let link = StoredAppleLink(
             subject: identity.subject, userID: user.id, clientID: client.rawValue,
             sealedRefreshToken: try seal(refreshToken, subject: identity.subject),
-            email: identity.email ?? attempt.email, isPrivateEmail: identity.isPrivateEmail ?? false, createdAt: now
+            email: identity.email ?? attempt.email, isPrivateEmail: identity.isPrivateEmail ?? false, createdAt: now,
+            // Only Apple's own word verifies an email: one the client sent (attempt.email) never is.
+            emailVerified: identity.email != nil && identity.emailVerified == true
         )
         try await commit(link, creating: newUser, session: session)
         return Outcome(user: user, session: session, token: token, createdUser: newUser != nil)
@@ -217,13 +219,16 @@ struct AppleSignInService: Sendable {
     /// Sealed tokens are bound to their Apple ID: a sealed value moved to another row does not open.
     private static func sealContext(_ subject: String) -> [UInt8] { Array("apple-refresh-token:\(subject)".utf8) }
 
-    /// A new user for a first sign-in: named by the token's (verified) email when that name is free, else
-    /// `apple-<random>`; displayed by the name Apple handed the app, else the email.
+    /// A new user for a first sign-in: named by the token's email when Apple says it is verified (`email_verified`)
+    /// and that name is a valid, free name that looks like no other, else `apple-<random>`; displayed by the name Apple handed the app, else the email.
     private func makeUser(identity: AppleIdentity, attempt: Attempt, now: Date) async throws -> StoredUser {
         let fullName = [attempt.givenName, attempt.familyName].compactMap { $0?.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }.joined(separator: " ")
         var name = "apple-" + Base64URL.encode(RelyingParty.generateChallenge(byteCount: 9))
-        if let email = identity.email, !email.isEmpty, try await store.user(named: email) == nil { name = email }
+        if let email = identity.email.map(UserNames.normalized), identity.emailVerified == true, UsernameProfile.isAllowed(email),
+           try await store.user(named: email) == nil, try await store.user(confusableWith: email) == nil {
+            name = email
+        }
         let validated = try UserNames.validated(name: name, displayName: fullName.isEmpty ? identity.email : fullName)
         return StoredUser(
             userHandle: Data(RelyingParty.generateChallenge(byteCount: 32)), name: validated.name,

@@ -3,8 +3,9 @@ import LatchkeyStore
 import WebAuthn
 
 extension CeremonyService {
-    /// Begins a sign-in. With a username the options allow that user's passkeys (404 `user.notFound` for an
-    /// unknown name); without one the sign-in is username-less and any discoverable passkey may answer.
+    /// Begins a sign-in. With a username the options allow that user's passkeys (for an unknown name, made-up ones
+    /// from ``DecoyCredentials``, so the answer does not tell; attempts per name are limited by
+    /// ``AccountNameLimiter``); without one the sign-in is username-less and any discoverable passkey may answer.
     func beginAuthentication(
         username: String?, userVerification requested: UserVerificationRequirement? = nil,
         extensions: [String: JSONValue]? = nil, now: Date = Date()
@@ -12,11 +13,17 @@ extension CeremonyService {
         var user: StoredUser?
         var subject = AuthenticatingUser.discoverable
         if let username = username.map(UserNames.normalized), !username.isEmpty {
-            guard let found = try await store.user(named: username) else {
-                throw CeremonyError.userNotFound(username)
+            try await nameLimiter?.acquire(username, now: now)
+            if let found = try await store.user(named: username) {
+                user = found
+                subject = .identified(
+                    userHandle: Array(found.userHandle), credentials: try await store.credentials(ofUser: found.id).map(\.descriptor)
+                )
+            } else {
+                // A name no account has: made-up credentials, and a user handle no credential has, so that any passkey
+                // fails as another account's passkey does.
+                subject = .identified(userHandle: Self.makeUserHandle(), credentials: try await decoys.descriptors(for: username))
             }
-            user = found
-            subject = .identified(userHandle: Array(found.userHandle), credentials: try await store.credentials(ofUser: found.id).map(\.descriptor))
         }
         let (options, pending) = relyingParty.beginAuthentication(for: subject, userVerification: requested, extensions: extensions)
         let ticket = try await storeCeremony(.authentication, challenge: options.challenge.bytes, userID: user?.id, state: pending, now: now)
@@ -51,7 +58,7 @@ extension CeremonyService {
             userHandle: Array(user.userHandle), backupEligible: stored.backupEligible
         )
         let verified = try relyingParty.finishAuthentication(credential, pending: pending, credential: record)
-        let (session, token) = sessions.issue(for: user.id, now: now)
+        let (session, token) = sessions.issue(for: user.id, credentialID: stored.id, now: now)
         let committed = try await commitSignIn(
             ceremonyID: ceremonyID, credential: stored, newSignCount: verified.newSignCount, backedUp: verified.backedUp,
             session: session, now: now

@@ -12,6 +12,8 @@ enum CeremonyError: Error, Sendable, Equatable {
     case userNotFound(String)
     /// A sign-up or a rename to a name another account has.
     case nameTaken(String, addPasskeyHint: Bool = false)
+    /// A sign-up with a name that looks like another account's (the same UTS #39 confusables skeleton).
+    case nameConfusable(String)
     /// The assertion names a credential that is not registered (deleted, or another RP's).
     case credentialNotFound(id: [UInt8], rpID: String)
     /// The passkey's sign count moved while this sign-in verified: another sign-in with it committed first.
@@ -24,7 +26,7 @@ enum CeremonyError: Error, Sendable, Equatable {
     /// One example of every case, for the table's tests and docs.
     static let examples: [CeremonyError] = [
         .notFound(.registration), .notFound(.authentication, detail: "x"), .expired(.authentication), .userNotFound("x"),
-        .nameTaken("x"), .nameTaken("x", addPasskeyHint: true), .credentialNotFound(id: [1], rpID: "example.com"),
+        .nameTaken("x"), .nameTaken("x", addPasskeyHint: true), .nameConfusable("x"), .credentialNotFound(id: [1], rpID: "example.com"),
         .concurrentSignIn, .sessionRequired, .wrongUser,
     ]
 }

@@ -13,6 +13,10 @@ struct CeremonyService: Sendable {
     let ceremonyLifetime: Duration
     let sessions: SessionAuthenticator
     let metrics: ServerMetrics
+    /// Made-up `allowCredentials` for names no account has.
+    let decoys: DecoyCredentials
+    /// Sign-in attempts per account name, or nil when rate limiting is off.
+    let nameLimiter: AccountNameLimiter?
 
     private static let encoder = JSONEncoder()
     private static let decoder = JSONDecoder()

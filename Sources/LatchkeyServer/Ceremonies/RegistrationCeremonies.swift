@@ -101,9 +101,7 @@ extension CeremonyService {
             }
             var user = state.pending.user
             if let naming {
-                guard try await store.user(named: naming.name) == nil else {
-                    throw CeremonyError.nameTaken(naming.name)
-                }
+                try await UserNames.requireAvailable(naming.name, in: store)
                 (user.name, user.displayName) = naming
             }
             var owner: StoredUser?
@@ -121,7 +119,7 @@ extension CeremonyService {
             let newUser = StoredUser(
                 id: state.userID, userHandle: Data(user.id.bytes), name: user.name, displayName: user.displayName, createdAt: now
             )
-            let (session, token) = sessions.issue(for: newUser.id, now: now)
+            let (session, token) = sessions.issue(for: newUser.id, credentialID: stored.id, now: now)
             do {
                 try await commit(ceremonyID: ceremony.id, stored, creating: newUser, session: session)
             } catch let error as StoreError where naming != nil && error.code == .conflict {

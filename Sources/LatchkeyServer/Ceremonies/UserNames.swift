@@ -1,25 +1,46 @@
 import Foundation
+import LatchkeyStore
 
-/// The rules for the names people sign up with.
+/// The rules for the names people sign up with: ``UsernameProfile`` for names, ``PrintableText`` for display names.
 enum UserNames {
-    static let maximumLength = 256
+    /// The longest name or display name, in UTF-8 bytes.
+    static let maximumLength = UsernameProfile.maximumBytes
 
-    /// The name without surrounding white space.
+    /// The name as stored and looked up: ``UsernameProfile/prepared(_:)``.
     static func normalized(_ name: String) -> String {
-        name.trimmingCharacters(in: .whitespacesAndNewlines)
+        UsernameProfile.prepared(name)
     }
 
     /// Checks a sign-up's name and display name; returns them normalised (the display name defaults to the name).
     static func validated(name: String, displayName: String?) throws -> (name: String, displayName: String) {
         let name = normalized(name)
-        guard !name.isEmpty, PrintableText.isValid(name, maximumLength: maximumLength) else {
-            throw APIError.badRequest("user.invalidName", "the username must be 1 to \(maximumLength) printable characters")
+        guard UsernameProfile.isAllowed(name) else {
+            throw APIError.badRequest(
+                "user.invalidName",
+                "the username must be 1 to \(maximumLength) bytes of letters, digits, marks and printable ASCII (no control, format or invisible characters)"
+            )
         }
         var display = name
-        if let given = displayName.map(normalized), !given.isEmpty { display = given }
+        if let given = displayName.map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) }), !given.isEmpty { display = given }
         guard PrintableText.isValid(display, maximumLength: maximumLength) else {
-            throw APIError.badRequest("user.invalidDisplayName", "the display name must be at most \(maximumLength) printable characters")
+            throw APIError.badRequest("user.invalidDisplayName", "the display name must be at most \(maximumLength) bytes of printable characters")
         }
         return (name, display)
+    }
+
+    /// Throws 409 `user.nameTaken` when an account has `name`, and 409 `user.nameConfusable` when one has a name that
+    /// looks like it (the same UTS #39 confusables skeleton: `pаypal` with a Cyrillic а beside `paypal`).
+    static func requireAvailable(_ name: String, in store: any LatchkeyStore) async throws {
+        guard try await store.user(named: name) == nil else {
+            throw CeremonyError.nameTaken(name)
+        }
+        try await requireNotConfusable(name, in: store)
+    }
+
+    /// Throws 409 `user.nameConfusable` when another account's name looks like `name`.
+    static func requireNotConfusable(_ name: String, in store: any LatchkeyStore) async throws {
+        guard try await store.user(confusableWith: name) == nil else {
+            throw CeremonyError.nameConfusable(name)
+        }
     }
 }

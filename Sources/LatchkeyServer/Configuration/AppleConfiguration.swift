@@ -1,5 +1,6 @@
 import AppleSignIn
 import Foundation
+import WebAuthn
 
 /// The validated Sign in with Apple configuration of a server (``ServerConfiguration/apple``).
 ///
@@ -119,7 +120,12 @@ public struct AppleConfiguration: Sendable, CustomStringConvertible {
         return text
     }
 
-    /// The secrets key from `--secrets-key` or `--secrets-key-file` (base64 of 32 bytes); exactly one must be given.
+    /// The fewest different byte values a secrets key may have. 32 random bytes have about 30 (fewer than 16 happens
+    /// with a probability far below 2^-100); all zeros, one repeated byte or a short repeated pattern have a handful.
+    static let minimumDistinctKeyBytes = 16
+
+    /// The secrets key from `--secrets-key` or `--secrets-key-file` (base64 of 32 bytes); exactly one must be given,
+    /// and it must not be weak (``minimumDistinctKeyBytes``).
     private static func secretsKey(_ settings: ServerSettings) throws(ConfigurationError) -> SecretBox {
         let text: String
         let setting: String
@@ -135,6 +141,10 @@ public struct AppleConfiguration: Sendable, CustomStringConvertible {
             (text, setting) = (contents, "--secrets-key-file")
         case (nil, nil):
             throw ConfigurationError("--secrets-key", "Sign in with Apple keeps refresh tokens encrypted and needs a key: 32 random bytes, base64 (openssl rand -base64 32)")
+        }
+        if let bytes = Base64URL.decode(text.trimmingCharacters(in: .whitespacesAndNewlines)), bytes.count == 32,
+           Set(bytes).count < minimumDistinctKeyBytes {
+            throw ConfigurationError(setting, "is a weak key (zeros or repeated bytes); make a random one: openssl rand -base64 32")
         }
         do {
             return try SecretBox(base64Key: text)

@@ -49,6 +49,8 @@ public struct ServerConfiguration: Sendable {
     public var apple: AppleConfiguration?
     /// Whether password accounts (`/v1/password/*`) are on (`--password-sign-in`, on by default).
     public var passwordSignIn: Bool
+    /// The bearer token `GET /metrics` requires (from `--metrics-token-file`); nil turns `/metrics` off (404).
+    public var metricsToken: String?
     /// The scrypt parameters new password hashes get (OWASP's minimum by default); hashes made with others are
     /// rehashed at the next successful sign-in.
     public var passwordHashing: ScryptParameters = .owasp
@@ -167,6 +169,25 @@ public struct ServerConfiguration: Sendable {
         self.attestationPolicy = attestationPolicy
         apple = try AppleConfiguration(settings)
         passwordSignIn = settings.passwordSignIn ?? true
+        metricsToken = try settings.metricsTokenFile.map(Self.metricsToken(file:))
+    }
+
+    /// The fewest characters a metrics token may have.
+    public static let minimumMetricsTokenLength = 32
+
+    /// The token in `path`, trimmed; it must be at least ``minimumMetricsTokenLength`` printable ASCII characters.
+    static func metricsToken(file path: String) throws(ConfigurationError) -> String {
+        guard let text = FileManager.default.contents(atPath: path).flatMap({ String(data: $0, encoding: .utf8) }) else {
+            throw ConfigurationError("--metrics-token-file", "cannot read \(path)")
+        }
+        let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard token.count >= minimumMetricsTokenLength, token.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
+            throw ConfigurationError(
+                "--metrics-token-file",
+                "\(path) must hold at least \(minimumMetricsTokenLength) printable ASCII characters (openssl rand -hex 32)"
+            )
+        }
+        return token
     }
 
     /// Every origin accepted in client data: the web origins, the related origins and each Android app's

@@ -75,6 +75,8 @@ public struct ServerSettings: Codable, Hashable, Sendable {
     public var secretsKeyFile: String?
     /// Password accounts (`/v1/password/*`): on by default.
     public var passwordSignIn: Bool?
+    /// A file holding the bearer token `GET /metrics` requires; without it `/metrics` is off.
+    public var metricsTokenFile: String?
 
     /// No settings: every value comes from another layer or the defaults.
     public init() {}
@@ -116,6 +118,7 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         merged.secretsKey = other.secretsKey ?? secretsKey
         merged.secretsKeyFile = other.secretsKeyFile ?? secretsKeyFile
         merged.passwordSignIn = other.passwordSignIn ?? passwordSignIn
+        merged.metricsTokenFile = other.metricsTokenFile ?? metricsTokenFile
         return merged
     }
 
@@ -201,6 +204,7 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         secretsKey = text("SECRETS_KEY")
         secretsKeyFile = text("SECRETS_KEY_FILE")
         passwordSignIn = try flag("PASSWORD_SIGN_IN")
+        metricsTokenFile = text("METRICS_TOKEN_FILE")
     }
 
     /// Loads the layers in order: the config file (`configFile`, or `LATCHKEY_CONFIG`), then the environment, then
@@ -219,6 +223,6 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         case idleTimeout, headerTimeout, bodyTimeout
         case metadata, metadataTrustRoot, attestationPolicy
         case appleTeamID, appleKeyID, applePrivateKey, appleClientIDs, appleServicesID, appleRedirectURI, appleBaseURL
-        case appleTokenMaxAge, secretsKey, secretsKeyFile, passwordSignIn
+        case appleTokenMaxAge, secretsKey, secretsKeyFile, passwordSignIn, metricsTokenFile
     }
 }

@@ -75,6 +75,8 @@ struct APIError: Error, Sendable {
         case .nameTaken(let name, let addPasskeyHint):
             self.init(.conflict, code: "user.nameTaken", message: "the username '\(name)' is taken"
                 + (addPasskeyHint ? "; sign in as that account to add a passkey" : ""))
+        case .nameConfusable(let name):
+            self.init(.conflict, code: "user.nameConfusable", message: "the username '\(name)' looks like an existing one; choose another")
         case .credentialNotFound(let id, let rpID):
             self.init(.notFound, code: "credential.notFound", message: "this passkey is not registered here (it may have been deleted)")
             // The ID and RP ID let the client tell the passkey provider (PublicKeyCredential.signalUnknownCredential).

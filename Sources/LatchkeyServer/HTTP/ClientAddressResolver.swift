@@ -10,16 +10,29 @@ struct ClientAddressResolver: Sendable {
 
     /// The client's address as text (`192.0.2.1`, `2001:db8::1`), or `unknown` without a peer address.
     func clientAddress(of request: Request, peer: SocketAddress?) -> String {
-        guard let peerText = peer?.ipAddress, let peerAddress = IPAddress(peerText) else { return "unknown" }
-        guard isTrusted(peerAddress) else { return peerAddress.unmapped.description }
+        clientIP(of: request, peer: peer)?.description ?? "unknown"
+    }
+
+    /// The key the client's rate-limit bucket is filed under: its IPv4 address, or its IPv6 /64 (`2001:db8:1:2::/64`),
+    /// since one subscriber usually holds a whole /64 and can pick any address in it.
+    func rateLimitKey(of request: Request, peer: SocketAddress?) -> String {
+        guard let address = clientIP(of: request, peer: peer) else { return "unknown" }
+        guard address.bytes.count == 16 else { return address.description }
+        return IPAddress(bytes: Array(address.bytes.prefix(8)) + [UInt8](repeating: 0, count: 8)).description + "/64"
+    }
+
+    /// The client's address (IPv4-mapped addresses unmapped), or nil without a peer address.
+    private func clientIP(of request: Request, peer: SocketAddress?) -> IPAddress? {
+        guard let peerText = peer?.ipAddress, let peerAddress = IPAddress(peerText) else { return nil }
+        guard isTrusted(peerAddress) else { return peerAddress.unmapped }
         let forwarded = request.headers[values: .xForwardedFor]
             .flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces) }
         for hop in forwarded.reversed() {
             guard let address = IPAddress(hop) else { break }
-            if !isTrusted(address) { return address.unmapped.description }
+            if !isTrusted(address) { return address.unmapped }
         }
-        return peerAddress.unmapped.description
+        return peerAddress.unmapped
     }
 
     private func isTrusted(_ address: IPAddress) -> Bool {

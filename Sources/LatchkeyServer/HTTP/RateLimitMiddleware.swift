@@ -1,6 +1,7 @@
 import Hummingbird
 
-/// Limits the ceremony endpoints per client address (``ClientAddressResolver``): over the limit, 429
+/// Limits the ceremony endpoints per client (``ClientAddressResolver/rateLimitKey(of:peer:)``: an IPv4 address or an
+/// IPv6 /64): over the limit, 429
 /// `request.rateLimited` with `Retry-After` in whole seconds.
 struct RateLimitMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
@@ -8,7 +9,7 @@ struct RateLimitMiddleware: RouterMiddleware {
     let clients: ClientAddressResolver
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let client = clients.clientAddress(of: request, peer: context.remoteAddress)
+        let client = clients.rateLimitKey(of: request, peer: context.remoteAddress)
         if let wait = limiter.acquire(client) {
             let seconds = max(1, Int(wait.components.seconds) + (wait.components.attoseconds > 0 ? 1 : 0))
             throw APIError(

@@ -1,13 +1,15 @@
 import Foundation
 import NIOConcurrencyHelpers
 
-/// Token buckets keyed by client address: each holds up to `capacity` tokens and refills at `capacity` per minute;
-/// a request takes one token or is refused with the time until the next token.
+/// Token buckets keyed by client (an IPv4 address, an IPv6 /64): each holds up to `capacity` tokens and refills at
+/// `capacity` per minute; a request takes one token or is refused with the time until the next token.
 ///
 /// Memory and time are bounded: when the table grows past `maximumClients`, buckets that have refilled completely
 /// (they carry no information) are dropped, and if that does not bring it under half the bound — a flood of fresh
-/// addresses — the whole table is. Either way at least `maximumClients / 2` requests pass before the next sweep, so
-/// the cost per request stays constant.
+/// addresses — the least recently used buckets are, down to half. A client being limited keeps asking, so its bucket
+/// is among the most recent and survives the flood: fresh addresses cannot reset everyone's budget. Either way at
+/// least `maximumClients / 2` requests pass before the next sweep, so the cost per request stays small (one sort per
+/// sweep, amortized over those requests).
 final class TokenBucketLimiter: Sendable {
     private struct Bucket {
         var tokens: Double
@@ -49,7 +51,10 @@ final class TokenBucketLimiter: Sendable {
     private func prune(_ buckets: inout [String: Bucket], now: ContinuousClock.Instant) {
         let full = Duration.seconds(capacity / refillPerSecond)
         buckets = buckets.filter { now - $0.value.updated < full }
-        if buckets.count > maximumClients / 2 { buckets = [:] }
+        let keep = maximumClients / 2
+        guard buckets.count > keep else { return }
+        let recent = buckets.sorted { $0.value.updated > $1.value.updated }.prefix(keep)
+        buckets = Dictionary(uniqueKeysWithValues: recent.map { ($0.key, $0.value) })
     }
 
     /// How many clients have a bucket (for tests).

@@ -31,7 +31,11 @@ public struct ProcessUsage: Sendable, Equatable {
         #else
         let peak = Int(usage.ru_maxrss)  // bytes on Darwin
         #endif
-        return ProcessUsage(cpuSeconds: seconds(usage.ru_utime) + seconds(usage.ru_stime), peakResidentBytes: peak, residentBytes: residentNow())
+        let resident = residentNow()
+        // The kernel updates the high-water mark lazily: it can trail the resident size read a moment later.
+        return ProcessUsage(
+            cpuSeconds: seconds(usage.ru_utime) + seconds(usage.ru_stime), peakResidentBytes: max(peak, resident ?? 0), residentBytes: resident
+        )
     }
 
     /// The second field of `/proc/self/statm` (resident pages) times the page size.

@@ -79,9 +79,7 @@ struct PasswordService: Sendable {
         let (name, displayName) = try UserNames.validated(name: body.username, displayName: body.displayName)
         let password = PasswordRules.normalized(body.password)
         try PasswordRules.check(password, username: name, isOnlyWayIn: true)
-        guard try await store.user(named: name) == nil else {
-            throw CeremonyError.nameTaken(name)
-        }
+        try await UserNames.requireAvailable(name, in: store)
         let hash = try await hasher.hash(password)
         let user = StoredUser(
             userHandle: Data(CeremonyService.makeUserHandle()), name: name, displayName: displayName, createdAt: now

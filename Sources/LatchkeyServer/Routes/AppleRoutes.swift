@@ -40,6 +40,8 @@ struct AppleRoutes: Sendable {
         ceremonyRoutes.get(RouterPath(APIPaths.Apple.authorize)) { request, _ in
             let apple = try enabled()
             guard let web = apple.configuration.web else { throw APIError.appleDisabled("The Sign in with Apple web flow") }
+            // Another site must not start a flow that links its Apple ID to this browser's account (login CSRF).
+            guard request.headers[.secFetchSite]?.lowercased() != "cross-site" else { throw APIError.crossOrigin }
             // A signed-in browser links the Apple ID to its account; a stale session just signs in.
             let caller = try? await sessions.signedIn(request)
             let now = Date()

@@ -44,6 +44,7 @@ struct ConformanceRoutes: Sendable {
             }
             subject = .existingUser(existing)
         } else {
+            try await UserNames.requireNotConfusable(name, in: ceremonies.store)
             subject = .newUser(name: name, displayName: displayName)
         }
         let preferences = RegistrationPreferences(

@@ -4,7 +4,9 @@ import LatchkeyAPI
 import LatchkeyStore
 import NIOCore
 
-/// Operations: `GET /healthz` (200 when the store answers, 503 otherwise) and `GET /metrics` (Prometheus text).
+/// Operations: `GET /healthz` (200 when the store answers, 503 otherwise) and `GET /metrics` (Prometheus text, only
+/// with `Authorization: Bearer <metrics token>`: 401 `metrics.unauthorized` otherwise, 404 `metrics.disabled` when no
+/// token is configured).
 struct OperationsRoutes: Sendable {
     let store: any LatchkeyStore
     let metrics: ServerMetrics
@@ -20,8 +22,9 @@ struct OperationsRoutes: Sendable {
             _ = try await store.user(id: UUID())
             return try Response.json(Health(status: "ok"))
         }
-        routes.get(RouterPath(APIPaths.Operations.metrics)) { _, _ in
-            Response(
+        routes.get(RouterPath(APIPaths.Operations.metrics)) { request, _ in
+            try MetricsAccess(token: configuration.metricsToken).check(request)
+            return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                 body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition()))
             )

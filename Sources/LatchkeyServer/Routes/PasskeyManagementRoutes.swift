@@ -45,7 +45,9 @@ struct PasskeyManagementRoutes: Sendable {
             let caller = try await sessions.require(request)
             let id = try Self.credentialID(context)
             do throws(StoreError) {
-                try await ceremonies.store.deleteCredential(id: id, ofUser: caller.user.id, keepingAnotherWayIn: true)
+                try await ceremonies.store.deleteCredential(
+                    id: id, ofUser: caller.user.id, keepingAnotherWayIn: true, sparingSession: caller.session.tokenHash
+                )
             } catch {
                 switch error.code {
                 case .notFound: throw Self.passkeyNotFound

@@ -14,9 +14,7 @@ struct PasskeyRoutes: Sendable {
         routes.post(RouterPath(APIPaths.Native.registrationOptions)) { request, context in
             let body = try await request.decodeJSON(RegistrationOptionsRequest.self, context: context)
             let (name, displayName) = try UserNames.validated(name: body.username, displayName: body.displayName)
-            guard try await ceremonies.store.user(named: name) == nil else {
-                throw CeremonyError.nameTaken(name)
-            }
+            try await UserNames.requireAvailable(name, in: ceremonies.store)
             let (ticket, options) = try await ceremonies.beginRegistration(for: .newUser(name: name, displayName: displayName))
             return try Response.json(RegistrationOptionsResponse(ticket: ticket, options: options))
         }

@@ -1,8 +1,8 @@
 import Hummingbird
 import LatchkeyAPI
 
-/// The session: `GET /v1/me` (who is signed in, with the account's ways in) and `POST /v1/session/logout` (end
-/// this session).
+/// The session: `GET /v1/me` (who is signed in, with the account's ways in), `POST /v1/session/logout` (end
+/// this session) and `DELETE /v1/sessions` (end all the account's sessions: sign out everywhere).
 struct SessionRoutes: Sendable {
     let sessions: SessionAuthenticator
     let passwords: PasswordService
@@ -17,6 +17,11 @@ struct SessionRoutes: Sendable {
         routes.post(RouterPath(APIPaths.Native.logout)) { request, _ in
             let caller = try await sessions.require(request)
             try await sessions.store.deleteSession(tokenHash: caller.session.tokenHash)
+            return sessions.cookies.signedOutResponse()
+        }
+        routes.delete(RouterPath(APIPaths.Native.sessions)) { request, _ in
+            let caller = try await sessions.require(request)
+            try await sessions.store.deleteSessions(ofUser: caller.user.id)
             return sessions.cookies.signedOutResponse()
         }
     }

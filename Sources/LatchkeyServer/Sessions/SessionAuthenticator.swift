@@ -13,21 +13,20 @@ struct SignedIn: Sendable {
 
 /// Issues sessions and finds the session behind a request.
 ///
-/// A request is signed in by `Authorization: Bearer <token>` (apps) or the session cookie (the web). A
-/// state-changing request (anything but GET, HEAD and OPTIONS) signed in by cookie must carry an `Origin` header
-/// naming one of the configured web origins: browsers send it, and a cross-site form cannot forge it (CSRF).
+/// A request is signed in by `Authorization: Bearer <token>` (apps) or the session cookie (the web); a request with
+/// two session cookies is refused (400 `session.ambiguous`). Cross-site requests never reach here:
+/// ``CrossOriginProtection`` refuses them for every route.
 struct SessionAuthenticator: Sendable {
     let store: any LatchkeyStore
     let lifetime: Duration
     let cookies: SessionCookies
-    /// Origins whose cookie-authenticated requests may change state.
-    let trustedOrigins: Set<String>
 
-    /// A new session for `userID`, with the token to give the client.
-    func issue(for userID: UUID, now: Date = Date()) -> (session: StoredSession, token: SessionToken) {
+    /// A new session for `userID`, with the token to give the client; `credentialID` is the passkey it is made with
+    /// (its removal ends the session).
+    func issue(for userID: UUID, credentialID: Data? = nil, now: Date = Date()) -> (session: StoredSession, token: SessionToken) {
         let token = SessionToken.generate()
         let expiresAt = now.addingTimeInterval(TimeInterval(lifetime.components.seconds))
-        return (StoredSession(tokenHash: token.hash, userID: userID, createdAt: now, expiresAt: expiresAt), token)
+        return (StoredSession(tokenHash: token.hash, userID: userID, createdAt: now, expiresAt: expiresAt, credentialID: credentialID), token)
     }
 
     /// The sign-in answer of every way in (passkeys, Sign in with Apple): the ``SessionResponse`` body for apps, and
@@ -46,7 +45,7 @@ struct SessionAuthenticator: Sendable {
     }
 
     /// The caller, or nil when the request carries no session at all. An unknown or expired token, a deleted
-    /// user, or a cookie request from a foreign origin throws.
+    /// user, or two session cookies throw.
     func signedIn(_ request: Request, now: Date = Date()) async throws -> SignedIn? {
         let presented: (text: Substring, viaCookie: Bool)
         if let authorization = request.headers[.authorization] {
@@ -55,15 +54,13 @@ struct SessionAuthenticator: Sendable {
                 throw APIError(.unauthorized, code: "session.invalid", message: "the Authorization header must be 'Bearer <token>'")
             }
             presented = (parts[1].drop { $0 == " " }, false)
-        } else if let cookie = request.cookies[SessionCookies.sessionName], !cookie.value.isEmpty {
-            presented = (Substring(cookie.value), true)
         } else {
-            return nil
-        }
-        if presented.viaCookie, !Self.isSafe(request.method) {
-            guard let origin = request.headers[.origin], trustedOrigins.contains(origin) else {
-                throw APIError(.forbidden, code: "request.originNotAllowed", message: "a cookie-authenticated request must come from one of the site's origins")
+            let values = cookies.sessionValues(in: request).filter { !$0.isEmpty }
+            guard let value = values.first else { return nil }
+            guard values.count == 1 else {
+                throw APIError(.badRequest, code: "session.ambiguous", message: "the request carries more than one session cookie")
             }
+            presented = (value, true)
         }
         guard let token = SessionToken(presented: presented.text),
               let session = try await store.session(tokenHash: token.hash, now: now),
@@ -78,9 +75,5 @@ struct SessionAuthenticator: Sendable {
     func require(_ request: Request) async throws -> SignedIn {
         guard let signedIn = try await signedIn(request) else { throw APIError.sessionRequired }
         return signedIn
-    }
-
-    private static func isSafe(_ method: HTTPRequest.Method) -> Bool {
-        method == .get || method == .head || method == .options
     }
 }

@@ -18,9 +18,13 @@ struct SessionToken: Sendable {
         return SessionToken(text: Base64URL.encode(bytes), hash: Data(SHA256.hash(data: bytes)))
     }
 
-    /// The token a client presented, or nil if it cannot be one of ours (wrong length or alphabet).
+    /// The token a client presented, or nil if it cannot be one of ours: wrong length or alphabet, or not the
+    /// canonical base64url of its bytes (no padding, no `+` or `/`, unused low bits zero). Only one spelling of a
+    /// token is accepted, so none can be told apart from the token in logs or caches keyed by its text.
     init?(presented text: some StringProtocol) {
-        guard text.utf8.count == 43, let bytes = Base64URL.decode(text), bytes.count == Self.byteCount else { return nil }
+        guard text.utf8.count == 43, let bytes = Base64URL.decode(text), bytes.count == Self.byteCount,
+              Base64URL.encode(bytes) == text
+        else { return nil }
         self.text = String(text)
         self.hash = Data(SHA256.hash(data: bytes))
     }

@@ -12,8 +12,8 @@ extension StoredUser {
     var postgresInsert: PostgresQuery {
         get throws {
             try """
-                INSERT INTO users (\(unescaped: StoreColumns.user), name_key)
-                VALUES (\(id), \(userHandle), \(name), \(displayName), \(createdAt), \(nameKey))
+                INSERT INTO users (\(unescaped: StoreColumns.user), name_key, name_skeleton)
+                VALUES (\(id), \(userHandle), \(name), \(displayName), \(createdAt), \(nameKey), \(NameSkeleton.of(name)))
                 """
         }
     }
@@ -85,15 +85,15 @@ extension StoredCeremony {
 
 extension StoredSession {
     init(postgresRow row: PostgresRow) throws {
-        let (tokenHash, userID, createdAt, expiresAt) = try row.decode((Data, UUID, Date, Date).self)
-        self.init(tokenHash: tokenHash, userID: userID, createdAt: createdAt, expiresAt: expiresAt)
+        let (tokenHash, userID, createdAt, expiresAt, credentialID) = try row.decode((Data, UUID, Date, Date, Data?).self)
+        self.init(tokenHash: tokenHash, userID: userID, createdAt: createdAt, expiresAt: expiresAt, credentialID: credentialID)
     }
 
     var postgresInsert: PostgresQuery {
         get throws {
             try """
                 INSERT INTO sessions (\(unescaped: StoreColumns.session))
-                VALUES (\(tokenHash), \(userID), \(createdAt), \(expiresAt))
+                VALUES (\(tokenHash), \(userID), \(createdAt), \(expiresAt), \(credentialID))
                 """
         }
     }

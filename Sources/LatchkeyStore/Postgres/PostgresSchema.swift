@@ -22,6 +22,9 @@ enum PostgresSchema {
         )
         """
 
+    /// The migration that adds `users.name_skeleton`: ``PostgresStore/migrate()`` fills it for existing users.
+    static let nameSkeletonVersion: Int64 = 5
+
     static let migrations: [Migration] = [
         Migration(version: 1, name: "users, credentials, ceremonies, sessions", statements: [
             """
@@ -149,6 +152,28 @@ enum PostgresSchema {
             )
             """,
             "CREATE INDEX apple_token_uses_expires_at ON apple_token_uses (expires_at)",
+        ]),
+        Migration(version: 5, name: "hardening", statements: [
+            "ALTER TABLE sessions ADD COLUMN credential_id bytea REFERENCES credentials(id) ON DELETE CASCADE",
+            "CREATE INDEX sessions_credential_id ON sessions (credential_id)",
+            """
+            CREATE TABLE server_secrets (
+                name text NOT NULL CONSTRAINT server_secrets_pkey PRIMARY KEY,
+                value bytea NOT NULL CHECK (octet_length(value) BETWEEN 16 AND 128)
+            )
+            """,
+            """
+            CREATE TABLE request_counts (
+                key text NOT NULL CONSTRAINT request_counts_pkey PRIMARY KEY CHECK (octet_length(key) BETWEEN 1 AND 512),
+                window_start timestamptz NOT NULL,
+                count bigint NOT NULL CHECK (count >= 1)
+            )
+            """,
+            "CREATE INDEX request_counts_window_start ON request_counts (window_start)",
+            "ALTER TABLE apple_links ADD COLUMN email_verified boolean NOT NULL DEFAULT false",
+            "ALTER TABLE apple_links ADD COLUMN consent_revoked_at timestamptz",
+            "ALTER TABLE users ADD COLUMN name_skeleton text",
+            "CREATE INDEX users_name_skeleton ON users (name_skeleton)",
         ]),
     ]
 }

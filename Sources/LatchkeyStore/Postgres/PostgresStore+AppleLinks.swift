@@ -42,6 +42,7 @@ extension PostgresStore {
                     logger: logger
                 )
             }
+            try await connection.execute("UPDATE apple_links SET consent_revoked_at = NULL WHERE subject = \(subject)", logger: logger)
             guard let link = try await connection.first(Self.selectAppleLink(subject: subject), logger: logger, StoredAppleLink.init(postgresRow:)) else {
                 throw StoreError(.notFound, "the Apple ID is not linked")
             }
@@ -74,6 +75,16 @@ extension PostgresStore {
                 ) > 0
             }
             return EndedAppleLink(link: link, endedSessions: endedSessions, deletedUser: deletedUser)
+        }
+    }
+
+    public func revokeAppleConsent(subject: String, now: Date) async throws(StoreError) -> Int? {
+        try await transaction { [self] connection in
+            guard let userID = try await connection.first(
+                "UPDATE apple_links SET sealed_refresh_token = NULL, consent_revoked_at = \(now) WHERE subject = \(subject) RETURNING user_id",
+                logger: logger, { try $0.decode(UUID.self) }
+            ) else { return nil }
+            return try await connection.execute("DELETE FROM sessions WHERE user_id = \(userID) RETURNING 1", logger: logger)
         }
     }
 
@@ -184,11 +195,12 @@ extension PostgresStore {
 
 extension StoredAppleLink {
     init(postgresRow row: PostgresRow) throws {
-        let (subject, userID, clientID, sealedRefreshToken, email, isPrivateEmail, emailEnabled, createdAt) =
-            try row.decode((String, UUID, String, Data?, String?, Bool, Bool, Date).self)
+        let (subject, userID, clientID, sealedRefreshToken, email, isPrivateEmail, emailEnabled, createdAt, emailVerified, consentRevokedAt) =
+            try row.decode((String, UUID, String, Data?, String?, Bool, Bool, Date, Bool, Date?).self)
         self.init(
             subject: subject, userID: userID, clientID: clientID, sealedRefreshToken: sealedRefreshToken, email: email,
-            isPrivateEmail: isPrivateEmail, emailEnabled: emailEnabled, createdAt: createdAt
+            isPrivateEmail: isPrivateEmail, emailEnabled: emailEnabled, createdAt: createdAt, emailVerified: emailVerified,
+            consentRevokedAt: consentRevokedAt
         )
     }
 
@@ -197,7 +209,7 @@ extension StoredAppleLink {
             try """
                 INSERT INTO apple_links (\(unescaped: StoreColumns.appleLink))
                 VALUES (\(subject), \(userID), \(clientID), \(sealedRefreshToken), \(email), \(isPrivateEmail), \(emailEnabled),
-                        \(createdAt))
+                        \(createdAt), \(emailVerified), \(consentRevokedAt))
                 """
         }
     }

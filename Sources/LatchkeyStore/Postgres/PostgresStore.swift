@@ -61,6 +61,13 @@ public final class PostgresStore: LatchkeyStore {
                 for statement in migration.statements {
                     try await connection.execute(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
+                if migration.version == PostgresSchema.nameSkeletonVersion {
+                    // Existing accounts get their confusables skeleton now (the table is in Swift, not SQL).
+                    let users = try await connection.all("SELECT id, name FROM users", logger: logger) { try $0.decode((UUID, String).self) }
+                    for (id, name) in users {
+                        try await connection.execute("UPDATE users SET name_skeleton = \(NameSkeleton.of(name)) WHERE id = \(id)", logger: logger)
+                    }
+                }
                 try await connection.execute(
                     "INSERT INTO schema_migrations (version, name) VALUES (\(migration.version), \(migration.name))",
                     logger: logger
@@ -86,6 +93,13 @@ public final class PostgresStore: LatchkeyStore {
 
     public func user(named name: String) async throws(StoreError) -> StoredUser? {
         try await firstUser("SELECT \(unescaped: StoreColumns.user) FROM users WHERE name_key = \(StoredUser.nameKey(name))")
+    }
+
+    public func user(confusableWith name: String) async throws(StoreError) -> StoredUser? {
+        let skeletons = Array(NameSkeleton.candidates(of: name))
+        return try await firstUser(
+            "SELECT \(unescaped: StoreColumns.user) FROM users WHERE name_skeleton = ANY(\(skeletons)) AND name_key <> \(StoredUser.nameKey(name)) LIMIT 1"
+        )
     }
 
     public func deleteUser(id: UUID) async throws(StoreError) {
@@ -141,8 +155,10 @@ public final class PostgresStore: LatchkeyStore {
         )
     }
 
-    public func deleteCredential(id: Data, ofUser userID: UUID, keepingAnotherWayIn: Bool) async throws(StoreError) {
-        guard keepingAnotherWayIn else {
+    public func deleteCredential(
+        id: Data, ofUser userID: UUID, keepingAnotherWayIn: Bool, sparingSession spared: Data?
+    ) async throws(StoreError) {
+        guard keepingAnotherWayIn || spared != nil else {
             return try await requireChange(
                 otherwise: "the user has no such credential",
                 try "DELETE FROM credentials WHERE id = \(id) AND user_id = \(userID) RETURNING 1"
@@ -151,6 +167,11 @@ public final class PostgresStore: LatchkeyStore {
         try await transaction { [self] connection in
             // Locking the user's row serialises this user's deletions, so each one counts what the others left.
             _ = try await connection.execute("SELECT 1 FROM users WHERE id = \(userID) FOR UPDATE", logger: logger)
+            if let spared {
+                try await connection.execute(
+                    "UPDATE sessions SET credential_id = NULL WHERE token_hash = \(spared) AND credential_id = \(id)", logger: logger
+                )
+            }
             let others = try await connection.first(
                 """
                 SELECT (SELECT count(*) FROM credentials WHERE user_id = \(userID) AND id <> \(id))
@@ -163,7 +184,7 @@ public final class PostgresStore: LatchkeyStore {
                 "DELETE FROM credentials WHERE id = \(id) AND user_id = \(userID) RETURNING 1", logger: logger
             )
             guard deleted > 0 else { throw StoreError(.notFound, "the user has no such credential") }
-            guard others > 0 else { throw StoreError(.conflict, "the credential is the user's last way to sign in") }
+            guard others > 0 || !keepingAnotherWayIn else { throw StoreError(.conflict, "the credential is the user's last way to sign in") }
         }
     }
 

@@ -3,7 +3,9 @@ import PostgresNIO
 extension PostgresStore {
     /// Where and how ``PostgresStore`` connects. ``StoreURL`` builds one from `postgres://user:pass@host:port/db`.
     public struct Configuration: Sendable, Hashable, CustomStringConvertible {
-        /// Whether the connection is encrypted, as libpq's `sslmode` (the default, like libpq's, is ``prefer``).
+        /// Whether the connection is encrypted, as libpq's `sslmode`. The default is ``require`` (TLS with a verified
+        /// certificate), except for a database on the loopback interface (`localhost`, `127.0.0.0/8`, `::1`), where it
+        /// is ``prefer``: a password crossing a network in clear is not a default.
         public enum TLSMode: String, Sendable, Hashable, CaseIterable {
             /// Plain TCP.
             case disable
@@ -37,7 +39,7 @@ extension PostgresStore {
             password: String? = nil,
             database: String,
             schema: String? = nil,
-            tls: TLSMode = .prefer,
+            tls: TLSMode? = nil,
             maximumConnections: Int = 20,
             operationTimeout: Duration = .seconds(10)
         ) {
@@ -47,9 +49,22 @@ extension PostgresStore {
             self.password = password
             self.database = database
             self.schema = schema
-            self.tls = tls
+            self.tls = tls ?? Self.defaultTLS(host: host)
             self.maximumConnections = maximumConnections
             self.operationTimeout = operationTimeout
+        }
+
+        /// The TLS mode when none is given: ``TLSMode/prefer`` on the loopback interface, ``TLSMode/require`` elsewhere.
+        public static func defaultTLS(host: String) -> TLSMode {
+            isLoopback(host) ? .prefer : .require
+        }
+
+        /// Whether `host` names the loopback interface: `localhost`, an address in `127.0.0.0/8`, or `::1`.
+        static func isLoopback(_ host: String) -> Bool {
+            let host = host.lowercased()
+            if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" || host == "0:0:0:0:0:0:0:1" { return true }
+            let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+            return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
         }
 
         /// The configuration without its password, for logs.

@@ -14,13 +14,19 @@ public struct StoredAppleLink: Sendable, Hashable {
     public var clientID: String
     /// The refresh token, sealed by the server; nil when no authorization code was exchanged.
     public var sealedRefreshToken: Data?
-    /// The email Apple gave on the first sign-in (possibly a private relay address).
+    /// The email Apple gave on the first sign-in (possibly a private relay address), or the one the app sent.
     public var email: String?
+    /// Whether ``email`` is verified: true only for an email from the identity token with `email_verified` true;
+    /// an email the client supplied is never verified.
+    public var emailVerified: Bool
     /// Whether ``email`` is a private relay address.
     public var isPrivateEmail: Bool
     /// Whether Apple relays mail to ``email`` (false after an `email-disabled` notification).
     public var emailEnabled: Bool
     public var createdAt: Date
+    /// When the user last revoked the app's consent (Apple's `consent-revoked` notification), or nil. The link stays,
+    /// so the same Apple ID signing in again comes back to its account; that sign-in clears this.
+    public var consentRevokedAt: Date?
 
     public init(
         subject: String,
@@ -30,7 +36,9 @@ public struct StoredAppleLink: Sendable, Hashable {
         email: String? = nil,
         isPrivateEmail: Bool = false,
         emailEnabled: Bool = true,
-        createdAt: Date = Date()
+        createdAt: Date = Date(),
+        emailVerified: Bool = false,
+        consentRevokedAt: Date? = nil
     ) {
         self.subject = subject
         self.userID = userID
@@ -40,6 +48,8 @@ public struct StoredAppleLink: Sendable, Hashable {
         self.isPrivateEmail = isPrivateEmail
         self.emailEnabled = emailEnabled
         self.createdAt = createdAt
+        self.emailVerified = emailVerified
+        self.consentRevokedAt = consentRevokedAt
     }
 
     /// The longest subject and client ID the store accepts.

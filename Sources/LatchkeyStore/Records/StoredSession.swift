@@ -10,12 +10,17 @@ public struct StoredSession: Sendable, Hashable, Codable {
     public var createdAt: Date
     /// After this instant the session is no longer valid.
     public var expiresAt: Date
+    /// The passkey the session was signed in (or signed up) with, or nil for other ways in (password, Apple).
+    /// Deleting that credential ends the session: the stores delete it with the credential.
+    public var credentialID: Data?
 
-    public init(tokenHash: Data, userID: UUID, createdAt: Date = Date(), expiresAt: Date) {
+    /// A session; `credentialID` names the passkey it was made with, if any.
+    public init(tokenHash: Data, userID: UUID, createdAt: Date = Date(), expiresAt: Date, credentialID: Data? = nil) {
         self.tokenHash = tokenHash
         self.userID = userID
         self.createdAt = createdAt
         self.expiresAt = expiresAt
+        self.credentialID = credentialID
     }
 
     /// The length of a SHA-256 digest.

@@ -14,9 +14,9 @@ extension StoredUser {
         )
     }
 
-    /// For `INSERT INTO users (\(StoreColumns.user), name_key)`.
+    /// For `INSERT INTO users (\(StoreColumns.user), name_key, name_skeleton)`.
     var sqliteArguments: StatementArguments {
-        [id, userHandle, name, displayName, createdAt, nameKey]
+        [id, userHandle, name, displayName, createdAt, nameKey, NameSkeleton.of(name)]
     }
 }
 
@@ -80,13 +80,14 @@ extension StoredSession {
             tokenHash: try row.decode(forColumn: "token_hash"),
             userID: try row.decode(forColumn: "user_id"),
             createdAt: try row.decode(forColumn: "created_at"),
-            expiresAt: try row.decode(forColumn: "expires_at")
+            expiresAt: try row.decode(forColumn: "expires_at"),
+            credentialID: try row.decode(forColumn: "credential_id")
         )
     }
 
     /// For `INSERT INTO sessions (\(StoreColumns.session))`.
     var sqliteArguments: StatementArguments {
-        [tokenHash, userID, createdAt, expiresAt]
+        [tokenHash, userID, createdAt, expiresAt, credentialID]
     }
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The versioned SQLite schema. GRDB's `DatabaseMigrator` records applied migrations in `grdb_migrations`, so
@@ -16,6 +17,14 @@ enum SQLiteSchema {
         }
         migrator.registerMigration("v4: Apple app nonces, Apple identity token uses") { db in
             try db.execute(sql: v4Apple)
+        }
+        migrator.registerMigration("v5: hardening") { db in
+            try db.execute(sql: v5Hardening)
+            // Existing accounts get their confusables skeleton now (the table is in Swift, not SQL).
+            for row in try Row.fetchAll(db, sql: "SELECT id, name FROM users") {
+                let id: UUID = row["id"], name: String = row["name"]
+                try db.execute(sql: "UPDATE users SET name_skeleton = ? WHERE id = ?", arguments: [NameSkeleton.of(name), id])
+            }
         }
         return migrator
     }
@@ -155,5 +164,32 @@ enum SQLiteSchema {
             PRIMARY KEY (subject, nonce_hash)
         ) STRICT;
         CREATE INDEX apple_token_uses_expires_at ON apple_token_uses(expires_at);
+        """
+
+    /// Hardening (issue 14): the passkey each session was made with (deleting the passkey ends its sessions), secrets
+    /// the instances share (made once), request counters per fixed window (rate limits per account name), and on
+    /// Apple links whether the email is verified (existing links: not) and when consent was revoked, and each user's
+    /// confusables skeleton (``NameSkeleton``), computed for existing users by the migration.
+    private static let v5Hardening = """
+        ALTER TABLE sessions ADD COLUMN credential_id BLOB REFERENCES credentials(id) ON DELETE CASCADE;
+        CREATE INDEX sessions_credential_id ON sessions(credential_id);
+
+        CREATE TABLE server_secrets (
+            name TEXT NOT NULL PRIMARY KEY,
+            value BLOB NOT NULL CHECK (length(value) BETWEEN 16 AND 128)
+        ) STRICT;
+
+        CREATE TABLE request_counts (
+            key TEXT NOT NULL PRIMARY KEY CHECK (length(key) BETWEEN 1 AND 512),
+            window_start TEXT NOT NULL,
+            count INTEGER NOT NULL CHECK (count >= 1)
+        ) STRICT;
+        CREATE INDEX request_counts_window_start ON request_counts(window_start);
+
+        ALTER TABLE apple_links ADD COLUMN email_verified INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE apple_links ADD COLUMN consent_revoked_at TEXT;
+
+        ALTER TABLE users ADD COLUMN name_skeleton TEXT;
+        CREATE INDEX users_name_skeleton ON users(name_skeleton);
         """
 }

@@ -23,7 +23,7 @@ extension SQLiteStore {
         try await write { db in
             if let user { try Self.insert(user, into: db) }
             try db.execute(
-                sql: "INSERT INTO apple_links (\(StoreColumns.appleLink)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                sql: "INSERT INTO apple_links (\(StoreColumns.appleLink)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 arguments: link.sqliteArguments
             )
             if let session { try Self.insert(session, into: db) }
@@ -41,6 +41,7 @@ extension SQLiteStore {
                     arguments: [sealedRefreshToken, clientID, subject]
                 )
             }
+            try db.execute(sql: "UPDATE apple_links SET consent_revoked_at = NULL WHERE subject = ?", arguments: [subject])
             guard let link = try Self.fetchAppleLink(db, subject: subject) else {
                 throw StoreError(.notFound, "the Apple ID is not linked")
             }
@@ -71,6 +72,17 @@ extension SQLiteStore {
                 deletedUser = db.changesCount > 0
             }
             return EndedAppleLink(link: link, endedSessions: endedSessions, deletedUser: deletedUser)
+        }
+    }
+
+    public func revokeAppleConsent(subject: String, now: Date) async throws(StoreError) -> Int? {
+        try await write { db in
+            guard let userID = try UUID.fetchOne(
+                db, sql: "UPDATE apple_links SET sealed_refresh_token = NULL, consent_revoked_at = ? WHERE subject = ? RETURNING user_id",
+                arguments: [now, subject]
+            ) else { return nil }
+            try db.execute(sql: "DELETE FROM sessions WHERE user_id = ?", arguments: [userID])
+            return db.changesCount
         }
     }
 
@@ -184,12 +196,14 @@ extension StoredAppleLink {
             email: try row.decode(forColumn: "email"),
             isPrivateEmail: try row.decode(forColumn: "is_private_email"),
             emailEnabled: try row.decode(forColumn: "email_enabled"),
-            createdAt: try row.decode(forColumn: "created_at")
+            createdAt: try row.decode(forColumn: "created_at"),
+            emailVerified: try row.decode(forColumn: "email_verified"),
+            consentRevokedAt: try row.decode(forColumn: "consent_revoked_at")
         )
     }
 
     /// For `INSERT INTO apple_links (\(StoreColumns.appleLink))`.
     var sqliteArguments: StatementArguments {
-        [subject, userID, clientID, sealedRefreshToken, email, isPrivateEmail, emailEnabled, createdAt]
+        [subject, userID, clientID, sealedRefreshToken, email, isPrivateEmail, emailEnabled, createdAt, emailVerified, consentRevokedAt]
     }
 }

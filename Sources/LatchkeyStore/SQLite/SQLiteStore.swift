@@ -18,7 +18,8 @@ public final class SQLiteStore: LatchkeyStore {
     /// How long a write waits for another process's lock before failing with ``StoreError/Code/unavailable``.
     public static let busyTimeout: TimeInterval = 5
 
-    /// Opens (creating when missing, with its directory) the database at `path` and migrates it.
+    /// Opens (creating when missing, with its directory, readable and writable by its owner only: mode 0600) the
+    /// database at `path` and migrates it.
     ///
     /// Throws ``StoreError/Code/unavailable`` if the file cannot be opened or migrated.
     public init(path: String) throws(StoreError) {
@@ -28,6 +29,12 @@ public final class SQLiteStore: LatchkeyStore {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
             throw StoreError(.unavailable, "cannot create the directory \(directory.path): \(error.localizedDescription)")
+        }
+        // Only the server's user may read the file (sessions, credentials, sealed Apple tokens); SQLite gives its
+        // -wal and -shm files the database file's mode. An existing file keeps the mode its owner gave it.
+        if !FileManager.default.fileExists(atPath: path),
+           !FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) {
+            throw StoreError(.unavailable, "cannot create the database file \(path)")
         }
         var configuration = Configuration()
         configuration.label = "LatchkeyStore"
@@ -73,6 +80,20 @@ public final class SQLiteStore: LatchkeyStore {
 
     public func user(named name: String) async throws(StoreError) -> StoredUser? {
         try await fetchUser(where: "name_key = ?", StoredUser.nameKey(name))
+    }
+
+    public func user(confusableWith name: String) async throws(StoreError) -> StoredUser? {
+        let skeletons = Array(NameSkeleton.candidates(of: name))
+        let key = StoredUser.nameKey(name)
+        return try await read { db in
+            let marks = Array(repeating: "?", count: skeletons.count).joined(separator: ", ")
+            var arguments = StatementArguments(skeletons)
+            arguments += [key]
+            return try Row.fetchOne(
+                db, sql: "SELECT \(StoreColumns.user) FROM users WHERE name_skeleton IN (\(marks)) AND name_key <> ? LIMIT 1",
+                arguments: arguments
+            ).map(StoredUser.init(sqliteRow:))
+        }
     }
 
     public func deleteUser(id: UUID) async throws(StoreError) {
@@ -127,8 +148,15 @@ public final class SQLiteStore: LatchkeyStore {
         }
     }
 
-    public func deleteCredential(id: Data, ofUser userID: UUID, keepingAnotherWayIn: Bool) async throws(StoreError) {
+    public func deleteCredential(
+        id: Data, ofUser userID: UUID, keepingAnotherWayIn: Bool, sparingSession spared: Data?
+    ) async throws(StoreError) {
         try await write { db in
+            if let spared {
+                try db.execute(
+                    sql: "UPDATE sessions SET credential_id = NULL WHERE token_hash = ? AND credential_id = ?", arguments: [spared, id]
+                )
+            }
             try Self.requireChange(
                 db, "DELETE FROM credentials WHERE id = ? AND user_id = ?", [id, userID],
                 otherwise: "the user has no such credential"
@@ -287,7 +315,7 @@ public final class SQLiteStore: LatchkeyStore {
     // MARK: Statements shared by several calls
 
     static func insert(_ user: StoredUser, into db: Database) throws {
-        try db.cachedStatement(sql: "INSERT INTO users (\(StoreColumns.user), name_key) VALUES (?, ?, ?, ?, ?, ?)")
+        try db.cachedStatement(sql: "INSERT INTO users (\(StoreColumns.user), name_key, name_skeleton) VALUES (?, ?, ?, ?, ?, ?, ?)")
             .execute(arguments: user.sqliteArguments)
     }
 
@@ -297,7 +325,7 @@ public final class SQLiteStore: LatchkeyStore {
     }
 
     static func insert(_ session: StoredSession, into db: Database) throws {
-        try db.cachedStatement(sql: "INSERT INTO sessions (\(StoreColumns.session)) VALUES (?, ?, ?, ?)")
+        try db.cachedStatement(sql: "INSERT INTO sessions (\(StoreColumns.session)) VALUES (?, ?, ?, ?, ?)")
             .execute(arguments: session.sqliteArguments)
     }
 

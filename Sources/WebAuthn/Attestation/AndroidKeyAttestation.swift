@@ -40,7 +40,7 @@ public struct AndroidKeyAttestation: AttestationStatementVerifier {
         do {
             return try AndroidKeyDescription(derEncoded: Array(ext.value))
         } catch {
-            throw context.failure("keyDescriptionMalformed", "android-key key description extension is not a valid KeyDescription: \(error)")
+            throw context.failure("keyDescriptionMalformed", "android-key key description extension is not a valid KeyDescription")
         }
     }
 

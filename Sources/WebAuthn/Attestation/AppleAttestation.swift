@@ -39,7 +39,7 @@ public struct AppleAttestation: AttestationStatementVerifier {
                 }
             }
         } catch {
-            throw context.failure("nonceExtensionMalformed", "apple nonce extension is not SEQUENCE { [1] OCTET STRING }: \(error)")
+            throw context.failure("nonceExtensionMalformed", "apple nonce extension is not SEQUENCE { [1] OCTET STRING }")
         }
     }
 }

@@ -111,7 +111,7 @@ public struct AttestationContext: Sendable {
             } catch where index > 0 {
                 continue
             } catch {
-                throw WebAuthnError(.certificateMalformed, "\(format) x5c[\(index)] is not a valid X.509 certificate: \(error)")
+                throw WebAuthnError(.certificateMalformed, "\(format) x5c[\(index)] is not a valid X.509 certificate")
             }
         }
         return chain

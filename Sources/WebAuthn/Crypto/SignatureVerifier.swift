@@ -65,7 +65,7 @@ public struct SignatureVerifier: Sendable {
         } catch let error as WebAuthnError {
             throw error
         } catch {
-            throw WebAuthnError(.publicKeyMalformed, "the \(alg.name) public key is not valid: \(error)")
+            throw WebAuthnError(.publicKeyMalformed, "the \(alg.name) public key is not valid")
         }
     }
 

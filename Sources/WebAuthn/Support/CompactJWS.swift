@@ -49,7 +49,7 @@ struct CompactJWS: Sendable {
         do {
             header = try JSONDecoder().decode(Header.self, from: Data(headerJSON))
         } catch {
-            throw malformed("header is not JSON with \"alg\" and \"x5c\": \(error)")
+            throw malformed("header is not JSON with \"alg\" and \"x5c\"")
         }
         guard let algorithm = Self.algorithms[header.alg] else {
             throw WebAuthnError(.unsupportedAlgorithm, "\(name) JWS alg \"\(header.alg)\" is not supported")
@@ -61,7 +61,7 @@ struct CompactJWS: Sendable {
             do {
                 certificates.append(try Certificate(derEncoded: der))
             } catch {
-                throw WebAuthnError(.certificateMalformed, "\(name) x5c[\(index)] is not a valid X.509 certificate: \(error)")
+                throw WebAuthnError(.certificateMalformed, "\(name) x5c[\(index)] is not a valid X.509 certificate")
             }
         }
         self.algorithm = algorithm

@@ -27,7 +27,7 @@ struct SafetyNetResponse: Sendable {
         do {
             payload = try JSONDecoder().decode(Payload.self, from: Data(jws.payload))
         } catch {
-            throw WebAuthnError(malformed, "android-safetynet response payload is not the expected JSON: \(error)")
+            throw WebAuthnError(malformed, "android-safetynet response payload is not the expected JSON")
         }
     }
 }

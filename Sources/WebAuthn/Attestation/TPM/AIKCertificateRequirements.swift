@@ -34,7 +34,7 @@ struct AIKCertificateRequirements: Sendable {
             do {
                 return try value()
             } catch {
-                throw unmet("\(name) extension is not valid: \(error)")
+                throw unmet("\(name) extension is not valid")
             }
         }
         guard let names = try read("subject alternative name", { try aik.extensions.subjectAlternativeNames }) else {

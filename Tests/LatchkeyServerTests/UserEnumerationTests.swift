@@ -1,0 +1,145 @@
+import Foundation
+import HTTPTypes
+import LatchkeyAPI
+import LatchkeyServer
+import LatchkeyStore
+import Testing
+import VirtualAuthenticator
+import WebAuthn
+
+/// Sign-in options do not tell whether an account name exists, and attempts per name are limited (issue 14, finding 4).
+@Suite("User enumeration")
+struct UserEnumerationTests {
+    private func options(_ session: HTTPSession, _ name: String) async throws -> Reply {
+        try await session.send(.post, APIPaths.Native.authenticationOptions, json: AuthenticationOptionsRequest(username: name))
+    }
+
+    /// The JSON keys of the options and of each descriptor, with the answer's status: what a prober can compare.
+    private func shape(_ reply: Reply) throws -> String {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(reply.body)) as? [String: Any])
+        let options = try #require(object["options"] as? [String: Any])
+        let descriptors = try #require(options["allowCredentials"] as? [[String: Any]])
+        // The count is not part of the shape: real accounts have one passkey or several, and so do decoys.
+        return "\(reply.status.code) \(object.keys.sorted()) \(options.keys.sorted()) \(Set(descriptors.map { $0.keys.sorted() }))"
+    }
+
+    private func allowed(_ reply: Reply) throws -> [PublicKeyCredentialDescriptor] {
+        try reply.decode(AuthenticationOptionsResponse.self).options.allowCredentials ?? []
+    }
+
+    @Test(arguments: Backend.available)
+    func anUnknownNameGetsDecoyOptionsShapedLikeARealOne(_ backend: Backend) async throws {
+        try await withServer(backend) { server throws in
+            _ = try await NativeClient(http: server.app()).signUp("alice", with: VirtualAuthenticator())
+            let real = try await options(server.app(), "alice")
+            let decoy = try await options(server.app(), "nobody")
+            #expect(decoy.status == .ok, "\(decoy)")
+            #expect(try shape(decoy) == shape(real))
+            let ids = try allowed(decoy).map(\.id)
+            let again = try allowed(await options(server.app(), "nobody")).map(\.id)
+            let otherCase = try allowed(await options(server.app(), "NoBody")).map(\.id)
+            let otherName = try allowed(await options(server.app(), "somebody")).map(\.id)
+            #expect(again == ids, "stable across calls")
+            #expect(otherCase == ids, "one account name, one answer, as for real names")
+            #expect(otherName != ids, "another name, other decoys")
+
+            let conformance = try await server.app().send(
+                .post, APIPaths.Conformance.assertionOptions, json: ServerRequestOptionsRequest(username: "nobody")
+            )
+            #expect(conformance.status == .ok, "\(conformance)")
+            #expect(try conformance.decode(ServerRequestOptionsResponse.self).options.allowCredentials?.map(\.id) == ids)
+        }
+    }
+
+    @Test func decoysLookLikeRealCredentialsAndEveryInstanceAgrees() async throws {
+        let database = try TestDatabase(.sqlite)
+        do {
+            try await checkDecoys(on: database)
+            await database.destroy()
+        } catch {
+            await database.destroy()
+            throw error
+        }
+    }
+
+    private func checkDecoys(on database: TestDatabase) async throws {
+        let first: [String: [PublicKeyCredentialDescriptor]] = try await withServer(on: database) { server throws in
+            var decoys: [String: [PublicKeyCredentialDescriptor]] = [:]
+            for index in 0..<200 {
+                let reply = try await options(server.app(), "user\(index)")
+                decoys["user\(index)"] = try allowed(reply)
+            }
+            return decoys
+        }
+        let counts = Set(first.values.map(\.count))
+        let lengths = Set(first.values.flatMap { $0.map(\.id.bytes.count) })
+        #expect(counts.isSubset(of: [1, 2, 3]) && counts.contains(1) && counts.contains(2))
+        #expect(lengths.isSubset(of: [16, 20, 32, 64]) && lengths.count >= 3)
+        #expect(first.values.allSatisfy { $0.allSatisfy { $0.transports?.isEmpty == false } })
+        // Another instance on the same database (or this one restarted) gives the same decoys.
+        try await withServer(on: database) { server throws in
+            let reply = try await options(server.app(), "user7")
+            #expect(try allowed(reply) == first["user7"])
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func aDecoySignInFailsAsAnotherAccountsPasskeyDoes(_ backend: Backend) async throws {
+        try await withServer(backend) { server throws in
+            let bobsPhone = VirtualAuthenticator()
+            _ = try await NativeClient(http: server.app()).signUp("alice", with: VirtualAuthenticator())
+            _ = try await NativeClient(http: server.app()).signUp("bob", with: bobsPhone)
+
+            /// Begins a sign-in for `name`, answers it with Bob's passkey whatever the options allow, and verifies.
+            func signInWithBobsPasskey(as name: String) async throws -> Reply {
+                let app = server.app()
+                let begun: AuthenticationOptionsResponse = try await options(app, name).decode()
+                var options = begun.options
+                options.allowCredentials = nil
+                let assertion = try await bobsPhone.authenticate(options: options, origin: ServerHarness.origin)
+                return try await app.send(
+                    .post, APIPaths.Native.authenticationVerify, json: AuthenticationVerifyRequest(ticket: begun.ticket, credential: assertion)
+                )
+            }
+            let real = try await signInWithBobsPasskey(as: "alice")
+            let decoy = try await signInWithBobsPasskey(as: "nobody")
+            #expect(real.errorCode == WebAuthnError.Code.credentialNotAllowed.rawValue, "\(real)")
+            #expect(decoy.status == real.status)
+            #expect(decoy.text == real.text, "the same answer, word for word")
+        }
+    }
+
+    @Test func attemptsAreLimitedPerNameWhateverTheAddress() async throws {
+        var settings = ServerSettings.test
+        settings.rateLimit = 3
+        settings.trustedProxies = ["127.0.0.0/8", "::1/128"]
+        try await withServer(.sqlite, settings: settings) { server throws in
+            _ = try await NativeClient(http: server.app()).signUp("alice", with: VirtualAuthenticator())
+            for name in ["alice", "nobody"] {
+                for attempt in 1...3 {
+                    let reply = try await server.app().send(
+                        .post, APIPaths.Native.authenticationOptions, json: AuthenticationOptionsRequest(username: name),
+                        headers: [.forwardedForTests: "203.0.113.\(attempt)"]
+                    )
+                    #expect(reply.status == .ok, "\(name) \(attempt): \(reply)")
+                }
+                let fourth = try await server.app().send(
+                    .post, APIPaths.Native.authenticationOptions, json: AuthenticationOptionsRequest(username: name.uppercased()),
+                    headers: [.forwardedForTests: "198.51.100.9"]
+                )
+                #expect(fourth.status == .tooManyRequests, "\(name): \(fourth)")
+                #expect(fourth.errorCode == "request.rateLimited")
+                #expect(fourth.headers[.retryAfter] != nil)
+            }
+            let other = try await server.app().send(
+                .post, APIPaths.Native.authenticationOptions, json: AuthenticationOptionsRequest(username: "carol"),
+                headers: [.forwardedForTests: "198.51.100.10"]
+            )
+            #expect(other.status == .ok, "another name has its own count")
+        }
+    }
+}
+
+extension HTTPField.Name {
+    static let forwardedForTests = HTTPField.Name("X-Forwarded-For")!
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+@testable import LatchkeyStore
+
+/// The store parts added by the hardening (issue 14): shared secrets, request counters, sessions tied to their
+/// passkey, and the SQLite file's mode.
+@Suite("Server state in the store")
+struct ServerStateStoreTests {
+    @Test(arguments: Backend.available)
+    func theFirstSecretStoredIsTheOneEveryoneGets(_ backend: Backend) async throws {
+        try await withStore(backend) { store throws in
+            let first = Data(repeating: 1, count: 32), second = Data(repeating: 2, count: 32)
+            #expect(try await store.serverSecret(named: "test", candidate: first) == first)
+            #expect(try await store.serverSecret(named: "test", candidate: second) == first)
+            #expect(try await store.serverSecret(named: "other", candidate: second) == second)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func requestsAreCountedPerKeyInFixedWindows(_ backend: Backend) async throws {
+        try await withStore(backend) { store throws in
+            let start = Date(timeIntervalSince1970: 1_800_000_000)
+            var counts: [Int] = []
+            for offset in 0..<3 {
+                counts.append(try await store.countRequest(key: "a", window: 60, now: start.addingTimeInterval(Double(offset))))
+            }
+            #expect(counts == [1, 2, 3])
+            #expect(try await store.countRequest(key: "b", window: 60, now: start) == 1, "each key has its own count")
+            #expect(try await store.countRequest(key: "a", window: 60, now: start.addingTimeInterval(60)) == 1, "a new window")
+            #expect(try await store.countRequest(key: "a", window: 60, now: start.addingTimeInterval(61)) == 2)
+            #expect(try await store.purgeRequestCounts(before: start.addingTimeInterval(30)) == 1, "b's window began at start")
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func concurrentCountsAreNeverLost(_ backend: Backend) async throws {
+        try await withStore(backend) { store throws in
+            let now = Date()
+            let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<20 { group.addTask { try await store.countRequest(key: "k", window: 60, now: now) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(counts.sorted() == Array(1...20))
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func deletingAPasskeyDeletesTheSessionsMadeWithIt(_ backend: Backend) async throws {
+        try await withStore(backend) { store throws in
+            let user = try await store.createUser(named: "alice")
+            let phone = Make.credential(of: user.id), key = Make.credential(of: user.id)
+            try await store.addCredential(phone)
+            try await store.addCredential(key)
+            let created = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+            let expires = created.addingTimeInterval(3600)
+            let withPhone = StoredSession(tokenHash: Make.bytes(32), userID: user.id, createdAt: created, expiresAt: expires, credentialID: phone.id)
+            let withKey = StoredSession(tokenHash: Make.bytes(32), userID: user.id, createdAt: created, expiresAt: expires, credentialID: key.id)
+            let withPassword = StoredSession(tokenHash: Make.bytes(32), userID: user.id, createdAt: created, expiresAt: expires)
+            for session in [withPhone, withKey, withPassword] { try await store.createSession(session) }
+            #expect(try await store.session(tokenHash: withKey.tokenHash, now: Date()) == withKey, "the credential is kept")
+
+            try await store.deleteCredential(id: key.id, ofUser: user.id, keepingAnotherWayIn: true)
+            #expect(try await store.session(tokenHash: withKey.tokenHash, now: Date()) == nil)
+            #expect(try await store.session(tokenHash: withPhone.tokenHash, now: Date()) == withPhone)
+            #expect(try await store.session(tokenHash: withPassword.tokenHash, now: Date()) == withPassword)
+
+            // The caller removing the passkey it signed in with keeps its own session, now tied to no passkey.
+            let other = Make.credential(of: user.id)
+            try await store.addCredential(other)
+            let caller = StoredSession(tokenHash: Make.bytes(32), userID: user.id, createdAt: created, expiresAt: expires, credentialID: other.id)
+            let elsewhere = StoredSession(tokenHash: Make.bytes(32), userID: user.id, createdAt: created, expiresAt: expires, credentialID: other.id)
+            for session in [caller, elsewhere] { try await store.createSession(session) }
+            try await store.deleteCredential(id: other.id, ofUser: user.id, keepingAnotherWayIn: true, sparingSession: caller.tokenHash)
+            #expect(try await store.session(tokenHash: caller.tokenHash, now: Date())?.credentialID == nil)
+            #expect(try await store.session(tokenHash: caller.tokenHash, now: Date()) != nil)
+            #expect(try await store.session(tokenHash: elsewhere.tokenHash, now: Date()) == nil)
+        }
+    }
+
+    @Test func theSQLiteFileIsTheOwnersOnly() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-mode-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("store.sqlite").path
+        _ = try SQLiteStore(path: path)
+        for file in [path, path + "-wal"] where FileManager.default.fileExists(atPath: file) {
+            let mode = try #require(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int)
+            #expect(mode & 0o077 == 0, "\(file) is \(String(mode, radix: 8))")
+        }
+    }
+}
+
