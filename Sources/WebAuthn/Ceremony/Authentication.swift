@@ -32,7 +32,11 @@ extension RelyingParty {
         hints: [PublicKeyCredentialHint]? = nil,
         extensions: [String: JSONValue]? = nil
     ) -> PublicKeyCredentialRequestOptions {
-        PublicKeyCredentialRequestOptions(
+        var extensions = extensions
+        if let appID, extensions?["appid"] == nil {
+            extensions = (extensions ?? [:]).merging(["appid": .string(appID)]) { given, _ in given }
+        }
+        return PublicKeyCredentialRequestOptions(
             challenge: challenge ?? Self.generateChallenge(),
             timeout: timeoutMilliseconds,
             rpId: id,
@@ -41,6 +45,13 @@ extension RelyingParty {
             hints: hints,
             extensions: extensions
         )
+    }
+
+    /// SHA-256 of ``appID`` when it is set and the client's `appid` extension output is true: the rpIdHash the
+    /// authenticator used for a credential registered with the U2F API.
+    func appIDHash(usedBy credential: AuthenticationCredential) -> [UInt8]? {
+        guard let appID, credential.clientExtensionResults["appid"]?.boolValue == true else { return nil }
+        return Array(SHA256.hash(data: Array(appID.utf8)))
     }
 
     /// Verifies an authentication response (WebAuthn §7.2) against the stored credential.
@@ -76,12 +87,13 @@ extension RelyingParty {
         let clientDataBytes = credential.response.clientDataJSON.bytes
         let clientData = try CollectedClientData(bytes: clientDataBytes)
         let challengeEncoding = try ClientDataCheck(
-            relyingParty: self, expectedType: CollectedClientData.getType, expectedChallenge: expectedChallenge
+            relyingParty: self, expectedType: authenticationType, expectedChallenge: expectedChallenge
         ).verify(clientData)
 
         let authData = try AuthenticatorData(bytes: credential.response.authenticatorData.bytes)
         try AuthenticatorDataCheck(
-            relyingParty: self, requireUserVerification: requireUserVerification ?? (userVerification == .required)
+            relyingParty: self, requireUserVerification: requireUserVerification ?? (userVerification == .required),
+            appIDHash: appIDHash(usedBy: credential)
         ).verify(authData)
         if let eligible = record.backupEligible, eligible != authData.flags.backupEligible {
             throw WebAuthnError(.backupStateInvalid, "the BE flag changed since registration (was \(eligible))")

@@ -66,7 +66,7 @@ extension RelyingParty {
         let clientDataBytes = credential.response.clientDataJSON.bytes
         let clientData = try CollectedClientData(bytes: clientDataBytes)
         let challengeEncoding = try ClientDataCheck(
-            relyingParty: self, expectedType: CollectedClientData.createType, expectedChallenge: expectedChallenge
+            relyingParty: self, expectedType: registrationType, expectedChallenge: expectedChallenge
         ).verify(clientData)
         let clientDataHash = Array(SHA256.hash(data: clientDataBytes))
 

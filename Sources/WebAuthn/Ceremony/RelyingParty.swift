@@ -46,6 +46,16 @@ public struct RelyingParty: Sendable {
     /// Compatibility, off by default: accept client data whose `challenge` is the base64url of the UTF-8 text of
     /// the base64url challenge (some iOS SDKs encode it so). It binds the same random value.
     public var acceptsBase64URLTextChallenge: Bool = false
+    /// The `type` a registration's client data must carry: `webauthn.create` by default.
+    public var registrationType: String = CollectedClientData.createType
+    /// The `type` an authentication's client data must carry: `webauthn.get` by default; `payment.get` to verify
+    /// Secure Payment Confirmation assertions.
+    public var authenticationType: String = CollectedClientData.getType
+    /// The FIDO AppID of credentials registered with the U2F API (WebAuthn §10.1.1, the `appid` extension), e.g.
+    /// `https://example.com/u2f/appid.json`. When set, ``beginAuthentication(challenge:allowCredentials:userVerification:hints:extensions:)``
+    /// asks for the extension, and an assertion whose client extension output says `appid: true` may carry the
+    /// SHA-256 of this AppID as its rpIdHash instead of the RP ID's. Nil (the default) accepts only RP ID hashes.
+    public var appID: String?
 
     public init(id: String, name: String, origins: [String]) {
         self.id = id
