@@ -112,7 +112,7 @@ struct VerifierOptionTests {
     /// w3c-fido-u2f-es256-auth, with the client's `appid: true` output added (client extension outputs are not
     /// signed): the authenticator data's rpIdHash is SHA-256 of "example.org", which here plays the AppID of a
     /// relying party whose WebAuthn RP ID is login.example.org.
-    static func appIDArguments(_ fixture: String = "fido-u2f-appid.authentication.json", _ extra: [String] = []) throws -> [String] {
+    static func appIDArguments(_ fixture: String = "fido-u2f-appid.authentication.json", extra: [String] = []) throws -> [String] {
         [
             "verify", "authentication", "--credential", try CLIHarness.fixture(fixture),
             "--challenge", "-QxhKYHYT1mUON4aUA92km6SzIS--OAsbiNVPwBIVDU",
@@ -128,15 +128,15 @@ struct VerifierOptionTests {
         #expect(without.status == 1)
         #expect(without.errorCode == "rpIdHashMismatch")
 
-        let accepted = await CLIHarness.run(try Self.appIDArguments(["--appid", "example.org"]))
+        let accepted = await CLIHarness.run(try Self.appIDArguments(extra: ["--appid", "example.org"]))
         #expect(accepted.status == 0, "\(accepted.output)")
         #expect(try accepted.json()["credentialId"]?.stringValue == "pLpuLSz-xDZI19JcXtVlm8GPK3gVOFJ-vUkt4DJWvfQ")
 
-        let wrongAppID = await CLIHarness.run(try Self.appIDArguments(["--appid", "https://example.org/appid.json"]))
+        let wrongAppID = await CLIHarness.run(try Self.appIDArguments(extra: ["--appid", "https://example.org/appid.json"]))
         #expect(wrongAppID.status == 1)
         #expect(wrongAppID.errorCode == "rpIdHashMismatch")
 
-        let empty = await CLIHarness.run(try Self.appIDArguments(["--appid", ""]))
+        let empty = await CLIHarness.run(try Self.appIDArguments(extra: ["--appid", ""]))
         #expect(empty.status == 2)
         #expect(empty.errorCode == "usage.invalidAppID")
     }
