@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of the package. It sets up what the tests need by itself, so a fresh machine needs only Swift:
 #   - a throwaway PostgreSQL cluster on a loopback port (Debian's postgresql package, installed if missing)
-#   - a Python virtualenv with the interoperability peers py_webauthn and python-fido2 (from PyPI)
+#   - a Python virtualenv with the interoperability peers py_webauthn and python-fido2, openapi-spec-validator and
+#     schemathesis (from PyPI)
 #   - Chromium and chromedriver (Debian's chromium, chromium-driver; installed if missing) for the browser test
 # and tears it down afterwards.
 set -euo pipefail
@@ -40,6 +41,10 @@ bash Tests/Interop/fido2_interop.sh "$LATCHKEY_TEST_PYTHON" "$(swift build --sho
 serve=0
 bash Tests/Interop/passkey_serve.sh "$LATCHKEY_TEST_PYTHON" "$(swift build --show-bin-path)/latchkey" || serve=1
 
+# Schemathesis over every operation of the served OpenAPI document (server errors, status codes, content types, schemas).
+contract=0
+bash Tests/Contract/schemathesis.sh "$LATCHKEY_TEST_PYTHON" "$(swift build --show-bin-path)/latchkey" || contract=1
+
 # The web page end to end in headless Chromium with a WebDriver virtual authenticator (ctap2 and u2f).
 browser=0
 bash scripts/browser.sh "$LATCHKEY_TEST_PYTHON" "$(swift build --show-bin-path)/latchkey" || browser=1
@@ -66,6 +71,10 @@ if [ "$interop" -ne 0 ]; then
 fi
 if [ "$serve" -ne 0 ]; then
     echo "error: the latchkey passkey against latchkey serve test failed (see above)"
+    status=1
+fi
+if [ "$contract" -ne 0 ]; then
+    echo "error: the schemathesis contract test failed (see above; Tests/Contract/schemathesis.sh)"
     status=1
 fi
 if [ "$browser" -ne 0 ]; then
