@@ -30,6 +30,10 @@ echo "Python for interoperability tests: $LATCHKEY_TEST_PYTHON"
 
 swift build --build-tests
 
+# DocC for WebAuthn, AppleSignIn, LatchkeyClient and LatchkeyServer, with DocC's warnings as errors.
+docs=0
+bash scripts/docs.sh || docs=1
+
 # LatchkeyClient's Apple-platform code (and docs/snippets) type-checked against stand-ins of Apple's SDK (Tests/AppleSDK).
 applesdk=0
 bash scripts/apple-sdk-check.sh || applesdk=1
@@ -59,6 +63,10 @@ timing=${PIPESTATUS[0]}
 set -e
 if [ "$timing" -ne 0 ]; then
     echo "error: the timing-dependent tests failed (see above)"
+    status=1
+fi
+if [ "$docs" -ne 0 ]; then
+    echo "error: the documentation build failed (see above; scripts/docs.sh)"
     status=1
 fi
 if [ "$applesdk" -ne 0 ]; then

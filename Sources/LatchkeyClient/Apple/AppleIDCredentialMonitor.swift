@@ -25,8 +25,12 @@ public final class AppleIDCredentialMonitor {
 
     /// A monitor for `userID`.
     /// - Parameters:
+    ///   - userID: the Apple user ID (the identity token's `sub`) whose credential state is watched.
+    ///   - notificationCenter: where the notifications are observed.
     ///   - checkOn: notifications after which the state is asked for again (the app entering the foreground).
     ///   - revokedOn: notifications that mean the credential was revoked (`credentialRevokedNotification`).
+    ///   - source: asks for the credential state (`ASAuthorizationAppleIDProvider.getCredentialState` on Apple platforms).
+    ///   - onChange: called on the main actor when the state changes.
     public init(
         userID: String, notificationCenter: NotificationCenter = .default, checkOn: [Notification.Name],
         revokedOn: [Notification.Name], source: @escaping StateSource,

@@ -1,7 +1,7 @@
 import VirtualAuthenticator
 import WebAuthn
 
-/// Drives a ``VirtualAuthenticator/VirtualAuthenticator`` as an ``Authenticator`` for one origin, so the
+/// Drives a `VirtualAuthenticator` as an ``Authenticator`` for one origin, so the
 /// client, the bridge and the command line run real ceremonies anywhere.
 public struct VirtualAuthenticatorAdapter: Authenticator {
     /// The software authenticator.

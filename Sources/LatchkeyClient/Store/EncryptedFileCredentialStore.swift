@@ -3,7 +3,7 @@ import Foundation
 import VirtualAuthenticator
 import WebAuthn
 
-/// A ``VirtualAuthenticator/CredentialStore`` in one file, encrypted at rest with AES-256-GCM.
+/// A `CredentialStore` in one file, encrypted at rest with AES-256-GCM.
 ///
 /// The key comes from a ``StoreKeySource``: scrypt over a passphrase (`LATCHKEY_STORE_PASSPHRASE`), or a
 /// random key file beside the store created with mode 0600. Every change rewrites the file atomically

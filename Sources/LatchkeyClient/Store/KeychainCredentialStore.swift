@@ -5,7 +5,7 @@ import WebAuthn
 /// The generic-password items of one Keychain service: the few Keychain operations ``KeychainCredentialStore`` needs,
 /// each answering with the item data or throwing ``KeychainStoreError`` with the `OSStatus`.
 ///
-/// ``SecurityKeychain`` is the real one (Apple platforms); tests use an in-memory one.
+/// `SecurityKeychain` is the real one (Apple platforms); tests use an in-memory one.
 public protocol GenericPasswordKeychain: Sendable {
     /// Adds an item; throws `errSecDuplicateItem` (-25299) when `account` exists.
     func add(account: String, data: Data) throws(KeychainStoreError)
@@ -19,11 +19,11 @@ public protocol GenericPasswordKeychain: Sendable {
     func delete(account: String) throws(KeychainStoreError) -> Bool
 }
 
-/// A ``VirtualAuthenticator/CredentialStore`` in the Keychain (Apple platforms), the counterpart of
+/// A `CredentialStore` in the Keychain (Apple platforms), the counterpart of
 /// ``EncryptedFileCredentialStore``.
 ///
 /// Each credential is one generic-password item of ``service``: its account the base64url credential ID, its data the
-/// credential as JSON. On Apple platforms `KeychainCredentialStore(service:)` uses ``SecurityKeychain``: the
+/// credential as JSON. On Apple platforms `KeychainCredentialStore(service:)` uses `SecurityKeychain`: the
 /// data-protection keychain (on macOS too, where the file-based keychain would silently answer one item to a
 /// "match all" query), readable on this device after the first unlock, never synced.
 ///

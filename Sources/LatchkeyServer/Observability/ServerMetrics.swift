@@ -17,6 +17,7 @@ public final class ServerMetrics: Sendable {
     private let registry: PrometheusCollectorRegistry
     private let factory: PrometheusMetricsFactory
 
+    /// Metrics in a fresh Prometheus registry of their own.
     public init() {
         registry = PrometheusCollectorRegistry()
         var factory = PrometheusMetricsFactory(registry: registry)

@@ -24,7 +24,12 @@ public struct CredentialRecord: Sendable, Hashable {
 extension RelyingParty {
     /// Makes the options for `navigator.credentials.get()`.
     ///
-    /// - Parameter allowCredentials: the user's credentials; empty for a username-less (discoverable) sign-in.
+    /// - Parameters:
+    ///   - challenge: the challenge to use; a fresh 32-byte random one when nil. Store it for `finishAuthentication`.
+    ///   - allowCredentials: the user's credentials; empty for a username-less (discoverable) sign-in.
+    ///   - userVerification: the requirement sent; ``userVerification`` when nil.
+    ///   - hints: the client hints sent (`security-key`, `client-device`, `hybrid`), if any.
+    ///   - extensions: the extension inputs sent; `appid` is added when ``appID`` is set.
     public func beginAuthentication(
         challenge: [UInt8]? = nil,
         allowCredentials: [PublicKeyCredentialDescriptor] = [],
@@ -57,10 +62,11 @@ extension RelyingParty {
     /// Verifies an authentication response (WebAuthn §7.2) against the stored credential.
     ///
     /// - Parameters:
-    ///   - credential: the assertion JSON the client sent, parsed (``AuthenticationCredential/parse(_:)``).
+    ///   - credential: the assertion JSON the client sent, parsed (`AuthenticationCredential.parse(_:)`).
     ///   - expectedChallenge: the challenge stored when the ceremony began.
     ///   - record: the stored credential whose ID the client named.
     ///   - allowedCredentialIDs: the `allowCredentials` IDs sent in the options, if any.
+    ///   - requireUserVerification: overrides the policy from ``userVerification`` (`required` means true).
     /// - Throws: ``WebAuthnError``; `signCountRegression` when the counter did not increase (see ``signCountPolicy``).
     public func finishAuthentication(
         _ credential: AuthenticationCredential,

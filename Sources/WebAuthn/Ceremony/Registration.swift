@@ -10,6 +10,12 @@ extension RelyingParty {
     ///   - user: the account the credential will belong to; `user.id` is an opaque handle of at most 64 bytes.
     ///   - challenge: the challenge to use; a fresh 32-byte random one when nil. Store it for ``finishRegistration(_:expectedChallenge:requireUserVerification:requireUserPresence:at:)``.
     ///   - excludeCredentials: the user's existing credentials, so an authenticator is not registered twice.
+    ///   - authenticatorAttachment: `platform` or `cross-platform` to ask for one kind of authenticator; any when nil.
+    ///   - residentKey: whether to ask for a discoverable credential; ``residentKey`` when nil.
+    ///   - userVerification: the requirement sent; ``userVerification`` when nil.
+    ///   - attestation: the attestation conveyance asked for; ``attestation`` when nil.
+    ///   - hints: the client hints sent (`security-key`, `client-device`, `hybrid`), if any.
+    ///   - extensions: the extension inputs sent; `credProps` is always asked for.
     public func beginRegistration(
         user: UserEntity,
         challenge: [UInt8]? = nil,
@@ -44,7 +50,7 @@ extension RelyingParty {
     /// Verifies a registration response (WebAuthn §7.1) and returns what the server must store.
     ///
     /// - Parameters:
-    ///   - credential: the credential JSON the client sent, parsed (``RegistrationCredential/parse(_:)``).
+    ///   - credential: the credential JSON the client sent, parsed (`RegistrationCredential.parse(_:)`).
     ///   - expectedChallenge: the challenge stored when the ceremony began.
     ///   - requireUserVerification: overrides the policy from ``userVerification`` (`required` means true).
     ///   - requireUserPresence: overrides ``RelyingParty/requireUserPresence`` for this ceremony. Pass false only for

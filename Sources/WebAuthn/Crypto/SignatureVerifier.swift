@@ -6,7 +6,7 @@ import X509
 /// A public key made ready to check signatures under one COSE algorithm.
 ///
 /// Build it once per key (``init(coseKey:)`` for credential keys, ``init(certificateKey:algorithm:)`` for
-/// attestation certificates); ``isValidSignature(_:for:)`` then does no parsing beyond the signature itself.
+/// attestation certificates); `isValidSignature(_:for:)` then does no parsing beyond the signature itself.
 public struct SignatureVerifier: Sendable {
     enum Key: Sendable {
         case p256(P256.Signing.PublicKey)
