@@ -11,6 +11,7 @@ public final class AppleIDCredentialMonitor {
     /// Asks for the current state of a user's credential (nil: a state this version does not know).
     public typealias StateSource = @Sendable (_ userID: String) async throws -> AppleIDCredentialState?
 
+    /// The Apple user ID whose credential state is watched.
     public let userID: String
     /// The last state reported.
     public private(set) var state: AppleIDCredentialState?

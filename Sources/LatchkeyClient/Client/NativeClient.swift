@@ -49,7 +49,9 @@ public struct NativeClient: Sendable {
 
     /// The outcome of a sign-up or sign-in: the session and the credential the authenticator produced.
     public struct SignedIn<Credential: Sendable>: Sendable {
+        /// The server's answer: the session and the user.
         public let session: SessionResponse
+        /// The credential the authenticator returned.
         public let credential: Credential
     }
 

@@ -29,18 +29,22 @@ public actor EncryptedFileCredentialStore: CredentialStore {
         self.keySource = keySource
     }
 
+    /// Adds or replaces `credential` and rewrites the file.
     public func save(_ credential: StoredCredential) async throws {
         try await modify { await $0.save(credential) }
     }
 
+    /// The credential with this ID, or nil.
     public func credential(id: [UInt8]) async throws -> StoredCredential? {
         try load().credentials.first { $0.id == id }
     }
 
+    /// The credentials for `rpID`.
     public func credentials(rpID: String) async throws -> [StoredCredential] {
         await InMemoryCredentialStore(try load().credentials).credentials(rpID: rpID)
     }
 
+    /// Removes the credential with this ID and rewrites the file.
     public func delete(id: [UInt8]) async throws {
         try await modify { await $0.delete(id: id) }
     }

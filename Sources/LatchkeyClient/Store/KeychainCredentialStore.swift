@@ -40,6 +40,7 @@ public struct KeychainCredentialStore: CredentialStore {
         self.keychain = keychain
     }
 
+    /// Adds or replaces `credential` as one Keychain item.
     public func save(_ credential: StoredCredential) async throws {
         let data = try JSONEncoder().encode(credential)
         let account = Base64URL.encode(credential.id)
@@ -52,12 +53,14 @@ public struct KeychainCredentialStore: CredentialStore {
         }
     }
 
+    /// The credential with this ID, or nil.
     public func credential(id: [UInt8]) async throws -> StoredCredential? {
         let account = Base64URL.encode(id)
         guard let data = try keychain.data(account: account) else { return nil }
         return try Self.decode(data, account: account)
     }
 
+    /// The credentials for `rpID`.
     public func credentials(rpID: String) async throws -> [StoredCredential] {
         try keychain.allItems()
             .map { item in try Self.decode(item.data, account: item.account) }
@@ -67,6 +70,7 @@ public struct KeychainCredentialStore: CredentialStore {
             }
     }
 
+    /// Removes the credential's Keychain item.
     public func delete(id: [UInt8]) async throws {
         _ = try keychain.delete(account: Base64URL.encode(id))
     }
@@ -92,14 +96,17 @@ public struct KeychainStoreError: Error, Sendable, Hashable, CustomStringConvert
     /// `errSecInteractionNotAllowed`: the device is locked (before the first unlock).
     public static let interactionNotAllowed: Int32 = -25308
 
+    /// The Security framework's `OSStatus`.
     public let status: Int32
     /// What failed, with the system's message for the status where it has one.
     public let message: String
 
+    /// An error for `status` with a human message.
     public init(status: Int32, _ message: String) {
         self.status = status
         self.message = message
     }
 
+    /// `Keychain error <status>: <message>`.
     public var description: String { "Keychain error \(status): \(message)" }
 }
