@@ -3,15 +3,18 @@ import Foundation
 
 /// What the server stored about a credential, as an authentication needs it.
 public struct CredentialRecord: Sendable, Hashable {
+    /// The credential ID.
     public var id: [UInt8]
     /// The COSE_Key bytes from registration.
     public var publicKey: [UInt8]
+    /// The signature counter stored after the last ceremony.
     public var signCount: UInt32
     /// The user handle of the account, checked against the assertion's `userHandle` when both are present.
     public var userHandle: [UInt8]?
     /// The BE flag from registration; when known, a change fails the ceremony.
     public var backupEligible: Bool?
 
+    /// A record as stored.
     public init(id: [UInt8], publicKey: [UInt8], signCount: UInt32, userHandle: [UInt8]? = nil, backupEligible: Bool? = nil) {
         self.id = id
         self.publicKey = publicKey
@@ -155,15 +158,24 @@ extension RelyingParty {
 
 /// A verified authentication: what changed, for the server to store, and what the authenticator reported.
 public struct VerifiedAuthentication: Sendable, Hashable {
+    /// The credential that signed in.
     public let credentialID: [UInt8]
+    /// The counter to store.
     public let newSignCount: UInt32
     /// The counter did not increase (only when ``SignCountPolicy/report`` let the ceremony succeed).
     public let signCountRegressed: Bool
+    /// UV: the authenticator verified the user.
     public let userVerified: Bool
+    /// BE: the credential may be backed up (synced).
     public let backupEligible: Bool
+    /// BS: the credential is backed up now; store it.
     public let backedUp: Bool
+    /// The user handle the authenticator returned, for discoverable credentials.
     public let userHandle: [UInt8]?
+    /// How the authenticator was attached, when the client says.
     public let authenticatorAttachment: AuthenticatorAttachment?
+    /// The client extension outputs as sent.
     public let clientExtensionResults: [String: JSONValue]
+    /// Which form of the challenge the client data carried.
     public let challengeEncoding: ChallengeEncoding
 }

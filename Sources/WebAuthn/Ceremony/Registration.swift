@@ -135,28 +135,43 @@ extension RelyingParty {
 
 /// A verified registration: everything a server stores about the new credential, and how it was attested.
 public struct VerifiedRegistration: Sendable {
+    /// The new credential's ID.
     public let credentialID: [UInt8]
     /// The credential public key as a COSE_Key, exactly as the authenticator encoded it.
     public let publicKey: [UInt8]
+    /// The credential key's algorithm.
     public let algorithm: COSEAlgorithm
+    /// The initial signature counter.
     public let signCount: UInt32
+    /// The authenticator model's AAGUID.
     public let aaguid: AAGUID
+    /// The verified attestation: format, type, trust path and trust.
     public let attestation: VerifiedAttestation
     /// The authenticator's FIDO metadata entry, when ``AttestationTrust/metadata`` has one for it
     /// (its ``MetadataEntry/description`` names the authenticator).
     public let metadata: MetadataEntry?
+    /// UV: the authenticator verified the user.
     public let userVerified: Bool
+    /// BE: the credential may be backed up (synced); store it.
     public let backupEligible: Bool
+    /// BS: the credential is backed up now.
     public let backedUp: Bool
+    /// The transports the client reported; store them for `allowCredentials`.
     public let transports: [AuthenticatorTransport]
+    /// How the authenticator was attached, when the client says.
     public let authenticatorAttachment: AuthenticatorAttachment?
     /// The client extension outputs as sent (prf, largeBlob and others pass through).
     public let clientExtensionResults: [String: JSONValue]
+    /// The authenticator extension outputs in authenticator data, if any.
     public let authenticatorExtensions: CBORMap?
+    /// Which form of the challenge the client data carried.
     public let challengeEncoding: ChallengeEncoding
 
+    /// The attestation statement format (`packed`, `tpm`, `none`, …).
     public var attestationFormat: String { attestation.format }
+    /// The attestation type.
     public var attestationType: AttestationType { attestation.type }
+    /// The attestation certificates as sent, leaf first.
     public var trustPath: [Certificate] { attestation.trustPath }
     /// `single-device` or `multi-device` (a synced passkey).
     public var deviceType: String { backupEligible ? "multi-device" : "single-device" }

@@ -18,6 +18,7 @@ public struct RelyingParty: Sendable {
     public var id: String {
         didSet { acceptedRPIDHashes = Self.hashes(of: acceptedRPIDs) }
     }
+    /// The relying party's name, shown to users in registration options.
     public var name: String
     /// Origins accepted exactly as written in client data: `https://example.com`, `https://<rpId>` for iOS apps,
     /// `android:apk-key-hash:<base64url sha256>` for Android apps.
@@ -28,20 +29,27 @@ public struct RelyingParty: Sendable {
     }
     /// SHA-256 of each accepted RP ID, kept with the configuration so no ceremony hashes them again.
     private(set) var acceptedRPIDHashes: [[UInt8]]
+    /// Whether ceremonies in cross-origin frames are accepted (denied by default).
     public var crossOrigin: CrossOriginPolicy = .deny
     /// The user-verification requirement sent in options and enforced on responses (`required` enforces).
     public var userVerification: UserVerificationRequirement = .preferred
     /// Whether authenticator data must have UP set. WebAuthn requires it; turn off only for conformance tests.
     public var requireUserPresence: Bool = true
+    /// The discoverable-credential requirement sent in registration options.
     public var residentKey: ResidentKeyRequirement = .preferred
+    /// The attestation conveyance asked for in registration options.
     public var attestation: AttestationConveyancePreference = .none
+    /// The attestation formats accepted (all by default).
     public var attestationFormats: AttestationFormats = .all
+    /// The trust anchors, metadata and policy attestations are judged by.
     public var attestationTrust: AttestationTrust = .builtIn
+    /// Format-specific attestation options (SafetyNet windows and CTS, android-key authorizations).
     public var attestationOptions = AttestationOptions()
     /// Algorithms offered in `pubKeyCredParams` and accepted for new credentials, most preferred first.
     public var algorithms: [COSEAlgorithm] = COSEAlgorithm.defaultOffered
     /// The ceremony timeout sent to clients, in milliseconds.
     public var timeoutMilliseconds: Int = 300_000
+    /// What a counter that did not increase does: fail (the default) or report.
     public var signCountPolicy: SignCountPolicy = .reject
     /// Compatibility, off by default: accept client data whose `challenge` is the base64url of the UTF-8 text of
     /// the base64url challenge (some iOS SDKs encode it so). It binds the same random value.
@@ -57,6 +65,7 @@ public struct RelyingParty: Sendable {
     /// SHA-256 of this AppID as its rpIdHash instead of the RP ID's. Nil (the default) accepts only RP ID hashes.
     public var appID: String?
 
+    /// A relying party for `id` serving `origins`, with the default policies.
     public init(id: String, name: String, origins: [String]) {
         self.id = id
         self.name = name

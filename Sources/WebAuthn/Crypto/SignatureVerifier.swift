@@ -22,6 +22,7 @@ public struct SignatureVerifier: Sendable {
     enum RSAHash: Sendable { case sha1, sha256, sha384, sha512 }
 
     let key: Key
+    /// The algorithm signatures are checked under.
     public let algorithm: COSEAlgorithm
 
     /// Prepares a credential public key, checking that its key type and curve fit its algorithm.

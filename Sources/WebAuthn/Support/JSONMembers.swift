@@ -8,6 +8,7 @@
 public struct JSONMembers: Sendable {
     /// The body is not one JSON object.
     public struct Malformed: Error, Sendable, CustomStringConvertible {
+        /// A readable form.
         public let description: String
     }
 
