@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes (or reuses) a Python virtualenv with the interoperability peers the tests run against:
 #   webauthn (py_webauthn, Duo Labs) and fido2 (python-fido2, Yubico), from PyPI,
-#   and selenium, which drives Chromium in the browser test (Tests/Browser).
+#   selenium, which drives Chromium in the browser test (Tests/Browser),
+#   openapi-spec-validator (the OpenAPI document test) and schemathesis (Tests/Contract/schemathesis.sh).
 # Usage: scripts/python-env.sh DIR   → prints the virtualenv's python interpreter on the last line.
 # scripts/test.sh exports that path as LATCHKEY_TEST_PYTHON; tests that need it skip when it is unset.
 set -euo pipefail
@@ -11,6 +12,7 @@ python=${PYTHON:-python3}
 if [ ! -x "$dir/bin/python" ]; then
     "$python" -m venv "$dir" >&2
 fi
-"$dir/bin/python" -m pip install --quiet --disable-pip-version-check "webauthn>=2.0,<3" "fido2>=1.1,<3" "selenium>=4.11,<5" >&2
-"$dir/bin/python" -c 'import webauthn, fido2, selenium' >&2
+"$dir/bin/python" -m pip install --quiet --disable-pip-version-check "webauthn>=2.0,<3" "fido2>=1.1,<3" "selenium>=4.11,<5" \
+    "openapi-spec-validator>=0.7,<1" "schemathesis>=3.39,<5" >&2
+"$dir/bin/python" -c 'import webauthn, fido2, selenium, openapi_spec_validator, schemathesis' >&2
 echo "$dir/bin/python"

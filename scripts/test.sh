@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of the package. It sets up what the tests need by itself, so a fresh machine needs only Swift:
 #   - a throwaway PostgreSQL cluster on a loopback port (Debian's postgresql package, installed if missing)
-#   - a Python virtualenv with the interoperability peers py_webauthn and python-fido2 (from PyPI)
+#   - a Python virtualenv with the interoperability peers py_webauthn and python-fido2, openapi-spec-validator and
+#     schemathesis (from PyPI)
 #   - Chromium and chromedriver (Debian's chromium, chromium-driver; installed if missing) for the browser test
 # and tears it down afterwards.
 set -euo pipefail
@@ -29,6 +30,10 @@ echo "Python for interoperability tests: $LATCHKEY_TEST_PYTHON"
 
 swift build --build-tests
 
+# DocC for WebAuthn, AppleSignIn, LatchkeyClient and LatchkeyServer, with DocC's warnings as errors.
+docs=0
+bash scripts/docs.sh || docs=1
+
 # LatchkeyClient's Apple-platform code (and docs/snippets) type-checked against stand-ins of Apple's SDK (Tests/AppleSDK).
 applesdk=0
 bash scripts/apple-sdk-check.sh || applesdk=1
@@ -39,6 +44,10 @@ bash Tests/Interop/fido2_interop.sh "$LATCHKEY_TEST_PYTHON" "$(swift build --sho
 # latchkey passkey register/login/list/rename/add/remove against our own latchkey serve, both profiles.
 serve=0
 bash Tests/Interop/passkey_serve.sh "$LATCHKEY_TEST_PYTHON" "$(swift build --show-bin-path)/latchkey" || serve=1
+
+# Schemathesis over every operation of the served OpenAPI document (server errors, status codes, content types, schemas).
+contract=0
+bash Tests/Contract/schemathesis.sh "$LATCHKEY_TEST_PYTHON" "$(swift build --show-bin-path)/latchkey" || contract=1
 
 # The web page end to end in headless Chromium with a WebDriver virtual authenticator (ctap2 and u2f).
 browser=0
@@ -56,6 +65,10 @@ if [ "$timing" -ne 0 ]; then
     echo "error: the timing-dependent tests failed (see above)"
     status=1
 fi
+if [ "$docs" -ne 0 ]; then
+    echo "error: the documentation build failed (see above; scripts/docs.sh)"
+    status=1
+fi
 if [ "$applesdk" -ne 0 ]; then
     echo "error: the Apple SDK check failed (see above; scripts/apple-sdk-check.sh)"
     status=1
@@ -66,6 +79,10 @@ if [ "$interop" -ne 0 ]; then
 fi
 if [ "$serve" -ne 0 ]; then
     echo "error: the latchkey passkey against latchkey serve test failed (see above)"
+    status=1
+fi
+if [ "$contract" -ne 0 ]; then
+    echo "error: the schemathesis contract test failed (see above; Tests/Contract/schemathesis.sh)"
     status=1
 fi
 if [ "$browser" -ne 0 ]; then

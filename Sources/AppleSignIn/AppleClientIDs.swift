@@ -4,6 +4,7 @@ public struct AppleBundleID: Hashable, Sendable, CustomStringConvertible {
     public let rawValue: String
     /// Wraps a bundle ID.
     public init(_ rawValue: String) { self.rawValue = rawValue }
+    /// The bundle ID as written.
     public var description: String { rawValue }
 }
 
@@ -13,6 +14,7 @@ public struct AppleServicesID: Hashable, Sendable, CustomStringConvertible {
     public let rawValue: String
     /// Wraps a Services ID.
     public init(_ rawValue: String) { self.rawValue = rawValue }
+    /// The Services ID as written.
     public var description: String { rawValue }
 }
 
@@ -31,6 +33,7 @@ public enum AppleClientID: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The client ID as written.
     public var description: String { rawValue }
 }
 
@@ -48,6 +51,7 @@ public struct AppAuthorizationCode: Sendable, CustomStringConvertible {
         self.bundleID = bundleID
     }
 
+    /// The bundle ID, with the code itself redacted.
     public var description: String { "AppAuthorizationCode(bundleID: \(bundleID), code: <redacted>)" }
 }
 
@@ -68,6 +72,7 @@ public struct WebAuthorizationCode: Sendable, CustomStringConvertible {
         self.redirectURI = redirectURI
     }
 
+    /// The Services ID and redirect URI, with the code itself redacted.
     public var description: String {
         "WebAuthorizationCode(servicesID: \(servicesID), redirectURI: \(redirectURI), code: <redacted>)"
     }

@@ -11,6 +11,7 @@ public struct AppleClientSecret: Sendable, CustomStringConvertible {
     /// Its `exp`.
     public let expiresAt: Date
 
+    /// A description that never shows the secret.
     public var description: String { "AppleClientSecret(clientID: \(clientID), expiresAt: \(expiresAt), value: <redacted>)" }
 }
 
@@ -28,6 +29,7 @@ public struct AppleClientSecretSigner: Sendable, CustomStringConvertible {
     public let keyID: String
     private let privateKey: P256.Signing.PrivateKey
 
+    /// The team and key IDs; never the private key.
     public var description: String { "AppleClientSecretSigner(teamID: \(teamID), keyID: \(keyID), key: <redacted>)" }
 
     /// Makes a signer from a key already in memory.
@@ -91,7 +93,7 @@ public struct ClientSecretClaims: Codable, Sendable, Equatable {
     }
 }
 
-/// Keeps one client secret per client ID and signs a new one when the current one is within ``renewBefore`` of expiry.
+/// Keeps one client secret per client ID and signs a new one when the current one is within `renewBefore` of expiry.
 public actor AppleClientSecretCache {
     private let signer: AppleClientSecretSigner
     private let lifetime: TimeInterval
@@ -109,7 +111,7 @@ public actor AppleClientSecretCache {
         self.now = now
     }
 
-    /// A secret for `clientID` that stays valid for at least ``renewBefore`` seconds.
+    /// A secret for `clientID` that stays valid for at least `renewBefore` seconds.
     public func secret(for clientID: String) throws(AppleSignInError) -> AppleClientSecret {
         let time = now()
         if let current = secrets[clientID], current.expiresAt.timeIntervalSince(time) > renewBefore {

@@ -17,8 +17,10 @@ public struct AppleIdentityTokenVerifier: Sendable {
     }
 
     /// Verifies `token`.
-    /// - Parameter rawNonce: the raw nonce the sign-in started with, when the server expects one; the token's
-    ///   `nonce` must then be its SHA-256 hex. Pass `nil` only for flows that use no nonce.
+    /// - Parameters:
+    ///   - token: the identity token (a compact JWS) the app or web page received from Apple.
+    ///   - rawNonce: the raw nonce the sign-in started with, when the server expects one; the token's
+    ///     `nonce` must then be its SHA-256 hex. Pass `nil` only for flows that use no nonce.
     /// - Returns: the verified identity.
     public func verify(_ token: String, rawNonce: String?) async throws(AppleSignInError) -> AppleIdentity {
         let claims = try await signatures.verifiedClaims(of: token, as: IdentityTokenClaims.self, code: .malformedToken,

@@ -20,6 +20,7 @@ public struct AppleKeysEndpoint: AppleKeySource {
         self.endpoints = endpoints
     }
 
+    /// Fetches Apple's current key set (JWKS) from the keys endpoint.
     public func fetchKeys() async throws(AppleSignInError) -> AppleKeySet {
         let reply = try await http.get(endpoints.keys)
         guard reply.status == 200 else {

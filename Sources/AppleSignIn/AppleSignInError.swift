@@ -15,13 +15,18 @@ public struct AppleSignInError: Error, Sendable, Equatable, CustomStringConverti
         self.message = message
     }
 
+    /// The code and the message.
     public var description: String { "\(code.rawValue): \(message)" }
 
     /// A stable error code.
     public struct Code: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+        /// The code as text, e.g. `apple.tokenExpired`.
         public let rawValue: String
+        /// A code from its text.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// A code from a string literal.
         public init(stringLiteral value: String) { self.rawValue = value }
+        /// The code as text.
         public var description: String { rawValue }
     }
 }

@@ -19,6 +19,7 @@ public struct AppleTokenResponse: Decodable, Sendable, CustomStringConvertible {
         case idToken = "id_token"
     }
 
+    /// The token types and lifetime; never the tokens.
     public var description: String {
         "AppleTokenResponse(tokenType: \(tokenType), expiresIn: \(expiresIn), refreshToken: \(refreshToken == nil ? "none" : "<redacted>"), idToken: \(idToken == nil ? "none" : "<redacted>"))"
     }

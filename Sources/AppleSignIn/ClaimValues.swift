@@ -9,6 +9,7 @@ public struct FlexibleBool: Decodable, Sendable, Equatable {
     /// Makes a value.
     public init(_ value: Bool) { self.value = value }
 
+    /// Decodes a JSON boolean or Apple's `"true"` / `"false"` strings.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let bool = try? container.decode(Bool.self) {
@@ -32,6 +33,7 @@ public struct NumericDate: Decodable, Sendable, Equatable, Comparable {
     /// Makes a value from seconds since 1970.
     public init(seconds: Double) { self.seconds = seconds }
 
+    /// Decodes a JSON number of seconds since 1970; refuses a non-finite one.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let seconds = try container.decode(Double.self)
@@ -44,6 +46,7 @@ public struct NumericDate: Decodable, Sendable, Equatable, Comparable {
     /// The date.
     public var date: Date { Date(timeIntervalSince1970: seconds) }
 
+    /// Whether `lhs` is earlier than `rhs`.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.seconds < rhs.seconds }
 }
 

@@ -29,6 +29,7 @@ public struct SecretBox: Sendable, CustomStringConvertible {
         try self.init(key: bytes)
     }
 
+    /// A description that never shows the key.
     public var description: String { "SecretBox(v\(Self.version), key: <redacted>)" }
 
     /// Encrypts `plaintext`, binding it to `context`.

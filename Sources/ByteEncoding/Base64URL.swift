@@ -96,10 +96,13 @@ public enum Base64URL {
 
 /// Bytes that travel as a base64url string in JSON.
 public struct Base64URLBytes: Codable, Hashable, Sendable, CustomStringConvertible {
+    /// The bytes.
     public var bytes: [UInt8]
 
+    /// Wraps bytes.
     public init(_ bytes: [UInt8]) { self.bytes = bytes }
 
+    /// Decodes the value from JSON.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let string = try container.decode(String.self)
@@ -109,11 +112,14 @@ public struct Base64URLBytes: Codable, Hashable, Sendable, CustomStringConvertib
         self.bytes = bytes
     }
 
+    /// Encodes the value as JSON.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(Base64URL.encode(bytes))
     }
 
+    /// The bytes as unpadded base64url.
     public var base64URL: String { Base64URL.encode(bytes) }
+    /// A readable form.
     public var description: String { base64URL }
 }

@@ -35,6 +35,7 @@ public enum LatchkeyClientError: Error, Sendable, Hashable, CustomStringConverti
         }
     }
 
+    /// A description with the code and message; never a secret.
     public var description: String {
         switch self {
         case .server(let status, let code, let message): "server error \(status) \(code): \(message)"

@@ -17,12 +17,16 @@ import WebAuthn
 ///
 /// The store runs as one of the application's services and is migrated before the server accepts connections.
 public enum ServerApplication {
+    /// The Hummingbird application ``make(configuration:store:metrics:logger:onServerRunning:)`` returns.
     public typealias App = Application<RouterResponder<ServerRequestContext>>
 
     /// The application for `configuration` over `store`.
     ///
     /// - Parameters:
+    ///   - configuration: the server's settings, checked (``ServerConfiguration``).
+    ///   - store: where users, credentials, ceremonies and sessions live; run and migrated as a service of the app.
     ///   - metrics: where the metrics go (a fresh registry by default).
+    ///   - logger: where the server logs.
     ///   - onServerRunning: called with the bound port once the server listens (useful with port 0).
     public static func make(
         configuration: ServerConfiguration,

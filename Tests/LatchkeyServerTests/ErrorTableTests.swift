@@ -16,7 +16,6 @@ struct ErrorTableTests {
         let expected: (HTTPResponse.Status, String) = switch error {
         case .notFound: (.notFound, "ceremony.notFound")
         case .expired: (.gone, "ceremony.expired")
-        case .userNotFound: (.notFound, "user.notFound")
         case .nameTaken: (.conflict, "user.nameTaken")
         case .nameConfusable: (.conflict, "user.nameConfusable")
         case .credentialNotFound: (.notFound, "credential.notFound")

@@ -19,9 +19,17 @@ struct VerifyAuthentication: LatchkeyCommand {
     @Flag(help: "Report a counter that did not increase (signCountRegressed) instead of failing with signCountRegression.")
     var reportSignCountRegression = false
 
+    @Option(name: .customLong("appid"), help: ArgumentHelp("The FIDO AppID of a credential registered with the U2F API: when the client extension output says appid: true, the rpIdHash may be SHA-256 of this AppID.", valueName: "url"))
+    var appID: String?
+
     func execute(_ io: CommandIO) async throws(CommandError) {
         var rp = try ceremony.relyingParty()
         rp.signCountPolicy = reportSignCountRegression ? .report : .reject
+        if let type = try ceremony.clientDataType() { rp.authenticationType = type }
+        if let appID, appID.isEmpty {
+            throw .usage("invalidAppID", "--appid is empty")
+        }
+        rp.appID = appID
         let key = try ArgumentValues.base64URL(publicKey, flag: "--public-key", check: "invalidPublicKey")
         let storedCount = try ArgumentValues.signCount(signCount, flag: "--sign-count")
         let challenge = try ceremony.expectedChallenge()

@@ -22,6 +22,15 @@ struct VerifyRegistration: LatchkeyCommand {
     @Flag(help: "Fail unless the attestation leads to a trusted root (none and self attestation fail).")
     var requireTrustedAttestation = false
 
+    @Flag(help: "Accept authenticator data without UP, as for a registration begun with mediation: conditional (an automatic passkey upgrade).")
+    var userPresenceOptional = false
+
+    @Flag(name: .customLong("safetynet-allow-cts-failure"), help: "android-safetynet: accept a JWS whose ctsProfileMatch is false.")
+    var safetyNetAllowCTSFailure = false
+
+    @Flag(name: .customLong("safetynet-skip-timestamp"), help: "android-safetynet: skip the JWS timestamp window, to judge an old capture's certificates at --at.")
+    var safetyNetSkipTimestamp = false
+
     func execute(_ io: CommandIO) async throws(CommandError) {
         var rp = try ceremony.relyingParty()
         rp.algorithms = try algorithms.map { text throws(CommandError) in
@@ -31,6 +40,9 @@ struct VerifyRegistration: LatchkeyCommand {
         rp.attestationTrust = TrustAnchorFiles.trust(
             anchors: anchors, formats: rp.attestationFormats, requireTrustedAttestation: requireTrustedAttestation
         )
+        if let type = try ceremony.clientDataType() { rp.registrationType = type }
+        rp.attestationOptions.safetyNetEnforceCTSProfileMatch = !safetyNetAllowCTSFailure
+        rp.attestationOptions.safetyNetSkipTimestampCheck = safetyNetSkipTimestamp
         let time = try at.map { text throws(CommandError) in try ArgumentValues.date(text, flag: "--at") } ?? .now
         let challenge = try ceremony.expectedChallenge()
         let json = try ceremony.credentialJSON(io)
@@ -39,7 +51,8 @@ struct VerifyRegistration: LatchkeyCommand {
             let credential = try RegistrationCredential.parse(json)
             let registration = try await rp.finishRegistration(
                 credential, expectedChallenge: challenge,
-                requireUserVerification: ceremony.requireUserVerification, at: time
+                requireUserVerification: ceremony.requireUserVerification,
+                requireUserPresence: userPresenceOptional ? false : nil, at: time
             )
             io.emit(RegistrationReport(registration))
         } catch {

@@ -29,6 +29,17 @@ struct CeremonyOptions: ParsableArguments {
     @Flag(name: .customLong("accept-base64url-text-challenge"), help: "Also accept a challenge encoded as base64url of its base64url text.")
     var acceptBase64URLTextChallenge = false
 
+    @Option(name: .customLong("expected-type"), help: ArgumentHelp("The type client data must carry instead of webauthn.create / webauthn.get (e.g. payment.get for Secure Payment Confirmation).", valueName: "type"))
+    var expectedType: String?
+
+    /// The `--expected-type` value, when given; an empty one is a usage error.
+    func clientDataType() throws(CommandError) -> String? {
+        if let expectedType, expectedType.isEmpty {
+            throw .usage("invalidExpectedType", "--expected-type is empty")
+        }
+        return expectedType
+    }
+
     /// The challenge bytes.
     func expectedChallenge() throws(CommandError) -> [UInt8] {
         try ArgumentValues.base64URL(challenge, flag: "--challenge", check: "invalidChallenge")

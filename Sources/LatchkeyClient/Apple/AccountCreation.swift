@@ -6,14 +6,21 @@ import WebAuthn
 public struct AccountCreationRequest: Sendable, Hashable {
     /// `ASContactIdentifierRequest`: what the sheet may ask for.
     public enum ContactKind: Sendable, Hashable, CaseIterable {
+        /// An email address.
         case email
+        /// A phone number.
         case phoneNumber
     }
 
+    /// The relying party ID from the server's options.
     public var relyingPartyIdentifier: String
+    /// The challenge from the server's options.
     public var challenge: Data
+    /// The user handle from the server's options.
     public var userID: Data
+    /// The kinds of contact the sheet may collect as the account's name.
     public var acceptedContacts: [ContactKind]
+    /// Whether the sheet also asks for the user's name.
     public var requestsName: Bool
     /// `timeout`, when the server gave one.
     public var timeout: Duration?
@@ -48,7 +55,9 @@ public struct AccountCreationRequest: Sendable, Hashable {
 public struct AccountCreationResult: Sendable, Hashable {
     /// `ASContactIdentifier`.
     public enum Contact: Sendable, Hashable {
+        /// The email address the user entered.
         case email(String)
+        /// The phone number the user entered.
         case phoneNumber(String)
 
         /// The email address or phone number.
@@ -59,11 +68,16 @@ public struct AccountCreationResult: Sendable, Hashable {
         }
     }
 
+    /// The contact the user entered: the account's name.
     public var contact: Contact
+    /// The given name, when the sheet asked for it and the user gave it.
     public var givenName: String?
+    /// The family name, when the sheet asked for it and the user gave it.
     public var familyName: String?
+    /// The new passkey.
     public var registration: PlatformRegistrationResult
 
+    /// A result as given.
     public init(contact: Contact, givenName: String? = nil, familyName: String? = nil, registration: PlatformRegistrationResult) {
         self.contact = contact
         self.givenName = givenName

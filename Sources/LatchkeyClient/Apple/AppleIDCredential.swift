@@ -6,8 +6,11 @@ import LatchkeyAPI
 public struct AppleIDCredential: Sendable, Hashable {
     /// `ASUserDetectionStatus`: Apple's guess whether a real person is signing in (first sign-in only).
     public enum RealUserStatus: Int, Sendable, Hashable {
+        /// The platform cannot tell.
         case unsupported = 0
+        /// The system has not decided.
         case unknown = 1
+        /// The user is likely a real person.
         case likelyReal = 2
     }
 
@@ -23,10 +26,14 @@ public struct AppleIDCredential: Sendable, Hashable {
     public var email: String?
     /// `fullName.givenName` / `familyName`, first sign-in only.
     public var givenName: String?
+    /// The family name, on the first sign-in only.
     public var familyName: String?
+    /// The scopes the user granted.
     public var authorizedScopes: [SignInWithAppleRequest.Scope]
+    /// Apple's guess at whether the user is a real person.
     public var realUserStatus: RealUserStatus
 
+    /// A credential as given (the adapter fills it from `ASAuthorizationAppleIDCredential`).
     public init(
         user: String, state: String? = nil, identityToken: String?, authorizationCode: String?, email: String? = nil,
         givenName: String? = nil, familyName: String? = nil, authorizedScopes: [SignInWithAppleRequest.Scope] = [],

@@ -11,6 +11,7 @@ public final class AppleIDCredentialMonitor {
     /// Asks for the current state of a user's credential (nil: a state this version does not know).
     public typealias StateSource = @Sendable (_ userID: String) async throws -> AppleIDCredentialState?
 
+    /// The Apple user ID whose credential state is watched.
     public let userID: String
     /// The last state reported.
     public private(set) var state: AppleIDCredentialState?
@@ -25,8 +26,12 @@ public final class AppleIDCredentialMonitor {
 
     /// A monitor for `userID`.
     /// - Parameters:
+    ///   - userID: the Apple user ID (the identity token's `sub`) whose credential state is watched.
+    ///   - notificationCenter: where the notifications are observed.
     ///   - checkOn: notifications after which the state is asked for again (the app entering the foreground).
     ///   - revokedOn: notifications that mean the credential was revoked (`credentialRevokedNotification`).
+    ///   - source: asks for the credential state (`ASAuthorizationAppleIDProvider.getCredentialState` on Apple platforms).
+    ///   - onChange: called on the main actor when the state changes.
     public init(
         userID: String, notificationCenter: NotificationCenter = .default, checkOn: [Notification.Name],
         revokedOn: [Notification.Name], source: @escaping StateSource,

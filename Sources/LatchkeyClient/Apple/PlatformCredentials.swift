@@ -11,9 +11,12 @@ public enum PlatformAttachment: Int, Sendable, Hashable {
 
 /// The PRF outputs (`first`, and `second` when two salts were given), as raw key bytes.
 public struct PlatformPRFOutput: Sendable, Hashable {
+    /// The PRF output for the first salt.
     public var first: Data
+    /// The PRF output for the second salt, when one was given.
     public var second: Data?
 
+    /// Outputs as given.
     public init(first: Data, second: Data? = nil) {
         self.first = first
         self.second = second
@@ -26,7 +29,9 @@ public struct PlatformPRFOutput: Sendable, Hashable {
 public struct PlatformRegistrationResult: Sendable, Hashable {
     /// Which provider's request produced it.
     public var provider: PlatformProvider
+    /// The new credential's ID.
     public var credentialID: Data
+    /// The client data JSON the platform signed over, as bytes.
     public var rawClientDataJSON: Data
     /// The CBOR attestation object (nil when the platform withheld it).
     public var rawAttestationObject: Data?
@@ -41,6 +46,7 @@ public struct PlatformRegistrationResult: Sendable, Hashable {
     /// `prf.first` / `prf.second`, when PRF was evaluated at registration.
     public var prfOutput: PlatformPRFOutput?
 
+    /// A result as given (the adapters fill it from AuthenticationServices).
     public init(
         provider: PlatformProvider, credentialID: Data, rawClientDataJSON: Data, rawAttestationObject: Data?,
         attachment: PlatformAttachment? = nil, transports: [String] = [], largeBlobSupported: Bool? = nil,
@@ -61,14 +67,19 @@ public struct PlatformRegistrationResult: Sendable, Hashable {
 /// A passkey assertion as AuthenticationServices returned it, copied out of
 /// `ASAuthorizationPlatformPublicKeyCredentialAssertion` or `ASAuthorizationSecurityKeyPublicKeyCredentialAssertion`.
 public struct PlatformAssertionResult: Sendable, Hashable {
+    /// Which provider answered: a platform passkey or a security key.
     public var provider: PlatformProvider
+    /// The credential's ID.
     public var credentialID: Data
+    /// The client data JSON the authenticator signed over, as bytes.
     public var rawClientDataJSON: Data
     /// `rawAuthenticatorData` (`Data!` in the SDK: nil becomes a failed ceremony, never a crash).
     public var rawAuthenticatorData: Data
+    /// The assertion signature.
     public var signature: Data
     /// The user handle (`user.id` at registration); nil or empty when the authenticator returned none.
     public var userID: Data?
+    /// How the authenticator is attached, when the platform says.
     public var attachment: PlatformAttachment?
     /// The security key assertion's `appID`: whether the FIDO AppID was used instead of the RP ID.
     public var appIDUsed: Bool?
@@ -76,8 +87,10 @@ public struct PlatformAssertionResult: Sendable, Hashable {
     public var largeBlobData: Data?
     /// `largeBlob.didWrite`, after a write.
     public var largeBlobWritten: Bool?
+    /// The PRF outputs, when PRF was asked for.
     public var prfOutput: PlatformPRFOutput?
 
+    /// A result as given (the adapters fill it from AuthenticationServices).
     public init(
         provider: PlatformProvider, credentialID: Data, rawClientDataJSON: Data, rawAuthenticatorData: Data, signature: Data,
         userID: Data?, attachment: PlatformAttachment? = nil, appIDUsed: Bool? = nil, largeBlobData: Data? = nil,

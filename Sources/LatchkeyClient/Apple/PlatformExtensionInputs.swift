@@ -11,20 +11,26 @@ import WebAuthn
 public enum PlatformExtensionInputs {
     /// `largeBlob.support` at registration: whether the passkey must be able to hold a large blob.
     public enum LargeBlobSupport: String, Sendable, Hashable {
+        /// `required` fails the registration without large-blob support; `preferred` does not.
         case required, preferred
     }
 
     /// `largeBlob` at sign-in: read the blob, or replace it.
     public enum LargeBlobOperation: Sendable, Hashable {
+        /// Read the credential's large blob.
         case read
+        /// Write these bytes as the credential's large blob.
         case write(Data)
     }
 
     /// The one or two PRF salts (`prf.eval` or one entry of `prf.evalByCredential`).
     public struct PRFValues: Sendable, Hashable {
+        /// The first PRF salt.
         public var first: Data
+        /// An optional second PRF salt.
         public var second: Data?
 
+        /// Salts as given.
         public init(first: Data, second: Data? = nil) {
             self.first = first
             self.second = second
@@ -33,15 +39,20 @@ public enum PlatformExtensionInputs {
 
     /// `prf` at registration: only ask whether PRF is supported, or evaluate it on the new credential.
     public enum PRFRegistration: Sendable, Hashable {
+        /// Only ask whether the new credential supports PRF.
         case checkForSupport
+        /// Evaluate PRF with these salts at registration.
         case evaluate(PRFValues)
     }
 
     /// `prf` at sign-in: salts for any credential and per credential ID.
     public struct PRFAssertion: Sendable, Hashable {
+        /// The salts for any credential.
         public var values: PRFValues?
+        /// Salts per credential ID, taking precedence over `values`.
         public var valuesByCredential: [Data: PRFValues]
 
+        /// Inputs as given.
         public init(values: PRFValues?, valuesByCredential: [Data: PRFValues] = [:]) {
             self.values = values
             self.valuesByCredential = valuesByCredential

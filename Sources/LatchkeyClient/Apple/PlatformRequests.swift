@@ -12,9 +12,12 @@ public enum PlatformProvider: Sendable, Hashable, CaseIterable {
 
 /// A credential ID with the transports the server knows for it.
 public struct PlatformCredentialDescriptor: Sendable, Hashable {
+    /// The credential ID.
     public var id: Data
+    /// The transports the server stored for it.
     public var transports: [AuthenticatorTransport]
 
+    /// A descriptor as given.
     public init(id: Data, transports: [AuthenticatorTransport] = []) {
         self.id = id
         self.transports = transports
@@ -56,9 +59,13 @@ public struct PlatformRegistrationRequest: Sendable, Hashable {
         case conditional
     }
 
+    /// The relying party ID.
     public var relyingPartyIdentifier: String
+    /// The challenge from the server's options.
     public var challenge: Data
+    /// The user handle from the server's options.
     public var userID: Data
+    /// The account name shown in the sheet.
     public var userName: String
     /// `user.displayName`; the security key request's `displayName` (the platform request has none).
     public var userDisplayName: String
@@ -73,8 +80,11 @@ public struct PlatformRegistrationRequest: Sendable, Hashable {
     public var residentKeyPreference: String
     /// Credentials the new one must not duplicate (the platform request takes them from iOS 17.4 / macOS 14.4).
     public var excludedCredentials: [PlatformCredentialDescriptor]
+    /// The large-blob support asked for, if any.
     public var largeBlob: PlatformExtensionInputs.LargeBlobSupport?
+    /// The PRF input, if any.
     public var prf: PlatformExtensionInputs.PRFRegistration?
+    /// A sheet (`standard`) or a silent conditional create (`conditional`).
     public var style: Style
     /// `timeout`, when the server gave one.
     public var timeout: Duration?
@@ -134,15 +144,21 @@ public struct PlatformRegistrationRequest: Sendable, Hashable {
 
 /// Everything an AuthenticationServices assertion is built from, read from the server's request options.
 public struct PlatformAssertionRequest: Sendable, Hashable {
+    /// The relying party ID.
     public var relyingPartyIdentifier: String
+    /// The challenge from the server's options.
     public var challenge: Data
     /// Empty for a username-less (discoverable) request.
     public var allowedCredentials: [PlatformCredentialDescriptor]
+    /// The user-verification preference from the options (`required`, `preferred`, `discouraged`).
     public var userVerificationPreference: String
+    /// The large-blob operation, if any.
     public var largeBlob: PlatformExtensionInputs.LargeBlobOperation?
+    /// The PRF input, if any.
     public var prf: PlatformExtensionInputs.PRFAssertion?
     /// The FIDO U2F AppID a security key credential may have been registered under.
     public var appID: String?
+    /// How long the sheet may wait, from the options' timeout.
     public var timeout: Duration?
     /// The providers to ask, platform first.
     public var providers: [PlatformProvider]

@@ -12,6 +12,7 @@ public struct SignInSheetRequest: Sendable, Hashable {
 
     /// A sheet offering each way in that is given.
     /// - Parameters:
+    ///   - includesPasswords: whether to offer saved passwords.
     ///   - appleID: the Sign in with Apple request, made with the nonce Latchkey's server issued
     ///     (`SignInWithAppleRequest(nonce: SignInWithAppleNonce(raw: try await client.appleNonce().nonce))`), or nil.
     ///   - passkeyOptions: the server's sign-in options (`POST /v1/passkeys/authentication/options`), usually

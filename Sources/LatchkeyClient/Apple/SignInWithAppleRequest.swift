@@ -32,10 +32,13 @@ public struct SignInWithAppleNonce: Sendable, Hashable {
 public struct SignInWithAppleRequest: Sendable, Hashable {
     /// `ASAuthorization.Scope` raw values.
     public enum Scope: String, Sendable, Hashable {
+        /// The user's name (first sign-in only).
         case fullName = "full_name"
+        /// The user's email address, real or private relay (first sign-in only).
         case email
     }
 
+    /// The scopes asked for.
     public var scopes: [Scope]
     /// The nonce; send ``SignInWithAppleNonce/raw`` to the server with the identity token.
     public var nonce: SignInWithAppleNonce

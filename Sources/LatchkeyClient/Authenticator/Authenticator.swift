@@ -23,6 +23,7 @@ public protocol Authenticator: Sendable {
 }
 
 extension Authenticator {
+    /// The default: the authenticator cannot create passkeys with conditional mediation (``AuthenticatorError/Code/unsupported``).
     public func registerConditionally(options: PublicKeyCredentialCreationOptions) async throws(AuthenticatorError) -> RegistrationCredential {
         throw AuthenticatorError(.unsupported, "this authenticator cannot create passkeys with conditional mediation")
     }

@@ -3,8 +3,11 @@
 public struct AuthenticatorError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The stable, machine-readable reason.
     public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The code as text.
         public let rawValue: String
+        /// A code from its text.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// The code as text.
         public var description: String { rawValue }
 
         /// The user dismissed the sheet or picked no account.
@@ -47,10 +50,12 @@ public struct AuthenticatorError: Error, Sendable, Hashable, CustomStringConvert
     /// A human sentence for logs and developers.
     public var message: String
 
+    /// An error with `code` and a human `message`.
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
+    /// `<code>: <message>`.
     public var description: String { "\(code): \(message)" }
 }

@@ -1,7 +1,7 @@
 import VirtualAuthenticator
 import WebAuthn
 
-/// Drives a ``VirtualAuthenticator/VirtualAuthenticator`` as an ``Authenticator`` for one origin, so the
+/// Drives a `VirtualAuthenticator` as an ``Authenticator`` for one origin, so the
 /// client, the bridge and the command line run real ceremonies anywhere.
 public struct VirtualAuthenticatorAdapter: Authenticator {
     /// The software authenticator.
@@ -23,6 +23,7 @@ public struct VirtualAuthenticatorAdapter: Authenticator {
         VirtualAuthenticatorAdapter(authenticator, origin: origin, choice: choice)
     }
 
+    /// Creates a credential in the virtual authenticator for this adapter's origin.
     public func register(options: PublicKeyCredentialCreationOptions) async throws(AuthenticatorError) -> RegistrationCredential {
         do {
             return try await authenticator.register(options: options, origin: origin)
@@ -40,6 +41,7 @@ public struct VirtualAuthenticatorAdapter: Authenticator {
         }
     }
 
+    /// Signs in with a credential of the virtual authenticator for this adapter's origin.
     public func authenticate(options: PublicKeyCredentialRequestOptions) async throws(AuthenticatorError) -> AuthenticationCredential {
         do {
             return try await authenticator.authenticate(options: options, origin: origin, choice: choice)

@@ -17,10 +17,12 @@ public struct BridgeMessage: Sendable, Hashable {
         case authenticate
     }
 
+    /// What the page asks for: a registration or an assertion.
     public var action: Action
     /// The relying party's options as JSON text (an options object the page sent is serialised again).
     public var optionsJSON: String
 
+    /// A message as given.
     public init(action: Action, optionsJSON: String) {
         self.action = action
         self.optionsJSON = optionsJSON

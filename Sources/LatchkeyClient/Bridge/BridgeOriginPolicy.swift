@@ -12,6 +12,7 @@ public struct BridgeFrame: Sendable, Hashable {
     /// The security origin's port (0 for the scheme's default).
     public var port: Int
 
+    /// A frame as given (the WebKit handler fills it from `WKFrameInfo`).
     public init(isMainFrame: Bool, scheme: String, host: String, port: Int = 0) {
         self.isMainFrame = isMainFrame
         self.scheme = scheme
@@ -45,6 +46,7 @@ public struct BridgeOriginPolicy: Sendable, Hashable {
     /// Whether iframes (of an allowed origin) may use the bridge too.
     public var allowsSubframes: Bool
 
+    /// A policy allowing pages on `allowedHosts`, in the main frame only unless `allowsSubframes`.
     public init(allowedHosts: [String], allowsSubframes: Bool = false) {
         self.allowedHosts = allowedHosts
         self.allowsSubframes = allowsSubframes

@@ -68,8 +68,8 @@ public struct ConformanceClient: Sendable {
 
     /// `POST /attestation/options`: the creation options in the response.
     ///
-    /// The body is read as a ``LatchkeyAPI/ServerResponse`` and as L3 creation options, so servers that leave
-    /// out members Latchkey's ``LatchkeyAPI/ServerCreationOptionsResponse`` always sends (`attestation`,
+    /// The body is read as a `ServerResponse` and as L3 creation options, so servers that leave
+    /// out members Latchkey's `ServerCreationOptionsResponse` always sends (`attestation`,
     /// `authenticatorSelection`) work too.
     public func attestationOptions(_ request: ServerCreationOptionsRequest) async throws(LatchkeyClientError) -> PublicKeyCredentialCreationOptions {
         try await options(APIPaths.Conformance.attestationOptions, request, as: PublicKeyCredentialCreationOptions.self)

@@ -22,11 +22,14 @@ public struct NativeClient: Sendable {
 
     /// A client of the server at `server`, over `transport`.
     ///
-    /// - Parameter signals: called with what the password manager should learn after each answer that says: the
-    ///   accepted credentials and current names after a sign-in, sign-up, list, rename or removal, and the unknown
-    ///   credential after a sign-in the server refused with `credential.notFound`. On Apple platforms pass
-    ///   `{ await PasskeySignalReporter.report($0) }` (iOS 26 / macOS 26); on the web the page calls the
-    ///   `PublicKeyCredential.signal…` methods named by ``PasskeySignal/webMethod``.
+    /// - Parameters:
+    ///   - server: the server's base URL, e.g. `https://example.com`.
+    ///   - transport: how requests are sent (URLSession by default).
+    ///   - signals: called with what the password manager should learn after each answer that says: the
+    ///     accepted credentials and current names after a sign-in, sign-up, list, rename or removal, and the unknown
+    ///     credential after a sign-in the server refused with `credential.notFound`. On Apple platforms pass
+    ///     `{ await PasskeySignalReporter.report($0) }` (iOS 26 / macOS 26); on the web the page calls the
+    ///     `PublicKeyCredential.signal…` methods named by ``PasskeySignal/webMethod``.
     public init(server: URL, transport: any HTTPTransport = URLSessionTransport(), signals: SignalSink? = nil) {
         connection = APIConnection(server: server, transport: transport, readError: Self.readError)
         self.signals = signals
@@ -46,7 +49,9 @@ public struct NativeClient: Sendable {
 
     /// The outcome of a sign-up or sign-in: the session and the credential the authenticator produced.
     public struct SignedIn<Credential: Sendable>: Sendable {
+        /// The server's answer: the session and the user.
         public let session: SessionResponse
+        /// The credential the authenticator returned.
         public let credential: Credential
     }
 
@@ -115,7 +120,7 @@ public struct NativeClient: Sendable {
     }
 
     /// `POST /v1/passkeys/account-creation/options`: options for a passkey sign-up sheet that asks for the account's
-    /// name itself (iOS 26: ``PasskeysManager/createAccount(options:acceptedContacts:requestsName:)``).
+    /// name itself (iOS 26: `PasskeysManager.createAccount(options:acceptedContacts:requestsName:)`).
     public func accountCreationOptions() async throws(LatchkeyClientError) -> RegistrationOptionsResponse {
         try await connection.send("POST", APIPaths.Native.accountCreationOptions, body: NoBody?.none, as: RegistrationOptionsResponse.self)
     }

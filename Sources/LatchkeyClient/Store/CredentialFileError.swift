@@ -13,6 +13,7 @@ public enum CredentialFileError: Error, Sendable, Hashable, CustomStringConverti
     /// Reading or writing failed in the file system.
     case io(path: String, reason: String)
 
+    /// What went wrong with the file.
     public var description: String {
         switch self {
         case .wrongKey(let path):

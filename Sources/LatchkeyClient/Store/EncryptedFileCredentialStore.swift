@@ -3,7 +3,7 @@ import Foundation
 import VirtualAuthenticator
 import WebAuthn
 
-/// A ``VirtualAuthenticator/CredentialStore`` in one file, encrypted at rest with AES-256-GCM.
+/// A `CredentialStore` in one file, encrypted at rest with AES-256-GCM.
 ///
 /// The key comes from a ``StoreKeySource``: scrypt over a passphrase (`LATCHKEY_STORE_PASSPHRASE`), or a
 /// random key file beside the store created with mode 0600. Every change rewrites the file atomically
@@ -29,18 +29,22 @@ public actor EncryptedFileCredentialStore: CredentialStore {
         self.keySource = keySource
     }
 
+    /// Adds or replaces `credential` and rewrites the file.
     public func save(_ credential: StoredCredential) async throws {
         try await modify { await $0.save(credential) }
     }
 
+    /// The credential with this ID, or nil.
     public func credential(id: [UInt8]) async throws -> StoredCredential? {
         try load().credentials.first { $0.id == id }
     }
 
+    /// The credentials for `rpID`.
     public func credentials(rpID: String) async throws -> [StoredCredential] {
         await InMemoryCredentialStore(try load().credentials).credentials(rpID: rpID)
     }
 
+    /// Removes the credential with this ID and rewrites the file.
     public func delete(id: [UInt8]) async throws {
         try await modify { await $0.delete(id: id) }
     }

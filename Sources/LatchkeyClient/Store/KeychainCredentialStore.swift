@@ -5,7 +5,7 @@ import WebAuthn
 /// The generic-password items of one Keychain service: the few Keychain operations ``KeychainCredentialStore`` needs,
 /// each answering with the item data or throwing ``KeychainStoreError`` with the `OSStatus`.
 ///
-/// ``SecurityKeychain`` is the real one (Apple platforms); tests use an in-memory one.
+/// `SecurityKeychain` is the real one (Apple platforms); tests use an in-memory one.
 public protocol GenericPasswordKeychain: Sendable {
     /// Adds an item; throws `errSecDuplicateItem` (-25299) when `account` exists.
     func add(account: String, data: Data) throws(KeychainStoreError)
@@ -19,11 +19,11 @@ public protocol GenericPasswordKeychain: Sendable {
     func delete(account: String) throws(KeychainStoreError) -> Bool
 }
 
-/// A ``VirtualAuthenticator/CredentialStore`` in the Keychain (Apple platforms), the counterpart of
+/// A `CredentialStore` in the Keychain (Apple platforms), the counterpart of
 /// ``EncryptedFileCredentialStore``.
 ///
 /// Each credential is one generic-password item of ``service``: its account the base64url credential ID, its data the
-/// credential as JSON. On Apple platforms `KeychainCredentialStore(service:)` uses ``SecurityKeychain``: the
+/// credential as JSON. On Apple platforms `KeychainCredentialStore(service:)` uses `SecurityKeychain`: the
 /// data-protection keychain (on macOS too, where the file-based keychain would silently answer one item to a
 /// "match all" query), readable on this device after the first unlock, never synced.
 ///
@@ -40,6 +40,7 @@ public struct KeychainCredentialStore: CredentialStore {
         self.keychain = keychain
     }
 
+    /// Adds or replaces `credential` as one Keychain item.
     public func save(_ credential: StoredCredential) async throws {
         let data = try JSONEncoder().encode(credential)
         let account = Base64URL.encode(credential.id)
@@ -52,12 +53,14 @@ public struct KeychainCredentialStore: CredentialStore {
         }
     }
 
+    /// The credential with this ID, or nil.
     public func credential(id: [UInt8]) async throws -> StoredCredential? {
         let account = Base64URL.encode(id)
         guard let data = try keychain.data(account: account) else { return nil }
         return try Self.decode(data, account: account)
     }
 
+    /// The credentials for `rpID`.
     public func credentials(rpID: String) async throws -> [StoredCredential] {
         try keychain.allItems()
             .map { item in try Self.decode(item.data, account: item.account) }
@@ -67,6 +70,7 @@ public struct KeychainCredentialStore: CredentialStore {
             }
     }
 
+    /// Removes the credential's Keychain item.
     public func delete(id: [UInt8]) async throws {
         _ = try keychain.delete(account: Base64URL.encode(id))
     }
@@ -92,14 +96,17 @@ public struct KeychainStoreError: Error, Sendable, Hashable, CustomStringConvert
     /// `errSecInteractionNotAllowed`: the device is locked (before the first unlock).
     public static let interactionNotAllowed: Int32 = -25308
 
+    /// The Security framework's `OSStatus`.
     public let status: Int32
     /// What failed, with the system's message for the status where it has one.
     public let message: String
 
+    /// An error for `status` with a human message.
     public init(status: Int32, _ message: String) {
         self.status = status
         self.message = message
     }
 
+    /// `Keychain error <status>: <message>`.
     public var description: String { "Keychain error \(status): \(message)" }
 }

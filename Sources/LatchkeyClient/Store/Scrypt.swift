@@ -17,6 +17,7 @@ public enum Scrypt {
         /// p, the parallelization.
         public var parallelization: Int
 
+        /// Parameters as given: N = `cost`, r = `blockSize`, p = `parallelization`.
         public init(cost: Int, blockSize: Int, parallelization: Int) {
             self.cost = cost
             self.blockSize = blockSize
@@ -32,6 +33,7 @@ public enum Scrypt {
 
     /// Parameters scrypt cannot run with.
     public struct InvalidParameters: Error, Sendable, Hashable, CustomStringConvertible {
+        /// What is wrong with the parameters.
         public var description: String
     }
 

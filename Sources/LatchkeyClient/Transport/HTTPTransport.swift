@@ -11,6 +11,7 @@ public struct HTTPRequest: Sendable, Hashable {
     /// The body, if any.
     public var body: [UInt8]?
 
+    /// A request as given.
     public init(method: String, url: URL, headers: [String: String] = [:], body: [UInt8]? = nil) {
         self.method = method
         self.url = url
@@ -31,6 +32,7 @@ public struct HTTPResponse: Sendable, Hashable {
     /// The body.
     public var body: [UInt8]
 
+    /// A response as given.
     public init(status: Int, headers: [String: String] = [:], setCookies: [String] = [], body: [UInt8] = []) {
         self.status = status
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })

@@ -25,6 +25,7 @@ public struct URLSessionTransport: HTTPTransport {
         self.session = session
     }
 
+    /// Sends `request` with URLSession and returns the answer; a network failure is a ``LatchkeyClientError``.
     public func send(_ request: HTTPRequest) async throws(LatchkeyClientError) -> HTTPResponse {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method

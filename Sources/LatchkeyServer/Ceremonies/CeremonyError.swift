@@ -8,8 +8,6 @@ enum CeremonyError: Error, Sendable, Equatable {
     case notFound(CeremonyKind, detail: String? = nil)
     /// The ceremony expired (or was stored in a shape this version cannot read).
     case expired(CeremonyKind)
-    /// Options for a username that has no account.
-    case userNotFound(String)
     /// A sign-up or a rename to a name another account has.
     case nameTaken(String, addPasskeyHint: Bool = false)
     /// A sign-up with a name that looks like another account's (the same UTS #39 confusables skeleton).
@@ -25,7 +23,7 @@ enum CeremonyError: Error, Sendable, Equatable {
 
     /// One example of every case, for the table's tests and docs.
     static let examples: [CeremonyError] = [
-        .notFound(.registration), .notFound(.authentication, detail: "x"), .expired(.authentication), .userNotFound("x"),
+        .notFound(.registration), .notFound(.authentication, detail: "x"), .expired(.authentication),
         .nameTaken("x"), .nameTaken("x", addPasskeyHint: true), .nameConfusable("x"), .credentialNotFound(id: [1], rpID: "example.com"),
         .concurrentSignIn, .sessionRequired, .wrongUser,
     ]

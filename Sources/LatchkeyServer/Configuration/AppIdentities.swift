@@ -3,10 +3,12 @@ import WebAuthn
 /// An Android app allowed to use the relying party's passkeys: its package name and the SHA-256 fingerprint of its
 /// signing certificate, written `package:SHA256_FINGERPRINT` (`com.example.app:14:6D:E9:…`, colons optional).
 public struct AndroidApp: Hashable, Sendable {
+    /// The app's package name, e.g. `com.example.app`.
     public let packageName: String
     /// The 32 bytes of the signing certificate's SHA-256 fingerprint.
     public let fingerprint: [UInt8]
 
+    /// Parses `package:SHA256_FINGERPRINT`; a wrong form throws a ``ConfigurationError`` naming `--android-app`.
     public init(_ text: String) throws(ConfigurationError) {
         guard let separator = text.firstIndex(of: ":") else {
             throw ConfigurationError("--android-app", "'\(text)' is not package:SHA256_FINGERPRINT")
@@ -40,8 +42,10 @@ public struct AndroidApp: Hashable, Sendable {
 
 /// An Apple app allowed to use the relying party's passkeys: `TEAMID.bundle.id` (a 10-character team id).
 public struct AppleAppID: Hashable, Sendable, CustomStringConvertible {
+    /// The app ID as written: `TEAMID.bundle.id`.
     public let value: String
 
+    /// Parses `TEAMID.bundle.id`; a wrong form throws a ``ConfigurationError`` naming `--apple-app-id`.
     public init(_ text: String) throws(ConfigurationError) {
         let parts = text.split(separator: ".", maxSplits: 1)
         let isTeamID = parts.first.map { $0.utf8.count == 10 && ASCIIText.consists(of: $0) } ?? false
@@ -52,5 +56,6 @@ public struct AppleAppID: Hashable, Sendable, CustomStringConvertible {
         self.value = text
     }
 
+    /// The app ID as written.
     public var description: String { value }
 }

@@ -25,6 +25,7 @@ public struct AppleConfiguration: Sendable, CustomStringConvertible {
     public let tokenMaxAge: TimeInterval
     /// How long a nonce from `POST /v1/apple/nonce` may be used.
     public static let nonceLifetime: TimeInterval = 600
+    /// How old an identity token may be, in seconds, by default (`--apple-token-max-age`).
     public static let defaultTokenMaxAge = 300
 
     /// The web flow's client.
@@ -40,6 +41,7 @@ public struct AppleConfiguration: Sendable, CustomStringConvertible {
         Set(bundleIDs.map(\.rawValue) + (web.map { [$0.servicesID.rawValue] } ?? []))
     }
 
+    /// The line `latchkey serve` prints: team, apps, web flow and endpoints; never a key.
     public var description: String {
         "Sign in with Apple: on (team \(teamID), apps \(bundleIDs.map(\.rawValue).joined(separator: " ")), web \(web?.servicesID.rawValue ?? "off"), \(endpoints.baseURL))"
     }

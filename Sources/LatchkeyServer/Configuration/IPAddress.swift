@@ -89,5 +89,6 @@ public struct CIDRBlock: Hashable, Sendable, CustomStringConvertible {
         return true
     }
 
+    /// The block as written in CIDR notation, e.g. `10.0.0.0/8`.
     public var description: String { "\(network)/\(prefixLength)" }
 }

@@ -59,14 +59,23 @@ public struct ServerConfiguration: Sendable {
     /// The per-account throttle of wrong passwords.
     public var passwordThrottle = PasswordThrottlePolicy()
 
+    /// The default TCP port.
     public static let defaultPort = 8080
+    /// The default SQLite database file.
     public static let defaultDatabase = "latchkey.sqlite"
+    /// The default rate limit: ceremony requests per client address per minute.
     public static let defaultRateLimit = 120
+    /// The default largest request body, in bytes.
     public static let defaultBodyLimit = 64 * 1024
+    /// The default session lifetime, in seconds (30 days).
     public static let defaultSessionLifetime = 30 * 24 * 3600
+    /// The default ceremony lifetime, in seconds: how long options stay valid.
     public static let defaultCeremonyLifetime = 300
+    /// The default idle timeout of a connection with no request under way, in seconds.
     public static let defaultIdleTimeout = 60
+    /// The default time a request's headers may take from its first byte, in seconds.
     public static let defaultHeaderTimeout = 10
+    /// The default time a request's body may take after its headers, in seconds.
     public static let defaultBodyTimeout = 30
 
     /// Validates `settings` and applies the defaults: port 8080, `./latchkey.sqlite`, RP ID `localhost`,

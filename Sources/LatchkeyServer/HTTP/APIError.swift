@@ -70,8 +70,6 @@ struct APIError: Error, Sendable {
                 ?? "no pending \(kind.rawValue) ceremony for this ticket: it was used, has expired, or never existed")
         case .expired(let kind):
             self.init(.gone, code: "ceremony.expired", message: "the \(kind.rawValue) ceremony has expired; start again")
-        case .userNotFound(let name):
-            self.init(.notFound, code: "user.notFound", message: "no account is named '\(name)'")
         case .nameTaken(let name, let addPasskeyHint):
             self.init(.conflict, code: "user.nameTaken", message: "the username '\(name)' is taken"
                 + (addPasskeyHint ? "; sign in as that account to add a passkey" : ""))

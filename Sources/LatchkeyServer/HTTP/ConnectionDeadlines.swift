@@ -13,10 +13,14 @@ import NIOHTTP1
 ///
 /// Without them a client that sends half a request and stops (slowloris) holds a connection for ever.
 public struct ConnectionDeadlines: Sendable, Equatable {
+    /// How long a connection with no request under way stays open.
     public var idle: Duration
+    /// How long a request's headers may take from its first byte.
     public var header: Duration
+    /// How long a request's body may take after its headers.
     public var body: Duration
 
+    /// Deadlines as given.
     public init(idle: Duration, header: Duration, body: Duration) {
         self.idle = idle
         self.header = header

@@ -2,12 +2,14 @@ import Hummingbird
 import NIOCore
 
 /// The request context of every Latchkey route: the core context plus the peer's socket address, from which
-/// ``ClientAddressResolver`` finds the client (for rate limits and logs).
+/// `ClientAddressResolver` finds the client (for rate limits and logs).
 public struct ServerRequestContext: RequestContext, RemoteAddressRequestContext {
+    /// Hummingbird's per-request storage.
     public var coreContext: CoreRequestContextStorage
     /// The address of the TCP peer: the client, or the last proxy in front of it.
     public let remoteAddress: SocketAddress?
 
+    /// A context for a request arriving on the application's channel.
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.remoteAddress = source.channel.remoteAddress

@@ -43,6 +43,7 @@ public final class ServerMetrics: Sendable {
         }
     }
 
+    /// Metrics in a fresh Prometheus registry of their own.
     public init() {
         registry = PrometheusCollectorRegistry()
         var factory = PrometheusMetricsFactory(registry: registry)

@@ -11,6 +11,7 @@ public struct ScryptParameters: Sendable, Hashable, CustomStringConvertible {
     /// p, the parallelization.
     public var parallelization: Int
 
+    /// Parameters as given: N = 2^`logN`, r = `blockSize`, p = `parallelization`.
     public init(logN: Int, blockSize: Int, parallelization: Int) {
         self.logN = logN
         self.blockSize = blockSize
@@ -29,6 +30,7 @@ public struct ScryptParameters: Sendable, Hashable, CustomStringConvertible {
         (1...22).contains(logN) && (1...32).contains(blockSize) && (1...16).contains(parallelization) && memoryByteCount <= 1 << 30
     }
 
+    /// The parameters as stored with a hash: `ln=…,r=…,p=…`.
     public var description: String { "ln=\(logN),r=\(blockSize),p=\(parallelization)" }
 }
 
@@ -37,9 +39,10 @@ public struct ScryptParameters: Sendable, Hashable, CustomStringConvertible {
 /// raised later: ``needsRehash(_:)`` says when a stored hash was made with others.
 ///
 /// scrypt is slow and memory-hard on purpose, so it never runs on an event loop or the concurrency pool: each hash
-/// runs on a thread of its own queue, and at most ``concurrency`` run at once (the others wait their turn), so a
+/// runs on a thread of its own queue, and at most `concurrency` run at once (the others wait their turn), so a
 /// flood of password requests cannot take every core or all the memory.
 public struct PasswordHasher: Sendable {
+    /// The scrypt parameters new hashes are made with.
     public let parameters: ScryptParameters
     let gate: ConcurrencyGate
 

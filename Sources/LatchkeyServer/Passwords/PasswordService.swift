@@ -10,12 +10,16 @@ import WebAuthn
 /// nothing; from then on each failure closes the door for ``baseDelay`` doubled per further failure, at most
 /// ``maximumDelay``. The counts live in the store, so every instance sharing it applies the same throttle.
 public struct PasswordThrottlePolicy: Sendable, Hashable {
+    /// How many failures in a row cost nothing.
     public var freeFailures: Int
+    /// The first delay after the free failures; it doubles with each further failure.
     public var baseDelay: Duration
+    /// The longest delay.
     public var maximumDelay: Duration
     /// Failure records older than this are forgotten.
     public var memory: Duration
 
+    /// A policy as given; the defaults are 5 free failures, 30 s doubling to at most an hour, records kept a day.
     public init(freeFailures: Int = 5, baseDelay: Duration = .seconds(30), maximumDelay: Duration = .seconds(3600), memory: Duration = .seconds(86_400)) {
         self.freeFailures = freeFailures
         self.baseDelay = baseDelay

@@ -3,7 +3,8 @@ import Hummingbird
 import LatchkeyAPI
 
 /// The web page: `GET /` (the page), `GET /<file>` for each of its static files (and `HEAD` for both), and
-/// `GET /v1/web/config` (what the page needs to know about the server).
+/// `GET /v1/web/config` (what the page needs to know about the server). One of the files is `openapi.json`, the
+/// OpenAPI document of the whole API (written by scripts/openapi.py), so it is served at `GET /openapi.json`.
 ///
 /// Every response carries the page's security headers (``securityHeaders``): a strict Content-Security-Policy
 /// (same-origin scripts, styles and requests only, no inline code, no framing), `nosniff` and a referrer policy.

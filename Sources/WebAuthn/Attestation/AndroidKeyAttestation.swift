@@ -7,9 +7,12 @@ import X509
 /// How strictly the key description's `origin` and `purpose` are checked is set by
 /// ``AttestationOptions/androidKeyAuthorizations``.
 public struct AndroidKeyAttestation: AttestationStatementVerifier {
+    /// The attestation statement format identifier.
     public let format = "android-key"
+    /// A verifier for this format.
     public init() {}
 
+    /// Verifies the statement in `context` as this format defines.
     public func verify(_ context: AttestationContext) async throws(WebAuthnError) -> VerifiedAttestation {
         let alg = try context.algorithm()
         let signature = try context.bytes("sig")

@@ -8,12 +8,15 @@ import X509
 /// The SafetyNet API is retired; this verifies existing registrations and captures. Freshness and CTS
 /// checks follow ``AttestationOptions``.
 public struct AndroidSafetyNetAttestation: AttestationStatementVerifier {
+    /// The attestation statement format identifier.
     public let format = "android-safetynet"
     /// The host name SafetyNet's signing certificate is issued to.
     public static let attestationHostname = "attest.android.com"
 
+    /// A verifier for this format.
     public init() {}
 
+    /// Verifies the statement in `context` as this format defines.
     public func verify(_ context: AttestationContext) async throws(WebAuthnError) -> VerifiedAttestation {
         guard let version = context.statement[text: "ver"]?.stringValue, !version.isEmpty else {
             throw context.failure("malformed", "android-safetynet attestation statement has no non-empty text \"ver\"")

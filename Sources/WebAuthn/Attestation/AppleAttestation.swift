@@ -5,12 +5,15 @@ import X509
 /// `apple` (WebAuthn §8.8): Apple's anonymous attestation CA issues a certificate for the credential key
 /// whose nonce extension binds the registration. Type anonCA.
 public struct AppleAttestation: AttestationStatementVerifier {
+    /// The attestation statement format identifier.
     public let format = "apple"
     /// The Apple anonymous attestation nonce extension.
     public static let nonceExtensionOID: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 8, 2]
 
+    /// A verifier for this format.
     public init() {}
 
+    /// Verifies the statement in `context` as this format defines.
     public func verify(_ context: AttestationContext) async throws(WebAuthnError) -> VerifiedAttestation {
         guard let chain = try context.certificateChain(), let credentialCertificate = chain.first else {
             throw context.failure("malformed", "apple attestation statement has no x5c")

@@ -2,6 +2,7 @@
 public struct AttestationFormats: Sendable {
     private var verifiers: [String: any AttestationStatementVerifier]
 
+    /// The formats these verifiers handle, by their format identifiers.
     public init(_ verifiers: [any AttestationStatementVerifier]) {
         self.verifiers = Dictionary(verifiers.map { ($0.format, $0) }, uniquingKeysWith: { _, last in last })
     }
@@ -19,8 +20,10 @@ public struct AttestationFormats: Sendable {
         return formats
     }()
 
+    /// The verifier for a format identifier, or nil when it is not accepted.
     public func verifier(for format: String) -> (any AttestationStatementVerifier)? { verifiers[format] }
 
+    /// The accepted format identifiers, sorted.
     public var identifiers: [String] { verifiers.keys.sorted() }
 
     /// Adds or replaces a format.

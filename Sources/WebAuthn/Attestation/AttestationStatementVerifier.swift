@@ -14,13 +14,17 @@ public protocol AttestationStatementVerifier: Sendable {
 
 /// Everything a format verifier needs: the statement, what it signs over, and the trust settings.
 public struct AttestationContext: Sendable {
+    /// The attestation statement format identifier.
     public let format: String
     /// The statement of a map format (every format but `compound`, whose statement is empty here).
     public let statement: CBORMap
     /// `attStmt` as sent: the map, or the array of sub-statements of a `compound` attestation.
     public let rawStatement: CBORValue
+    /// The registration's authenticator data.
     public let authenticatorData: AuthenticatorData
+    /// SHA-256 of `clientDataJSON`, which the statement signs with the authenticator data.
     public let clientDataHash: [UInt8]
+    /// The new credential from the authenticator data.
     public let credential: AttestedCredentialData
     /// The time at which certificates (and SafetyNet timestamps) are judged.
     public let verificationTime: Date
@@ -31,11 +35,13 @@ public struct AttestationContext: Sendable {
     public let trust: AttestationTrust
     /// The authenticator's metadata entry, when ``AttestationTrust/metadata`` has one; its roots are among ``anchors``.
     public let metadata: MetadataEntry?
+    /// The format-specific options (SafetyNet windows, android-key authorizations).
     public let options: AttestationOptions
     /// The credential public key made ready to verify, when its algorithm is one Latchkey verifies. The ceremony
     /// builds it once; self attestation uses it instead of importing the key again.
     public let credentialKeyVerifier: SignatureVerifier?
 
+    /// A context as given.
     public init(
         format: String, statement: CBORMap, rawStatement: CBORValue? = nil, authenticatorData: AuthenticatorData,
         clientDataHash: [UInt8], credential: AttestedCredentialData, verificationTime: Date,
@@ -138,10 +144,15 @@ public struct AttestationContext: Sendable {
 
 /// The attestation types of WebAuthn §6.5.4.
 public enum AttestationType: String, Sendable, Hashable, Codable {
+    /// No attestation.
     case none
+    /// Self attestation: signed with the credential key.
     case `self` = "self"
+    /// Basic attestation: an attestation certificate shared by a batch.
     case basic
+    /// Attestation CA: a certificate per key from a CA (TPM).
     case attCA
+    /// Anonymization CA: a per-credential certificate (Apple).
     case anonCA
 }
 
@@ -154,6 +165,7 @@ public enum TrustStatus: Sendable, Hashable {
     /// The statement verified, but no configured anchor vouches for it.
     case untrusted(reason: String)
 
+    /// Whether the path leads to a trusted root.
     public var isTrusted: Bool {
         if case .trusted = self { return true }
         return false
@@ -162,14 +174,18 @@ public enum TrustStatus: Sendable, Hashable {
 
 /// The outcome of a verified attestation statement.
 public struct VerifiedAttestation: Sendable {
+    /// The attestation statement format identifier.
     public var format: String
+    /// The attestation type the statement proves.
     public var type: AttestationType
     /// The attestation certificates as sent (`x5c`, leaf first); empty for none and self.
     public var trustPath: [Certificate]
+    /// Whether the trust path leads to a trusted root, and why not.
     public var trust: TrustStatus
     /// The verified sub-statements of a `compound` attestation, in the order sent; empty for other formats.
     public var components: [VerifiedAttestation]
 
+    /// A result as given.
     public init(
         format: String, type: AttestationType, trustPath: [Certificate] = [], trust: TrustStatus = .notApplicable,
         components: [VerifiedAttestation] = []
@@ -196,6 +212,7 @@ public struct AttestationOptions: Sendable, Hashable {
     /// ``AndroidKeyAuthorizationPolicy/statedValues``, rejects wrong values but accepts lists that state none.
     public var androidKeyAuthorizations: AndroidKeyAuthorizationPolicy = .statedValues
 
+    /// The defaults.
     public init() {}
 }
 

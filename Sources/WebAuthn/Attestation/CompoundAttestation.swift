@@ -10,6 +10,7 @@ import CBOR
 public struct CompoundAttestation: AttestationStatementVerifier {
     /// The format identifier, `compound`: the one format whose `attStmt` is an array.
     public static let formatIdentifier = "compound"
+    /// The attestation statement format identifier.
     public let format = Self.formatIdentifier
     /// The formats sub-statements may use.
     public let formats: AttestationFormats
@@ -19,6 +20,7 @@ public struct CompoundAttestation: AttestationStatementVerifier {
         self.formats = formats
     }
 
+    /// Verifies the statement in `context` as this format defines.
     public func verify(_ context: AttestationContext) async throws(WebAuthnError) -> VerifiedAttestation {
         guard let entries = context.rawStatement.arrayValue else {
             throw context.failure("malformed", "compound attestation statement is not an array")

@@ -4,9 +4,12 @@ import X509
 /// `fido-u2f` (WebAuthn §8.6): a U2F authenticator's registration signature, made with its P-256
 /// attestation certificate over `0x00 || rpIdHash || clientDataHash || credentialId || publicKeyU2F`.
 public struct FIDOU2FAttestation: AttestationStatementVerifier {
+    /// The attestation statement format identifier.
     public let format = "fido-u2f"
+    /// A verifier for this format.
     public init() {}
 
+    /// Verifies the statement in `context` as this format defines.
     public func verify(_ context: AttestationContext) async throws(WebAuthnError) -> VerifiedAttestation {
         let signature = try context.bytes("sig")
         guard let chain = try context.certificateChain(), chain.count == 1, let certificate = chain.first else {

@@ -4,9 +4,12 @@ import X509
 /// `packed` (WebAuthn §8.2): a signature over `authData || clientDataHash`, either by an attestation
 /// certificate (`x5c`, basic or attCA) or by the credential key itself (self attestation).
 public struct PackedAttestation: AttestationStatementVerifier {
+    /// The attestation statement format identifier.
     public let format = "packed"
+    /// A verifier for this format.
     public init() {}
 
+    /// Verifies the statement in `context` as this format defines.
     public func verify(_ context: AttestationContext) async throws(WebAuthnError) -> VerifiedAttestation {
         let alg = try context.algorithm()
         let signature = try context.bytes("sig")

@@ -3,9 +3,12 @@ import X509
 /// `tpm` (WebAuthn §8.3): a TPM certifies the credential key (`pubArea`) with its attestation identity
 /// key (AIK), signing a `TPMS_ATTEST` (`certInfo`) whose `extraData` binds the registration. Type attCA.
 public struct TPMAttestation: AttestationStatementVerifier {
+    /// The attestation statement format identifier.
     public let format = "tpm"
+    /// A verifier for this format.
     public init() {}
 
+    /// Verifies the statement in `context` as this format defines.
     public func verify(_ context: AttestationContext) async throws(WebAuthnError) -> VerifiedAttestation {
         guard context.statement[text: "ver"]?.stringValue == "2.0" else {
             throw context.failure("unsupportedVersion", "tpm attestation statement ver must be \"2.0\"")

@@ -3,15 +3,18 @@ import Foundation
 
 /// What the server stored about a credential, as an authentication needs it.
 public struct CredentialRecord: Sendable, Hashable {
+    /// The credential ID.
     public var id: [UInt8]
     /// The COSE_Key bytes from registration.
     public var publicKey: [UInt8]
+    /// The signature counter stored after the last ceremony.
     public var signCount: UInt32
     /// The user handle of the account, checked against the assertion's `userHandle` when both are present.
     public var userHandle: [UInt8]?
     /// The BE flag from registration; when known, a change fails the ceremony.
     public var backupEligible: Bool?
 
+    /// A record as stored.
     public init(id: [UInt8], publicKey: [UInt8], signCount: UInt32, userHandle: [UInt8]? = nil, backupEligible: Bool? = nil) {
         self.id = id
         self.publicKey = publicKey
@@ -24,7 +27,12 @@ public struct CredentialRecord: Sendable, Hashable {
 extension RelyingParty {
     /// Makes the options for `navigator.credentials.get()`.
     ///
-    /// - Parameter allowCredentials: the user's credentials; empty for a username-less (discoverable) sign-in.
+    /// - Parameters:
+    ///   - challenge: the challenge to use; a fresh 32-byte random one when nil. Store it for `finishAuthentication`.
+    ///   - allowCredentials: the user's credentials; empty for a username-less (discoverable) sign-in.
+    ///   - userVerification: the requirement sent; ``userVerification`` when nil.
+    ///   - hints: the client hints sent (`security-key`, `client-device`, `hybrid`), if any.
+    ///   - extensions: the extension inputs sent; `appid` is added when ``appID`` is set.
     public func beginAuthentication(
         challenge: [UInt8]? = nil,
         allowCredentials: [PublicKeyCredentialDescriptor] = [],
@@ -32,7 +40,11 @@ extension RelyingParty {
         hints: [PublicKeyCredentialHint]? = nil,
         extensions: [String: JSONValue]? = nil
     ) -> PublicKeyCredentialRequestOptions {
-        PublicKeyCredentialRequestOptions(
+        var extensions = extensions
+        if let appID, extensions?["appid"] == nil {
+            extensions = (extensions ?? [:]).merging(["appid": .string(appID)]) { given, _ in given }
+        }
+        return PublicKeyCredentialRequestOptions(
             challenge: challenge ?? Self.generateChallenge(),
             timeout: timeoutMilliseconds,
             rpId: id,
@@ -43,13 +55,21 @@ extension RelyingParty {
         )
     }
 
+    /// SHA-256 of ``appID`` when it is set and the client's `appid` extension output is true: the rpIdHash the
+    /// authenticator used for a credential registered with the U2F API.
+    func appIDHash(usedBy credential: AuthenticationCredential) -> [UInt8]? {
+        guard let appID, credential.clientExtensionResults["appid"]?.boolValue == true else { return nil }
+        return Array(SHA256.hash(data: Array(appID.utf8)))
+    }
+
     /// Verifies an authentication response (WebAuthn §7.2) against the stored credential.
     ///
     /// - Parameters:
-    ///   - credential: the assertion JSON the client sent, parsed (``AuthenticationCredential/parse(_:)``).
+    ///   - credential: the assertion JSON the client sent, parsed (`AuthenticationCredential.parse(_:)`).
     ///   - expectedChallenge: the challenge stored when the ceremony began.
     ///   - record: the stored credential whose ID the client named.
     ///   - allowedCredentialIDs: the `allowCredentials` IDs sent in the options, if any.
+    ///   - requireUserVerification: overrides the policy from ``userVerification`` (`required` means true).
     /// - Throws: ``WebAuthnError``; `signCountRegression` when the counter did not increase (see ``signCountPolicy``).
     public func finishAuthentication(
         _ credential: AuthenticationCredential,
@@ -76,12 +96,13 @@ extension RelyingParty {
         let clientDataBytes = credential.response.clientDataJSON.bytes
         let clientData = try CollectedClientData(bytes: clientDataBytes)
         let challengeEncoding = try ClientDataCheck(
-            relyingParty: self, expectedType: CollectedClientData.getType, expectedChallenge: expectedChallenge
+            relyingParty: self, expectedType: authenticationType, expectedChallenge: expectedChallenge
         ).verify(clientData)
 
         let authData = try AuthenticatorData(bytes: credential.response.authenticatorData.bytes)
         try AuthenticatorDataCheck(
-            relyingParty: self, requireUserVerification: requireUserVerification ?? (userVerification == .required)
+            relyingParty: self, requireUserVerification: requireUserVerification ?? (userVerification == .required),
+            appIDHash: appIDHash(usedBy: credential)
         ).verify(authData)
         if let eligible = record.backupEligible, eligible != authData.flags.backupEligible {
             throw WebAuthnError(.backupStateInvalid, "the BE flag changed since registration (was \(eligible))")
@@ -137,15 +158,24 @@ extension RelyingParty {
 
 /// A verified authentication: what changed, for the server to store, and what the authenticator reported.
 public struct VerifiedAuthentication: Sendable, Hashable {
+    /// The credential that signed in.
     public let credentialID: [UInt8]
+    /// The counter to store.
     public let newSignCount: UInt32
     /// The counter did not increase (only when ``SignCountPolicy/report`` let the ceremony succeed).
     public let signCountRegressed: Bool
+    /// UV: the authenticator verified the user.
     public let userVerified: Bool
+    /// BE: the credential may be backed up (synced).
     public let backupEligible: Bool
+    /// BS: the credential is backed up now; store it.
     public let backedUp: Bool
+    /// The user handle the authenticator returned, for discoverable credentials.
     public let userHandle: [UInt8]?
+    /// How the authenticator was attached, when the client says.
     public let authenticatorAttachment: AuthenticatorAttachment?
+    /// The client extension outputs as sent.
     public let clientExtensionResults: [String: JSONValue]
+    /// Which form of the challenge the client data carried.
     public let challengeEncoding: ChallengeEncoding
 }

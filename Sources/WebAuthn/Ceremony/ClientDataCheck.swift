@@ -57,17 +57,22 @@ struct AuthenticatorDataCheck {
     let requireUserVerification: Bool
     /// Whether UP must be set: ``RelyingParty/requireUserPresence`` unless the ceremony says otherwise.
     var requireUserPresence: Bool
+    /// SHA-256 of the AppID, accepted as the rpIdHash when the client used the `appid` extension.
+    let appIDHash: [UInt8]?
 
-    init(relyingParty: RelyingParty, requireUserVerification: Bool, requireUserPresence: Bool? = nil) {
+    init(relyingParty: RelyingParty, requireUserVerification: Bool, requireUserPresence: Bool? = nil, appIDHash: [UInt8]? = nil) {
         self.relyingParty = relyingParty
         self.requireUserVerification = requireUserVerification
         self.requireUserPresence = requireUserPresence ?? relyingParty.requireUserPresence
+        self.appIDHash = appIDHash
     }
 
     func verify(_ authData: AuthenticatorData) throws(WebAuthnError) {
         let matchesRPID = relyingParty.acceptedRPIDHashes.contains { constantTimeEquals($0, authData.rpIDHash) }
+            || appIDHash.map { constantTimeEquals($0, authData.rpIDHash) } == true
         guard matchesRPID else {
-            let list = relyingParty.acceptedRPIDs.joined(separator: ", ")
+            var list = relyingParty.acceptedRPIDs.joined(separator: ", ")
+            if appIDHash != nil, let appID = relyingParty.appID { list += ", AppID \(appID)" }
             throw WebAuthnError(.rpIdHashMismatch, "rpIdHash matches none of the expected RP IDs (\(list))")
         }
         if requireUserPresence, !authData.flags.userPresent {

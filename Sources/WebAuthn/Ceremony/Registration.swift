@@ -10,6 +10,12 @@ extension RelyingParty {
     ///   - user: the account the credential will belong to; `user.id` is an opaque handle of at most 64 bytes.
     ///   - challenge: the challenge to use; a fresh 32-byte random one when nil. Store it for ``finishRegistration(_:expectedChallenge:requireUserVerification:requireUserPresence:at:)``.
     ///   - excludeCredentials: the user's existing credentials, so an authenticator is not registered twice.
+    ///   - authenticatorAttachment: `platform` or `cross-platform` to ask for one kind of authenticator; any when nil.
+    ///   - residentKey: whether to ask for a discoverable credential; ``residentKey`` when nil.
+    ///   - userVerification: the requirement sent; ``userVerification`` when nil.
+    ///   - attestation: the attestation conveyance asked for; ``attestation`` when nil.
+    ///   - hints: the client hints sent (`security-key`, `client-device`, `hybrid`), if any.
+    ///   - extensions: the extension inputs sent; `credProps` is always asked for.
     public func beginRegistration(
         user: UserEntity,
         challenge: [UInt8]? = nil,
@@ -44,7 +50,7 @@ extension RelyingParty {
     /// Verifies a registration response (WebAuthn §7.1) and returns what the server must store.
     ///
     /// - Parameters:
-    ///   - credential: the credential JSON the client sent, parsed (``RegistrationCredential/parse(_:)``).
+    ///   - credential: the credential JSON the client sent, parsed (`RegistrationCredential.parse(_:)`).
     ///   - expectedChallenge: the challenge stored when the ceremony began.
     ///   - requireUserVerification: overrides the policy from ``userVerification`` (`required` means true).
     ///   - requireUserPresence: overrides ``RelyingParty/requireUserPresence`` for this ceremony. Pass false only for
@@ -66,7 +72,7 @@ extension RelyingParty {
         let clientDataBytes = credential.response.clientDataJSON.bytes
         let clientData = try CollectedClientData(bytes: clientDataBytes)
         let challengeEncoding = try ClientDataCheck(
-            relyingParty: self, expectedType: CollectedClientData.createType, expectedChallenge: expectedChallenge
+            relyingParty: self, expectedType: registrationType, expectedChallenge: expectedChallenge
         ).verify(clientData)
         let clientDataHash = Array(SHA256.hash(data: clientDataBytes))
 
@@ -126,28 +132,43 @@ extension RelyingParty {
 
 /// A verified registration: everything a server stores about the new credential, and how it was attested.
 public struct VerifiedRegistration: Sendable {
+    /// The new credential's ID.
     public let credentialID: [UInt8]
     /// The credential public key as a COSE_Key, exactly as the authenticator encoded it.
     public let publicKey: [UInt8]
+    /// The credential key's algorithm.
     public let algorithm: COSEAlgorithm
+    /// The initial signature counter.
     public let signCount: UInt32
+    /// The authenticator model's AAGUID.
     public let aaguid: AAGUID
+    /// The verified attestation: format, type, trust path and trust.
     public let attestation: VerifiedAttestation
     /// The authenticator's FIDO metadata entry, when ``AttestationTrust/metadata`` has one for it
     /// (its ``MetadataEntry/description`` names the authenticator).
     public let metadata: MetadataEntry?
+    /// UV: the authenticator verified the user.
     public let userVerified: Bool
+    /// BE: the credential may be backed up (synced); store it.
     public let backupEligible: Bool
+    /// BS: the credential is backed up now.
     public let backedUp: Bool
+    /// The transports the client reported; store them for `allowCredentials`.
     public let transports: [AuthenticatorTransport]
+    /// How the authenticator was attached, when the client says.
     public let authenticatorAttachment: AuthenticatorAttachment?
     /// The client extension outputs as sent (prf, largeBlob and others pass through).
     public let clientExtensionResults: [String: JSONValue]
+    /// The authenticator extension outputs in authenticator data, if any.
     public let authenticatorExtensions: CBORMap?
+    /// Which form of the challenge the client data carried.
     public let challengeEncoding: ChallengeEncoding
 
+    /// The attestation statement format (`packed`, `tpm`, `none`, …).
     public var attestationFormat: String { attestation.format }
+    /// The attestation type.
     public var attestationType: AttestationType { attestation.type }
+    /// The attestation certificates as sent, leaf first.
     public var trustPath: [Certificate] { attestation.trustPath }
     /// `single-device` or `multi-device` (a synced passkey).
     public var deviceType: String { backupEligible ? "multi-device" : "single-device" }

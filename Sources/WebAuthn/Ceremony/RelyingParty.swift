@@ -18,6 +18,7 @@ public struct RelyingParty: Sendable {
     public var id: String {
         didSet { acceptedRPIDHashes = Self.hashes(of: acceptedRPIDs) }
     }
+    /// The relying party's name, shown to users in registration options.
     public var name: String
     /// Origins accepted exactly as written in client data: `https://example.com`, `https://<rpId>` for iOS apps,
     /// `android:apk-key-hash:<base64url sha256>` for Android apps.
@@ -28,25 +29,43 @@ public struct RelyingParty: Sendable {
     }
     /// SHA-256 of each accepted RP ID, kept with the configuration so no ceremony hashes them again.
     private(set) var acceptedRPIDHashes: [[UInt8]]
+    /// Whether ceremonies in cross-origin frames are accepted (denied by default).
     public var crossOrigin: CrossOriginPolicy = .deny
     /// The user-verification requirement sent in options and enforced on responses (`required` enforces).
     public var userVerification: UserVerificationRequirement = .preferred
     /// Whether authenticator data must have UP set. WebAuthn requires it; turn off only for conformance tests.
     public var requireUserPresence: Bool = true
+    /// The discoverable-credential requirement sent in registration options.
     public var residentKey: ResidentKeyRequirement = .preferred
+    /// The attestation conveyance asked for in registration options.
     public var attestation: AttestationConveyancePreference = .none
+    /// The attestation formats accepted (all by default).
     public var attestationFormats: AttestationFormats = .all
+    /// The trust anchors, metadata and policy attestations are judged by.
     public var attestationTrust: AttestationTrust = .builtIn
+    /// Format-specific attestation options (SafetyNet windows and CTS, android-key authorizations).
     public var attestationOptions = AttestationOptions()
     /// Algorithms offered in `pubKeyCredParams` and accepted for new credentials, most preferred first.
     public var algorithms: [COSEAlgorithm] = COSEAlgorithm.defaultOffered
     /// The ceremony timeout sent to clients, in milliseconds.
     public var timeoutMilliseconds: Int = 300_000
+    /// What a counter that did not increase does: fail (the default) or report.
     public var signCountPolicy: SignCountPolicy = .reject
     /// Compatibility, off by default: accept client data whose `challenge` is the base64url of the UTF-8 text of
     /// the base64url challenge (some iOS SDKs encode it so). It binds the same random value.
     public var acceptsBase64URLTextChallenge: Bool = false
+    /// The `type` a registration's client data must carry: `webauthn.create` by default.
+    public var registrationType: String = CollectedClientData.createType
+    /// The `type` an authentication's client data must carry: `webauthn.get` by default; `payment.get` to verify
+    /// Secure Payment Confirmation assertions.
+    public var authenticationType: String = CollectedClientData.getType
+    /// The FIDO AppID of credentials registered with the U2F API (WebAuthn §10.1.1, the `appid` extension), e.g.
+    /// `https://example.com/u2f/appid.json`. When set, ``beginAuthentication(challenge:allowCredentials:userVerification:hints:extensions:)``
+    /// asks for the extension, and an assertion whose client extension output says `appid: true` may carry the
+    /// SHA-256 of this AppID as its rpIdHash instead of the RP ID's. Nil (the default) accepts only RP ID hashes.
+    public var appID: String?
 
+    /// A relying party for `id` serving `origins`, with the default policies.
     public init(id: String, name: String, origins: [String]) {
         self.id = id
         self.name = name

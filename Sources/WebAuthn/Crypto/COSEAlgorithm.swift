@@ -1,28 +1,47 @@
 /// A COSE algorithm identifier (IANA "COSE Algorithms" registry).
 public struct COSEAlgorithm: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The COSE algorithm number (negative for signatures).
     public let rawValue: Int
+    /// The algorithm with this COSE number, known or not.
     public init(rawValue: Int) { self.rawValue = rawValue }
 
+    /// ECDSA with P-256 and SHA-256 (-7).
     public static let es256 = COSEAlgorithm(rawValue: -7)
+    /// ECDSA with P-384 and SHA-384 (-35).
     public static let es384 = COSEAlgorithm(rawValue: -35)
+    /// ECDSA with P-521 and SHA-512 (-36).
     public static let es512 = COSEAlgorithm(rawValue: -36)
     /// ECDSA P-256 with SHA-256, fully specified (RFC 9864).
     public static let esp256 = COSEAlgorithm(rawValue: -9)
+    /// ECDSA with P-384 and SHA-384, fully specified (-51).
     public static let esp384 = COSEAlgorithm(rawValue: -51)
+    /// ECDSA with P-521 and SHA-512, fully specified (-52).
     public static let esp512 = COSEAlgorithm(rawValue: -52)
+    /// EdDSA (-8); the curve comes from the key (Ed25519 supported).
     public static let edDSA = COSEAlgorithm(rawValue: -8)
+    /// Ed25519, fully specified (-19).
     public static let ed25519 = COSEAlgorithm(rawValue: -19)
+    /// Ed448, fully specified (-53); not supported by swift-crypto.
     public static let ed448 = COSEAlgorithm(rawValue: -53)
+    /// RSASSA-PKCS1-v1_5 with SHA-256 (-257).
     public static let rs256 = COSEAlgorithm(rawValue: -257)
+    /// RSASSA-PKCS1-v1_5 with SHA-384 (-258).
     public static let rs384 = COSEAlgorithm(rawValue: -258)
+    /// RSASSA-PKCS1-v1_5 with SHA-512 (-259).
     public static let rs512 = COSEAlgorithm(rawValue: -259)
     /// RSASSA-PKCS1-v1_5 with SHA-1: required by the FIDO conformance tools, insecure, never offered by default.
     public static let rs1 = COSEAlgorithm(rawValue: -65535)
+    /// RSASSA-PSS with SHA-256 (-37).
     public static let ps256 = COSEAlgorithm(rawValue: -37)
+    /// RSASSA-PSS with SHA-384 (-38).
     public static let ps384 = COSEAlgorithm(rawValue: -38)
+    /// RSASSA-PSS with SHA-512 (-39).
     public static let ps512 = COSEAlgorithm(rawValue: -39)
+    /// ML-DSA-44 (-48); not supported by swift-crypto.
     public static let mlDSA44 = COSEAlgorithm(rawValue: -48)
+    /// ML-DSA-65 (-49).
     public static let mlDSA65 = COSEAlgorithm(rawValue: -49)
+    /// ML-DSA-87 (-50).
     public static let mlDSA87 = COSEAlgorithm(rawValue: -50)
 
     /// Every algorithm Latchkey can verify.
@@ -39,6 +58,7 @@ public struct COSEAlgorithm: RawRepresentable, Hashable, Sendable, Codable, Cust
     /// Every algorithm Latchkey knows the name of, verifiable or not.
     public static let known: [COSEAlgorithm] = verifiable + [.ed448, .mlDSA44]
 
+    /// The algorithm's name (`ES256`, `RS256`, …), or `COSE(<number>)` for an unknown one.
     public var name: String {
         switch self {
         case .es256: "ES256"
@@ -75,12 +95,15 @@ public struct COSEAlgorithm: RawRepresentable, Hashable, Sendable, Codable, Cust
         self = match
     }
 
+    /// `<name> (<number>)`.
     public var description: String { "\(name) (\(rawValue))" }
 
+    /// Decodes the COSE number.
     public init(from decoder: any Decoder) throws {
         rawValue = try decoder.singleValueContainer().decode(Int.self)
     }
 
+    /// Encodes the COSE number.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)

@@ -2,9 +2,13 @@ import CBOR
 
 /// A credential public key in COSE_Key form (RFC 9052 §7, RFC 9053), as authenticators encode it.
 public struct COSEKey: Sendable, Hashable {
+    /// COSE key types (`kty`, label 1).
     public enum KeyType: Int, Sendable, Hashable {
+        /// Octet key pair (EdDSA).
         case okp = 1
+        /// Elliptic curve with x and y.
         case ec2 = 2
+        /// RSA.
         case rsa = 3
         /// Algorithm Key Pair (ML-DSA).
         case akp = 7
@@ -12,27 +16,42 @@ public struct COSEKey: Sendable, Hashable {
 
     /// The key material by key type.
     public enum Parameters: Sendable, Hashable {
+        /// An EC2 key: curve and coordinates.
         case ec2(curve: Int, x: [UInt8], y: [UInt8])
+        /// An OKP key: curve and public key.
         case okp(curve: Int, x: [UInt8])
+        /// An RSA key: modulus and exponent.
         case rsa(n: [UInt8], e: [UInt8])
+        /// An algorithm key pair (ML-DSA): the public key.
         case akp(publicKey: [UInt8])
     }
 
+    /// COSE curve identifiers (`crv`, label -1).
     public enum Curve {
+        /// P-256.
         public static let p256 = 1
+        /// P-384.
         public static let p384 = 2
+        /// P-521.
         public static let p521 = 3
+        /// X25519.
         public static let x25519 = 4
+        /// X448.
         public static let x448 = 5
+        /// Ed25519.
         public static let ed25519 = 6
+        /// Ed448.
         public static let ed448 = 7
     }
 
+    /// The key's COSE algorithm (`alg`, label 3).
     public let algorithm: COSEAlgorithm
+    /// The key material.
     public let parameters: Parameters
     /// The encoded key, as stored.
     public let rawBytes: [UInt8]
 
+    /// The key type its parameters have.
     public var keyType: KeyType {
         switch parameters {
         case .ec2: .ec2

@@ -6,7 +6,7 @@ import X509
 /// A public key made ready to check signatures under one COSE algorithm.
 ///
 /// Build it once per key (``init(coseKey:)`` for credential keys, ``init(certificateKey:algorithm:)`` for
-/// attestation certificates); ``isValidSignature(_:for:)`` then does no parsing beyond the signature itself.
+/// attestation certificates); `isValidSignature(_:for:)` then does no parsing beyond the signature itself.
 public struct SignatureVerifier: Sendable {
     enum Key: Sendable {
         case p256(P256.Signing.PublicKey)
@@ -22,6 +22,7 @@ public struct SignatureVerifier: Sendable {
     enum RSAHash: Sendable { case sha1, sha256, sha384, sha512 }
 
     let key: Key
+    /// The algorithm signatures are checked under.
     public let algorithm: COSEAlgorithm
 
     /// Prepares a credential public key, checking that its key type and curve fit its algorithm.

@@ -1,12 +1,19 @@
 /// `AuthenticatorAttestationResponseJSON`.
 public struct AuthenticatorAttestationResponse: Codable, Hashable, Sendable {
+    /// The client data the attestation signed over.
     public var clientDataJSON: Base64URLBytes
+    /// The CBOR attestation object.
     public var attestationObject: Base64URLBytes
+    /// The authenticator data, when the client sends it separately.
     public var authenticatorData: Base64URLBytes?
+    /// The transports the client says the authenticator supports.
     public var transports: [AuthenticatorTransport]?
+    /// The credential public key as SubjectPublicKeyInfo, when the client sends it.
     public var publicKey: Base64URLBytes?
+    /// The credential key's COSE algorithm, when the client sends it.
     public var publicKeyAlgorithm: Int?
 
+    /// A response as given.
     public init(
         clientDataJSON: [UInt8], attestationObject: [UInt8], authenticatorData: [UInt8]? = nil,
         transports: [AuthenticatorTransport]? = nil, publicKey: [UInt8]? = nil, publicKeyAlgorithm: Int? = nil
@@ -23,6 +30,7 @@ public struct AuthenticatorAttestationResponse: Codable, Hashable, Sendable {
         case clientDataJSON, attestationObject, authenticatorData, transports, publicKey, publicKeyAlgorithm
     }
 
+    /// Decodes the value from JSON.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         clientDataJSON = try container.decode(Base64URLBytes.self, forKey: .clientDataJSON)

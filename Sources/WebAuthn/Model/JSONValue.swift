@@ -1,12 +1,19 @@
 /// Any JSON value: extension inputs and outputs pass through it untouched.
 public enum JSONValue: Codable, Hashable, Sendable {
+    /// `null`.
     case null
+    /// A boolean.
     case bool(Bool)
+    /// A number.
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object.
     case object([String: JSONValue])
 
+    /// Decodes the value from JSON.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() { self = .null }
@@ -17,6 +24,7 @@ public enum JSONValue: Codable, Hashable, Sendable {
         else { self = .object(try container.decode([String: JSONValue].self)) }
     }
 
+    /// Encodes the value as JSON.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
@@ -29,16 +37,19 @@ public enum JSONValue: Codable, Hashable, Sendable {
         }
     }
 
+    /// The member `key` of an object; nil for other values.
     public subscript(key: String) -> JSONValue? {
         if case .object(let object) = self { return object[key] }
         return nil
     }
 
+    /// The boolean, when this is one.
     public var boolValue: Bool? {
         if case .bool(let value) = self { return value }
         return nil
     }
 
+    /// The string, when this is one.
     public var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil

@@ -6,13 +6,20 @@ import Foundation
 /// Decoding is tolerant where real clients differ: `rawId` or `id` alone is enough, binary members may be padded or
 /// standard base64, and `getClientExtensionResults` (the conformance tools' name) is accepted for `clientExtensionResults`.
 public struct PublicKeyCredential<Response: Codable & Hashable & Sendable>: Codable, Hashable, Sendable {
+    /// The credential ID, base64url.
     public var id: String
+    /// The credential ID.
     public var rawId: Base64URLBytes
+    /// Always `public-key` for WebAuthn.
     public var type: PublicKeyCredentialType
+    /// The authenticator's response.
     public var response: Response
+    /// How the authenticator was attached, when the client says.
     public var authenticatorAttachment: AuthenticatorAttachment?
+    /// The client extension outputs, as sent.
     public var clientExtensionResults: [String: JSONValue]
 
+    /// A credential as given; `id` is the base64url of `rawId`.
     public init(
         rawId: [UInt8], response: Response,
         authenticatorAttachment: AuthenticatorAttachment? = nil, clientExtensionResults: [String: JSONValue] = [:]
@@ -41,6 +48,7 @@ public struct PublicKeyCredential<Response: Codable & Hashable & Sendable>: Coda
         case id, rawId, type, response, authenticatorAttachment, clientExtensionResults, getClientExtensionResults
     }
 
+    /// Decodes the value from JSON.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         (id, rawId) = try CredentialIdentifiers.decode(from: container, id: .id, rawId: .rawId)
@@ -51,6 +59,7 @@ public struct PublicKeyCredential<Response: Codable & Hashable & Sendable>: Coda
             ?? container.decodeIfPresent([String: JSONValue].self, forKey: .getClientExtensionResults) ?? [:]
     }
 
+    /// Encodes the value as JSON.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)

@@ -2,13 +2,16 @@ import CBOR
 
 /// The attestation object (WebAuthn §6.5): format, statement and authenticator data.
 public struct AttestationObject: Sendable {
+    /// The attestation statement format identifier.
     public let format: String
     /// The statement of a map format; empty for `compound`, whose statement is an array (see ``rawStatement``).
     public let statement: CBORMap
     /// `attStmt` as sent: a map, or for `compound` an array of statements.
     public let rawStatement: CBORValue
+    /// The authenticator data, parsed.
     public let authenticatorData: AuthenticatorData
 
+    /// Decodes a CBOR attestation object and its authenticator data.
     public init(bytes: [UInt8]) throws(WebAuthnError) {
         guard !bytes.isEmpty else {
             throw WebAuthnError(.attestationObjectMalformed, "attestationObject is empty")

@@ -4,9 +4,13 @@ import Foundation
 /// The authenticator data structure (WebAuthn §6.1): RP ID hash, flags, signature counter, and
 /// optionally attested credential data and extension outputs.
 public struct AuthenticatorData: Sendable, Hashable {
+    /// SHA-256 of the RP ID the authenticator used.
     public let rpIDHash: [UInt8]
+    /// The flags byte.
     public let flags: AuthenticatorFlags
+    /// The signature counter.
     public let signCount: UInt32
+    /// The new credential, in a registration (AT set).
     public let attestedCredentialData: AttestedCredentialData?
     /// The authenticator extension outputs (the CBOR map after the attested credential data).
     public let extensions: CBORMap?
@@ -57,7 +61,9 @@ public struct AuthenticatorData: Sendable, Hashable {
 
 /// The flags byte of authenticator data.
 public struct AuthenticatorFlags: OptionSet, Sendable, Hashable, CustomStringConvertible {
+    /// The value as written in JSON.
     public let rawValue: UInt8
+    /// A value from its text; values this library does not know are kept as they are.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// UP: the user was present.
@@ -73,9 +79,13 @@ public struct AuthenticatorFlags: OptionSet, Sendable, Hashable, CustomStringCon
     /// ED: extension outputs follow.
     public static let extensionData = AuthenticatorFlags(rawValue: 1 << 7)
 
+    /// UP: the user was present.
     public var userPresent: Bool { contains(.userPresent) }
+    /// UV: the user was verified.
     public var userVerified: Bool { contains(.userVerified) }
+    /// BE: the credential may be backed up (synced).
     public var backupEligible: Bool { contains(.backupEligible) }
+    /// BS: the credential is backed up.
     public var backedUp: Bool { contains(.backedUp) }
 
     /// The flag names that are set, as `inspect` prints them.
@@ -92,15 +102,19 @@ public struct AuthenticatorFlags: OptionSet, Sendable, Hashable, CustomStringCon
         return names
     }
 
+    /// A readable form.
     public var description: String { names.joined(separator: "|") }
 }
 
 /// Attested credential data (WebAuthn §6.5.2): AAGUID, credential ID and the credential public key.
 public struct AttestedCredentialData: Sendable, Hashable {
+    /// The authenticator model's AAGUID.
     public let aaguid: AAGUID
+    /// The credential ID.
     public let credentialID: [UInt8]
     /// The COSE_Key exactly as encoded by the authenticator: store these bytes.
     public let publicKeyBytes: [UInt8]
+    /// The credential public key.
     public let publicKey: COSEKey
 
     static func parse(_ bytes: [UInt8], from start: Int) throws(WebAuthnError) -> (AttestedCredentialData, Int) {
@@ -140,18 +154,24 @@ public struct AttestedCredentialData: Sendable, Hashable {
 
 /// An authenticator model identifier (16 bytes), shown as a lowercase UUID.
 public struct AAGUID: Sendable, Hashable, CustomStringConvertible, Codable {
+    /// The 16 bytes.
     public let bytes: [UInt8]
 
+    /// An AAGUID from its bytes.
     public init(bytes: [UInt8]) { self.bytes = bytes }
 
+    /// An AAGUID from its UUID text; nil when it is not one.
     public init?(string: String) {
         guard let bytes = Hex.decode(string.replacingOccurrences(of: "-", with: "")), bytes.count == 16 else { return nil }
         self.bytes = bytes
     }
 
+    /// The all-zero AAGUID authenticators send when they do not say.
     public static let zero = AAGUID(bytes: [UInt8](repeating: 0, count: 16))
+    /// Whether this is the all-zero AAGUID.
     public var isZero: Bool { bytes.allSatisfy { $0 == 0 } }
 
+    /// A readable form.
     public var description: String {
         let hex = Hex.encode(bytes)
         let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
@@ -160,6 +180,7 @@ public struct AAGUID: Sendable, Hashable, CustomStringConvertible, Codable {
         return parts.joined(separator: "-")
     }
 
+    /// Decodes the value from JSON.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let string = try container.decode(String.self)
@@ -169,6 +190,7 @@ public struct AAGUID: Sendable, Hashable, CustomStringConvertible, Codable {
         self = value
     }
 
+    /// Encodes the value as JSON.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)

@@ -1,16 +1,23 @@
 /// The client data (WebAuthn §5.8.1) that the browser or platform collected and the authenticator signed over.
 public struct CollectedClientData: Sendable, Hashable {
+    /// `webauthn.create`, `webauthn.get` (or `payment.get`).
     public let type: String
     /// The challenge bytes (decoded from the base64url string the client wrote).
     public let challenge: [UInt8]
+    /// The origin of the page or app.
     public let origin: String
+    /// Whether the ceremony ran in a cross-origin frame.
     public let crossOrigin: Bool
+    /// The top-level origin of a cross-origin ceremony.
     public let topOrigin: String?
+    /// The token-binding status, when present.
     public let tokenBindingStatus: String?
     /// The JSON bytes exactly as sent: the signature covers their SHA-256.
     public let rawValue: [UInt8]
 
+    /// The type of a registration.
     public static let createType = "webauthn.create"
+    /// The type of an authentication.
     public static let getType = "webauthn.get"
 
     /// Parses client data JSON. Unknown members are ignored (the spec lets clients add them); a known member that

@@ -1,13 +1,14 @@
 /// The top-level members of a JSON object, each kept as its raw JSON text, read in one strict pass (the
-/// ``JSONReader`` the credential parsers use) without building a tree.
+/// `JSONReader` the credential parsers use) without building a tree.
 ///
 /// For request bodies that carry a credential among other members, such as a server's
 /// `{"ticket":"…","credential":{…}}`: read the small members here and hand the credential's text to
-/// ``RegistrationCredential/parse(_:)`` or ``AuthenticationCredential/parse(_:)``, so the credential is parsed once,
+/// `RegistrationCredential.parse(_:)` or `AuthenticationCredential.parse(_:)`, so the credential is parsed once,
 /// by the fast path, with WebAuthn's own error codes.
 public struct JSONMembers: Sendable {
     /// The body is not one JSON object.
     public struct Malformed: Error, Sendable, CustomStringConvertible {
+        /// A readable form.
         public let description: String
     }
 

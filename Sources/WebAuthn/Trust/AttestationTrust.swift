@@ -9,17 +9,20 @@ import X509
 public struct AttestationTrust: Sendable {
     /// The anchors for one format.
     public struct Anchors: Sendable {
+        /// The trusted root certificates.
         public var certificates: [Certificate]
         /// When true, a chain that does not lead to one of ``certificates`` fails the registration
         /// (`certificate.untrusted`). When false the registration succeeds and reports the path untrusted.
         public var required: Bool
 
+        /// Anchors as given; `required` makes a chain that does not lead to them fail.
         public init(_ certificates: [Certificate], required: Bool) {
             self.certificates = certificates
             self.required = required
         }
     }
 
+    /// Trust anchors per attestation format identifier.
     public var anchorsByFormat: [String: Anchors]
     /// Authenticator metadata (FIDO MDS3), consulted per registration: the matched statement's attestation roots
     /// are added to the format's anchors, and its status reports are judged by ``policy``.
@@ -28,6 +31,7 @@ public struct AttestationTrust: Sendable {
     /// ``AttestationPolicy/trusted`` refuses `none`, `self` and unanchored paths with `attestation.untrusted`.
     public var policy: AttestationPolicy
 
+    /// Trust as given.
     public init(
         anchorsByFormat: [String: Anchors] = [:], metadata: (any AuthenticatorMetadataSource)? = nil, policy: AttestationPolicy = .any
     ) {
@@ -36,6 +40,7 @@ public struct AttestationTrust: Sendable {
         self.policy = policy
     }
 
+    /// The anchors for a format, if any.
     public func anchors(for format: String) -> Anchors? { anchorsByFormat[format] }
 
     /// No anchors: every certificate path verifies as "untrusted".

@@ -41,6 +41,7 @@ public struct AttestationPolicy: Sendable, Hashable, CustomStringConvertible {
     /// Certified at any FIDO level.
     public static let certified = Self(.certified)
 
+    /// A readable form.
     public var description: String { requirement.rawValue }
 
     /// Checks a verified attestation and the authenticator's metadata (nil when none matched) at `time`.

@@ -5,23 +5,40 @@ import Foundation
 public struct AuthenticatorStatus: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
     /// The status as the BLOB spells it, e.g. `FIDO_CERTIFIED_L1`.
     public let rawValue: String
+    /// A value from its text; values this library does not know are kept as they are.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// A readable form.
     public var description: String { rawValue }
 
+    /// `NOT_FIDO_CERTIFIED`.
     public static let notFIDOCertified = Self(rawValue: "NOT_FIDO_CERTIFIED")
+    /// `FIDO_CERTIFIED`.
     public static let fidoCertified = Self(rawValue: "FIDO_CERTIFIED")
+    /// `USER_VERIFICATION_BYPASS`: the authenticator can be used without the user; refused.
     public static let userVerificationBypass = Self(rawValue: "USER_VERIFICATION_BYPASS")
+    /// `ATTESTATION_KEY_COMPROMISE`: refused.
     public static let attestationKeyCompromise = Self(rawValue: "ATTESTATION_KEY_COMPROMISE")
+    /// `USER_KEY_REMOTE_COMPROMISE`: refused.
     public static let userKeyRemoteCompromise = Self(rawValue: "USER_KEY_REMOTE_COMPROMISE")
+    /// `USER_KEY_PHYSICAL_COMPROMISE`: refused.
     public static let userKeyPhysicalCompromise = Self(rawValue: "USER_KEY_PHYSICAL_COMPROMISE")
+    /// `UPDATE_AVAILABLE`.
     public static let updateAvailable = Self(rawValue: "UPDATE_AVAILABLE")
+    /// `REVOKED`: refused.
     public static let revoked = Self(rawValue: "REVOKED")
+    /// `SELF_ASSERTION_SUBMITTED`.
     public static let selfAssertionSubmitted = Self(rawValue: "SELF_ASSERTION_SUBMITTED")
+    /// `FIDO_CERTIFIED_L1`.
     public static let fidoCertifiedL1 = Self(rawValue: "FIDO_CERTIFIED_L1")
+    /// `FIDO_CERTIFIED_L1plus`.
     public static let fidoCertifiedL1Plus = Self(rawValue: "FIDO_CERTIFIED_L1plus")
+    /// `FIDO_CERTIFIED_L2`.
     public static let fidoCertifiedL2 = Self(rawValue: "FIDO_CERTIFIED_L2")
+    /// `FIDO_CERTIFIED_L2plus`.
     public static let fidoCertifiedL2Plus = Self(rawValue: "FIDO_CERTIFIED_L2plus")
+    /// `FIDO_CERTIFIED_L3`.
     public static let fidoCertifiedL3 = Self(rawValue: "FIDO_CERTIFIED_L3")
+    /// `FIDO_CERTIFIED_L3plus`.
     public static let fidoCertifiedL3Plus = Self(rawValue: "FIDO_CERTIFIED_L3plus")
 
     /// Statuses that mean the authenticator must not be trusted: registrations from it are refused.
@@ -63,6 +80,7 @@ public struct StatusReport: Sendable, Hashable, Decodable {
         case status, effectiveDate, authenticatorVersion, certificate, url, certificationDescriptor, certificateNumber
     }
 
+    /// Decodes the value from JSON.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         status = try container.decode(AuthenticatorStatus.self, forKey: .status)

@@ -14,6 +14,7 @@ public struct MetadataBLOB: Sendable {
     private let byAAGUID: [AAGUID: Int]
     private let byKeyIdentifier: [String: Int]
 
+    /// A BLOB as given.
     public init(number: Int, nextUpdate: Date, legalHeader: String? = nil, entries: [MetadataEntry]) {
         self.number = number
         self.nextUpdate = nextUpdate

@@ -29,7 +29,10 @@ public struct MetadataBLOBVerifier: Sendable {
 
     /// Verifies `blob` (the JWS text as downloaded) at `time`.
     ///
-    /// - Parameter previousNumber: the `no` of the BLOB already held; a BLOB that is not newer fails `metadata.stale`.
+    /// - Parameters:
+    ///   - blob: the BLOB's JWS text, as downloaded.
+    ///   - time: the moment at which the signing chain and `nextUpdate` are judged; now by default.
+    ///   - previousNumber: the `no` of the BLOB already held; a BLOB that is not newer fails `metadata.stale`.
     /// - Throws: `metadata.malformed`, `metadata.badSignature`, `metadata.untrustedChain`, `metadata.revoked`,
     ///   `metadata.stale`, or `certificate.malformed` / `unsupportedAlgorithm` for a header it cannot use.
     public func verify(_ blob: [UInt8], at time: Date = Date(), previousNumber: Int? = nil) async throws(WebAuthnError) -> MetadataBLOB {

@@ -31,6 +31,7 @@ public struct MetadataEntry: Sendable, Decodable {
         case aaid, aaguid, attestationCertificateKeyIdentifiers, metadataStatement, statusReports, timeOfLastStatusChange
     }
 
+    /// Decodes the value from JSON.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         aaid = try container.decodeIfPresent(String.self, forKey: .aaid)

@@ -22,6 +22,7 @@ public actor MetadataService: AuthenticatorMetadataSource {
         /// The caller's own loader (a server's HTTP client, a cache); `name` appears in messages.
         case custom(name: String, load: @Sendable () async throws -> [UInt8])
 
+        /// A readable form.
         public var description: String {
             switch self {
             case .file(let path): path
@@ -78,10 +79,12 @@ public actor MetadataService: AuthenticatorMetadataSource {
         try await load(at: now()).get()
     }
 
+    /// The entry for an AAGUID, if the BLOB has one.
     public func entry(for aaguid: AAGUID) async -> MetadataEntry? {
         (try? await blob())?.entry(for: aaguid)
     }
 
+    /// The entry for a U2F attestation certificate key identifier, if the BLOB has one.
     public func entry(forKeyIdentifier identifier: [UInt8]) async -> MetadataEntry? {
         (try? await blob())?.entry(forKeyIdentifier: identifier)
     }

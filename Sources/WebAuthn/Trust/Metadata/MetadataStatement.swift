@@ -10,7 +10,9 @@ public struct MetadataStatement: Sendable, Decodable {
     public var icon: String?
     /// The identifiers the statement repeats from its entry (AAGUID, AAID, key identifiers).
     public var aaguid: String?
+    /// The FIDO UAF authenticator ID, for UAF authenticators.
     public var aaid: String?
+    /// The key identifiers of U2F attestation certificates, hex.
     public var attestationCertificateKeyIdentifiers: [String]?
     /// The firmware version the statement describes.
     public var authenticatorVersion: UInt32?
@@ -40,6 +42,7 @@ public struct MetadataStatement: Sendable, Decodable {
         case protocolFamily, schema, attestationTypes, attestationRootCertificates
     }
 
+    /// Decodes the value from JSON.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         description = try container.decode(String.self, forKey: .description)

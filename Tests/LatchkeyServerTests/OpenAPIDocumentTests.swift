@@ -1,0 +1,79 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+@testable import LatchkeyServer
+import Testing
+
+/// The OpenAPI document (Sources/LatchkeyServer/Resources/Web/openapi.json, written by scripts/openapi.py): it names
+/// exactly the router's operations, the server serves it at `GET /openapi.json`, and it is valid OpenAPI 3.1.
+@Suite("OpenAPI document")
+struct OpenAPIDocumentTests {
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let documentURL = repository.appendingPathComponent("Sources/LatchkeyServer/Resources/Web/openapi.json")
+    static let methods: Set<String> = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
+
+    /// `METHOD path` for every operation the document describes.
+    static func documentedOperations() throws -> Set<String> {
+        let document = try JSONSerialization.jsonObject(with: Data(contentsOf: documentURL)) as? [String: Any]
+        let paths = try #require(document?["paths"] as? [String: [String: Any]], "the document has no paths")
+        return Set(paths.flatMap { path, item in
+            item.keys.filter(methods.contains).map { "\($0.uppercased()) \(path)" }
+        })
+    }
+
+    @Test("every route the router registers is in the document, and every documented operation is routed")
+    func routesAndDocumentAgree() async throws {
+        try await withServer(.sqlite) { server in
+            let router = ServerApplication.makeRouter(configuration: server.configuration, store: server.store, metrics: ServerMetrics())
+            let routed = Set(router.routes.map { "\($0.method.rawValue) \($0.path.description)" })
+            let documented = try Self.documentedOperations()
+            let undocumented = routed.subtracting(documented).sorted()
+            let unrouted = documented.subtracting(routed).sorted()
+            #expect(undocumented.isEmpty, "routes missing from openapi.json (run python3 scripts/openapi.py after adding them there): \(undocumented.joined(separator: ", "))")
+            #expect(unrouted.isEmpty, "operations in openapi.json that no route serves: \(unrouted.joined(separator: ", "))")
+            #expect(routed.count > 40)
+        }
+    }
+
+    @Test("GET /openapi.json serves the committed document as JSON")
+    func served() async throws {
+        try await withServer(.sqlite) { server in
+            let reply = try await server.browser().send(.get, "/openapi.json")
+            #expect(reply.status == .ok)
+            #expect(reply.headers[.contentType] == "application/json; charset=utf-8")
+            #expect(Data(reply.body) == (try Data(contentsOf: Self.documentURL)))
+        }
+    }
+
+    @Test("the document is valid OpenAPI 3.1 (openapi-spec-validator) and what scripts/openapi.py writes", .enabled(
+        "set LATCHKEY_TEST_PYTHON to the python of scripts/python-env.sh (it has openapi-spec-validator)"
+    ) { python != nil })
+    func valid() throws {
+        let validator = try Self.run(
+            ["-c", "import sys; from openapi_spec_validator import validate; from openapi_spec_validator.readers import read_from_filename; "
+                + "validate(read_from_filename(sys.argv[1])[0]); print('valid')", Self.documentURL.path]
+        )
+        #expect(validator.status == 0, "\(validator.output)")
+        #expect(validator.output.contains("valid"))
+        let check = try Self.run([Self.repository.appendingPathComponent("scripts/openapi.py").path, "--check"])
+        #expect(check.status == 0, "\(check.output)")
+    }
+
+    static var python: String? {
+        ProcessInfo.processInfo.environment["LATCHKEY_TEST_PYTHON"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(python))
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+}

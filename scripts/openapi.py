@@ -1,0 +1,461 @@
+#!/usr/bin/env python3
+"""Writes Latchkey's OpenAPI 3.1 document: Sources/LatchkeyServer/Resources/Web/openapi.json.
+
+The server serves it as-is at GET /openapi.json (it is one of the web page's files). Run this script after changing
+a route, then commit both: OpenAPIDocumentTests fails when the router and the document name different operations.
+
+Usage: python3 scripts/openapi.py [--check]   (--check: exit 1 when the committed file is not what this writes)
+"""
+import json
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+WEB = os.path.join(ROOT, "Sources", "LatchkeyServer", "Resources", "Web")
+OUTPUT = os.path.join(WEB, "openapi.json")
+
+
+def ref(name):
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def obj(properties, required=(), additional=True, description=None):
+    schema = {"type": "object", "properties": properties, "required": list(required)}
+    if not additional:
+        schema["additionalProperties"] = False
+    if description:
+        schema["description"] = description
+    return schema
+
+
+STRING = {"type": "string"}
+B64URL = {"type": "string", "description": "base64url, no padding (padding and standard base64 are accepted on input)"}
+DATE = {"type": "string", "format": "date-time"}
+BOOL = {"type": "boolean"}
+ANY_OBJECT = {"type": "object"}
+
+# Codes every route may answer, whatever it does.
+COMMON_CODES = {
+    "400": ["request.malformedJSON", "request.missingField", "request.invalidField"],
+    "413": ["request.tooLarge"],
+    "415": ["request.unsupportedMediaType"],
+    "500": ["internalError"],
+    "503": ["store.unavailable"],
+}
+
+WEBAUTHN_CODES = [
+    "malformedCredential", "invalidBase64", "credentialTypeInvalid", "credentialIdMismatch", "credentialNotAllowed",
+    "userHandleMismatch", "clientDataMalformed", "typeMismatch", "challengeMismatch", "originNotAllowed",
+    "crossOriginNotAllowed", "topOriginNotAllowed", "tokenBindingInvalid", "authenticatorDataMalformed",
+    "rpIdHashMismatch", "userPresenceRequired", "userVerificationRequired", "attestedCredentialDataMissing",
+    "backupStateInvalid", "attestationObjectMalformed", "attestation.unsupportedFormat", "attestation.untrusted",
+    "attestation.<format>.<check>", "publicKeyMalformed", "unsupportedAlgorithm", "algorithmNotAllowed", "badSignature",
+    "signCountRegression", "certificate.malformed", "certificate.expired", "certificate.notYetValid",
+    "certificate.untrusted", "certificate.requirementsNotMet",
+]
+
+
+def schemas():
+    user_entity = obj({"id": B64URL, "name": STRING, "displayName": STRING}, ["id", "name", "displayName"])
+    descriptor = obj({"type": STRING, "id": B64URL, "transports": {"type": "array", "items": STRING}}, ["type", "id"])
+    selection = obj({
+        "authenticatorAttachment": STRING, "residentKey": STRING, "requireResidentKey": BOOL, "userVerification": STRING,
+    })
+    creation = obj({
+        "rp": obj({"id": STRING, "name": STRING}, ["name"]),
+        "user": ref("UserEntity"),
+        "challenge": B64URL,
+        "pubKeyCredParams": {"type": "array", "items": obj({"type": STRING, "alg": {"type": "integer"}}, ["type", "alg"])},
+        "timeout": {"type": "integer"},
+        "excludeCredentials": {"type": "array", "items": ref("CredentialDescriptor")},
+        "authenticatorSelection": ref("AuthenticatorSelection"),
+        "hints": {"type": "array", "items": STRING},
+        "attestation": STRING,
+        "attestationFormats": {"type": "array", "items": STRING},
+        "extensions": ANY_OBJECT,
+    }, ["rp", "user", "challenge", "pubKeyCredParams"], description="PublicKeyCredentialCreationOptionsJSON")
+    request = obj({
+        "challenge": B64URL, "timeout": {"type": "integer"}, "rpId": STRING,
+        "allowCredentials": {"type": "array", "items": ref("CredentialDescriptor")},
+        "userVerification": STRING, "hints": {"type": "array", "items": STRING}, "extensions": ANY_OBJECT,
+    }, ["challenge"], description="PublicKeyCredentialRequestOptionsJSON")
+    registration_credential = obj({
+        "id": B64URL, "rawId": B64URL, "type": {"type": "string", "const": "public-key"},
+        "response": obj({
+            "clientDataJSON": B64URL, "attestationObject": B64URL,
+            "transports": {"type": "array", "items": STRING}, "publicKey": B64URL, "publicKeyAlgorithm": {"type": "integer"},
+            "authenticatorData": B64URL,
+        }, ["clientDataJSON", "attestationObject"]),
+        "authenticatorAttachment": {"type": ["string", "null"]},
+        "clientExtensionResults": ANY_OBJECT,
+    }, ["id", "rawId", "type", "response"], description="RegistrationResponseJSON (navigator.credentials.create())")
+    authentication_credential = obj({
+        "id": B64URL, "rawId": B64URL, "type": {"type": "string", "const": "public-key"},
+        "response": obj({
+            "clientDataJSON": B64URL, "authenticatorData": B64URL, "signature": B64URL,
+            "userHandle": {"type": ["string", "null"]},
+        }, ["clientDataJSON", "authenticatorData", "signature"]),
+        "authenticatorAttachment": {"type": ["string", "null"]},
+        "clientExtensionResults": ANY_OBJECT,
+    }, ["id", "rawId", "type", "response"], description="AuthenticationResponseJSON (navigator.credentials.get())")
+    signals = obj({
+        "rpId": STRING, "userId": B64URL, "allAcceptedCredentialIds": {"type": "array", "items": B64URL},
+        "name": STRING, "displayName": STRING,
+    }, ["rpId", "userId", "allAcceptedCredentialIds", "name", "displayName"],
+        description="What PublicKeyCredential.signalAllAcceptedCredentials and signalCurrentUserDetails take")
+    sign_in_methods = obj({"passkeys": {"type": "integer"}, "password": BOOL, "apple": BOOL}, ["passkeys", "password", "apple"])
+    profile = obj({"id": B64URL, "name": STRING, "displayName": STRING, "signInMethods": ref("SignInMethods")},
+                  ["id", "name", "displayName"])
+    ticketed_creation = obj({"ticket": STRING, "options": ref("CreationOptions")}, ["ticket", "options"])
+    ticketed_request = obj({"ticket": STRING, "options": ref("RequestOptions")}, ["ticket", "options"])
+    session = obj({
+        "session": obj({"token": STRING, "expiresAt": DATE}, ["token", "expiresAt"]),
+        "user": ref("UserProfile"),
+        "signals": ref("CredentialSignals"),
+        "passkeyUpgrade": ref("TicketedCreationOptions"),
+    }, ["session", "user"])
+    passkey = obj({
+        "id": B64URL, "name": {"type": ["string", "null"]}, "createdAt": DATE, "lastUsedAt": {"type": ["string", "null"], "format": "date-time"},
+        "transports": {"type": "array", "items": STRING}, "backedUp": BOOL, "backupEligible": BOOL,
+        "aaguid": {"type": "string", "format": "uuid"}, "deviceType": {"type": "string", "enum": ["single-device", "multi-device"]},
+        "authenticatorName": {"type": ["string", "null"]}, "signals": ref("CredentialSignals"),
+    }, ["id", "createdAt", "transports", "backedUp", "backupEligible", "aaguid", "deviceType"])
+    error_body = obj({
+        "error": obj({
+            "code": {"type": "string", "description": "Stable and machine-readable: see each response's codes."},
+            "message": {"type": "string", "description": "A human sentence; never a secret."},
+            "credentialId": {**B64URL, "description": "credential.notFound: the unknown credential, for signalUnknownCredential"},
+            "rpId": {"type": "string", "description": "credential.notFound: the RP ID for signalUnknownCredential"},
+        }, ["code", "message"]),
+    }, ["error"], description="The error body of every route outside the conformance profile")
+    server_response = obj({
+        "status": {"type": "string", "enum": ["ok", "failed"]}, "errorMessage": STRING, "errorCode": STRING,
+    }, ["status", "errorMessage"], description="The conformance profile's ServerResponse (errors: status failed, errorCode)")
+    conformance_creation_request = obj({
+        "username": STRING, "displayName": STRING, "authenticatorSelection": ref("AuthenticatorSelection"),
+        "attestation": STRING, "extensions": ANY_OBJECT,
+    }, ["username", "displayName"])
+    conformance_creation_response = {
+        "allOf": [ref("ServerResponse"), obj({
+            "rp": obj({"id": STRING, "name": STRING}, ["name"]), "user": ref("UserEntity"), "challenge": B64URL,
+            "pubKeyCredParams": {"type": "array", "items": ANY_OBJECT}, "timeout": {"type": "integer"},
+            "excludeCredentials": {"type": "array", "items": ref("CredentialDescriptor")},
+            "authenticatorSelection": ref("AuthenticatorSelection"), "attestation": STRING, "extensions": ANY_OBJECT,
+        }, ["rp", "user", "challenge", "pubKeyCredParams", "excludeCredentials", "authenticatorSelection", "attestation"])]
+    }
+    conformance_request_request = obj({"username": STRING, "userVerification": STRING, "extensions": ANY_OBJECT})
+    conformance_request_response = {
+        "allOf": [ref("ServerResponse"), obj({
+            "challenge": B64URL, "timeout": {"type": "integer"}, "rpId": STRING,
+            "allowCredentials": {"type": "array", "items": ref("CredentialDescriptor")}, "userVerification": STRING,
+            "extensions": ANY_OBJECT,
+        }, ["challenge", "allowCredentials", "userVerification"])]
+    }
+    return {
+        "UserEntity": user_entity, "CredentialDescriptor": descriptor, "AuthenticatorSelection": selection,
+        "CreationOptions": creation, "RequestOptions": request,
+        "RegistrationCredential": registration_credential, "AuthenticationCredential": authentication_credential,
+        "CredentialSignals": signals, "SignInMethods": sign_in_methods, "UserProfile": profile,
+        "TicketedCreationOptions": ticketed_creation, "TicketedRequestOptions": ticketed_request,
+        "SessionResponse": session, "PasskeySummary": passkey,
+        "PasskeyList": obj({"passkeys": {"type": "array", "items": ref("PasskeySummary")}, "signals": ref("CredentialSignals")}, ["passkeys"]),
+        "PasskeyRemoval": obj({"signals": {"anyOf": [ref("CredentialSignals"), {"type": "null"}]}}),
+        "ErrorBody": error_body, "ServerResponse": server_response,
+        "ServerCreationOptionsRequest": conformance_creation_request,
+        "ServerCreationOptionsResponse": conformance_creation_response,
+        "ServerRequestOptionsRequest": conformance_request_request,
+        "ServerRequestOptionsResponse": conformance_request_response,
+        "RegistrationOptionsRequest": obj({"username": STRING, "displayName": STRING}, ["username"]),
+        "AuthenticationOptionsRequest": obj({"username": {"type": ["string", "null"]}}),
+        "RegistrationVerifyRequest": obj({"ticket": STRING, "credential": ref("RegistrationCredential")}, ["ticket", "credential"]),
+        "AuthenticationVerifyRequest": obj({"ticket": STRING, "credential": ref("AuthenticationCredential")}, ["ticket", "credential"]),
+        "AccountCreationVerifyRequest": obj({
+            "ticket": STRING, "credential": ref("RegistrationCredential"), "username": STRING, "displayName": STRING,
+        }, ["ticket", "credential", "username"]),
+        "AddPasskeyOptionsRequest": obj({"name": {"type": ["string", "null"]}, "mediation": {"type": ["string", "null"], "enum": ["conditional", None]}}),
+        "RenamePasskeyRequest": obj({"name": {"type": ["string", "null"]}}, ["name"]),
+        "PasswordRegisterRequest": obj({"username": STRING, "displayName": STRING, "password": STRING}, ["username", "password"]),
+        "PasswordSignInRequest": obj({"username": STRING, "password": STRING}, ["username", "password"]),
+        "SetPasswordRequest": obj({"currentPassword": STRING, "newPassword": STRING}, ["newPassword"]),
+        "AppleNonceResponse": obj({"nonce": STRING, "expiresAt": DATE}, ["nonce", "expiresAt"]),
+        "AppleSignInRequest": obj({
+            "identityToken": STRING, "authorizationCode": {"type": ["string", "null"]}, "rawNonce": {"type": ["string", "null"]},
+            "fullName": {"anyOf": [STRING, obj({"givenName": {"type": ["string", "null"]}, "familyName": {"type": ["string", "null"]}}), {"type": "null"}]},
+            "email": {"type": ["string", "null"]}, "clientId": {"type": ["string", "null"]},
+        }, ["identityToken"]),
+        "AppleNotification": obj({"payload": {"type": "string", "description": "Apple's signed JWS"}}, ["payload"]),
+        "AppleCallbackForm": obj({
+            "state": STRING, "code": STRING, "id_token": STRING, "user": {"type": "string", "description": "JSON text (first sign-in only)"},
+            "error": STRING,
+        }, ["state"]),
+        "Health": obj({"status": {"type": "string", "const": "ok"}}, ["status"]),
+        "WebConfig": obj({"appleSignIn": BOOL, "rpName": STRING}, ["appleSignIn", "rpName"]),
+        "AppleAppSiteAssociation": obj({"webcredentials": obj({"apps": {"type": "array", "items": STRING}}, ["apps"])}, ["webcredentials"]),
+        "AssetLinks": {"type": "array", "items": obj({"relation": {"type": "array", "items": STRING}, "target": ANY_OBJECT}, ["relation", "target"])},
+        "RelatedOrigins": obj({"origins": {"type": "array", "items": STRING}}, ["origins"]),
+    }
+
+
+JSON = "application/json"
+
+
+def json_body(schema, description):
+    return {"description": description, "content": {JSON: {"schema": schema}}}
+
+
+def errors(codes, conformance=False):
+    """Error responses by status, each listing the codes it may carry (and the codes every route may answer)."""
+    merged = {status: list(names) for status, names in COMMON_CODES.items()}
+    for status, names in codes.items():
+        merged.setdefault(status, [])
+        merged[status] = names + [name for name in merged[status] if name not in names]
+    schema = ref("ServerResponse") if conformance else ref("ErrorBody")
+    responses = {}
+    for status in sorted(merged):
+        names = merged[status]
+        responses[status] = {
+            "description": "Error codes: " + ", ".join(f"`{name}`" for name in names),
+            "content": {JSON: {"schema": schema}},
+            "x-error-codes": names,
+        }
+    return responses
+
+
+def operation(op_id, summary, responses, body=None, security=None, tags=(), optional_body=False, links=None):
+    result = {"operationId": op_id, "summary": summary, "tags": list(tags), "responses": responses}
+    if body is not None:
+        result["requestBody"] = {"required": not optional_body, "content": {JSON: {"schema": body}}}
+    if security is not None:
+        result["security"] = security
+    if links:
+        for status, link in links.items():
+            result["responses"][status]["links"] = link
+    return result
+
+
+SESSION = [{"sessionCookie": []}, {"bearer": []}]
+OPTIONAL_SESSION = SESSION + [{}]
+CEREMONY = ["ceremony.notFound", "ceremony.expired"]
+ORIGIN = ["request.originNotAllowed"]
+RATE = {"429": ["request.rateLimited"]}
+SESSION_ERRORS = {"400": ["session.ambiguous"], "401": ["session.required", "session.invalid"], "403": ORIGIN}
+
+
+def with_errors(success, codes, conformance=False):
+    responses = dict(success)
+    responses.update(errors(codes, conformance))
+    return responses
+
+
+def paths():
+    p = {}
+    conformance_errors = {
+        "400": WEBAUTHN_CODES + ["user.invalidName", "user.invalidDisplayName", "ceremony.cookieMissing"],
+        "401": ["session.required"], "404": CEREMONY + ["credential.notFound"], "409": ["user.nameTaken", "user.nameConfusable"], "410": ["ceremony.expired"],
+        **RATE,
+    }
+    ok = {"200": json_body(ref("ServerResponse"), "status ok; the result sets the session cookie")}
+    p["/attestation/options"] = {"post": operation(
+        "conformanceAttestationOptions", "Registration options (sets the latchkey_ceremony cookie)",
+        with_errors({"200": json_body(ref("ServerCreationOptionsResponse"), "options")}, conformance_errors, True),
+        body=ref("ServerCreationOptionsRequest"), security=OPTIONAL_SESSION, tags=["conformance"])}
+    p["/attestation/result"] = {"post": operation(
+        "conformanceAttestationResult", "Verify a registration (needs the latchkey_ceremony cookie)",
+        with_errors(ok, conformance_errors, True), body=ref("RegistrationCredential"), tags=["conformance"])}
+    p["/assertion/options"] = {"post": operation(
+        "conformanceAssertionOptions", "Authentication options (sets the latchkey_ceremony cookie)",
+        with_errors({"200": json_body(ref("ServerRequestOptionsResponse"), "options")}, conformance_errors, True),
+        body=ref("ServerRequestOptionsRequest"), tags=["conformance"])}
+    p["/assertion/result"] = {"post": operation(
+        "conformanceAssertionResult", "Verify an assertion (needs the latchkey_ceremony cookie)",
+        with_errors(ok, conformance_errors, True), body=ref("AuthenticationCredential"), tags=["conformance"])}
+
+    ceremony_errors = {
+        "400": WEBAUTHN_CODES + ["user.invalidName", "user.invalidDisplayName"],
+        "404": CEREMONY + ["credential.notFound"], "409": ["user.nameTaken", "user.nameConfusable", "credential.concurrentSignIn"], "410": ["ceremony.expired"],
+        **RATE,
+    }
+
+    def verify_link(verify_op):
+        """Options → verify: the ticket the options answer carries goes in the verify request (stateful testing)."""
+        return {"200": {"verify": {"operationId": verify_op, "requestBody": {"ticket": "$response.body#/ticket"}}}}
+
+    created_session = {"201": json_body(ref("SessionResponse"), "signed up; sets the session cookie")}
+    p["/v1/passkeys/registration/options"] = {"post": operation(
+        "registrationOptions", "Sign-up: options for a new account's first passkey",
+        with_errors({"200": json_body(ref("TicketedCreationOptions"), "options and the ceremony's ticket")}, ceremony_errors),
+        body=ref("RegistrationOptionsRequest"), tags=["passkeys"], links=verify_link("registrationVerify"))}
+    p["/v1/passkeys/registration/verify"] = {"post": operation(
+        "registrationVerify", "Sign-up: verify the new passkey", with_errors(created_session, ceremony_errors),
+        body=ref("RegistrationVerifyRequest"), tags=["passkeys"])}
+    p["/v1/passkeys/account-creation/options"] = {"post": operation(
+        "accountCreationOptions", "Sign-up through a sheet that collects the name: options (no name yet)",
+        with_errors({"200": json_body(ref("TicketedCreationOptions"), "options and the ceremony's ticket")}, ceremony_errors),
+        tags=["passkeys"], links=verify_link("accountCreationVerify"))}
+    p["/v1/passkeys/account-creation/verify"] = {"post": operation(
+        "accountCreationVerify", "Sign-up through a sheet: verify, naming the account", with_errors(created_session, ceremony_errors),
+        body=ref("AccountCreationVerifyRequest"), tags=["passkeys"])}
+    p["/v1/passkeys/authentication/options"] = {"post": operation(
+        "authenticationOptions", "Sign-in: options (a username, or none for a discoverable sign-in)",
+        with_errors({"200": json_body(ref("TicketedRequestOptions"), "options and the ceremony's ticket")}, ceremony_errors),
+        body=ref("AuthenticationOptionsRequest"), optional_body=True, tags=["passkeys"], links=verify_link("authenticationVerify"))}
+    p["/v1/passkeys/authentication/verify"] = {"post": operation(
+        "authenticationVerify", "Sign-in: verify the assertion",
+        with_errors({"200": json_body(ref("SessionResponse"), "signed in; sets the session cookie")}, ceremony_errors),
+        body=ref("AuthenticationVerifyRequest"), tags=["passkeys"])}
+
+    p["/v1/me"] = {"get": operation(
+        "me", "The signed-in user and the account's ways in",
+        with_errors({"200": json_body(ref("UserProfile"), "the user")}, SESSION_ERRORS), security=SESSION, tags=["account"])}
+    p["/v1/me/passkeys"] = {"get": operation(
+        "listPasskeys", "The signed-in user's passkeys",
+        with_errors({"200": json_body(ref("PasskeyList"), "the passkeys")}, SESSION_ERRORS), security=SESSION, tags=["account"])}
+    id_parameter = [{"name": "id", "in": "path", "required": True, "schema": B64URL, "description": "the credential ID"}]
+    passkey_errors = {**SESSION_ERRORS, "400": ["passkey.invalidName", "invalidBase64"], "404": ["passkey.notFound"], "409": ["passkey.lastCredential"]}
+    p["/v1/me/passkeys/{id}"] = {
+        "parameters": id_parameter,
+        "patch": operation("renamePasskey", "Rename a passkey", with_errors({"200": json_body(ref("PasskeySummary"), "the renamed passkey")}, passkey_errors),
+                           body=ref("RenamePasskeyRequest"), security=SESSION, tags=["account"]),
+        "delete": operation("removePasskey", "Remove a passkey (not the account's last way in)",
+                            with_errors({"200": json_body(ref("PasskeyRemoval"), "removed")}, passkey_errors), security=SESSION, tags=["account"]),
+    }
+    add_errors = {**SESSION_ERRORS, **ceremony_errors, "400": ceremony_errors["400"] + ["passkey.invalidName", "passkey.invalidMediation"],
+                  "403": ORIGIN + ["session.wrongUser"]}
+    p["/v1/me/passkeys/registration/options"] = {"post": operation(
+        "addPasskeyOptions", "Add a passkey to the signed-in account: options",
+        with_errors({"200": json_body(ref("TicketedCreationOptions"), "options and the ceremony's ticket")}, add_errors),
+        body=ref("AddPasskeyOptionsRequest"), optional_body=True, security=SESSION, tags=["account"], links=verify_link("addPasskeyVerify"))}
+    p["/v1/me/passkeys/registration/verify"] = {"post": operation(
+        "addPasskeyVerify", "Add a passkey to the signed-in account: verify",
+        with_errors({"201": json_body(ref("PasskeySummary"), "the new passkey")}, add_errors),
+        body=ref("RegistrationVerifyRequest"), security=SESSION, tags=["account"])}
+    signed_out = {"204": {"description": "signed out; the session cookie is cleared"}}
+    p["/v1/session/logout"] = {"post": operation("logout", "End this session", with_errors(signed_out, SESSION_ERRORS), security=SESSION, tags=["account"])}
+    p["/v1/sessions"] = {"delete": operation(
+        "signOutEverywhere", "End every session of the signed-in account, this one included",
+        with_errors(signed_out, SESSION_ERRORS), security=SESSION, tags=["account"])}
+    p["/v1/account"] = {"delete": operation(
+        "deleteAccount", "Delete the signed-in account (revoking its Apple authorizations first)",
+        with_errors(signed_out, {**SESSION_ERRORS, "502": ["apple.revokeFailed"]}), security=SESSION, tags=["account"])}
+
+    password_errors = {
+        "400": ["user.invalidName", "user.invalidDisplayName", "password.tooShort", "password.tooLong", "password.tooCommon", "password.currentRequired"],
+        "401": ["password.invalid", "session.required", "session.invalid"], "403": ORIGIN, "404": ["password.disabled", "password.notSet"],
+        "409": ["user.nameTaken", "user.nameConfusable", "password.lastWayIn"], "429": ["request.rateLimited", "password.throttled"],
+    }
+    p["/v1/password/register"] = {"post": operation(
+        "passwordRegister", "Password sign-up", with_errors({"201": json_body(ref("SessionResponse"), "signed up; passkeyUpgrade offers a passkey")}, password_errors),
+        body=ref("PasswordRegisterRequest"), tags=["passwords"])}
+    p["/v1/password/signin"] = {"post": operation(
+        "passwordSignIn", "Password sign-in", with_errors({"200": json_body(ref("SessionResponse"), "signed in")}, password_errors),
+        body=ref("PasswordSignInRequest"), tags=["passwords"])}
+    no_content = {"204": {"description": "done"}}
+    p["/v1/password"] = {
+        "put": operation("setPassword", "Set or change the signed-in account's password", with_errors(no_content, password_errors),
+                         body=ref("SetPasswordRequest"), security=SESSION, tags=["passwords"]),
+        "delete": operation("removePassword", "Remove the password while another way in remains", with_errors(no_content, password_errors),
+                            security=SESSION, tags=["passwords"]),
+    }
+
+    apple_errors = {
+        "400": ["apple.nonceRequired", "apple.nonceInvalid", "apple.nonceExpired", "apple.codeRequired", "apple.codeMismatch",
+                "apple.clientMismatch", "apple.tokenReplayed", "apple.tokenTooOld", "apple.stateInvalid", "apple.stateExpired",
+                "apple.stateNotBound", "apple.callbackIncomplete", "apple.<AppleSignInError code>"],
+        "404": ["apple.disabled"], "409": ["apple.linkedToAnotherUser"], "502": ["apple.<AppleSignInError code>"], **RATE,
+    }
+    p["/v1/apple/nonce"] = {"post": operation(
+        "appleNonce", "A single-use nonce for one app sign-in", with_errors({"200": json_body(ref("AppleNonceResponse"), "the nonce")}, apple_errors), tags=["apple"])}
+    p["/v1/apple/signin"] = {"post": operation(
+        "appleSignIn", "Sign in (or link, with a session) with an app's Apple ID credential",
+        with_errors({"200": json_body(ref("SessionResponse"), "signed in"), "201": json_body(ref("SessionResponse"), "account created")}, apple_errors),
+        body=ref("AppleSignInRequest"), security=OPTIONAL_SESSION, tags=["apple"])}
+    p["/v1/apple/notifications"] = {"post": operation(
+        "appleNotifications", "Apple's server-to-server notifications", with_errors({"200": {"description": "handled"}}, apple_errors),
+        body=ref("AppleNotification"), tags=["apple"])}
+    p["/v1/apple/authorize"] = {"get": operation(
+        "appleAuthorize", "Start the web flow: redirect to Apple's authorize page",
+        with_errors({"302": {"description": "to Apple", "headers": {"Location": {"schema": STRING}}}}, apple_errors), security=OPTIONAL_SESSION, tags=["apple"])}
+    callback = operation(
+        "appleCallback", "The form Apple posts at the end of the web flow",
+        with_errors({"303": {"description": "to the web page, signed in (or with ?apple_error=)", "headers": {"Location": {"schema": STRING}}}}, apple_errors),
+        tags=["apple"])
+    callback["requestBody"] = {"required": True, "content": {"application/x-www-form-urlencoded": {"schema": ref("AppleCallbackForm")}}}
+    p["/v1/apple/callback"] = {"post": callback}
+
+    cached = {"Cache-Control": {"schema": STRING}}
+    for path, op_id, schema in [
+        ("/.well-known/apple-app-site-association", "appleAppSiteAssociation", "AppleAppSiteAssociation"),
+        ("/.well-known/assetlinks.json", "assetLinks", "AssetLinks"),
+        ("/.well-known/webauthn", "webAuthnRelatedOrigins", "RelatedOrigins"),
+    ]:
+        response = json_body(ref(schema), "the file")
+        response["headers"] = cached
+        p[path] = {"get": operation(op_id, f"GET {path}", {"200": response}, tags=["well-known"])}
+    p["/healthz"] = {"get": operation("health", "200 when the store answers", with_errors({"200": json_body(ref("Health"), "healthy")}, {}), tags=["operations"])}
+    p["/metrics"] = {"get": operation("metrics", "Prometheus metrics (off without --metrics-token-file)", with_errors({
+        "200": {"description": "Prometheus text exposition", "content": {"text/plain": {"schema": STRING}}}},
+        {"401": ["metrics.unauthorized"], "404": ["metrics.disabled"]}), security=[{"bearer": []}], tags=["operations"])}
+    p["/v1/web/config"] = {"get": operation("webConfig", "What the web page shows", {"200": json_body(ref("WebConfig"), "the page's settings")}, tags=["web"])}
+
+    files = sorted(name for name in os.listdir(WEB) if not name.startswith("."))
+    if "openapi.json" not in files:
+        files.append("openapi.json")
+    for name in sorted(files):
+        path = "/" if name == "index.html" else "/" + name
+        content_type = content_type_of(name)
+        ok_file = {"description": name, "content": {content_type: {"schema": STRING}}, "headers": {"ETag": {"schema": STRING}}}
+        not_modified = {"description": "If-None-Match named the current ETag"}
+        slug = "".join(part.capitalize() for part in name.replace(".", "-").split("-"))
+        p[path] = {
+            "get": operation(f"get{slug}", f"The web page's {name}", {"200": ok_file, "304": not_modified}, tags=["web"]),
+            "head": operation(f"head{slug}", f"Headers of {name}", {"200": {"description": name, "headers": {"ETag": {"schema": STRING}}}, "304": not_modified}, tags=["web"]),
+        }
+    return p
+
+
+def content_type_of(name):
+    extension = name.rsplit(".", 1)[-1].lower()
+    return {"html": "text/html", "css": "text/css", "js": "text/javascript", "json": "application/json"}.get(extension, "application/octet-stream")
+
+
+def document():
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Latchkey",
+            "version": "1",
+            "description": (
+                "Passkeys (WebAuthn) relying party, password accounts and Sign in with Apple. Two profiles share one server: "
+                "the FIDO conformance profile (/attestation/*, /assertion/*; ceremony state in the latchkey_ceremony cookie; "
+                "errors as ServerResponse with status failed) and the native API (/v1/...; ceremony state behind a ticket; "
+                "errors as ErrorBody). Generated by scripts/openapi.py; see docs/SERVER.md."
+            ),
+        },
+        "servers": [{"url": "/"}],
+        "tags": [{"name": name} for name in ["conformance", "passkeys", "account", "passwords", "apple", "well-known", "operations", "web"]],
+        "paths": paths(),
+        "components": {
+            "schemas": schemas(),
+            "securitySchemes": {
+                "sessionCookie": {"type": "apiKey", "in": "cookie", "name": "latchkey_session",
+                                  "description": "Set by every sign-in; HttpOnly, SameSite=Lax. Cookie requests from a foreign Origin are refused."},
+                "bearer": {"type": "http", "scheme": "bearer", "description": "The session.token of a SessionResponse (apps)."},
+            },
+        },
+    }
+
+
+def main():
+    text = json.dumps(document(), indent=2, sort_keys=False) + "\n"
+    if "--check" in sys.argv[1:]:
+        with open(OUTPUT, encoding="utf-8") as existing:
+            if existing.read() != text:
+                print(f"{OUTPUT} is out of date: run python3 scripts/openapi.py", file=sys.stderr)
+                sys.exit(1)
+        return
+    with open(OUTPUT, "w", encoding="utf-8") as out:
+        out.write(text)
+
+
+if __name__ == "__main__":
+    main()
