@@ -11,6 +11,11 @@ public struct ProcessUsage: Sendable, Equatable {
     public var residentBytes: Int?
 
     /// A usage read elsewhere (another process's `/metrics`).
+    ///
+    /// - Parameters:
+    ///   - cpuSeconds: user plus system CPU time, in seconds.
+    ///   - peakResidentBytes: the largest resident set size, in bytes.
+    ///   - residentBytes: the resident set size now, in bytes, if known.
     public init(cpuSeconds: Double, peakResidentBytes: Int, residentBytes: Int?) {
         self.cpuSeconds = cpuSeconds
         self.peakResidentBytes = peakResidentBytes
@@ -74,6 +79,11 @@ public struct ProcessUsage: Sendable, Equatable {
     }
 
     /// The value of the sample `name` (no labels) in a Prometheus text exposition, if present.
+    ///
+    /// - Parameters:
+    ///   - name: the metric's name, e.g. `process_cpu_seconds_total`.
+    ///   - exposition: the text `/metrics` answered.
+    /// - Returns: the sample's value, or nil when the exposition has no such sample.
     public static func sample(_ name: String, in exposition: String) -> Double? {
         for line in exposition.split(separator: "\n") where line.hasPrefix(name + " ") {
             return Double(line.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces))

@@ -3,12 +3,17 @@ import Foundation
 /// How the client was asked to run a ceremony: the `mediation` member of `navigator.credentials.create()` / `get()`
 /// (Credential Management Level 1), which AuthenticationServices expresses with its request styles.
 public struct CredentialMediationRequirement: OpenStringEnum {
+    /// The mediation's name, as in `navigator.credentials.get({mediation})`.
     public let rawValue: String
+    /// A mediation by name; names this version does not know are kept as they are.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// No user interaction at all (never used for WebAuthn).
     public static let silent: Self = "silent"
+    /// The client decides whether to ask the user.
     public static let optional: Self = "optional"
     /// Passkey AutoFill for a sign-in; an automatic passkey upgrade for a registration (its result may lack UP).
     public static let conditional: Self = "conditional"
+    /// The user is always asked.
     public static let required: Self = "required"
 }
 
@@ -31,6 +36,14 @@ public struct PendingAuthentication: Codable, Hashable, Sendable {
     /// How the client was asked (nil: not said).
     public var mediation: CredentialMediationRequirement?
 
+    /// A pending sign-in; ``RelyingParty/beginAuthentication(for:userVerification:mediation:hints:extensions:)`` makes it.
+    ///
+    /// - Parameters:
+    ///   - challenge: the challenge sent in the options.
+    ///   - allowedCredentialIDs: the `allowCredentials` IDs sent (empty for a username-less sign-in).
+    ///   - userVerification: the requirement the options carried.
+    ///   - userHandle: the account's user handle, or nil for a username-less sign-in.
+    ///   - mediation: how the client was asked.
     public init(
         challenge: [UInt8], allowedCredentialIDs: [[UInt8]], userVerification: UserVerificationRequirement,
         userHandle: [UInt8]?, mediation: CredentialMediationRequirement? = nil
@@ -56,6 +69,14 @@ public struct PendingRegistration: Codable, Hashable, Sendable {
     /// How the client was asked; `conditional` (an automatic passkey upgrade) accepts a result without UP.
     public var mediation: CredentialMediationRequirement?
 
+    /// A pending registration; ``RelyingParty/beginRegistration(for:excludeCredentials:authenticatorAttachment:residentKey:userVerification:attestation:mediation:hints:extensions:)``
+    /// makes it.
+    ///
+    /// - Parameters:
+    ///   - challenge: the challenge sent in the options.
+    ///   - user: the account the credential is for.
+    ///   - userVerification: the requirement the options carried.
+    ///   - mediation: how the client was asked (`conditional` for an automatic passkey upgrade).
     public init(
         challenge: [UInt8], user: UserEntity, userVerification: UserVerificationRequirement,
         mediation: CredentialMediationRequirement? = nil
@@ -88,6 +109,9 @@ extension RelyingParty {
     ///   - user: the account signing in, or ``AuthenticatingUser/discoverable`` for a username-less sign-in.
     ///   - userVerification: what the client asked for; a `required` ``RelyingParty/userVerification`` policy wins.
     ///   - mediation: how the client will ask (kept for the record; `conditional` is Passkey AutoFill).
+    ///   - hints: which kind of authenticator the client should offer first (`hints`), if any.
+    ///   - extensions: the client extension inputs to send.
+    /// - Returns: the options to send and the pending value to keep until the response comes back.
     public func beginAuthentication(
         for user: AuthenticatingUser,
         userVerification: UserVerificationRequirement? = nil,
@@ -119,7 +143,12 @@ extension RelyingParty {
     ///   (``WebAuthnError/Code/userHandleMismatch``);
     /// - `allowCredentials`, the challenge and the user-verification requirement come from `pending`.
     ///
-    /// - Parameter record: the stored credential whose ID the assertion names, with the owner's user handle.
+    /// - Parameters:
+    ///   - credential: the assertion the client sent, parsed (`AuthenticationCredential.parse(_:)`).
+    ///   - pending: the value ``beginAuthentication(for:userVerification:mediation:hints:extensions:)`` returned.
+    ///   - record: the stored credential whose ID the assertion names, with the owner's user handle.
+    /// - Returns: what changed, for the server to store.
+    /// - Throws: ``WebAuthnError`` with the code of the check that failed.
     public func finishAuthentication(
         _ credential: AuthenticationCredential, pending: PendingAuthentication, credential record: CredentialRecord
     ) throws(WebAuthnError) -> VerifiedAuthentication {
@@ -148,7 +177,14 @@ extension RelyingParty {
     /// - Parameters:
     ///   - user: the account the credential will belong to.
     ///   - userVerification: what the client asked for; a `required` ``RelyingParty/userVerification`` policy wins.
+    ///   - excludeCredentials: the user's existing credentials, so an authenticator is not registered twice.
+    ///   - authenticatorAttachment: `platform` or `cross-platform`, if the RP prefers one.
+    ///   - residentKey: the discoverable-credential requirement (the RP's policy when nil).
+    ///   - attestation: the attestation conveyance preference (the RP's policy when nil).
     ///   - mediation: `conditional` for an automatic passkey upgrade, whose result may lack UP (WebAuthn L3 §7.1).
+    ///   - hints: which kind of authenticator the client should offer first (`hints`), if any.
+    ///   - extensions: the client extension inputs to send (`credProps` is always asked for).
+    /// - Returns: the options to send and the pending value to keep until the response comes back.
     public func beginRegistration(
         for user: UserEntity,
         excludeCredentials: [PublicKeyCredentialDescriptor] = [],
@@ -174,7 +210,12 @@ extension RelyingParty {
     /// Verifies a registration against what its options promised (WebAuthn §7.1): the challenge, the
     /// user-verification requirement, and user presence unless the ceremony was begun with `conditional` mediation.
     ///
-    /// - Parameter time: the moment at which certificates are judged; now by default.
+    /// - Parameters:
+    ///   - credential: the credential the client sent, parsed (`RegistrationCredential.parse(_:)`).
+    ///   - pending: the value ``beginRegistration(for:excludeCredentials:authenticatorAttachment:residentKey:userVerification:attestation:mediation:hints:extensions:)`` returned.
+    ///   - time: the moment at which certificates are judged; now by default.
+    /// - Returns: everything the server stores about the new credential, and how it was attested.
+    /// - Throws: ``WebAuthnError`` with the code of the check that failed.
     public func finishRegistration(
         _ credential: RegistrationCredential, pending: PendingRegistration, at time: Date = Date()
     ) async throws(WebAuthnError) -> VerifiedRegistration {
