@@ -44,6 +44,10 @@ bash Tests/Interop/passkey_serve.sh "$LATCHKEY_TEST_PYTHON" "$(swift build --sho
 browser=0
 bash scripts/browser.sh "$LATCHKEY_TEST_PYTHON" "$(swift build --show-bin-path)/latchkey" || browser=1
 
+# Every libFuzzer target (scripts/fuzz.sh, docs/FUZZING.md) for a few seconds from its seed corpus: a crash fails the run.
+fuzz=0
+bash scripts/fuzz.sh --smoke || fuzz=1
+
 set +e
 swift test --skip-build 2>&1 | tee "$work/test.log"
 status=${PIPESTATUS[0]}
@@ -66,6 +70,10 @@ if [ "$interop" -ne 0 ]; then
 fi
 if [ "$serve" -ne 0 ]; then
     echo "error: the latchkey passkey against latchkey serve test failed (see above)"
+    status=1
+fi
+if [ "$fuzz" -ne 0 ]; then
+    echo "error: a fuzz target found a crash (see above; scripts/fuzz.sh --smoke)"
     status=1
 fi
 if [ "$browser" -ne 0 ]; then
