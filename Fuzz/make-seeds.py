@@ -185,7 +185,7 @@ add("configuration", json.dumps({
     "appleAppIDs": ["ABCDE12345.com.example.app"], "androidApps": ["com.example.app:AB:CD"], "userVerification": "required",
     "attestation": "direct", "trustedProxies": ["10.0.0.0/8", "::1"], "acceptBase64URLTextChallenge": True,
     "bodyLimit": 65536, "sessionLifetime": 86400, "ceremonyLifetime": 300, "idleTimeout": 60, "headerTimeout": 10,
-    "bodyTimeout": 30, "attestationPolicy": "certified", "appleTeamID": "ABCDE12345", "appleKeyID": "KEY1234567",
+    "bodyTimeout": 30, "attestationPolicy": "certified", "appleTeamID": "ABCDE12345", "appleKeyID": "KEY1234567", "applePrivateKey": "AuthKey.p8",
     "appleClientIDs": ["com.example.app"], "appleServicesID": "com.example.web",
     "appleRedirectURI": "https://example.com/v1/apple/callback", "appleBaseURL": "https://appleid.apple.com",
     "appleTokenMaxAge": 600, "secretsKey": base64.b64encode(bytes(range(32))).decode(), "passwordSignIn": True}))

@@ -1,12 +1,19 @@
+import Crypto
 import Foundation
 @testable import LatchkeyServer
 
 /// The configuration file (`--config`, JSON) and `LATCHKEY_*` variables (the input read as `NAME=value` lines),
-/// then the checks `latchkey serve` makes on the settings. Settings that name files are cleared first, so the target
-/// reads nothing but its input.
+/// then the checks `latchkey serve` makes on the settings. Settings that name files are cleared first, and a named
+/// Apple private key becomes a real .p8 file of the target's own, so the target reads nothing but its input.
 enum ConfigurationTarget {
-    static let path = FileManager.default.temporaryDirectory
-        .appendingPathComponent("latchkey-fuzz-config-\(ProcessInfo.processInfo.processIdentifier).json").path
+    static let directory = FileManager.default.temporaryDirectory.path
+    static let process = ProcessInfo.processInfo.processIdentifier
+    static let path = "\(directory)/latchkey-fuzz-config-\(process).json"
+    static let applePrivateKeyPath: String = {
+        let path = "\(directory)/latchkey-fuzz-apple-\(process).p8"
+        _ = FileManager.default.createFile(atPath: path, contents: Data(P256.Signing.PrivateKey().pemRepresentation.utf8))
+        return path
+    }()
 
     static func run(_ bytes: [UInt8]) {
         if FileManager.default.createFile(atPath: path, contents: Data(bytes)), let settings = try? ServerSettings(configFile: path) {
@@ -22,7 +29,7 @@ enum ConfigurationTarget {
 
     static func check(_ settings: ServerSettings) {
         var settings = settings
-        settings.applePrivateKey = nil
+        settings.applePrivateKey = settings.applePrivateKey.map { _ in applePrivateKeyPath }
         settings.secretsKeyFile = nil
         settings.metadata = nil
         settings.metadataTrustRoot = nil
