@@ -216,3 +216,24 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets (docs/FUZZING.md), declared only when LATCHKEY_FUZZ is set so normal builds are unchanged.
+// scripts/fuzz.sh builds them with `-sanitize=fuzzer,address -enable-testing` (they reach internal parsers through
+// `@testable import`).
+if Context.environment["LATCHKEY_FUZZ"] != nil {
+    package.targets += [
+        .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"),
+        .executableTarget(
+            name: "WebAuthnFuzz",
+            dependencies: ["FuzzSupport", "CBOR", "WebAuthn", .product(name: "X509", package: "swift-certificates")],
+            path: "Fuzz/WebAuthnFuzz"
+        ),
+        .executableTarget(
+            name: "ServerFuzz",
+            dependencies: ["FuzzSupport", "AppleSignIn", "LatchkeyStore", "LatchkeyServer",
+                           .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "CryptoExtras", package: "swift-crypto")],
+            path: "Fuzz/ServerFuzz"
+        ),
+    ]
+}

@@ -53,6 +53,13 @@ bash Tests/Contract/schemathesis.sh "$LATCHKEY_TEST_PYTHON" "$(swift build --sho
 browser=0
 bash scripts/browser.sh "$LATCHKEY_TEST_PYTHON" "$(swift build --show-bin-path)/latchkey" || browser=1
 
+# Every libFuzzer target (scripts/fuzz.sh, docs/FUZZING.md) for a few seconds from its seed corpus: a crash fails the run.
+# Opt-in (LATCHKEY_FUZZ_SMOKE=1): it needs a second, sanitized build of every dependency, longer than the rest together.
+fuzz=0
+if [ "${LATCHKEY_FUZZ_SMOKE:-0}" = "1" ]; then
+    bash scripts/fuzz.sh --smoke || fuzz=1
+fi
+
 set +e
 swift test --skip-build 2>&1 | tee "$work/test.log"
 status=${PIPESTATUS[0]}
@@ -83,6 +90,10 @@ if [ "$serve" -ne 0 ]; then
 fi
 if [ "$contract" -ne 0 ]; then
     echo "error: the schemathesis contract test failed (see above; Tests/Contract/schemathesis.sh)"
+    status=1
+fi
+if [ "$fuzz" -ne 0 ]; then
+    echo "error: a fuzz target found a crash (see above; scripts/fuzz.sh --smoke)"
     status=1
 fi
 if [ "$browser" -ne 0 ]; then
