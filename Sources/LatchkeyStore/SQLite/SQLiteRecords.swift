@@ -14,6 +14,17 @@ extension StoredUser {
         )
     }
 
+    /// The user in a row's columns from `start` on, in ``StoreColumns/user`` order (after a joined record's).
+    init(sqliteRow row: Row, at start: Int) throws {
+        self.init(
+            id: try row.decode(atIndex: start),
+            userHandle: try row.decode(atIndex: start + 1),
+            name: try row.decode(atIndex: start + 2),
+            displayName: try row.decode(atIndex: start + 3),
+            createdAt: try row.decode(atIndex: start + 4)
+        )
+    }
+
     /// For `INSERT INTO users (\(StoreColumns.user), name_key, name_skeleton)`.
     var sqliteArguments: StatementArguments {
         [id, userHandle, name, displayName, createdAt, nameKey, NameSkeleton.of(name)]

@@ -117,16 +117,12 @@ public final class SQLiteStore: LatchkeyStore {
         }
     }
 
+    /// One statement: the credential's columns, then its owner's (``StoreColumns/credentialWithOwner``).
     public func credentialWithOwner(id: Data) async throws(StoreError) -> (credential: StoredCredential, owner: StoredUser)? {
-        try await readSnapshot { db in
-            guard let credential = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT \(StoreColumns.credential) FROM credentials WHERE id = ?"), arguments: [id]
-            ).map(StoredCredential.init(sqliteRow:)),
-                let owner = try Row.fetchOne(
-                    db.cachedStatement(sql: "SELECT \(StoreColumns.user) FROM users WHERE id = ?"), arguments: [credential.userID]
-                ).map(StoredUser.init(sqliteRow:))
-            else { return nil }
-            return (credential, owner)
+        try await read { db in
+            try Row.fetchOne(db.cachedStatement(sql: StoreColumns.credentialWithOwner), arguments: [id]).map { row in
+                (try StoredCredential(sqliteRow: row), try StoredUser(sqliteRow: row, at: StoreColumns.credentialCount))
+            }
         }
     }
 
@@ -358,20 +354,11 @@ public final class SQLiteStore: LatchkeyStore {
     /// A read of one statement: it runs on the calling thread (in WAL mode a reader never waits for the writer, and
     /// the pool has a connection for each concurrent reader, so the call does not block; hopping to a reader queue
     /// and back would cost more than the query), and outside an explicit transaction, since one statement reads one
-    /// snapshot anyway (BEGIN and COMMIT around it measured as costly as the query). Several statements that must see
-    /// one snapshot use ``readSnapshot(_:)``.
+    /// snapshot anyway (BEGIN and COMMIT around it measured as costly as the query). Reads that must agree are one
+    /// statement (a join), not several.
     func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws(StoreError) -> T {
         do {
             return try readOutsideTransaction(value)
-        } catch {
-            throw StoreError(sqlite: error)
-        }
-    }
-
-    /// A read of several statements from one snapshot (a deferred transaction), on the calling thread.
-    func readSnapshot<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws(StoreError) -> T {
-        do {
-            return try readInTransaction(value)
         } catch {
             throw StoreError(sqlite: error)
         }
@@ -382,7 +369,4 @@ public final class SQLiteStore: LatchkeyStore {
         try pool.unsafeRead(value)
     }
 
-    private func readInTransaction<T>(_ value: (Database) throws -> T) throws -> T {
-        try pool.read(value)
-    }
 }
