@@ -3,14 +3,16 @@
 # `latchkey loadtest`, which reads the servers' CPU time from /metrics before and after the logins and measures one
 # raw P-256 verification first, so the server's cost per login comes out in the same run as its baseline.
 #
-#   scripts/loadtest.sh [--binary PATH] [--profile native|conformance] [--clients N] [--duration S]
+#   scripts/loadtest.sh [--binary PATH] [--client PATH] [--profile native|conformance] [--clients N] [--duration S]
 #                       [--postgres URL --instances N] [--perf FILE]
 #
-# --perf FILE records the (first) server with `perf record -g` during the logins (Debian's linux-perf).
+# --client PATH runs the load generator from another build (default: the server's binary), so that an older server is
+# loaded by the same client. --perf FILE records the (first) server with `perf record -g` during the logins (Debian's linux-perf).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 binary=""
+client=""
 profile=native
 clients=16
 duration=10
@@ -20,6 +22,7 @@ perf_out=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --binary) binary=$2; shift 2 ;;
+        --client) client=$2; shift 2 ;;
         --profile) profile=$2; shift 2 ;;
         --clients) clients=$2; shift 2 ;;
         --duration) duration=$2; shift 2 ;;
@@ -34,6 +37,7 @@ if [ -z "$binary" ]; then
     binary="$(swift build -c release --show-bin-path)/latchkey"
 fi
 
+client=${client:-$binary}
 work=$(mktemp -d /tmp/latchkey-loadtest.XXXXXX)
 pids=()
 cleanup() {
@@ -45,8 +49,11 @@ trap cleanup EXIT
 
 database=${postgres:-$work/latchkey.sqlite}
 # /metrics needs a bearer token; the load generator reads the servers' CPU time there.
-metrics_token=$(head -c 24 /dev/urandom | base64 | tr -d '/+=')
+metrics_token=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
 echo "$metrics_token" >"$work/metrics-token"
+metrics_flags=(--metrics-token-file "$work/metrics-token")
+# A build from before the token (and before process_cpu_seconds_total): measured from /proc only.
+"$binary" serve --help 2>&1 | grep -q -- --metrics-token-file || metrics_flags=()
 servers=()
 for index in $(seq 1 "$instances"); do
     port=$((18700 + index))
@@ -54,7 +61,7 @@ for index in $(seq 1 "$instances"); do
     origins=()
     for other in $(seq 1 "$instances"); do origins+=(--origin "http://localhost:$((18700 + other))"); done
     "$binary" serve --port "$port" --host 127.0.0.1 --database "$database" --rp-id localhost "${origins[@]}" \
-        --rate-limit 0 --metrics-token-file "$work/metrics-token" >"$work/server-$index.log" 2>&1 &
+        --rate-limit 0 "${metrics_flags[@]}" >"$work/server-$index.log" 2>&1 &
     pids+=($!)
     servers+=(--server "http://localhost:$port")
 done
@@ -80,7 +87,7 @@ proc_cpu() {
     echo "$total"
 }
 before=$(proc_cpu)
-"$binary" loadtest "${servers[@]}" --clients "$clients" --duration "$duration" --profile "$profile" --metrics-token "$metrics_token" | tee "$work/result"
+"$client" loadtest "${servers[@]}" --clients "$clients" --duration "$duration" --profile "$profile" --metrics-token "$metrics_token" | tee "$work/result"
 after=$(proc_cpu)
 logins=$(sed -n 's/^logins: \([0-9]*\) in.*/\1/p' "$work/result")
 ticks=$(getconf CLK_TCK)
