@@ -64,12 +64,12 @@ out=$("$latchkey" passkey list "${laptop[@]}") || fail "native list failed: $out
 [ -n "$(json server.0.lastUsedAt <<<"$out")" ] && [ "$(json server.0.deviceType <<<"$out")" = multi-device ] || fail "native list fields: $out"
 [ "$(json local.0.id <<<"$out")" = "$id" ] && [ -z "$(json server.1 <<<"$out")" ] || fail "native list (local): $out"
 
-out=$("$latchkey" passkey rename "$id" "Laptop" "${laptop[@]}") || fail "native rename failed: $out"
+out=$("$latchkey" passkey rename "${laptop[@]}" -- "$id" "Laptop") || fail "native rename failed: $out"
 [ "$(json name <<<"$out")" = Laptop ] || fail "native rename: $out"
 [ "$("$latchkey" passkey list "${laptop[@]}" | json server.0.name)" = Laptop ] || fail "the new name is not listed"
 
 # The last passkey: the server refuses, so the local credential stays (server first, then local).
-status=0; out=$("$latchkey" passkey remove "$id" "${laptop[@]}") || status=$?
+status=0; out=$("$latchkey" passkey remove "${laptop[@]}" -- "$id") || status=$?
 expect_failure "$status" 1 passkey.lastCredential "$out"
 [ "$("$latchkey" passkey list "${laptop[@]}" | json local.0.id)" = "$id" ] || fail "a refused remove dropped the local passkey"
 
@@ -82,7 +82,7 @@ expect_failure "$status" 1 authenticator.excludedCredential "$out"
 out=$("$latchkey" passkey list "${laptop[@]}") || fail "native list after add failed: $out"
 [ "$(json server.1.id <<<"$out")" = "$second" ] && [ "$(json server.1.onThisDevice <<<"$out")" = false ] || fail "native list after add: $out"
 
-out=$("$latchkey" passkey remove "$second" "${phone[@]}") || fail "native remove failed: $out"
+out=$("$latchkey" passkey remove "${phone[@]}" -- "$second") || fail "native remove failed: $out"
 [ "$(json removedOnServer <<<"$out")" = true ] && [ "$(json removedLocally <<<"$out")" = true ] || fail "native remove: $out"
 out=$("$latchkey" passkey list "${laptop[@]}") || fail "native list after remove failed: $out"
 [ "$(json server.0.id <<<"$out")" = "$id" ] && [ -z "$(json server.1 <<<"$out")" ] || fail "the server still lists the removed passkey: $out"
@@ -103,9 +103,9 @@ status=0; out=$("$latchkey" passkey register --username bob "${key[@]}") || stat
 expect_failure "$status" 1 user.nameTaken "$out"
 out=$("$latchkey" passkey list "${key[@]}") || fail "conformance list failed: $out"
 [ "$(json local.0.id <<<"$out")" = "$bob" ] && [ "$(json local.0.userName <<<"$out")" = bob ] || fail "conformance list: $out"
-status=0; out=$("$latchkey" passkey rename "$bob" Key "${key[@]}") || status=$?
+status=0; out=$("$latchkey" passkey rename "${key[@]}" -- "$bob" Key) || status=$?
 expect_failure "$status" 2 usage.unsupportedProfile "$out"
-out=$("$latchkey" passkey remove "$bob" "${key[@]}") || fail "conformance remove failed: $out"
+out=$("$latchkey" passkey remove "${key[@]}" -- "$bob") || fail "conformance remove failed: $out"
 [ "$(json removedOnServer <<<"$out")" = false ] && [ "$(json removedLocally <<<"$out")" = true ] || fail "conformance remove: $out"
 status=0; out=$("$latchkey" passkey login --username bob "${key[@]}") || status=$?
 expect_failure "$status" 1 authenticator.noCredentials "$out"
@@ -115,7 +115,7 @@ kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=
 status=0; out=$("$latchkey" passkey login "${laptop[@]}") || status=$?
 expect_failure "$status" 1 client.transport "$out"
 grep -q "cannot reach the server" <<<"$out" || fail "the transport error does not say the server is unreachable: $out"
-status=0; out=$("$latchkey" passkey remove "$id" "${laptop[@]}") || status=$?
+status=0; out=$("$latchkey" passkey remove "${laptop[@]}" -- "$id") || status=$?
 expect_failure "$status" 1 client.transport "$out"
 [ "$("$latchkey" passkey list --profile conformance "${laptop[@]}" | json local.0.id)" = "$id" ] || fail "remove with the server down dropped the local passkey"
 
