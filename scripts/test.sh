@@ -68,36 +68,14 @@ status=${PIPESTATUS[0]}
 LATCHKEY_TEST_TIMING=1 swift test --skip-build --filter 'ConnectionDeadlineTests|PostgresUnavailableTests' 2>&1 | tee "$work/timing.log"
 timing=${PIPESTATUS[0]}
 set -e
-if [ "$timing" -ne 0 ]; then
-    echo "error: the timing-dependent tests failed (see above)"
-    status=1
-fi
-if [ "$docs" -ne 0 ]; then
-    echo "error: the documentation build failed (see above; scripts/docs.sh)"
-    status=1
-fi
-if [ "$applesdk" -ne 0 ]; then
-    echo "error: the Apple SDK check failed (see above; scripts/apple-sdk-check.sh)"
-    status=1
-fi
-if [ "$interop" -ne 0 ]; then
-    echo "error: the python-fido2 interoperability test failed (see above)"
-    status=1
-fi
-if [ "$serve" -ne 0 ]; then
-    echo "error: the latchkey passkey against latchkey serve test failed (see above)"
-    status=1
-fi
-if [ "$contract" -ne 0 ]; then
-    echo "error: the schemathesis contract test failed (see above; Tests/Contract/schemathesis.sh)"
-    status=1
-fi
-if [ "$fuzz" -ne 0 ]; then
-    echo "error: a fuzz target found a crash (see above; scripts/fuzz.sh --smoke)"
-    status=1
-fi
-if [ "$browser" -ne 0 ]; then
-    echo "error: the browser test failed (see above; screenshots in ${LATCHKEY_ARTIFACTS:-.build/artifacts/browser})"
-    status=1
-fi
+# A failed step fails the run; each says which, after everything has run.
+fail_if() { if [ "$1" -ne 0 ]; then echo "error: $2"; status=1; fi; }
+fail_if "$timing" "the timing-dependent tests failed (see above)"
+fail_if "$docs" "the documentation build failed (see above; scripts/docs.sh)"
+fail_if "$applesdk" "the Apple SDK check failed (see above; scripts/apple-sdk-check.sh)"
+fail_if "$interop" "the python-fido2 interoperability test failed (see above)"
+fail_if "$serve" "the latchkey passkey against latchkey serve test failed (see above)"
+fail_if "$contract" "the schemathesis contract test failed (see above; Tests/Contract/schemathesis.sh)"
+fail_if "$fuzz" "a fuzz target found a crash (see above; scripts/fuzz.sh --smoke)"
+fail_if "$browser" "the browser test failed (see above; screenshots in ${LATCHKEY_ARTIFACTS:-.build/artifacts/browser})"
 exit "$status"

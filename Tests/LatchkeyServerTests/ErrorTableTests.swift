@@ -66,6 +66,19 @@ struct ErrorTableTests {
             #expect(native.errorCode != nil, "\(native)")
             #expect(native.serverResponse?.status == nil)
 
+            // The group's own middleware (cross-origin protection, the body limit) answers in the group's format too.
+            let crossSite = try await server.app().send(
+                .post, APIPaths.Conformance.assertionOptions, text: "{}",
+                headers: [.secFetchSiteForTests: "cross-site", .origin: "https://evil.example"]
+            )
+            #expect(crossSite.status == .forbidden)
+            #expect(crossSite.serverResponse?.errorCode == "request.originNotAllowed", "\(crossSite)")
+            let nativeCrossSite = try await server.app().send(
+                .post, APIPaths.Native.authenticationOptions, text: "{}",
+                headers: [.secFetchSiteForTests: "cross-site", .origin: "https://evil.example"]
+            )
+            #expect(nativeCrossSite.errorCode == "request.originNotAllowed", "\(nativeCrossSite)")
+
             let unmatched = try await server.app().send(.get, "/no/such/route")
             #expect(unmatched.status == .notFound)
             #expect(unmatched.errorCode == "request.notFound")

@@ -102,16 +102,6 @@ struct CeremonyService: Sendable {
     func burningOnFailure<Result>(
         ticket: String, kind: CeremonyKind, now: Date, _ body: () async throws -> Result
     ) async throws -> Result {
-        do {
-            return try await measure(kind, body)
-        } catch {
-            guard await discardCeremony(ticket: ticket, kind: kind, now: now) else { throw CeremonyError.notFound(kind) }
-            throw error
-        }
-    }
-
-    /// Runs `body` (a ceremony's verification and commit), timing it and counting its outcome.
-    func measure<Result>(_ kind: CeremonyKind, _ body: () async throws -> Result) async throws -> Result {
         let start = ContinuousClock.now
         do {
             let result = try await body()
@@ -120,6 +110,7 @@ struct CeremonyService: Sendable {
             return result
         } catch {
             metrics.recordCeremony(kind, succeeded: false)
+            guard await discardCeremony(ticket: ticket, kind: kind, now: now) else { throw CeremonyError.notFound(kind) }
             throw error
         }
     }
