@@ -218,22 +218,33 @@ let package = Package(
 )
 
 // libFuzzer targets (docs/FUZZING.md), declared only when LATCHKEY_FUZZ is set so normal builds are unchanged.
-// scripts/fuzz.sh builds them with `-sanitize=fuzzer,address -enable-testing` (they reach internal parsers through
-// `@testable import`).
+// Only Latchkey's own modules are instrumented (`-sanitize=fuzzer,address`): coverage is wanted where the parsers are, and
+// the dependencies keep the objects of the normal build in the same scratch path, so a fuzz build compiles Latchkey's
+// modules again and nothing else. `-enable-testing`: the targets reach internal parsers through `@testable import`.
 if Context.environment["LATCHKEY_FUZZ"] != nil {
+    let sanitizers: [SwiftSetting] = [.unsafeFlags(["-sanitize=fuzzer,address", "-enable-testing"])]
+    let instrumented: Set<String> = ["CBOR", "ByteEncoding", "WebAuthn", "LatchkeyAPI", "LatchkeyStore", "AppleSignIn", "LatchkeyServer"]
+    for target in package.targets where instrumented.contains(target.name) {
+        target.swiftSettings = (target.swiftSettings ?? []) + sanitizers
+    }
+    let linkFuzzer: [LinkerSetting] = [.unsafeFlags(["-sanitize=fuzzer,address"])]
     package.targets += [
-        .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"),
+        .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport", swiftSettings: sanitizers),
         .executableTarget(
             name: "WebAuthnFuzz",
             dependencies: ["FuzzSupport", "CBOR", "WebAuthn", .product(name: "X509", package: "swift-certificates")],
-            path: "Fuzz/WebAuthnFuzz"
+            path: "Fuzz/WebAuthnFuzz",
+            swiftSettings: sanitizers,
+            linkerSettings: linkFuzzer
         ),
         .executableTarget(
             name: "ServerFuzz",
             dependencies: ["FuzzSupport", "AppleSignIn", "LatchkeyStore", "LatchkeyServer",
                            .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "CryptoExtras", package: "swift-crypto")],
-            path: "Fuzz/ServerFuzz"
+            path: "Fuzz/ServerFuzz",
+            swiftSettings: sanitizers,
+            linkerSettings: linkFuzzer
         ),
     ]
 }

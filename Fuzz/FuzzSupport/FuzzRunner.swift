@@ -43,9 +43,12 @@ public enum FuzzRunner {
 }
 
 /// Runs async parsing work to completion from the fuzzer's synchronous callback.
+///
+/// The task starts on the fuzzer's own thread (`Task.immediate`): work that never suspends (most inputs fail in the
+/// parser) finishes before `wait()`, which then returns without a thread hop; work that suspends is waited for.
 public func blocking(_ operation: @escaping @Sendable () async -> Void) {
     let done = DispatchSemaphore(value: 0)
-    Task {
+    Task.immediate {
         await operation()
         done.signal()
     }

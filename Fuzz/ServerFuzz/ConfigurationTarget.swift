@@ -3,12 +3,13 @@ import Foundation
 @testable import LatchkeyServer
 
 /// The configuration file (`--config`, JSON) and `LATCHKEY_*` variables (the input read as `NAME=value` lines),
-/// then the checks `latchkey serve` makes on the settings. Settings that name files are cleared first, and a named
-/// Apple private key becomes a real .p8 file of the target's own, so the target reads nothing but its input.
+/// then the checks `latchkey serve` makes on the settings. The file's contents go straight to the parser that
+/// `ServerSettings(configFile:)` hands them to, without a file write per input. Settings that name files are cleared
+/// first, and a named Apple private key becomes a real .p8 file of the target's own, so the target reads nothing but
+/// its input.
 enum ConfigurationTarget {
     static let directory = FileManager.default.temporaryDirectory.path
     static let process = ProcessInfo.processInfo.processIdentifier
-    static let path = "\(directory)/latchkey-fuzz-config-\(process).json"
     static let applePrivateKeyPath: String = {
         let path = "\(directory)/latchkey-fuzz-apple-\(process).p8"
         _ = FileManager.default.createFile(atPath: path, contents: Data(P256.Signing.PrivateKey().pemRepresentation.utf8))
@@ -16,7 +17,7 @@ enum ConfigurationTarget {
     }()
 
     static func run(_ bytes: [UInt8]) {
-        if FileManager.default.createFile(atPath: path, contents: Data(bytes)), let settings = try? ServerSettings(configFile: path) {
+        if let settings = try? ServerSettings(configJSON: Data(bytes), path: "config.json") {
             check(settings)
         }
         var environment: [String: String] = [:]

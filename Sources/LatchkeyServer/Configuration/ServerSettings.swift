@@ -127,6 +127,11 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ConfigurationError("--config", "cannot read \(path)")
         }
+        try self.init(configJSON: data, path: path)
+    }
+
+    /// Reads a config file's contents; `path` names the file in errors.
+    init(configJSON data: Data, path: String) throws(ConfigurationError) {
         do {
             let keys = try JSONSerialization.jsonObject(with: data) as? [String: Any]
             let known = Set(CodingKeys.allCases.map(\.stringValue))
