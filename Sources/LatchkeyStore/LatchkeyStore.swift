@@ -45,8 +45,11 @@ public protocol LatchkeyStore: AppleLinkStore, PasswordStore, ServerStateStore, 
     func addCredential(_ credential: StoredCredential) async throws(StoreError)
     /// The credential with this credential id, or nil.
     func credential(id: Data) async throws(StoreError) -> StoredCredential?
-    /// The credential with this credential id and the account that owns it, read together (one snapshot), or nil.
-    func credentialWithOwner(id: Data) async throws(StoreError) -> (credential: StoredCredential, owner: StoredUser)?
+    /// The account with this name (compared as ``user(named:)`` does) and its credentials, read together, or nil.
+    func account(named name: String) async throws(StoreError) -> StoredAccount?
+    /// The account that owns the credential with this credential id, and all its credentials (that one among them),
+    /// read together, or nil when no credential has the id.
+    func account(ofCredential id: Data) async throws(StoreError) -> StoredAccount?
     /// A user's credentials, oldest first.
     func credentials(ofUser userID: UUID) async throws(StoreError) -> [StoredCredential]
     /// Sets (or, with nil, clears) the label of a user's credential. Throws ``StoreError/Code/notFound`` unless the

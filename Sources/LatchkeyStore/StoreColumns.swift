@@ -12,13 +12,20 @@ enum StoreColumns {
     static let ceremony = "id, kind, challenge, user_id, payload, created_at, expires_at"
     /// How many columns ``credential`` names.
     static let credentialCount = credential.split(separator: ",").count
-    /// A credential by ID with its owner, in one statement: ``credential``'s columns, then ``user``'s.
-    static let credentialWithOwner = {
+    /// An account and its credentials in one statement (``StoredAccount``): a row per credential, oldest first, with
+    /// ``credential``'s columns (NULL for an account without credentials) then ``user``'s. `condition` selects the
+    /// account (`u` is the users table) and may use one `?`.
+    static func account(where condition: String) -> String {
         func qualified(_ columns: String, _ table: String) -> String {
             columns.split(separator: ",").map { "\(table).\($0.trimmingCharacters(in: .whitespaces))" }.joined(separator: ", ")
         }
-        return "SELECT \(qualified(credential, "c")), \(qualified(user, "u")) FROM credentials c JOIN users u ON u.id = c.user_id WHERE c.id = ?"
-    }()
+        return """
+            SELECT \(qualified(credential, "c")), \(qualified(user, "u")) FROM users u \
+            LEFT JOIN credentials c ON c.user_id = u.id WHERE \(condition) ORDER BY c.created_at, c.id
+            """
+    }
+    static let accountByName = account(where: "u.name_key = ?")
+    static let accountByCredential = account(where: "u.id = (SELECT user_id FROM credentials WHERE id = ?)")
     static let session = "token_hash, user_id, created_at, expires_at, credential_id"
     static let appleLink = """
         subject, user_id, client_id, sealed_refresh_token, email, is_private_email, email_enabled, created_at, \

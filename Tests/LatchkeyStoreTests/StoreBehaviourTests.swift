@@ -632,16 +632,28 @@ struct StoreBehaviourTests {
         }
     }
 
-    @Test("credentialWithOwner reads a credential with its account, nil for an unknown ID", arguments: Backend.available)
-    func credentialWithOwner(_ backend: Backend) async throws {
+    @Test("account(ofCredential:) and account(named:) read an account with all its credentials, oldest first; nil when unknown", arguments: Backend.available)
+    func accountWithCredentials(_ backend: Backend) async throws {
         try await withStore(backend) { store in
-            let user = Make.user()
-            let credential = Make.credential(of: user.id)
-            try await store.commitRegistration(credential, creating: user, session: nil)
-            let found = try #require(try await store.credentialWithOwner(id: credential.id))
-            #expect(found.credential == credential)
-            #expect(found.owner == user)
-            #expect(try await store.credentialWithOwner(id: Make.bytes(32)) == nil)
+            let user = Make.user(name: "Holder")
+            let first = Make.credential(of: user.id, createdAt: Date(timeIntervalSince1970: 1_000))
+            let second = Make.credential(of: user.id, createdAt: Date(timeIntervalSince1970: 2_000))
+            let other = Make.user()
+            let othersCredential = Make.credential(of: other.id)
+            try await store.commitRegistration(second, creating: user, session: nil)
+            try await store.commitRegistration(first, creating: nil, session: nil)
+            try await store.commitRegistration(othersCredential, creating: other, session: nil)
+
+            let expected = StoredAccount(user: user, credentials: [first, second])
+            #expect(try await store.account(ofCredential: second.id) == expected)
+            #expect(try await store.account(ofCredential: first.id)?.credential(id: first.id) == first)
+            #expect(try await store.account(named: "holder") == expected, "names compare case-insensitively")
+            #expect(try await store.account(ofCredential: Make.bytes(32)) == nil)
+            #expect(try await store.account(named: "nobody") == nil)
+
+            let bare = Make.user(name: "bare")
+            try await store.createUser(bare)
+            #expect(try await store.account(named: "bare") == StoredAccount(user: bare, credentials: []), "an account without credentials")
         }
     }
 

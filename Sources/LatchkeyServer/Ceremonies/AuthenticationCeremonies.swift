@@ -14,11 +14,9 @@ extension CeremonyService {
         var subject = AuthenticatingUser.discoverable
         if let username = username.map(UserNames.normalized), !username.isEmpty {
             try await nameLimiter?.acquire(username, now: now)
-            if let found = try await store.user(named: username) {
-                user = found
-                subject = .identified(
-                    userHandle: Array(found.userHandle), credentials: try await store.credentials(ofUser: found.id).map(\.descriptor)
-                )
+            if let account = try await store.account(named: username) {
+                user = account.user
+                subject = .identified(userHandle: Array(account.user.userHandle), credentials: account.credentials.map(\.descriptor))
             } else {
                 // A name no account has: made-up credentials, and a user handle no credential has, so that any passkey
                 // fails as another account's passkey does.
@@ -31,7 +29,7 @@ extension CeremonyService {
     }
 
     /// Finishes a sign-in: reads the pending ceremony, verifies the assertion against the stored credential and its
-    /// owner (``WebAuthn/RelyingParty/finishAuthentication(_:pending:credential:)``), and in one transaction consumes
+    /// owner, read with the owner's other credentials in one statement (``WebAuthn/RelyingParty/finishAuthentication(_:pending:credential:)``), and in one transaction consumes
     /// the ceremony and records the new sign count, backup state and a new session. Of concurrent finishes of one
     /// ceremony exactly one commits; the others get 404 `ceremony.notFound`. A finish that fails consumes the ceremony
     /// all the same, so a challenge is never tried twice.
@@ -49,10 +47,12 @@ extension CeremonyService {
     private func verifyAndCommit(
         _ credential: AuthenticationCredential, ceremonyID: String, pending: PendingAuthentication, now: Date
     ) async throws -> CeremonyOutcome {
-        guard let (stored, user) = try await store.credentialWithOwner(id: Data(credential.rawId.bytes)) else {
+        let credentialID = Data(credential.rawId.bytes)
+        guard let account = try await store.account(ofCredential: credentialID), let stored = account.credential(id: credentialID) else {
             // The ID and RP ID let the client tell the passkey provider (PublicKeyCredential.signalUnknownCredential).
             throw CeremonyError.credentialNotFound(id: credential.rawId.bytes, rpID: relyingParty.id)
         }
+        let user = account.user
         let record = CredentialRecord(
             id: Array(stored.id), publicKey: Array(stored.publicKey), signCount: stored.signCount,
             userHandle: Array(user.userHandle), backupEligible: stored.backupEligible
@@ -68,7 +68,11 @@ extension CeremonyService {
         updated.signCount = verified.newSignCount
         updated.backedUp = verified.backedUp
         updated.lastUsedAt = now
-        return CeremonyOutcome(user: user, credential: updated, session: session, token: token)
+        // The account's credentials, read with the signing one, name the accepted credentials in the answer's signals.
+        return CeremonyOutcome(
+            user: user, credential: updated, session: session, token: token,
+            accountCredentials: account.credentials.map { $0.id == updated.id ? updated : $0 }
+        )
     }
 
     /// ``LatchkeyStore/commitAuthentication(consumingCeremony:credentialID:newSignCount:backedUp:usedAt:session:previousSignCount:)``

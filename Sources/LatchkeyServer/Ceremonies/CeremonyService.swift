@@ -123,6 +123,9 @@ struct CeremonyOutcome: Sendable {
     let credential: StoredCredential
     let session: StoredSession?
     let token: SessionToken?
+    /// All the user's credentials when the ceremony read them anyway (a sign-in does), so its signals need no read
+    /// of their own; nil otherwise.
+    var accountCredentials: [StoredCredential]? = nil
 }
 
 extension StoredUser {

@@ -58,7 +58,7 @@ struct PasskeyRoutes: Sendable {
         guard let session = outcome.session, let token = outcome.token else { throw APIError.internal }
         return try sessions.signedInResponse(
             user: outcome.user, session: session, token: token, status: status,
-            signals: try await ceremonies.signals(for: outcome.user)
+            signals: try await ceremonies.signals(for: outcome.user, credentials: outcome.accountCredentials)
         )
     }
 }

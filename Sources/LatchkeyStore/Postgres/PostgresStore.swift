@@ -123,17 +123,23 @@ public final class PostgresStore: LatchkeyStore {
         }
     }
 
-    public func credentialWithOwner(id: Data) async throws(StoreError) -> (credential: StoredCredential, owner: StoredUser)? {
+    public func account(named name: String) async throws(StoreError) -> StoredAccount? {
+        guard let user = try await user(named: name) else { return nil }
+        return StoredAccount(user: user, credentials: try await credentials(ofUser: user.id))
+    }
+
+    public func account(ofCredential id: Data) async throws(StoreError) -> StoredAccount? {
         try await pool { [logger] client in
             try await client.withConnection { connection in
-                guard let credential = try await connection.first(
-                    "SELECT \(unescaped: StoreColumns.credential) FROM credentials WHERE id = \(id)", logger: logger,
-                    StoredCredential.init(postgresRow:)
-                ), let owner = try await connection.first(
-                    "SELECT \(unescaped: StoreColumns.user) FROM users WHERE id = \(credential.userID)", logger: logger,
-                    StoredUser.init(postgresRow:)
+                guard let user = try await connection.first(
+                    "SELECT \(unescaped: StoreColumns.user) FROM users WHERE id = (SELECT user_id FROM credentials WHERE id = \(id))",
+                    logger: logger, StoredUser.init(postgresRow:)
                 ) else { return nil }
-                return (credential, owner)
+                let credentials = try await connection.all(
+                    "SELECT \(unescaped: StoreColumns.credential) FROM credentials WHERE user_id = \(user.id) ORDER BY created_at, id",
+                    logger: logger, StoredCredential.init(postgresRow:)
+                )
+                return StoredAccount(user: user, credentials: credentials)
             }
         }
     }

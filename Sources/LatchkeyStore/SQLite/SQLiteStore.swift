@@ -118,11 +118,24 @@ public final class SQLiteStore: LatchkeyStore {
     }
 
     /// One statement: the credential's columns, then its owner's (``StoreColumns/credentialWithOwner``).
-    public func credentialWithOwner(id: Data) async throws(StoreError) -> (credential: StoredCredential, owner: StoredUser)? {
+    public func account(named name: String) async throws(StoreError) -> StoredAccount? {
+        try await account(StoreColumns.accountByName, StoredUser.nameKey(name))
+    }
+
+    public func account(ofCredential id: Data) async throws(StoreError) -> StoredAccount? {
+        try await account(StoreColumns.accountByCredential, id)
+    }
+
+    /// One statement of ``StoreColumns/account(where:)``: a row per credential (one row of NULL credential columns
+    /// for an account without any), the user's columns after the credential's.
+    private func account(_ sql: String, _ key: some DatabaseValueConvertible & Sendable) async throws(StoreError) -> StoredAccount? {
         try await read { db in
-            try Row.fetchOne(db.cachedStatement(sql: StoreColumns.credentialWithOwner), arguments: [id]).map { row in
-                (try StoredCredential(sqliteRow: row), try StoredUser(sqliteRow: row, at: StoreColumns.credentialCount))
-            }
+            let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [key])
+            guard let first = rows.first else { return nil }
+            return StoredAccount(
+                user: try StoredUser(sqliteRow: first, at: StoreColumns.credentialCount),
+                credentials: try rows.filter { !$0.hasNull(atIndex: 0) }.map(StoredCredential.init(sqliteRow:))
+            )
         }
     }
 
@@ -343,12 +356,22 @@ public final class SQLiteStore: LatchkeyStore {
     // MARK: Access
 
     /// A write transaction; any error rolls it back and becomes a ``StoreError``.
+    ///
+    /// It runs on the calling thread: GRDB's blocking `write` enters the pool's writer queue synchronously, so an
+    /// uncontended write (the usual case: each is one short transaction, and WAL commits do not wait for the disk)
+    /// costs no thread switch, where the asynchronous overload hops to a dispatch thread and back for every write. A
+    /// caller meeting another write waits for it, as it would have waited for the queue anyway.
     func write<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws(StoreError) -> T {
         do {
-            return try await pool.write(updates)
+            return try writeOnCallingThread(updates)
         } catch {
             throw StoreError(sqlite: error)
         }
+    }
+
+    // Synchronous, so that GRDB's blocking overload is the one called.
+    private func writeOnCallingThread<T>(_ updates: (Database) throws -> T) throws -> T {
+        try pool.write(updates)
     }
 
     /// A read of one statement: it runs on the calling thread (in WAL mode a reader never waits for the writer, and
