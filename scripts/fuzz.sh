@@ -77,7 +77,7 @@ run_all() {
 }
 
 report() {  # report TSV: the table, then non-zero if a target found something
-    column -t -s $'\t' "$1"
+    awk -F'\t' '{ printf "%-32s %12s %8s %8s %s\n", $1, $2, $3, $4, $5 }' "$1"
     if grep -q FINDING "$1"; then
         echo "error: fuzz targets with a finding: $(awk -F'\t' '$4 == "FINDING" { printf "%s ", $1 }' "$1")(inputs in $out/crashes/, logs in $out/logs/)"
         return 1
