@@ -79,6 +79,7 @@ let package = Package(
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -168,7 +169,8 @@ let package = Package(
         .testTarget(
             name: "LatchkeyStoreTests",
             dependencies: ["LatchkeyStore", "LatchkeyTestSupport", .product(name: "Logging", package: "swift-log"),
-                           .product(name: "GRDB", package: "GRDB.swift")]
+                           .product(name: "GRDB", package: "GRDB.swift"), .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOPosix", package: "swift-nio")]
         ),
         .testTarget(
             name: "WebAuthnTests",

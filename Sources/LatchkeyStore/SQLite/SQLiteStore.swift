@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import NIOPosix
 import ServiceLifecycle
 
 /// A ``LatchkeyStore`` in one SQLite file, through a GRDB `DatabasePool`: WAL journal (readers never block the
@@ -357,13 +358,18 @@ public final class SQLiteStore: LatchkeyStore {
 
     /// A write transaction; any error rolls it back and becomes a ``StoreError``.
     ///
-    /// It runs on the calling thread: GRDB's blocking `write` enters the pool's writer queue synchronously, so an
-    /// uncontended write (the usual case: each is one short transaction, and WAL commits do not wait for the disk)
-    /// costs no thread switch, where the asynchronous overload hops to a dispatch thread and back for every write. A
-    /// caller meeting another write waits for it, as it would have waited for the queue anyway.
+    /// On one of NIO's event loops (`latchkey serve` runs Swift Concurrency there) it runs on the calling thread: GRDB's
+    /// blocking `write` enters the pool's writer queue in place, so an uncontended write (the usual case: one short
+    /// transaction, and a WAL commit does not wait for the disk) costs no thread switch, where the asynchronous
+    /// overload hops to a dispatch thread and back for every write; a caller meeting another write waits for it, as it
+    /// would have waited for the queue anyway. Anywhere else (Swift Concurrency's cooperative pool, which has a thread
+    /// per core for every task of the process and must not be blocked) it takes the asynchronous overload.
     func write<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws(StoreError) -> T {
         do {
-            return try writeOnCallingThread(updates)
+            if MultiThreadedEventLoopGroup.currentEventLoop != nil {
+                return try writeOnCallingThread(updates)
+            }
+            return try await pool.write(updates)
         } catch {
             throw StoreError(sqlite: error)
         }
