@@ -118,7 +118,6 @@ public final class SQLiteStore: LatchkeyStore {
         }
     }
 
-    /// One statement: the credential's columns, then its owner's (``StoreColumns/credentialWithOwner``).
     public func account(named name: String) async throws(StoreError) -> StoredAccount? {
         try await account(StoreColumns.accountByName, StoredUser.nameKey(name))
     }
