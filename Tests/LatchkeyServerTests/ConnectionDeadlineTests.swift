@@ -35,6 +35,20 @@ struct ConnectionDeadlineTests {
             try await channel.writeAndFlush(ByteBuffer(string: text)).get()
         }
 
+        /// The text the server sends on this connection, as it arrives.
+        func replies() async throws -> AsyncStream<String>.Iterator {
+            let (replies, continuation) = AsyncStream<String>.makeStream()
+            try await channel.pipeline.addHandler(Collector(continuation: continuation)).get()
+            return replies.makeAsyncIterator()
+        }
+
+        /// What `replies` brings until it contains `marker` (or the connection ends).
+        static func reply(containing marker: String, from replies: inout AsyncStream<String>.Iterator) async -> String {
+            var text = ""
+            while !text.contains(marker), let chunk = await replies.next() { text += chunk }
+            return text
+        }
+
         /// How long until the server closes the connection, or nil when it is still open after `limit` (then the
         /// client closes it).
         func closedWithin(_ limit: Duration) async -> Duration? {
@@ -127,18 +141,42 @@ struct ConnectionDeadlineTests {
     func aKeptAliveConnectionServesRequestsWithinTheDeadlines(_ backend: Backend) async throws {
         try await withServer(backend, settings: Self.settings) { server in
             let connection = try await RawConnection.open(port: try Self.port(server))
-            let (replies, continuation) = AsyncStream<String>.makeStream()
-            try await connection.channel.pipeline.addHandler(Collector(continuation: continuation)).get()
-            var iterator = replies.makeAsyncIterator()
+            var replies = try await connection.replies()
             // Two requests, 1.5 s apart (longer than the header deadline, shorter than the idle timeout).
             for round in 0..<2 {
                 if round > 0 { try await Task.sleep(for: .milliseconds(1500)) }
                 try await connection.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
-                var text = ""
-                while !text.contains("{\"status\":\"ok\"}"), let chunk = await iterator.next() { text += chunk }
+                let text = await RawConnection.reply(containing: "{\"status\":\"ok\"}", from: &replies)
                 #expect(text.hasPrefix("HTTP/1.1 200"), "\(text)")
             }
             connection.channel.close(promise: nil)
+        }
+    }
+
+    /// The deadlines move with each request of a kept-alive connection (one timer, set again when it fires): a second
+    /// request that stops in its headers, sent while the first request's timer is still pending, is cut off at its own
+    /// header deadline.
+    @Test(arguments: Backend.available)
+    func aKeptAliveConnectionThatStallsInALaterRequestIsCutOff(_ backend: Backend) async throws {
+        try await withServer(backend, settings: Self.settings) { server in
+            let connection = try await RawConnection.open(port: try Self.port(server))
+            var replies = try await connection.replies()
+            // A request whose body arrives 300 ms after its headers (inside the 2 s body deadline), answered.
+            try await connection.send("POST /v1/passkeys/authentication/options HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n")
+            try await Task.sleep(for: .milliseconds(300))
+            try await connection.send("{}")
+            let text = await RawConnection.reply(containing: "\"ticket\"", from: &replies)
+            #expect(text.hasPrefix("HTTP/1.1 200"), "\(text)")
+            // The next request stops in its headers, while the first request's timer is pending.
+            try await Task.sleep(for: .milliseconds(200))
+            try await connection.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Slow: ")
+            let stalled = ContinuousClock.now
+            try await Self.expectServed(server)
+            let closedAfter = await connection.closedWithin(.seconds(6))
+            #expect(closedAfter != nil, "a kept-alive connection that stops in a later request's headers is disconnected")
+            let elapsed = ContinuousClock.now - stalled
+            #expect(elapsed > .seconds(0.8), "not before its own 1 s header deadline: \(elapsed)")
+            #expect(elapsed < .seconds(2.5), "at its 1 s header deadline, not the 3 s idle timeout: \(elapsed)")
         }
     }
 
