@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 
 // Reading records from SQLite rows (by column name) and the arguments that write them, in `StoreColumns` order.
+// Dates go through `SQLiteDate` (GRDB's text form without its formatter).
 
 extension StoredUser {
     init(sqliteRow row: Row) throws {
@@ -10,7 +11,7 @@ extension StoredUser {
             userHandle: try row.decode(forColumn: "user_handle"),
             name: try row.decode(forColumn: "name"),
             displayName: try row.decode(forColumn: "display_name"),
-            createdAt: try row.decode(forColumn: "created_at")
+            createdAt: try row.decode(SQLiteDate.self, forColumn: "created_at").date
         )
     }
 
@@ -21,13 +22,13 @@ extension StoredUser {
             userHandle: try row.decode(atIndex: start + 1),
             name: try row.decode(atIndex: start + 2),
             displayName: try row.decode(atIndex: start + 3),
-            createdAt: try row.decode(atIndex: start + 4)
+            createdAt: try row.decode(SQLiteDate.self, atIndex: start + 4).date
         )
     }
 
     /// For `INSERT INTO users (\(StoreColumns.user), name_key, name_skeleton)`.
     var sqliteArguments: StatementArguments {
-        [id, userHandle, name, displayName, createdAt, nameKey, NameSkeleton.of(name)]
+        [id, userHandle, name, displayName, SQLiteDate(createdAt), nameKey, NameSkeleton.of(name)]
     }
 }
 
@@ -49,8 +50,8 @@ extension StoredCredential {
             userVerified: try row.decode(atIndex: 10),
             discoverable: try row.decode(atIndex: 11),
             label: try row.decode(atIndex: 12),
-            createdAt: try row.decode(atIndex: 13),
-            lastUsedAt: try row.decode(atIndex: 14)
+            createdAt: try row.decode(SQLiteDate.self, atIndex: 13).date,
+            lastUsedAt: try row.decode(SQLiteDate?.self, atIndex: 14)?.date
         )
     }
 
@@ -59,7 +60,7 @@ extension StoredCredential {
         get throws(StoreError) {
             [
                 id, userID, publicKey, Int64(algorithm), Int64(signCount), aaguid, try SQLiteTransports.encode(transports),
-                backupEligible, backedUp, attestationFormat, userVerified, discoverable, label, createdAt, lastUsedAt,
+                backupEligible, backedUp, attestationFormat, userVerified, discoverable, label, SQLiteDate(createdAt), lastUsedAt.map(SQLiteDate.init),
             ]
         }
     }
@@ -74,14 +75,14 @@ extension StoredCeremony {
             challenge: try row.decode(atIndex: 2),
             userID: try row.decode(atIndex: 3),
             payload: try row.decode(atIndex: 4),
-            createdAt: try row.decode(atIndex: 5),
-            expiresAt: try row.decode(atIndex: 6)
+            createdAt: try row.decode(SQLiteDate.self, atIndex: 5).date,
+            expiresAt: try row.decode(SQLiteDate.self, atIndex: 6).date
         )
     }
 
     /// For `INSERT INTO ceremonies (\(StoreColumns.ceremony))`.
     var sqliteArguments: StatementArguments {
-        [id, kind.rawValue, challenge, userID, payload, createdAt, expiresAt]
+        [id, kind.rawValue, challenge, userID, payload, SQLiteDate(createdAt), SQLiteDate(expiresAt)]
     }
 }
 
@@ -90,15 +91,15 @@ extension StoredSession {
         self.init(
             tokenHash: try row.decode(forColumn: "token_hash"),
             userID: try row.decode(forColumn: "user_id"),
-            createdAt: try row.decode(forColumn: "created_at"),
-            expiresAt: try row.decode(forColumn: "expires_at"),
+            createdAt: try row.decode(SQLiteDate.self, forColumn: "created_at").date,
+            expiresAt: try row.decode(SQLiteDate.self, forColumn: "expires_at").date,
             credentialID: try row.decode(forColumn: "credential_id")
         )
     }
 
     /// For `INSERT INTO sessions (\(StoreColumns.session))`.
     var sqliteArguments: StatementArguments {
-        [tokenHash, userID, createdAt, expiresAt, credentialID]
+        [tokenHash, userID, SQLiteDate(createdAt), SQLiteDate(expiresAt), credentialID]
     }
 }
 

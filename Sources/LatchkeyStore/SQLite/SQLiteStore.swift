@@ -222,7 +222,7 @@ public final class SQLiteStore: LatchkeyStore {
 
     public func purgeExpiredCeremonies(now: Date) async throws(StoreError) -> Int {
         try await write { db in
-            try db.cachedStatement(sql: "DELETE FROM ceremonies WHERE expires_at <= ?").execute(arguments: [now])
+            try db.cachedStatement(sql: "DELETE FROM ceremonies WHERE expires_at <= ?").execute(arguments: [SQLiteDate(now)])
             return db.changesCount
         }
     }
@@ -238,7 +238,7 @@ public final class SQLiteStore: LatchkeyStore {
         try await read { db in
             try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT \(StoreColumns.session) FROM sessions WHERE token_hash = ? AND expires_at > ?"),
-                arguments: [tokenHash, now]
+                arguments: [tokenHash, SQLiteDate(now)]
             ).map(StoredSession.init(sqliteRow:))
         }
     }
@@ -258,7 +258,7 @@ public final class SQLiteStore: LatchkeyStore {
 
     public func purgeExpiredSessions(now: Date) async throws(StoreError) -> Int {
         try await write { db in
-            try db.cachedStatement(sql: "DELETE FROM sessions WHERE expires_at <= ?").execute(arguments: [now])
+            try db.cachedStatement(sql: "DELETE FROM sessions WHERE expires_at <= ?").execute(arguments: [SQLiteDate(now)])
             return db.changesCount
         }
     }
@@ -309,7 +309,7 @@ public final class SQLiteStore: LatchkeyStore {
                     UPDATE credentials SET sign_count = ?, backed_up = ?, last_used_at = ?
                     WHERE id = ? AND sign_count = ? RETURNING user_id
                     """),
-                arguments: [Int64(newSignCount), backedUp, usedAt, credentialID, Int64(previousSignCount)]
+                arguments: [Int64(newSignCount), backedUp, SQLiteDate(usedAt), credentialID, Int64(previousSignCount)]
             )
             guard let owner else {
                 let exists = try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM credentials WHERE id = ?"), arguments: [credentialID]) != nil
