@@ -8,11 +8,19 @@ extension Response {
 
     /// A JSON response of `value`, encoded with the API's coders (`Content-Type: application/json`).
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
-        let data = try encoder.encode(value)
+        jsonResponse(try encoder.encode(value), status: status, headers: headers)
+    }
+
+    /// A JSON response of a value that writes its own JSON (the same bytes, without `JSONEncoder`).
+    static func json(_ value: some JSONWritable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
+        jsonResponse(try value.jsonBytes(), status: status, headers: headers)
+    }
+
+    private static func jsonResponse(_ bytes: some Collection<UInt8>, status: HTTPResponse.Status, headers: HTTPFields) -> Response {
         var fields = headers
         fields[.contentType] = "application/json; charset=utf-8"
         fields[.cacheControl] = fields[.cacheControl] ?? "no-store"
-        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     /// 204 No Content.

@@ -1,0 +1,106 @@
+import Foundation
+import LatchkeyAPI
+import Testing
+import WebAuthn
+
+@testable import LatchkeyServer
+
+/// ``JSONWriter`` writes the sign-in answers byte for byte as `APIJSON.makeEncoder()` encodes them, so clients and
+/// the OpenAPI document see no change: compared on fixed and random values, with every optional member present and
+/// absent and text that needs escaping.
+@Suite("JSON answers written without JSONEncoder: the encoder's bytes")
+struct JSONWriterTests {
+    static let encoder = APIJSON.makeEncoder()
+
+    /// Text that exercises escaping: quotes, backslashes, every control character, slashes, non-ASCII, emoji.
+    static let texts: [String] = [
+        "", "alice", "Alice \"A\" O'Brien", "back\\slash", "a/b</script>", "tab\there\nnew\rline",
+        String((0..<0x20).map { Character(Unicode.Scalar($0)) }) + "\u{7F}", "Zoë 李 🙂", "\u{2028}\u{2029}", "\u{FEFF}x",
+    ]
+
+    static func randomText(_ generator: inout some RandomNumberGenerator) -> String {
+        let scalars = (0..<Int.random(in: 0...12, using: &generator)).compactMap { _ in
+            Unicode.Scalar(UInt32.random(in: 0...0x2FF, using: &generator))
+        }
+        return String(String.UnicodeScalarView(scalars))
+    }
+
+    static func randomBytes(_ generator: inout some RandomNumberGenerator) -> [UInt8] {
+        (0..<Int.random(in: 1...64, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    }
+
+    static func sessionResponses() -> [SessionResponse] {
+        var generator = SystemRandomNumberGenerator()
+        var responses: [SessionResponse] = []
+        for index in 0..<400 {
+            let text = index < texts.count ? texts[index] : randomText(&generator)
+            let expiresAt = Date(timeIntervalSince1970: Double.random(in: 0...4_000_000_000, using: &generator))
+            let signals = index % 3 == 0 ? nil : CredentialSignals(
+                rpId: "example.com", userId: Base64URL.encode(randomBytes(&generator)),
+                allAcceptedCredentialIds: (0..<index % 4).map { _ in Base64URL.encode(randomBytes(&generator)) },
+                name: text, displayName: randomText(&generator)
+            )
+            let methods = index % 5 == 0 ? SignInMethods(passkeys: index, password: index % 2 == 0, apple: true) : nil
+            let upgrade = index % 7 == 0 ? RegistrationOptionsResponse(ticket: "t-\(index)", options: PublicKeyCredentialCreationOptions(
+                rp: .init(id: "example.com", name: text), user: .init(id: randomBytes(&generator), name: text, displayName: text),
+                challenge: randomBytes(&generator), pubKeyCredParams: [PublicKeyCredentialParameters(alg: .es256)]
+            )) : nil
+            responses.append(SessionResponse(
+                session: .init(token: Base64URL.encode(randomBytes(&generator)), expiresAt: expiresAt),
+                user: UserProfile(id: UUID().uuidString.lowercased(), name: text, displayName: randomText(&generator), signInMethods: methods),
+                signals: signals, passkeyUpgrade: upgrade
+            ))
+        }
+        return responses
+    }
+
+    static func requestOptions() -> [AuthenticationOptionsResponse] {
+        var generator = SystemRandomNumberGenerator()
+        var responses: [AuthenticationOptionsResponse] = []
+        for index in 0..<400 {
+            let allow: [PublicKeyCredentialDescriptor]? = index % 3 == 0 ? nil : (0..<index % 5).map { position in
+                PublicKeyCredentialDescriptor(
+                    id: randomBytes(&generator),
+                    transports: position % 2 == 0 ? nil : [.internal, .hybrid, AuthenticatorTransport(rawValue: texts[index % texts.count])]
+                )
+            }
+            let extensions: [String: JSONValue]? = index % 4 == 0
+                ? ["appid": .string("https://example.com/\(index)"), "largeBlob": .object(["read": .bool(true)]), "z": .number(1.5)] : nil
+            responses.append(AuthenticationOptionsResponse(ticket: Base64URL.encode(randomBytes(&generator)), options: PublicKeyCredentialRequestOptions(
+                challenge: randomBytes(&generator), timeout: index % 2 == 0 ? 60_000 + index : nil,
+                rpId: index % 6 == 0 ? nil : texts[index % texts.count], allowCredentials: allow,
+                userVerification: index % 3 == 1 ? nil : [.preferred, .required, .discouraged][index % 3],
+                hints: index % 5 == 0 ? [.securityKey, .clientDevice, PublicKeyCredentialHint(rawValue: texts[index % texts.count])] : nil,
+                extensions: extensions
+            )))
+        }
+        return responses
+    }
+
+    @Test func sessionAnswersAreTheEncodersBytes() throws {
+        for response in Self.sessionResponses() {
+            let written = String(decoding: try response.jsonBytes(), as: UTF8.self)
+            let encoded = String(decoding: try Self.encoder.encode(response), as: UTF8.self)
+            #expect(written == encoded)
+        }
+    }
+
+    @Test func signInOptionsAreTheEncodersBytes() throws {
+        for response in Self.requestOptions() {
+            let written = String(decoding: try response.jsonBytes(), as: UTF8.self)
+            let encoded = String(decoding: try Self.encoder.encode(response), as: UTF8.self)
+            #expect(written == encoded)
+        }
+    }
+
+    @Test func theWrittenAnswersDecode() throws {
+        let decoder = APIJSON.makeDecoder()
+        for response in Self.requestOptions().prefix(50) {
+            #expect(try decoder.decode(AuthenticationOptionsResponse.self, from: Data(try response.jsonBytes())) == response)
+        }
+        for response in Self.sessionResponses().prefix(50) {
+            let decoded = try decoder.decode(SessionResponse.self, from: Data(try response.jsonBytes()))
+            #expect(decoded.user == response.user && decoded.signals == response.signals && decoded.session.token == response.session.token)
+        }
+    }
+}
