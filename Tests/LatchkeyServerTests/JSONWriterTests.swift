@@ -103,4 +103,46 @@ struct JSONWriterTests {
             #expect(decoded.user == response.user && decoded.signals == response.signals && decoded.session.token == response.session.token)
         }
     }
+
+    static func pendingSignIns() -> [PendingAuthentication] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<300).map { index in
+            PendingAuthentication(
+                challenge: randomBytes(&generator), allowedCredentialIDs: (0..<index % 4).map { _ in randomBytes(&generator) },
+                userVerification: index < texts.count ? UserVerificationRequirement(rawValue: texts[index]) : [.preferred, .required][index % 2],
+                userHandle: index % 3 == 0 ? nil : randomBytes(&generator),
+                mediation: index % 4 == 0 ? nil : (index < texts.count ? CredentialMediationRequirement(rawValue: texts[index]) : .conditional)
+            )
+        }
+    }
+
+    /// A sign-in's pending state, the ceremony payload: written as the encoder writes it, and read back by the one-pass
+    /// reader from that and from a plain `JSONEncoder`'s (unsorted) output of earlier versions.
+    @Test func pendingSignInsAreTheEncodersBytesAndReadBack() throws {
+        let plain = JSONEncoder()
+        for pending in Self.pendingSignIns() {
+            let written = try pending.jsonBytes()
+            #expect(String(decoding: written, as: UTF8.self) == String(decoding: try Self.encoder.encode(pending), as: UTF8.self))
+            #expect(PendingAuthentication(storedJSON: written) == pending)
+            #expect(PendingAuthentication(storedJSON: Array(try plain.encode(pending))) == pending)
+        }
+    }
+
+    /// Stored JSON of another form is left to `JSONDecoder` (nil here), which then decodes or refuses it.
+    @Test func anUnusualPendingSignInIsLeftToTheDecoder() throws {
+        let id = Base64URL.encode([1, 2, 3])
+        for text in [
+            #"{"challenge":"\#(id)","allowedCredentialIDs":[],"userVerification":7}"#,
+            #"{"challenge":"\#(id)","allowedCredentialIDs":[1],"userVerification":"required"}"#,
+            #"{"challenge":"not base64url!","allowedCredentialIDs":[],"userVerification":"required"}"#,
+            #"{"challenge":"\#(id)","allowedCredentialIDs":[],"userVerification":"required","userHandle":{}}"#,
+            #"{"challenge":"\#(id)","userVerification":"required"}"#,
+            #"["challenge"]"#,
+        ] {
+            #expect(PendingAuthentication(storedJSON: Array(text.utf8)) == nil, "\(text)")
+        }
+        let withNulls = #"{"challenge":"\#(id)","allowedCredentialIDs":[],"userVerification":"required","userHandle":null,"mediation":null,"later":{"a":[1]}}"#
+        let decoded = try JSONDecoder().decode(PendingAuthentication.self, from: Data(withNulls.utf8))
+        #expect(PendingAuthentication(storedJSON: Array(withNulls.utf8)) == decoded)
+    }
 }

@@ -47,7 +47,7 @@ struct CeremonyService: Sendable {
         _ kind: CeremonyKind, challenge: [UInt8], userID: UUID?, state: some Encodable, now: Date
     ) async throws -> String {
         let ticket = Self.makeTicket()
-        let payload = try Self.encoder.encode(state)
+        let payload = try Self.payload(of: state)
         try await store.insertCeremony(StoredCeremony(
             id: ticket, kind: kind, challenge: Data(challenge), userID: userID, payload: payload, createdAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(ceremonyLifetime.components.seconds))
@@ -69,12 +69,27 @@ struct CeremonyService: Sendable {
             throw CeremonyError.expired(kind)
         }
         do {
-            return (ceremony, try Self.decoder.decode(State.self, from: ceremony.payload))
+            return (ceremony, try Self.state(State.self, from: ceremony.payload))
         } catch {
             // Stored by a version of the server that kept other state: it cannot be finished.
             _ = try? await store.consumeCeremony(id: ticket, kind: kind, now: now)
             throw CeremonyError.expired(kind)
         }
+    }
+
+    /// A pending state as the ceremony's payload: JSON, written without `JSONEncoder` for a sign-in's.
+    private static func payload(of state: some Encodable) throws -> Data {
+        if let pending = state as? PendingAuthentication { return Data(try pending.jsonBytes()) }
+        return try encoder.encode(state)
+    }
+
+    /// The pending state in a ceremony's payload; a sign-in's is read without `JSONDecoder` when it has the usual
+    /// form (``PendingAuthentication/init(storedJSON:)``).
+    private static func state<State: Decodable>(_ type: State.Type, from payload: Data) throws -> State {
+        if State.self == PendingAuthentication.self, let pending = PendingAuthentication(storedJSON: Array(payload)) as? State {
+            return pending
+        }
+        return try decoder.decode(State.self, from: payload)
     }
 
     /// Consumes a ceremony whose finish failed, so its challenge cannot be tried again. Returns false when the ceremony

@@ -22,21 +22,20 @@ struct JSONWriter {
 
     /// `{`, the members `body` writes, `}`.
     mutating func object(_ body: (inout JSONWriter) throws -> Void) rethrows {
-        separate()
-        bytes.append(UInt8(ascii: "{"))
-        needsComma = false
-        try body(&self)
-        bytes.append(UInt8(ascii: "}"))
-        needsComma = true
+        try container(UInt8(ascii: "{"), UInt8(ascii: "}"), body)
     }
 
     /// `[`, the elements `body` writes, `]`.
     mutating func array(_ body: (inout JSONWriter) throws -> Void) rethrows {
+        try container(UInt8(ascii: "["), UInt8(ascii: "]"), body)
+    }
+
+    private mutating func container(_ open: UInt8, _ close: UInt8, _ body: (inout JSONWriter) throws -> Void) rethrows {
         separate()
-        bytes.append(UInt8(ascii: "["))
+        bytes.append(open)
         needsComma = false
         try body(&self)
-        bytes.append(UInt8(ascii: "]"))
+        bytes.append(close)
         needsComma = true
     }
 
@@ -211,5 +210,52 @@ extension PublicKeyCredentialDescriptor {
             }
             json.member("type", type.rawValue)
         }
+    }
+}
+
+extension PendingAuthentication: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.key("allowedCredentialIDs")
+            json.array { json in
+                for id in allowedCredentialIDs { json.string(Base64URL.encode(id.bytes)) }
+            }
+            json.member("challenge", Base64URL.encode(challenge.bytes))
+            json.member("mediation", mediation?.rawValue)
+            json.member("userHandle", userHandle.map { Base64URL.encode($0.bytes) })
+            json.member("userVerification", userVerification.rawValue)
+        }
+    }
+
+    /// The state from its stored JSON, read with WebAuthn's one-pass reader, or nil when the JSON is not of the form
+    /// the Codable conformance writes (the caller then hands it to `JSONDecoder`, which says why).
+    init?(storedJSON bytes: [UInt8]) {
+        guard let members = try? JSONMembers(bytes),
+              let challenge = members.string("challenge").flatMap(Base64URL.decode),
+              let allowed = members.strings("allowedCredentialIDs"),
+              let userVerification = members.string("userVerification")
+        else { return nil }
+        var allowedIDs: [[UInt8]] = []
+        allowedIDs.reserveCapacity(allowed.count)
+        for text in allowed {
+            guard let id = Base64URL.decode(text) else { return nil }
+            allowedIDs.append(id)
+        }
+        // Optional members: absent or null, or a string; anything else is left to the decoder.
+        func optional(_ name: String) -> String?? {
+            guard let raw = members[name], raw.first != UInt8(ascii: "n") else { return .some(nil) }
+            return members.string(name).map { .some($0) }
+        }
+        guard let userHandleText = optional("userHandle"), let mediation = optional("mediation") else { return nil }
+        var userHandle: [UInt8]?
+        if let userHandleText {
+            guard let bytes = Base64URL.decode(userHandleText) else { return nil }
+            userHandle = bytes
+        }
+        self.init(
+            challenge: challenge, allowedCredentialIDs: allowedIDs,
+            userVerification: UserVerificationRequirement(rawValue: userVerification), userHandle: userHandle,
+            mediation: mediation.map(CredentialMediationRequirement.init(rawValue:))
+        )
     }
 }

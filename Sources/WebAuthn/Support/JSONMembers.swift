@@ -40,4 +40,17 @@ public struct JSONMembers: Sendable {
         var reader = JSONReader(Array(bytes[range]))
         return try? reader.readString()
     }
+
+    /// Member `name` when it is a JSON array of strings; nil when it is missing or anything else.
+    public func strings(_ name: String) -> [String]? {
+        guard let range = ranges[name], bytes[range.lowerBound] == UInt8(ascii: "[") else { return nil }
+        var reader = JSONReader(Array(bytes[range]))
+        var strings: [String] = []
+        do {
+            try reader.readArray { reader throws(JSONReader.Failure) in strings.append(try reader.readString()) }
+        } catch {
+            return nil
+        }
+        return strings
+    }
 }
