@@ -113,7 +113,7 @@ public struct AttestationContext: Sendable {
                 throw failure("malformed", "\(format) x5c[\(index)] is not a byte string")
             }
             do {
-                chain.append(try Certificate(derEncoded: der))
+                chain.append(try Certificate(checkedDEREncoded: der))
             } catch where index > 0 {
                 continue
             } catch {

@@ -59,7 +59,7 @@ struct CompactJWS: Sendable {
         for (index, encoded) in header.x5c.enumerated() {
             guard let der = Base64URL.decode(encoded) else { throw malformed("header x5c[\(index)] is not base64") }
             do {
-                certificates.append(try Certificate(derEncoded: der))
+                certificates.append(try Certificate(checkedDEREncoded: der))
             } catch {
                 throw WebAuthnError(.certificateMalformed, "\(name) x5c[\(index)] is not a valid X.509 certificate")
             }

@@ -59,6 +59,6 @@ public struct MetadataStatement: Sendable, Decodable {
     }
 
     private static func parseRoots(_ encoded: [String]) -> [Certificate] {
-        encoded.compactMap { text in Base64URL.decode(text).flatMap { try? Certificate(derEncoded: $0) } }
+        encoded.compactMap { text in Base64URL.decode(text).flatMap { try? Certificate(checkedDEREncoded: $0) } }
     }
 }

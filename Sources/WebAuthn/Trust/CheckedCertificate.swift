@@ -1,0 +1,52 @@
+import SwiftASN1
+import X509
+
+extension Certificate {
+    /// A certificate's validity time has a component that swift-certificates cannot turn into a date.
+    struct ValidityTimeOutOfRange: Error {}
+
+    /// `Certificate(derEncoded:)` for certificates from outside, refusing one whose validity times have a component
+    /// out of range.
+    ///
+    /// swift-asn1 accepts a UTCTime or GeneralizedTime with a 61st second (and its own ranges for the other fields),
+    /// while swift-certificates' `notValidBefore` and `notValidAfter` assert that the second is below 61: a
+    /// certificate with such a time parsed, and reading its validity stopped a debug build (found by the
+    /// `certificate-chain` fuzz target, `Fuzz/Corpus/certificate-chain/regression-validity-second-61`). Release builds
+    /// skip the assertion; refusing the certificate here keeps both from reading an out-of-range time.
+    init(checkedDEREncoded der: [UInt8]) throws {
+        try Self.checkValidityTimes(der)
+        self = try Certificate(derEncoded: der)
+    }
+
+    /// Walks `Certificate → TBSCertificate → validity` and checks both times' components.
+    private static func checkValidityTimes(_ der: [UInt8]) throws {
+        let root = try DER.parse(der)
+        guard case .constructed(let certificateFields) = root.content,
+              let tbs = certificateFields.first(where: { _ in true }),
+              case .constructed(let tbsFields) = tbs.content
+        else { throw ASN1Error.invalidASN1Object(reason: "a certificate is a SEQUENCE holding a TBSCertificate SEQUENCE") }
+        var fields = tbsFields.makeIterator()
+        var field = fields.next()
+        if field?.identifier == ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific) { field = fields.next() }
+        // field is the serial number; then the signature algorithm, the issuer and the validity.
+        _ = fields.next()
+        _ = fields.next()
+        guard let validity = fields.next(), case .constructed(let times) = validity.content else {
+            throw ASN1Error.invalidASN1Object(reason: "a TBSCertificate has a validity SEQUENCE")
+        }
+        for time in times {
+            let components: (month: Int, day: Int, hours: Int, minutes: Int, seconds: Int)
+            if time.identifier == UTCTime.defaultIdentifier {
+                let utc = try UTCTime(derEncoded: time)
+                components = (utc.month, utc.day, utc.hours, utc.minutes, utc.seconds)
+            } else {
+                let generalized = try GeneralizedTime(derEncoded: time)
+                components = (generalized.month, generalized.day, generalized.hours, generalized.minutes, generalized.seconds)
+            }
+            // The ranges swift-certificates' date arithmetic asserts.
+            guard (1...12).contains(components.month), (0...31).contains(components.day), (0..<24).contains(components.hours),
+                  (0..<60).contains(components.minutes), (0..<61).contains(components.seconds)
+            else { throw ValidityTimeOutOfRange() }
+        }
+    }
+}
