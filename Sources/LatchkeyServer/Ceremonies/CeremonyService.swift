@@ -18,9 +18,6 @@ struct CeremonyService: Sendable {
     /// Sign-in attempts per account name, or nil when rate limiting is off.
     let nameLimiter: AccountNameLimiter?
 
-    private static let encoder = JSONEncoder()
-    private static let decoder = JSONDecoder()
-
     /// A new ticket: 32 random bytes, base64url (43 URL-safe characters).
     static func makeTicket() -> String {
         Base64URL.encode(RelyingParty.generateChallenge(byteCount: 32))
@@ -44,10 +41,10 @@ struct CeremonyService: Sendable {
 
     /// Stores a pending ceremony and returns its ticket.
     func storeCeremony(
-        _ kind: CeremonyKind, challenge: [UInt8], userID: UUID?, state: some Encodable, now: Date
+        _ kind: CeremonyKind, challenge: [UInt8], userID: UUID?, state: some CeremonyState, now: Date
     ) async throws -> String {
         let ticket = Self.makeTicket()
-        let payload = try Self.payload(of: state)
+        let payload = try state.payload()
         try await store.insertCeremony(StoredCeremony(
             id: ticket, kind: kind, challenge: Data(challenge), userID: userID, payload: payload, createdAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(ceremonyLifetime.components.seconds))
@@ -58,7 +55,7 @@ struct CeremonyService: Sendable {
     /// Reads the pending ceremony named by `ticket` without consuming it, for a finish that consumes it in the same
     /// transaction as its outcome. Unknown or malformed: 404 `ceremony.notFound`; expired (or stored by an earlier
     /// version in another shape): removed, 410 `ceremony.expired`.
-    func pendingCeremony<State: Decodable>(
+    func pendingCeremony<State: CeremonyState>(
         ticket: String, kind: CeremonyKind, as state: State.Type, now: Date
     ) async throws -> (StoredCeremony, State) {
         guard Self.isWellFormedTicket(ticket), let ceremony = try await store.ceremony(id: ticket, kind: kind) else {
@@ -69,27 +66,12 @@ struct CeremonyService: Sendable {
             throw CeremonyError.expired(kind)
         }
         do {
-            return (ceremony, try Self.state(State.self, from: ceremony.payload))
+            return (ceremony, try State(payload: ceremony.payload))
         } catch {
             // Stored by a version of the server that kept other state: it cannot be finished.
             _ = try? await store.consumeCeremony(id: ticket, kind: kind, now: now)
             throw CeremonyError.expired(kind)
         }
-    }
-
-    /// A pending state as the ceremony's payload: JSON, written without `JSONEncoder` for a sign-in's.
-    private static func payload(of state: some Encodable) throws -> Data {
-        if let pending = state as? PendingAuthentication { return Data(try pending.jsonBytes()) }
-        return try encoder.encode(state)
-    }
-
-    /// The pending state in a ceremony's payload; a sign-in's is read without `JSONDecoder` when it has the usual
-    /// form (``PendingAuthentication/init(storedJSON:)``).
-    private static func state<State: Decodable>(_ type: State.Type, from payload: Data) throws -> State {
-        if State.self == PendingAuthentication.self, let pending = PendingAuthentication(storedJSON: Array(payload)) as? State {
-            return pending
-        }
-        return try decoder.decode(State.self, from: payload)
     }
 
     /// Consumes a ceremony whose finish failed, so its challenge cannot be tried again. Returns false when the ceremony

@@ -1,9 +1,49 @@
 import Foundation
 import WebAuthn
 
+/// A ceremony's pending state as its stored payload: JSON, by `Codable` unless the state has a faster way to the same
+/// JSON (a sign-in's, ``WebAuthn/PendingAuthentication``, written by ``JSONWriter`` and read by `JSONMembers`).
+protocol CeremonyState: Codable {
+    /// The JSON to store.
+    func payload() throws -> Data
+    /// The state from a stored payload; throws when it is not one (stored by a version that kept another shape).
+    init(payload: Data) throws
+}
+
+/// The coders of the `Codable` path.
+private enum CeremonyPayloadCoders {
+    static let encoder = JSONEncoder()
+    static let decoder = JSONDecoder()
+}
+
+extension CeremonyState {
+    func payload() throws -> Data {
+        try CeremonyPayloadCoders.encoder.encode(self)
+    }
+
+    init(payload: Data) throws {
+        self = try CeremonyPayloadCoders.decoder.decode(Self.self, from: payload)
+    }
+}
+
+extension PendingAuthentication: CeremonyState {
+    func payload() throws -> Data {
+        Data(try jsonBytes())
+    }
+
+    /// Read by WebAuthn's one-pass reader in the usual form (``init(storedJSON:)``), by `JSONDecoder` otherwise.
+    init(payload: Data) throws {
+        if let state = PendingAuthentication(storedJSON: Array(payload)) {
+            self = state
+        } else {
+            self = try CeremonyPayloadCoders.decoder.decode(Self.self, from: payload)
+        }
+    }
+}
+
 /// What a registration ceremony remembers between its options and its verification (the stored ceremony's
 /// payload, JSON): the WebAuthn library's ``WebAuthn/PendingRegistration`` and what the server adds to it.
-struct RegistrationState: Codable, Sendable {
+struct RegistrationState: CeremonyState, Sendable {
     enum Purpose: String, Codable, Sendable {
         /// A new account with its first passkey; the user is created when the ceremony finishes.
         case signUp

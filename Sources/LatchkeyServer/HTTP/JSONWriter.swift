@@ -15,6 +15,7 @@ struct JSONWriter {
     private var needsComma = false
 
     private static let encoder = APIJSON.makeEncoder()
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     init() {
         bytes.reserveCapacity(512)
@@ -62,8 +63,7 @@ struct JSONWriter {
             case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
             case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
             case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 0xF)]])
             default: bytes.append(byte)
             }
         }

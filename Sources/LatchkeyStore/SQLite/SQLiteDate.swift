@@ -65,15 +65,17 @@ struct SQLiteDate: DatabaseValueConvertible, StatementColumnConvertible, Sendabl
         self.init(date)
     }
 
+    /// The separator after each field of the text (- - space : : .) and each field's width.
+    private static let separators: [UInt8] = [UInt8(ascii: "-"), UInt8(ascii: "-"), UInt8(ascii: " "), UInt8(ascii: ":"), UInt8(ascii: ":"), UInt8(ascii: ".")]
+    private static let widths = [4, 2, 2, 2, 2, 2, 3]
+
     /// The date of exactly `yyyy-MM-dd HH:mm:ss.SSS` (in range), or nil for any other text.
     static func parse(_ text: some Collection<UInt8>) -> Date? {
         guard text.count == 23 else { return nil }
         var fields: [Int64] = []
         fields.reserveCapacity(7)
         var value: Int64 = 0, digits = 0
-        // The separator after each field: - - space : : . and the end.
-        let separators: [UInt8] = [UInt8(ascii: "-"), UInt8(ascii: "-"), UInt8(ascii: " "), UInt8(ascii: ":"), UInt8(ascii: ":"), UInt8(ascii: ".")]
-        let widths = [4, 2, 2, 2, 2, 2, 3]
+        let separators = Self.separators, widths = Self.widths
         for byte in text {
             if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
                 value = value * 10 + Int64(byte - UInt8(ascii: "0"))

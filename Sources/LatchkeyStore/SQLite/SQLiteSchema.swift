@@ -32,13 +32,34 @@ enum SQLiteSchema {
     /// Applies what is new. Servers opening a new file at the same moment race: GRDB decides what to apply before it
     /// takes the write lock, so the loser's migration fails on tables the winner just made. Trying again then finds the
     /// migrations recorded and does nothing.
-    static func migrate(_ pool: DatabasePool, attempts: Int = 5) throws {
-        for attempt in 1... {
+    static func migrate(_ pool: DatabasePool) throws {
+        try retryingStartupRaces(when: { _ in true }) { try migrator.migrate(pool) }
+    }
+
+    /// Opens the pool. Several servers opening a new file at once can meet SQLite's race in setting up the WAL
+    /// (`SQLITE_PROTOCOL`, "locking protocol", seen in CI with four concurrent first opens on a loaded machine) or a
+    /// lock held past the busy timeout while another migrates.
+    static func open(path: String, configuration: Configuration) throws -> DatabasePool {
+        try retryingStartupRaces(when: { error in
+            guard let error = error as? DatabaseError else { return false }
+            return [.SQLITE_PROTOCOL, .SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode)
+        }) {
+            try DatabasePool(path: path, configuration: configuration)
+        }
+    }
+
+    /// Runs `body` up to `attempts` times while it fails with an error `isRace` accepts, a little longer apart each
+    /// time, so that the racing servers' next tries do not meet again at once.
+    private static func retryingStartupRaces<Result>(
+        attempts: Int = 5, when isRace: (any Error) -> Bool, _ body: () throws -> Result
+    ) throws -> Result {
+        var attempt = 1
+        while true {
             do {
-                try migrator.migrate(pool)
-                return
-            } catch where attempt < attempts {
-                continue
+                return try body()
+            } catch where attempt < attempts && isRace(error) {
+                Thread.sleep(forTimeInterval: 0.02 * Double(attempt))
+                attempt += 1
             }
         }
     }

@@ -44,27 +44,11 @@ public final class SQLiteStore: LatchkeyStore {
         // A reader connection for every thread that may read at once, so reads on the calling thread never wait.
         configuration.maximumReaderCount = max(5, ProcessInfo.processInfo.activeProcessorCount + 1)
         do {
-            pool = try Self.openAndMigrate(path: path, configuration: configuration)
+            pool = try SQLiteSchema.open(path: path, configuration: configuration)
+            try SQLiteSchema.migrate(pool)
         } catch {
             throw StoreError(sqlite: error)
         }
-    }
-
-    /// Opens the pool and migrates. Several servers opening a new file at once can meet SQLite's race in setting up
-    /// the WAL (`SQLITE_PROTOCOL`, "locking protocol") or a lock held past the busy timeout while another migrates;
-    /// a few more tries, a little apart, get past it (seen once in CI: four concurrent first opens on a loaded machine).
-    private static func openAndMigrate(path: String, configuration: Configuration, attempts: Int = 5) throws -> DatabasePool {
-        for attempt in 1... {
-            do {
-                let pool = try DatabasePool(path: path, configuration: configuration)
-                try SQLiteSchema.migrate(pool)
-                return pool
-            } catch let error as DatabaseError
-                where attempt < attempts && [.SQLITE_PROTOCOL, .SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode) {
-                Thread.sleep(forTimeInterval: 0.05 * Double(attempt))
-            }
-        }
-        preconditionFailure("the last attempt returns or throws")
     }
 
     /// Waits until graceful shutdown or cancellation; the pool needs no background task.

@@ -21,14 +21,13 @@ extension Certificate {
     /// Walks `Certificate → TBSCertificate → validity` and checks both times' components.
     private static func checkValidityTimes(_ der: [UInt8]) throws {
         let root = try DER.parse(der)
-        guard case .constructed(let certificateFields) = root.content,
-              let tbs = certificateFields.first(where: { _ in true }),
-              case .constructed(let tbsFields) = tbs.content
-        else { throw ASN1Error.invalidASN1Object(reason: "a certificate is a SEQUENCE holding a TBSCertificate SEQUENCE") }
+        let shape = ASN1Error.invalidASN1Object(reason: "a certificate is a SEQUENCE holding a TBSCertificate SEQUENCE")
+        guard case .constructed(let certificateFields) = root.content else { throw shape }
+        var certificate = certificateFields.makeIterator()
+        guard let tbs = certificate.next(), case .constructed(let tbsFields) = tbs.content else { throw shape }
         var fields = tbsFields.makeIterator()
-        var field = fields.next()
-        if field?.identifier == ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific) { field = fields.next() }
-        // field is the serial number; then the signature algorithm, the issuer and the validity.
+        // [0] version (optional), the serial number, the signature algorithm and the issuer come before the validity.
+        if fields.next()?.identifier == ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific) { _ = fields.next() }
         _ = fields.next()
         _ = fields.next()
         guard let validity = fields.next(), case .constructed(let times) = validity.content else {
