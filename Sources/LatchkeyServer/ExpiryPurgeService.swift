@@ -3,7 +3,7 @@ import LatchkeyStore
 import Logging
 import ServiceLifecycle
 
-/// Deletes expired ceremonies and sessions now and then, so abandoned ceremonies do not pile up. Safe to run on
+/// Deletes spent tickets and sessions once they expire, now and then, so they do not pile up. Safe to run on
 /// every instance sharing one database.
 struct ExpiryPurgeService: Service {
     let store: any LatchkeyStore
@@ -21,12 +21,12 @@ struct ExpiryPurgeService: Service {
             }
             let now = Date()
             do {
-                let ceremonies = try await store.purgeExpiredCeremonies(now: now)
+                let tickets = try await store.purgeSpentTickets(now: now)
                 let sessions = try await store.purgeExpiredSessions(now: now)
                 let apple = try await store.purgeExpiredAppleRecords(now: now)
                 try await store.purgePasswordThrottles(lastFailureBefore: now.addingTimeInterval(-TimeInterval(passwordThrottleMemory.components.seconds)))
                 try await store.purgeRequestCounts(before: now.addingTimeInterval(-AccountNameLimiter.window))
-                logger.debug("purged expired records", metadata: ["ceremonies": "\(ceremonies)", "sessions": "\(sessions)", "apple": "\(apple)"])
+                logger.debug("purged expired records", metadata: ["spentTickets": "\(tickets)", "sessions": "\(sessions)", "apple": "\(apple)"])
             } catch {
                 logger.warning("purging expired records failed", metadata: ["error.code": "\(error.code)"])
             }

@@ -60,7 +60,8 @@ public enum ServerApplication {
         let cookies = SessionCookies(secure: configuration.secureCookies)
         let sessions = SessionAuthenticator(store: store, lifetime: configuration.sessionLifetime, cookies: cookies)
         let ceremonies = CeremonyService(
-            store: store, relyingParty: configuration.relyingParty, ceremonyLifetime: configuration.ceremonyLifetime,
+            store: store, relyingParty: configuration.relyingParty,
+            tickets: CeremonyTickets(store: store, lifetime: configuration.ceremonyLifetime),
             sessions: sessions, metrics: metrics, decoys: DecoyCredentials(store: store),
             nameLimiter: configuration.rateLimitPerMinute > 0
                 ? AccountNameLimiter(store: store, perMinute: configuration.rateLimitPerMinute) : nil

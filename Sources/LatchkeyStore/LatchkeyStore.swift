@@ -1,7 +1,7 @@
 import Foundation
 import ServiceLifecycle
 
-/// Where Latchkey keeps users, passkey credentials, pending ceremonies and sessions (and, as an ``AppleLinkStore``,
+/// Where Latchkey keeps users, passkey credentials, spent ceremony tickets and sessions (and, as an ``AppleLinkStore``,
 /// Sign in with Apple links).
 ///
 /// Two implementations ship: ``SQLiteStore`` (one file, the embedded default) and ``PostgresStore`` (one database
@@ -16,7 +16,7 @@ import ServiceLifecycle
 /// ## Errors
 /// Every call throws ``StoreError`` only. Look-ups return nil for a missing record; changes to a missing record
 /// throw ``StoreError/Code/notFound``. A change that fails writes nothing: calls that touch several records
-/// (``commitRegistration(_:creating:session:)``, ``commitAuthentication(consumingCeremony:credentialID:newSignCount:backedUp:usedAt:session:previousSignCount:)``,
+/// (``commitRegistration(_:creating:session:)``, ``commitAuthentication(spending:credentialID:newSignCount:backedUp:usedAt:session:previousSignCount:)``,
 /// ``deleteUser(id:)``) run in one transaction.
 public protocol LatchkeyStore: AppleLinkStore, PasswordStore, ServerStateStore, Service {
     /// Brings the schema up to the newest version. Safe to call again and from several processes at once.
@@ -35,7 +35,7 @@ public protocol LatchkeyStore: AppleLinkStore, PasswordStore, ServerStateStore, 
     /// A user whose name looks like `name` (the same UTS #39 confusables skeleton, ``NameSkeleton``) but is not
     /// `name` itself (compared as ``user(named:)`` does), or nil.
     func user(confusableWith name: String) async throws(StoreError) -> StoredUser?
-    /// Deletes a user with their credentials, sessions, ceremonies and Apple links. Throws ``StoreError/Code/notFound`` if there is no such user.
+    /// Deletes a user with their credentials, sessions and Apple links. Throws ``StoreError/Code/notFound`` if there is no such user.
     func deleteUser(id: UUID) async throws(StoreError)
 
     // MARK: Credentials
@@ -67,23 +67,15 @@ public protocol LatchkeyStore: AppleLinkStore, PasswordStore, ServerStateStore, 
     /// no longer names a passkey). Everything happens in one transaction.
     func deleteCredential(id: Data, ofUser userID: UUID, keepingAnotherWayIn: Bool, sparingSession: Data?) async throws(StoreError)
 
-    // MARK: Ceremonies
+    // MARK: Spent tickets
 
-    /// Stores a pending ceremony. Throws ``StoreError/Code/conflict`` if the id is taken and
-    /// ``StoreError/Code/notFound`` if its user does not exist.
-    func insertCeremony(_ ceremony: StoredCeremony) async throws(StoreError)
-    /// Atomically removes and returns the ceremony with this id and kind: of concurrent callers exactly one gets it.
-    ///
-    /// Throws ``StoreError/Code/notFound`` if there is no such ceremony of this kind (never made, already consumed,
-    /// purged, or of the other kind — which is left in place), and ``StoreError/Code/expired`` if it had expired
-    /// by `now` (it is removed all the same).
-    func consumeCeremony(id: String, kind: CeremonyKind, now: Date) async throws(StoreError) -> StoredCeremony
-    /// The pending ceremony with this id and kind, left in place, or nil. A server reads it, verifies, and then
-    /// consumes it in the same transaction as the outcome (``commitAuthentication(consumingCeremony:credentialID:newSignCount:backedUp:usedAt:session:previousSignCount:)``).
-    func ceremony(id: String, kind: CeremonyKind) async throws(StoreError) -> StoredCeremony?
-    /// Deletes the ceremonies expired by `now`; returns how many.
+    /// Records `ticket` as spent, as a server does when a ceremony's finish fails, so that its challenge is not tried
+    /// again. Returns false, writing nothing, when the ticket was spent already (of concurrent spenders exactly one
+    /// gets true). Throws ``StoreError/Code/invalidRecord`` for an ID that is not URL-safe.
+    func spendTicket(_ ticket: SpentTicket) async throws(StoreError) -> Bool
+    /// Deletes the spent tickets expired by `now` (they can no longer be opened); returns how many.
     @discardableResult
-    func purgeExpiredCeremonies(now: Date) async throws(StoreError) -> Int
+    func purgeSpentTickets(now: Date) async throws(StoreError) -> Int
 
     // MARK: Sessions
 
@@ -112,19 +104,19 @@ public protocol LatchkeyStore: AppleLinkStore, PasswordStore, ServerStateStore, 
     /// (``StoreError/Code/notFound`` otherwise).
     func commitRegistration(_ credential: StoredCredential, creating user: StoredUser?, session: StoredSession?) async throws(StoreError)
 
-    /// ``commitRegistration(_:creating:session:)`` that also consumes the pending ceremony `ceremonyID` in the same
-    /// transaction, as a server finishing a registration does: exactly one of concurrent finishes commits. Returns
-    /// false, writing nothing, when the ceremony is already gone (consumed, purged or never stored).
+    /// ``commitRegistration(_:creating:session:)`` that also spends the ceremony's `ticket` in the same transaction, as
+    /// a server finishing a registration does: exactly one of concurrent finishes commits. Returns false, writing
+    /// nothing, when the ticket was spent already.
     func commitRegistration(
-        consumingCeremony ceremonyID: String, _ credential: StoredCredential, creating user: StoredUser?, session: StoredSession?
+        spending ticket: SpentTicket, _ credential: StoredCredential, creating user: StoredUser?, session: StoredSession?
     ) async throws(StoreError) -> Bool
 
-    /// Finishes a verified sign-in in one transaction: consumes the pending ceremony `ceremonyID`, sets the
-    /// credential's sign count, backup state and last use, and stores `session` when given. If any part fails nothing
-    /// is written and the ceremony stays pending.
+    /// Finishes a verified sign-in in one transaction: spends the ceremony's `ticket`, sets the credential's sign
+    /// count, backup state and last use, and stores `session` when given. If any part fails nothing is written and
+    /// the ticket stays unspent.
     ///
-    /// Returns false, writing nothing, when the ceremony is no longer pending: of concurrent finishers of one
-    /// ceremony exactly one gets true.
+    /// Returns false, writing nothing, when the ticket was spent already: of concurrent finishers of one ceremony
+    /// exactly one gets true.
     ///
     /// The update is a compare-and-set: it happens only if the stored sign count still is `previousSignCount`, the
     /// count the assertion was verified against. Of two sign-ins verified against the same stored count, only the first to
@@ -134,7 +126,7 @@ public protocol LatchkeyStore: AppleLinkStore, PasswordStore, ServerStateStore, 
     /// `session` is for a user other than the credential's owner, and ``StoreError/Code/conflict`` if the session's
     /// token hash is taken or the sign count is no longer `previousSignCount`.
     func commitAuthentication(
-        consumingCeremony ceremonyID: String,
+        spending ticket: SpentTicket,
         credentialID: Data,
         newSignCount: UInt32,
         backedUp: Bool,

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The column lists both backends select, in the order ``PostgresStore`` decodes them (``SQLiteStore`` reads credentials
-/// and ceremonies by position too, the others by name).
+/// by position too, the others by name).
 /// Both schemas use these names.
 enum StoreColumns {
     static let user = "id, user_handle, name, display_name, created_at"
@@ -9,7 +9,6 @@ enum StoreColumns {
         id, user_id, public_key, algorithm, sign_count, aaguid, transports, backup_eligible, backed_up, \
         attestation_format, user_verified, discoverable, label, created_at, last_used_at
         """
-    static let ceremony = "id, kind, challenge, user_id, payload, created_at, expires_at"
     /// How many columns ``credential`` names.
     static let credentialCount = credential.split(separator: ",").count
     /// An account and its credentials in one statement (``StoredAccount``): a row per credential, oldest first, with

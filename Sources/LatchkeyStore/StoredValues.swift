@@ -3,12 +3,6 @@ import Foundation
 /// Conversions of column values that both backends store the same way, with ``StoreError/Code/corruptRecord``
 /// for a value no valid record could have written.
 enum StoredValues {
-    static func ceremonyKind(_ rawValue: String) throws(StoreError) -> CeremonyKind {
-        guard let kind = CeremonyKind(rawValue: rawValue) else {
-            throw StoreError(.corruptRecord, "unknown ceremony kind '\(rawValue)'")
-        }
-        return kind
-    }
 
     static func signCount(_ stored: Int64) throws(StoreError) -> UInt32 {
         guard let count = UInt32(exactly: stored) else {

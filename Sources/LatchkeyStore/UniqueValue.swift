@@ -1,6 +1,6 @@
 /// The values the schema keeps unique, named the way each backend reports a violation.
 enum UniqueValue: CaseIterable {
-    case userID, userHandle, userName, credentialID, ceremonyID, sessionTokenHash, appleSubject, appleWebState, appleNonce
+    case userID, userHandle, userName, credentialID, sessionTokenHash, appleSubject, appleWebState, appleNonce
 
     /// `table.column` as SQLite names it in "UNIQUE constraint failed: …".
     var sqliteColumn: String {
@@ -9,7 +9,6 @@ enum UniqueValue: CaseIterable {
         case .userHandle: "users.user_handle"
         case .userName: "users.name_key"
         case .credentialID: "credentials.id"
-        case .ceremonyID: "ceremonies.id"
         case .sessionTokenHash: "sessions.token_hash"
         case .appleSubject: "apple_links.subject"
         case .appleWebState: "apple_web_states.state"
@@ -24,7 +23,6 @@ enum UniqueValue: CaseIterable {
         case .userHandle: "users_user_handle_key"
         case .userName: "users_name_key_key"
         case .credentialID: "credentials_pkey"
-        case .ceremonyID: "ceremonies_pkey"
         case .sessionTokenHash: "sessions_pkey"
         case .appleSubject: "apple_links_pkey"
         case .appleWebState: "apple_web_states_pkey"
@@ -39,7 +37,6 @@ enum UniqueValue: CaseIterable {
         case .userHandle: StoreError(.conflict, "a user with this user handle exists")
         case .userName: StoreError(.conflict, "the user name is taken")
         case .credentialID: StoreError(.conflict, "a credential with this id is already registered")
-        case .ceremonyID: StoreError(.conflict, "a ceremony with this id exists")
         case .sessionTokenHash: StoreError(.conflict, "a session with this token exists")
         case .appleSubject: StoreError(.conflict, "this Apple ID is linked to a user already")
         case .appleWebState: StoreError(.conflict, "an Apple web state with this value exists")

@@ -1,5 +1,6 @@
 import Foundation
 import LatchkeyAPI
+@testable import LatchkeyServer
 import LatchkeyStore
 import Testing
 import VirtualAuthenticator
@@ -93,7 +94,7 @@ struct NativeCeremonyTests {
         }
     }
 
-    @Test("a failed sign-in consumes its ticket: the challenge cannot be tried again", arguments: Backend.available)
+    @Test("a failed sign-in spends its ticket: the challenge cannot be tried again", arguments: Backend.available)
     func aFailedSignInBurnsTheTicket(_ backend: Backend) async throws {
         try await withServer(backend) { server in
             let authenticator = VirtualAuthenticator()
@@ -112,42 +113,56 @@ struct NativeCeremonyTests {
                 .post, APIPaths.Native.authenticationVerify, json: AuthenticationVerifyRequest(ticket: options.ticket, credential: genuine)
             )
             #expect(retry.errorCode == "ceremony.notFound", "\(retry)")
-            #expect(try await server.store.ceremony(id: options.ticket, kind: .authentication) == nil)
         }
     }
 
-    @Test(arguments: Backend.available)
-    func anExpiredTicketIsGone(_ backend: Backend) async throws {
+    @Test("an expired ticket is refused as expired every time; a malformed, changed or other kind's ticket is not found",
+          arguments: Backend.available)
+    func ticketsThatCannotFinish(_ backend: Backend) async throws {
         try await withServer(backend) { server in
-            let past = Date().addingTimeInterval(-600)
-            try await server.store.insertCeremony(StoredCeremony(
-                id: "expired-ticket", kind: .authentication, challenge: Data(repeating: 1, count: 32), createdAt: past,
-                expiresAt: past.addingTimeInterval(300)
-            ))
+            let tickets = CeremonyTickets(store: server.store, lifetime: server.configuration.ceremonyLifetime)
+            let pending = PendingAuthentication(
+                challenge: Array(repeating: 1, count: 32), allowedCredentialIDs: [], userVerification: .preferred, userHandle: nil
+            )
             let credential = #"{"id":"AAAA","rawId":"AAAA","type":"public-key","response":{"clientDataJSON":"e30","authenticatorData":"AAAA","signature":"AAAA"}}"#
-            let reply = try await server.app().send(.post, APIPaths.Native.authenticationVerify, text: #"{"ticket":"expired-ticket","credential":"# + credential + "}")
-            #expect(reply.status == .gone, "\(reply)")
-            #expect(reply.errorCode == "ceremony.expired")
-            let again = try await server.app().send(.post, APIPaths.Native.authenticationVerify, text: #"{"ticket":"expired-ticket","credential":"# + credential + "}")
-            #expect(again.errorCode == "ceremony.notFound", "an expired ceremony is removed")
-            let malformed = try await server.app().send(.post, APIPaths.Native.authenticationVerify, text: #"{"ticket":"not a ticket!","credential":"# + credential + "}")
-            #expect(malformed.errorCode == "ceremony.notFound")
+            func finish(_ ticket: String) async throws -> Reply {
+                try await server.app().send(.post, APIPaths.Native.authenticationVerify, text: #"{"ticket":""# + ticket + #"","credential":"# + credential + "}")
+            }
+
+            let expired = try await tickets.seal(.authentication, state: pending, now: Date().addingTimeInterval(-600))
+            for _ in 0..<2 {
+                let reply = try await finish(expired)
+                #expect(reply.status == .gone, "\(reply)")
+                #expect(reply.errorCode == "ceremony.expired")
+            }
+
+            let live = try await tickets.seal(.authentication, state: pending, now: Date())
+            var changed = Array(live.utf8)
+            changed[30] = changed[30] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+            let registration = try await tickets.seal(.registration, state: pending, now: Date())
+            for ticket in [String(decoding: changed, as: UTF8.self), registration, "not a ticket!", "AAAA", String(live.dropLast(4))] {
+                let reply = try await finish(ticket)
+                #expect(reply.status == .notFound, "\(ticket): \(reply)")
+                #expect(reply.errorCode == "ceremony.notFound")
+            }
         }
     }
 
-    @Test("a ceremony stored in another shape (by an earlier version) is expired and removed, never a 500", arguments: Backend.available)
-    func aCeremonyOfAnEarlierShapeIsExpired(_ backend: Backend) async throws {
+    /// A pending state of a shape this version does not read, as an earlier version might have sealed.
+    private struct EarlierShape: CeremonyState, Codable {
+        var allowedCredentialIDs: [String] = []
+        var requireUserVerification = false
+    }
+
+    @Test("a ticket sealed with state of another shape (by an earlier version) is expired, never a 500", arguments: Backend.available)
+    func aTicketOfAnEarlierShapeIsExpired(_ backend: Backend) async throws {
         try await withServer(backend) { server in
-            try await server.store.insertCeremony(StoredCeremony(
-                id: "old-shape", kind: .authentication, challenge: Data(repeating: 1, count: 32),
-                payload: Data(#"{"allowedCredentialIDs":[],"requireUserVerification":false}"#.utf8), createdAt: Date(),
-                expiresAt: Date().addingTimeInterval(300)
-            ))
+            let tickets = CeremonyTickets(store: server.store, lifetime: server.configuration.ceremonyLifetime)
+            let ticket = try await tickets.seal(.authentication, state: EarlierShape(), now: Date())
             let credential = #"{"id":"AAAA","rawId":"AAAA","type":"public-key","response":{"clientDataJSON":"e30","authenticatorData":"AAAA","signature":"AAAA"}}"#
-            let reply = try await server.app().send(.post, APIPaths.Native.authenticationVerify, text: #"{"ticket":"old-shape","credential":"# + credential + "}")
+            let reply = try await server.app().send(.post, APIPaths.Native.authenticationVerify, text: #"{"ticket":""# + ticket + #"","credential":"# + credential + "}")
             #expect(reply.status == .gone, "\(reply)")
             #expect(reply.errorCode == "ceremony.expired")
-            #expect(try await server.store.ceremony(id: "old-shape", kind: .authentication) == nil)
         }
     }
 
@@ -169,7 +184,11 @@ struct NativeCeremonyTests {
             )
             #expect(reply.status == .badRequest, "\(reply)")
             #expect(reply.errorCode == "credentialNotAllowed")
-            #expect(try await server.store.ceremony(id: options.ticket, kind: .authentication) == nil)
+            let genuine = try await alices.authenticate(options: options.options, origin: ServerHarness.origin)
+            let retry = try await server.app().send(
+                .post, APIPaths.Native.authenticationVerify, json: AuthenticationVerifyRequest(ticket: options.ticket, credential: genuine)
+            )
+            #expect(retry.errorCode == "ceremony.notFound", "the refusal spent the ticket: \(retry)")
         }
     }
 

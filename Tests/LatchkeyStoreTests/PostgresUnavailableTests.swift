@@ -28,7 +28,7 @@ struct PostgresUnavailableTests {
             await expectStoreError(.unavailable) { try await store.user(named: "alice") }
             await expectStoreError(.unavailable) {
                 _ = try await store.commitAuthentication(
-                    consumingCeremony: "t", credentialID: Data([1]), newSignCount: 1, backedUp: false, usedAt: Date(), session: nil,
+                    spending: SpentTicket(id: "t", expiresAt: Date()), credentialID: Data([1]), newSignCount: 1, backedUp: false, usedAt: Date(), session: nil,
                     previousSignCount: 0
                 )
             }

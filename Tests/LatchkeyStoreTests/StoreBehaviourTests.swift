@@ -62,9 +62,8 @@ struct StoreBehaviourTests {
             await expectStoreError(.invalidRecord) { try await store.addCredential(Make.credential(of: user.id, id: Data())) }
             await expectStoreError(.invalidRecord) { try await store.addCredential(Make.credential(of: user.id, id: Make.bytes(1024))) }
             await expectStoreError(.invalidRecord) { try await store.createSession(Make.session(of: user.id, tokenHash: Make.bytes(31))) }
-            var ceremony = Make.ceremony()
-            ceremony.id = "not/url safe"
-            await expectStoreError(.invalidRecord) { try await store.insertCeremony(ceremony) }
+            await expectStoreError(.invalidRecord) { try await store.spendTicket(SpentTicket(id: "not/url safe", expiresAt: Make.now)) }
+            await expectStoreError(.invalidRecord) { try await store.spendTicket(SpentTicket(id: "", expiresAt: Make.now)) }
 
             #expect(try await store.credentialCount(ofUser: user.id) == 0)
         }
@@ -136,95 +135,45 @@ struct StoreBehaviourTests {
         }
     }
 
-    // MARK: Ceremonies
+    // MARK: Spent tickets
 
-    @Test(arguments: Backend.available)
-    func ceremonyIsConsumedOnce(_ backend: Backend) async throws {
-        try await withStore(backend) { store in
-            let user = Make.user()
-            try await store.createUser(user)
-            let ceremony = Make.ceremony(.registration, userID: user.id)
-            try await store.insertCeremony(ceremony)
-            await expectStoreError(.conflict) { try await store.insertCeremony(ceremony) }
-
-            await expectStoreError(.notFound) {
-                try await store.consumeCeremony(id: ceremony.id, kind: .authentication, now: Make.now)
-            }
-            #expect(try await store.consumeCeremony(id: ceremony.id, kind: .registration, now: Make.now) == ceremony,
-                    "a consume of the wrong kind leaves the ceremony in place")
-            await expectStoreError(.notFound) {
-                try await store.consumeCeremony(id: ceremony.id, kind: .registration, now: Make.now)
-            }
+    @Test("a ticket is spent once", arguments: Backend.available)
+    func ticketIsSpentOnce(_ backend: Backend) async throws {
+        try await withStore(backend) { store throws in
+            let ticket = Make.ticket()
+            #expect(try await store.spendTicket(ticket))
+            #expect(try await store.spendTicket(ticket) == false)
+            #expect(try await store.spendTicket(SpentTicket(id: ticket.id, expiresAt: Make.now.addingTimeInterval(900))) == false,
+                    "the ID is what is spent, whatever the expiry")
+            #expect(try await store.spendTicket(Make.ticket()), "another ticket is not affected")
         }
     }
 
-    @Test(arguments: Backend.available)
-    func usernamelessCeremonyWithEmptyPayload(_ backend: Backend) async throws {
-        try await withStore(backend) { store in
-            var ceremony = Make.ceremony(.authentication, userID: nil)
-            ceremony.payload = Data()
-            try await store.insertCeremony(ceremony)
-            #expect(try await store.consumeCeremony(id: ceremony.id, kind: .authentication, now: Make.now) == ceremony)
-        }
-    }
-
-    @Test(arguments: Backend.available)
-    func concurrentConsumersGetTheCeremonyExactlyOnce(_ backend: Backend) async throws {
-        try await withStore(backend) { store in
-            let ceremony = Make.ceremony()
-            try await store.insertCeremony(ceremony)
-
-            let outcomes = await withTaskGroup(of: Result<StoredCeremony, any Error>.self) { group in
+    @Test("of concurrent spenders of one ticket exactly one succeeds", arguments: Backend.available)
+    func concurrentSpendersSpendTheTicketExactlyOnce(_ backend: Backend) async throws {
+        try await withStore(backend) { store throws in
+            let ticket = Make.ticket()
+            let outcomes = await withTaskGroup(of: Bool?.self) { group in
                 for _ in 0..<20 {
-                    group.addTask {
-                        do {
-                            return .success(try await store.consumeCeremony(id: ceremony.id, kind: .authentication, now: Make.now))
-                        } catch {
-                            return .failure(error)
-                        }
-                    }
+                    group.addTask { try? await store.spendTicket(ticket) }
                 }
                 return await group.reduce(into: []) { $0.append($1) }
             }
-
-            let winners = outcomes.compactMap { try? $0.get() }
-            let losers = outcomes.compactMap { outcome -> StoreError? in
-                if case .failure(let error) = outcome { error as? StoreError } else { nil }
-            }
-            #expect(winners == [ceremony])
-            #expect(losers.count == 19)
-            #expect(losers.allSatisfy { $0.code == .notFound }, "\(losers)")
+            #expect(outcomes.filter { $0 == true }.count == 1)
+            #expect(outcomes.filter { $0 == false }.count == 19, "\(outcomes)")
         }
     }
 
-    @Test(arguments: Backend.available)
-    func expiredCeremonyIsRemovedAndReportedExpired(_ backend: Backend) async throws {
-        try await withStore(backend) { store in
-            let ceremony = Make.ceremony(expiresAt: Make.now)
-            try await store.insertCeremony(ceremony)
+    @Test("purging removes only the spent tickets that have expired", arguments: Backend.available)
+    func purgeRemovesOnlyExpiredTickets(_ backend: Backend) async throws {
+        try await withStore(backend) { store throws in
+            let expired = [Make.ticket(expiresAt: Make.now.addingTimeInterval(-1)), Make.ticket(expiresAt: Make.now)]
+            let live = Make.ticket(expiresAt: Make.now.addingTimeInterval(1))
+            for ticket in expired + [live] { #expect(try await store.spendTicket(ticket)) }
 
-            await expectStoreError(.expired) {
-                try await store.consumeCeremony(id: ceremony.id, kind: .authentication, now: Make.now)
-            }
-            await expectStoreError(.notFound) {
-                try await store.consumeCeremony(id: ceremony.id, kind: .authentication, now: Make.now.addingTimeInterval(-60))
-            }
-        }
-    }
-
-    @Test(arguments: Backend.available)
-    func purgeRemovesOnlyExpiredCeremonies(_ backend: Backend) async throws {
-        try await withStore(backend) { store in
-            let expired = [Make.ceremony(expiresAt: Make.now.addingTimeInterval(-1)), Make.ceremony(.registration, expiresAt: Make.now)]
-            let live = Make.ceremony(expiresAt: Make.now.addingTimeInterval(1))
-            for ceremony in expired + [live] { try await store.insertCeremony(ceremony) }
-
-            #expect(try await store.purgeExpiredCeremonies(now: Make.now) == 2)
-            #expect(try await store.purgeExpiredCeremonies(now: Make.now) == 0)
-            await expectStoreError(.notFound) {
-                try await store.consumeCeremony(id: expired[0].id, kind: .authentication, now: Make.now.addingTimeInterval(-60))
-            }
-            #expect(try await store.consumeCeremony(id: live.id, kind: .authentication, now: Make.now) == live)
+            #expect(try await store.purgeSpentTickets(now: Make.now) == 2)
+            #expect(try await store.purgeSpentTickets(now: Make.now) == 0)
+            #expect(try await store.spendTicket(live) == false, "a live ticket stays spent")
         }
     }
 
@@ -267,12 +216,10 @@ struct StoreBehaviourTests {
             let bob = try await store.createUser(named: "bob")
             let credential = Make.credential(of: alice.id)
             let session = Make.session(of: alice.id)
-            let ceremony = Make.ceremony(userID: alice.id)
             let bobsCredential = Make.credential(of: bob.id)
             try await store.addCredential(credential)
             try await store.addCredential(bobsCredential)
             try await store.createSession(session)
-            try await store.insertCeremony(ceremony)
 
             try await store.deleteUser(id: alice.id)
 
@@ -280,9 +227,6 @@ struct StoreBehaviourTests {
             #expect(try await store.credential(id: credential.id) == nil)
             #expect(try await store.credentialCount(ofUser: alice.id) == 0)
             #expect(try await store.session(tokenHash: session.tokenHash, now: Make.now) == nil)
-            await expectStoreError(.notFound) {
-                try await store.consumeCeremony(id: ceremony.id, kind: .authentication, now: Make.now)
-            }
             #expect(try await store.credential(id: bobsCredential.id) == bobsCredential)
             await expectStoreError(.notFound) { try await store.deleteUser(id: alice.id) }
             try await store.createUser(Make.user(name: "alice"))  // the name is free again
@@ -509,34 +453,21 @@ struct StoreBehaviourTests {
         }
     }
 
-    @Test("ceremony(id:kind:) reads a pending ceremony without consuming it", arguments: Backend.available)
-    func peekCeremony(_ backend: Backend) async throws {
-        try await withStore(backend) { store in
-            let ceremony = Make.ceremony(.authentication)
-            try await store.insertCeremony(ceremony)
-            #expect(try await store.ceremony(id: ceremony.id, kind: .authentication) == ceremony)
-            #expect(try await store.ceremony(id: ceremony.id, kind: .authentication) == ceremony, "still there")
-            #expect(try await store.ceremony(id: ceremony.id, kind: .registration) == nil)
-            #expect(try await store.ceremony(id: "nope", kind: .authentication) == nil)
-        }
-    }
-
-    @Test("commitAuthentication consumes the ceremony with the outcome; of concurrent commits exactly one wins",
+    @Test("commitAuthentication spends the ticket with the outcome; of concurrent commits exactly one wins",
           arguments: Backend.available)
     func commitAuthenticationConsumesOnce(_ backend: Backend) async throws {
         try await withStore(backend) { store in
             let user = Make.user()
             let credential = Make.credential(of: user.id)
             try await store.commitRegistration(credential, creating: user, session: nil)
-            let ceremony = Make.ceremony(.authentication, userID: user.id)
-            try await store.insertCeremony(ceremony)
+            let ticket = Make.ticket()
 
             let sessions = (0..<6).map { _ in Make.session(of: user.id) }
             let wins = await withTaskGroup(of: Bool.self) { group in
                 for session in sessions {
                     group.addTask {
                         (try? await store.commitAuthentication(
-                            consumingCeremony: ceremony.id, credentialID: credential.id, newSignCount: 0, backedUp: false,
+                            spending: ticket, credentialID: credential.id, newSignCount: 0, backedUp: false,
                             usedAt: Make.now, session: session, previousSignCount: 0
                         )) ?? false
                     }
@@ -544,91 +475,88 @@ struct StoreBehaviourTests {
                 return await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
             }
             #expect(wins == 1)
-            #expect(try await store.ceremony(id: ceremony.id, kind: .authentication) == nil)
+            #expect(try await store.spendTicket(ticket) == false, "the winner spent the ticket")
             var stored = 0
             for session in sessions where try await store.session(tokenHash: session.tokenHash, now: Make.now) != nil { stored += 1 }
             #expect(stored == 1, "only the winner's session exists")
         }
     }
 
-    @Test("a failed commitAuthentication writes nothing and leaves the ceremony pending", arguments: Backend.available)
-    func failedCommitLeavesTheCeremony(_ backend: Backend) async throws {
+    @Test("a failed commitAuthentication writes nothing and leaves the ticket unspent; a spent one is false", arguments: Backend.available)
+    func failedCommitLeavesTheTicket(_ backend: Backend) async throws {
         try await withStore(backend) { store in
             let user = Make.user()
             let credential = Make.credential(of: user.id, signCount: 3)
             try await store.commitRegistration(credential, creating: user, session: nil)
-            let ceremony = Make.ceremony(.authentication, userID: user.id)
-            try await store.insertCeremony(ceremony)
+            let ticket = Make.ticket()
             let session = Make.session(of: user.id)
             await expectStoreError(.conflict) {
                 _ = try await store.commitAuthentication(
-                    consumingCeremony: ceremony.id, credentialID: credential.id, newSignCount: 4, backedUp: true,
+                    spending: ticket, credentialID: credential.id, newSignCount: 4, backedUp: true,
                     usedAt: Make.now, session: session, previousSignCount: 2
                 )
             }
             await expectStoreError(.notFound) {
                 _ = try await store.commitAuthentication(
-                    consumingCeremony: ceremony.id, credentialID: Make.bytes(32), newSignCount: 4, backedUp: true,
+                    spending: ticket, credentialID: Make.bytes(32), newSignCount: 4, backedUp: true,
                     usedAt: Make.now, session: nil, previousSignCount: 0
                 )
             }
-            #expect(try await store.ceremony(id: ceremony.id, kind: .authentication) == ceremony)
             #expect(try await store.credential(id: credential.id) == credential)
             #expect(try await store.session(tokenHash: session.tokenHash, now: Make.now) == nil)
+            #expect(try await store.spendTicket(ticket), "the failed commits left the ticket unspent")
             #expect(try await store.commitAuthentication(
-                consumingCeremony: "gone", credentialID: credential.id, newSignCount: 4, backedUp: true, usedAt: Make.now,
+                spending: ticket, credentialID: credential.id, newSignCount: 4, backedUp: true, usedAt: Make.now,
                 session: nil, previousSignCount: 3
             ) == false)
-            #expect(try await store.credential(id: credential.id)?.signCount == 3, "nothing written without the ceremony")
+            #expect(try await store.credential(id: credential.id)?.signCount == 3, "nothing written with a spent ticket")
         }
     }
 
-    @Test("commitRegistration(consumingCeremony:) commits with the ceremony; of concurrent commits exactly one wins",
+    @Test("commitRegistration(spending:) spends the ticket with the outcome; of concurrent commits exactly one wins",
           arguments: Backend.available)
     func commitRegistrationConsumesOnce(_ backend: Backend) async throws {
         try await withStore(backend) { store in
-            let ceremony = Make.ceremony(.registration)
-            try await store.insertCeremony(ceremony)
+            let ticket = Make.ticket()
             let users = (0..<6).map { index in Make.user(name: "racer\(index)") }
             let wins = await withTaskGroup(of: Bool.self) { group in
                 for user in users {
                     group.addTask {
                         (try? await store.commitRegistration(
-                            consumingCeremony: ceremony.id, Make.credential(of: user.id), creating: user, session: Make.session(of: user.id)
+                            spending: ticket, Make.credential(of: user.id), creating: user, session: Make.session(of: user.id)
                         )) ?? false
                     }
                 }
                 return await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
             }
             #expect(wins == 1)
-            #expect(try await store.ceremony(id: ceremony.id, kind: .registration) == nil)
+            #expect(try await store.spendTicket(ticket) == false, "the winner spent the ticket")
             var created = 0
             for user in users where try await store.user(id: user.id) != nil { created += 1 }
             #expect(created == 1, "only the winner's account exists")
         }
     }
 
-    @Test("a failed commitRegistration(consumingCeremony:) writes nothing and leaves the ceremony; a gone one is false",
+    @Test("a failed commitRegistration(spending:) writes nothing and leaves the ticket unspent; a spent one is false",
           arguments: Backend.available)
-    func failedRegistrationCommitLeavesTheCeremony(_ backend: Backend) async throws {
+    func failedRegistrationCommitLeavesTheTicket(_ backend: Backend) async throws {
         try await withStore(backend) { store in
             let existing = Make.user(name: "taken")
             let taken = Make.credential(of: existing.id)
             try await store.commitRegistration(taken, creating: existing, session: nil)
-            let ceremony = Make.ceremony(.registration)
-            try await store.insertCeremony(ceremony)
+            let ticket = Make.ticket()
             let newcomer = Make.user(name: "newcomer")
             await expectStoreError(.conflict) {
                 _ = try await store.commitRegistration(
-                    consumingCeremony: ceremony.id, Make.credential(of: newcomer.id, id: taken.id), creating: newcomer, session: nil
+                    spending: ticket, Make.credential(of: newcomer.id, id: taken.id), creating: newcomer, session: nil
                 )
             }
-            #expect(try await store.ceremony(id: ceremony.id, kind: .registration) == ceremony)
             #expect(try await store.user(id: newcomer.id) == nil)
+            #expect(try await store.spendTicket(ticket), "the failed commit left the ticket unspent")
             #expect(try await store.commitRegistration(
-                consumingCeremony: "gone", Make.credential(of: newcomer.id), creating: newcomer, session: nil
+                spending: ticket, Make.credential(of: newcomer.id), creating: newcomer, session: nil
             ) == false)
-            #expect(try await store.user(id: newcomer.id) == nil, "nothing written without the ceremony")
+            #expect(try await store.user(id: newcomer.id) == nil, "nothing written with a spent ticket")
         }
     }
 
@@ -691,15 +619,13 @@ struct StoreBehaviourTests {
         }
     }
 
-    /// Commits a sign-in with `credentialID` through a fresh pending ceremony, as the server does.
+    /// Commits a sign-in with `credentialID` spending a fresh ticket, as the server does.
     private func recordSignIn(
         _ store: any LatchkeyStore, credentialID: Data, newSignCount: UInt32, backedUp: Bool, usedAt: Date,
         session: StoredSession?, previousSignCount: UInt32
     ) async throws(StoreError) -> Bool {
-        let ceremony = Make.ceremony(.authentication)
-        try await store.insertCeremony(ceremony)
-        return try await store.commitAuthentication(
-            consumingCeremony: ceremony.id, credentialID: credentialID, newSignCount: newSignCount, backedUp: backedUp,
+        try await store.commitAuthentication(
+            spending: Make.ticket(), credentialID: credentialID, newSignCount: newSignCount, backedUp: backedUp,
             usedAt: usedAt, session: session, previousSignCount: previousSignCount
         )
     }

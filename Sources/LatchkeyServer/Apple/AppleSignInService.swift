@@ -66,7 +66,7 @@ struct AppleSignInService: Sendable {
     /// request and sends it back as `rawNonce`.
     func issueNonce(now: Date = Date()) async throws -> StoredAppleNonce {
         let nonce = StoredAppleNonce(
-            nonce: CeremonyService.makeTicket(), createdAt: now, expiresAt: now.addingTimeInterval(AppleConfiguration.nonceLifetime)
+            nonce: RandomToken.make(), createdAt: now, expiresAt: now.addingTimeInterval(AppleConfiguration.nonceLifetime)
         )
         try await store.insertAppleNonce(nonce)
         return nonce
@@ -103,7 +103,7 @@ struct AppleSignInService: Sendable {
     /// Makes the token single-use: consumes the issued nonce and records the Apple ID and nonce until the token
     /// expires, in one transaction.
     private func recordUse(of identity: AppleIdentity, attempt: Attempt, now: Date) async throws {
-        if attempt.requireIssuedNonce, !CeremonyService.isWellFormedTicket(attempt.rawNonce) { throw APIError.appleNonceInvalid }
+        if attempt.requireIssuedNonce, !RandomToken.isWellFormed(attempt.rawNonce) { throw APIError.appleNonceInvalid }
         do {
             try await store.recordAppleTokenUse(
                 subject: identity.subject, nonceHash: AppleNonce.hashed(attempt.rawNonce),

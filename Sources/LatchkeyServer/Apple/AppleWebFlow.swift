@@ -103,7 +103,7 @@ enum AppleWebFlow {
 
     /// Consumes the flow's state: unknown or used is 400 `apple.stateInvalid`, expired 400 `apple.stateExpired`.
     static func consume(_ state: String, store: any AppleLinkStore, now: Date) async throws -> StoredAppleWebState {
-        guard CeremonyService.isWellFormedTicket(state) else { throw invalidState }
+        guard RandomToken.isWellFormed(state) else { throw invalidState }
         do {
             return try await store.consumeAppleWebState(state, now: now)
         } catch {

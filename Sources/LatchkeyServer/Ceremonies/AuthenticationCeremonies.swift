@@ -10,12 +10,10 @@ extension CeremonyService {
         username: String?, userVerification requested: UserVerificationRequirement? = nil,
         extensions: [String: JSONValue]? = nil, now: Date = Date()
     ) async throws -> (ticket: String, options: PublicKeyCredentialRequestOptions) {
-        var user: StoredUser?
         var subject = AuthenticatingUser.discoverable
         if let username = username.map(UserNames.normalized), !username.isEmpty {
             try await nameLimiter?.acquire(username, now: now)
             if let account = try await store.account(named: username) {
-                user = account.user
                 subject = .identified(userHandle: Array(account.user.userHandle), credentials: account.credentials.map(\.descriptor))
             } else {
                 // A name no account has: made-up credentials, and a user handle no credential has, so that any passkey
@@ -24,28 +22,28 @@ extension CeremonyService {
             }
         }
         let (options, pending) = relyingParty.beginAuthentication(for: subject, userVerification: requested, extensions: extensions)
-        let ticket = try await storeCeremony(.authentication, challenge: options.challenge.bytes, userID: user?.id, state: pending, now: now)
+        let ticket = try await issueTicket(.authentication, state: pending, now: now)
         return (ticket, options)
     }
 
-    /// Finishes a sign-in: reads the pending ceremony, verifies the assertion against the stored credential and its
+    /// Finishes a sign-in: opens the ticket, verifies the assertion against the stored credential and its
     /// owner, read with the owner's other credentials in one statement (``WebAuthn/RelyingParty/finishAuthentication(_:pending:credential:)``), and in one transaction consumes
-    /// the ceremony and records the new sign count, backup state and a new session. Of concurrent finishes of one
-    /// ceremony exactly one commits; the others get 404 `ceremony.notFound`. A finish that fails consumes the ceremony
-    /// all the same, so a challenge is never tried twice.
+    /// the ticket and records the new sign count, backup state and a new session. Of concurrent finishes of one
+    /// ceremony exactly one commits; the others get 404 `ceremony.notFound`. A finish that fails spends the ticket all
+    /// the same, so a challenge is never tried twice.
     ///
     /// The sign count is compared-and-set: of two sign-ins verified against the same stored count, the second to
     /// commit is refused (409 `credential.concurrentSignIn`), so concurrent assertions cannot move the counter
     /// backwards unseen.
     func finishAuthentication(ticket: String, credential: AuthenticationCredential, now: Date = Date()) async throws -> CeremonyOutcome {
-        let (ceremony, pending) = try await pendingCeremony(ticket: ticket, kind: .authentication, as: PendingAuthentication.self, now: now)
-        return try await burningOnFailure(ticket: ticket, kind: .authentication, now: now) {
-            try await verifyAndCommit(credential, ceremonyID: ceremony.id, pending: pending, now: now)
+        let (spent, pending) = try await openTicket(ticket, kind: .authentication, as: PendingAuthentication.self, now: now)
+        return try await burningOnFailure(ticket: spent, kind: .authentication) {
+            try await verifyAndCommit(credential, ticket: spent, pending: pending, now: now)
         }
     }
 
     private func verifyAndCommit(
-        _ credential: AuthenticationCredential, ceremonyID: String, pending: PendingAuthentication, now: Date
+        _ credential: AuthenticationCredential, ticket: SpentTicket, pending: PendingAuthentication, now: Date
     ) async throws -> CeremonyOutcome {
         let credentialID = Data(credential.rawId.bytes)
         guard let account = try await store.account(ofCredential: credentialID), let stored = account.credential(id: credentialID) else {
@@ -60,7 +58,7 @@ extension CeremonyService {
         let verified = try relyingParty.finishAuthentication(credential, pending: pending, credential: record)
         let (session, token) = sessions.issue(for: user.id, credentialID: stored.id, now: now)
         let committed = try await commitSignIn(
-            ceremonyID: ceremonyID, credential: stored, newSignCount: verified.newSignCount, backedUp: verified.backedUp,
+            ticket: ticket, credential: stored, newSignCount: verified.newSignCount, backedUp: verified.backedUp,
             session: session, now: now
         )
         guard committed else { throw CeremonyError.notFound(.authentication) }
@@ -75,14 +73,14 @@ extension CeremonyService {
         )
     }
 
-    /// ``LatchkeyStore/commitAuthentication(consumingCeremony:credentialID:newSignCount:backedUp:usedAt:session:previousSignCount:)``
+    /// ``LatchkeyStore/commitAuthentication(spending:credentialID:newSignCount:backedUp:usedAt:session:previousSignCount:)``
     /// with the sign count compared against `credential`'s; a moved count is 409 `credential.concurrentSignIn`.
     private func commitSignIn(
-        ceremonyID: String, credential: StoredCredential, newSignCount: UInt32, backedUp: Bool, session: StoredSession, now: Date
+        ticket: SpentTicket, credential: StoredCredential, newSignCount: UInt32, backedUp: Bool, session: StoredSession, now: Date
     ) async throws -> Bool {
         do {
             return try await store.commitAuthentication(
-                consumingCeremony: ceremonyID, credentialID: credential.id, newSignCount: newSignCount, backedUp: backedUp,
+                spending: ticket, credentialID: credential.id, newSignCount: newSignCount, backedUp: backedUp,
                 usedAt: now, session: session, previousSignCount: credential.signCount
             )
         } catch where error.code == .conflict {

@@ -4,9 +4,9 @@ import LatchkeyStore
 /// store ``LatchkeyStore/StoreError``; none of them knows HTTP. ``APIError/init(_:)`` is the one table that gives each
 /// its status and stable code.
 enum CeremonyError: Error, Sendable, Equatable {
-    /// No pending ceremony for the ticket: used, purged, never issued, or for another kind or purpose (`detail`).
+    /// No pending ceremony for the ticket: spent, never issued here, changed, or for another kind or purpose (`detail`).
     case notFound(CeremonyKind, detail: String? = nil)
-    /// The ceremony expired (or was stored in a shape this version cannot read).
+    /// The ceremony expired (or its ticket holds state of a shape this version cannot read).
     case expired(CeremonyKind)
     /// A sign-up or a rename to a name another account has.
     case nameTaken(String, addPasskeyHint: Bool = false)

@@ -4,13 +4,14 @@ import LatchkeyStore
 import Logging
 import WebAuthn
 
-/// Runs WebAuthn ceremonies against the store: begins them (makes options and stores the pending ceremony)
-/// and finishes them (consumes the ceremony atomically, verifies with ``WebAuthn/RelyingParty``, commits the
-/// outcome in one transaction). Both API profiles use it; they differ only in their wire shapes.
+/// Runs WebAuthn ceremonies against the store: begins them (makes options and seals the pending state in the ticket,
+/// ``CeremonyTickets``) and finishes them (opens the ticket, verifies with ``WebAuthn/RelyingParty``, and commits the
+/// outcome in one transaction that spends the ticket). Both API profiles use it; they differ only in their wire shapes.
 struct CeremonyService: Sendable {
     let store: any LatchkeyStore
     let relyingParty: RelyingParty
-    let ceremonyLifetime: Duration
+    /// Seals and opens the tickets that carry pending ceremonies.
+    let tickets: CeremonyTickets
     let sessions: SessionAuthenticator
     let metrics: ServerMetrics
     /// Made-up `allowCredentials` for names no account has.
@@ -18,10 +19,8 @@ struct CeremonyService: Sendable {
     /// Sign-in attempts per account name, or nil when rate limiting is off.
     let nameLimiter: AccountNameLimiter?
 
-    /// A new ticket: 32 random bytes, base64url (43 URL-safe characters).
-    static func makeTicket() -> String {
-        Base64URL.encode(RelyingParty.generateChallenge(byteCount: 32))
-    }
+    /// How long a ceremony can be finished after it begins.
+    var ceremonyLifetime: Duration { tickets.lifetime }
 
     /// A new WebAuthn user handle: 32 random bytes.
     static func makeUserHandle() -> [UInt8] {
@@ -39,65 +38,35 @@ struct CeremonyService: Sendable {
         )
     }
 
-    /// Stores a pending ceremony and returns its ticket.
-    func storeCeremony(
-        _ kind: CeremonyKind, challenge: [UInt8], userID: UUID?, state: some CeremonyState, now: Date
-    ) async throws -> String {
-        let ticket = Self.makeTicket()
-        let payload = try state.payload()
-        try await store.insertCeremony(StoredCeremony(
-            id: ticket, kind: kind, challenge: Data(challenge), userID: userID, payload: payload, createdAt: now,
-            expiresAt: now.addingTimeInterval(TimeInterval(ceremonyLifetime.components.seconds))
-        ))
-        return ticket
+    /// The ticket of a new `kind` ceremony with `state`.
+    func issueTicket(_ kind: CeremonyKind, state: some CeremonyState, now: Date) async throws -> String {
+        try await tickets.seal(kind, state: state, now: now)
     }
 
-    /// Reads the pending ceremony named by `ticket` without consuming it, for a finish that consumes it in the same
-    /// transaction as its outcome. Unknown or malformed: 404 `ceremony.notFound`; expired (or stored by an earlier
-    /// version in another shape): removed, 410 `ceremony.expired`.
-    func pendingCeremony<State: CeremonyState>(
-        ticket: String, kind: CeremonyKind, as state: State.Type, now: Date
-    ) async throws -> (StoredCeremony, State) {
-        guard Self.isWellFormedTicket(ticket), let ceremony = try await store.ceremony(id: ticket, kind: kind) else {
-            throw CeremonyError.notFound(kind)
-        }
-        guard ceremony.isLive(at: now) else {
-            _ = try? await store.consumeCeremony(id: ticket, kind: kind, now: now)
-            throw CeremonyError.expired(kind)
-        }
-        do {
-            return (ceremony, try State(payload: ceremony.payload))
-        } catch {
-            // Stored by a version of the server that kept other state: it cannot be finished.
-            _ = try? await store.consumeCeremony(id: ticket, kind: kind, now: now)
-            throw CeremonyError.expired(kind)
-        }
+    /// Opens `ticket` for a finish that spends it in the same transaction as its outcome. Not ours, changed, or
+    /// another kind's: 404 `ceremony.notFound`; expired (or sealed by an earlier version in another shape): 410
+    /// `ceremony.expired`. Whether it was spent already shows when it is spent.
+    func openTicket<State: CeremonyState>(
+        _ ticket: String, kind: CeremonyKind, as state: State.Type, now: Date
+    ) async throws -> (SpentTicket, State) {
+        try await tickets.open(ticket, kind: kind, as: state, now: now)
     }
 
-    /// Consumes a ceremony whose finish failed, so its challenge cannot be tried again. Returns false when the ceremony
-    /// was already gone: a concurrent finish of the same ceremony consumed it first.
+    /// Spends the ticket of a finish that failed, so its challenge cannot be tried again. Returns false when the ticket
+    /// was spent already: a concurrent finish of the same ceremony spent it first. (When the store cannot be reached the
+    /// ticket stays unspent until it expires, as a stored ceremony stayed pending.)
     @discardableResult
-    func discardCeremony(ticket: String, kind: CeremonyKind, now: Date) async -> Bool {
-        do {
-            _ = try await store.consumeCeremony(id: ticket, kind: kind, now: now)
-            return true
-        } catch {
-            return error.code != .notFound
-        }
+    func spend(_ ticket: SpentTicket) async -> Bool {
+        (try? await store.spendTicket(ticket)) ?? true
     }
 
-    /// Whether `ticket` could be one of ours: 1 to 128 characters of `A–Z a–z 0–9 - _`.
-    static func isWellFormedTicket(_ ticket: String) -> Bool {
-        (1...StoredCeremony.maximumIDLength).contains(ticket.utf8.count) && ASCIIText.consists(of: ticket, orAnyOf: "-_")
-    }
-
-    /// Runs `body` (a ceremony's verification and commit, after ``pendingCeremony(ticket:kind:as:now:)``), timing it
-    /// and counting its outcome. When it fails the ceremony is consumed, so its challenge is never tried twice; if the
-    /// ceremony was already gone, a concurrent finish committed while this one was verifying (and this one saw, say,
-    /// the sign count that finish recorded): this attempt lost the race and says so (404 `ceremony.notFound`), not
-    /// what its late check found.
+    /// Runs `body` (a ceremony's verification and commit, after ``openTicket(_:kind:as:now:)``), timing it and
+    /// counting its outcome. When it fails the ticket is spent, so its challenge is never tried twice; if the ticket
+    /// was spent already, a concurrent finish committed while this one was verifying (and this one saw, say, the sign
+    /// count that finish recorded), or an earlier finish failed: this attempt lost and says so (404
+    /// `ceremony.notFound`), not what its late check found.
     func burningOnFailure<Result>(
-        ticket: String, kind: CeremonyKind, now: Date, _ body: () async throws -> Result
+        ticket: SpentTicket, kind: CeremonyKind, _ body: () async throws -> Result
     ) async throws -> Result {
         let start = ContinuousClock.now
         do {
@@ -107,7 +76,7 @@ struct CeremonyService: Sendable {
             return result
         } catch {
             metrics.recordCeremony(kind, succeeded: false)
-            guard await discardCeremony(ticket: ticket, kind: kind, now: now) else { throw CeremonyError.notFound(kind) }
+            guard await spend(ticket) else { throw CeremonyError.notFound(kind) }
             throw error
         }
     }

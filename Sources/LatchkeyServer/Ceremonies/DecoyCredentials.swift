@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import LatchkeyStore
-import NIOConcurrencyHelpers
 import WebAuthn
 
 /// The `allowCredentials` of a sign-in for a name no account has: made up, so the options cannot tell an
@@ -18,17 +17,16 @@ final class DecoyCredentials: Sendable {
     /// The store's name of the secret.
     static let secretName = "decoy-credentials-v1"
 
-    private let store: any ServerStateStore
-    private let key = NIOLockedValueBox<SymmetricKey?>(nil)
+    private let key: SharedSecretKey
 
     init(store: any ServerStateStore) {
-        self.store = store
+        key = SharedSecretKey(store: store, name: Self.secretName)
     }
 
     /// The decoy descriptors for `name`; spellings that name one account (case, composition) get the same ones.
     func descriptors(for name: String) async throws -> [PublicKeyCredentialDescriptor] {
         let name = name.precomposedStringWithCanonicalMapping.lowercased()
-        let key = try await secret()
+        let key = try await key.value()
         let seed = Array(HMAC<SHA256>.authenticationCode(for: Data("count:\(name)".utf8), using: key))
         let count = switch seed[0] % 20 {
         case 0: 3
@@ -53,12 +51,4 @@ final class DecoyCredentials: Sendable {
         (20, [.hybrid, .internal]), (20, [.hybrid, .internal]), (16, [.hybrid, .internal]),
         (32, [.hybrid, .internal]), (64, [.nfc, .usb]),
     ]
-
-    private func secret() async throws -> SymmetricKey {
-        if let key = key.withLockedValue({ $0 }) { return key }
-        let candidate = Data(RelyingParty.generateChallenge(byteCount: 32))
-        let stored = SymmetricKey(data: try await store.serverSecret(named: Self.secretName, candidate: candidate))
-        key.withLockedValue { $0 = stored }
-        return stored
-    }
 }

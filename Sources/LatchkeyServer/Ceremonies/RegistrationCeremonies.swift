@@ -68,16 +68,14 @@ extension CeremonyService {
             purpose: purpose, userID: userID, label: preferences.label,
             accountCreation: subject.isUnnamed ? true : nil, pending: pending
         )
-        let ticket = try await storeCeremony(
-            .registration, challenge: options.challenge.bytes, userID: purpose == .addPasskey ? userID : nil, state: state, now: now
-        )
+        let ticket = try await issueTicket(.registration, state: state, now: now)
         return (ticket, options)
     }
 
-    /// Finishes a registration the way a sign-in finishes: reads the pending ceremony, verifies the credential, and
-    /// in one transaction consumes the ceremony and commits the credential (with the new user and a session for a
+    /// Finishes a registration the way a sign-in finishes: opens the ticket, verifies the credential, and in one
+    /// transaction spends the ticket and commits the credential (with the new user and a session for a
     /// sign-up). Of concurrent finishes exactly one commits; the others get 404 `ceremony.notFound`. A finish that
-    /// fails consumes the ceremony all the same, so a challenge is never tried twice.
+    /// fails spends the ticket all the same, so a challenge is never tried twice.
     ///
     /// - Parameter caller: finds the caller; asked only when the ceremony adds a passkey to an existing account,
     ///   which needs that account's session (401 `session.required` without one, 403 `session.wrongUser` for another
@@ -89,8 +87,8 @@ extension CeremonyService {
         ticket: String, credential: RegistrationCredential, caller: () async throws -> SignedIn?,
         requirePurpose: RegistrationState.Purpose? = nil, naming: (name: String, displayName: String)? = nil, now: Date = Date()
     ) async throws -> CeremonyOutcome {
-        let (ceremony, state) = try await pendingCeremony(ticket: ticket, kind: .registration, as: RegistrationState.self, now: now)
-        return try await burningOnFailure(ticket: ticket, kind: .registration, now: now) {
+        let (spent, state) = try await openTicket(ticket, kind: .registration, as: RegistrationState.self, now: now)
+        return try await burningOnFailure(ticket: spent, kind: .registration) {
             if let requirePurpose, state.purpose != requirePurpose {
                 throw CeremonyError.notFound(.registration, detail: "the ticket is not for this kind of registration")
             }
@@ -113,7 +111,7 @@ extension CeremonyService {
             let verified = try await relyingParty.finishRegistration(credential, pending: state.pending, at: now)
             let stored = StoredCredential(verified: verified, userID: state.userID, label: state.label, now: now)
             if let owner {
-                try await commit(ceremonyID: ceremony.id, stored, creating: nil, session: nil)
+                try await commit(spending: spent, stored, creating: nil, session: nil)
                 return CeremonyOutcome(user: owner, credential: stored, session: nil, token: nil)
             }
             let newUser = StoredUser(
@@ -121,7 +119,7 @@ extension CeremonyService {
             )
             let (session, token) = sessions.issue(for: newUser.id, credentialID: stored.id, now: now)
             do {
-                try await commit(ceremonyID: ceremony.id, stored, creating: newUser, session: session)
+                try await commit(spending: spent, stored, creating: newUser, session: session)
             } catch let error as StoreError where naming != nil && error.code == .conflict {
                 // The name was taken by a concurrent sign-up after the check above.
                 if (try? await store.user(named: newUser.name)) != nil {
@@ -133,12 +131,12 @@ extension CeremonyService {
         }
     }
 
-    /// ``LatchkeyStore/commitRegistration(consumingCeremony:_:creating:session:)``; a ceremony already consumed (by a
-    /// concurrent finish) is 404 `ceremony.notFound`.
+    /// ``LatchkeyStore/commitRegistration(spending:_:creating:session:)``; a ticket spent already (by a concurrent
+    /// finish) is 404 `ceremony.notFound`.
     private func commit(
-        ceremonyID: String, _ credential: StoredCredential, creating user: StoredUser?, session: StoredSession?
+        spending ticket: SpentTicket, _ credential: StoredCredential, creating user: StoredUser?, session: StoredSession?
     ) async throws {
-        guard try await store.commitRegistration(consumingCeremony: ceremonyID, credential, creating: user, session: session) else {
+        guard try await store.commitRegistration(spending: ticket, credential, creating: user, session: session) else {
             throw CeremonyError.notFound(.registration)
         }
     }

@@ -67,7 +67,7 @@ struct APIError: Error, Sendable {
         switch error {
         case .notFound(let kind, let detail):
             self.init(.notFound, code: "ceremony.notFound", message: detail
-                ?? "no pending \(kind.rawValue) ceremony for this ticket: it was used, has expired, or never existed")
+                ?? "no pending \(kind.rawValue) ceremony for this ticket: it was used, was not issued here, or was changed")
         case .expired(let kind):
             self.init(.gone, code: "ceremony.expired", message: "the \(kind.rawValue) ceremony has expired; start again")
         case .nameTaken(let name, let addPasskeyHint):

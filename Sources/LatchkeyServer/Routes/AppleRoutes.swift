@@ -46,7 +46,7 @@ struct AppleRoutes: Sendable {
             let caller = try? await sessions.signedIn(request)
             let now = Date()
             let state = StoredAppleWebState(
-                state: CeremonyService.makeTicket(), rawNonce: CeremonyService.makeTicket(), userID: caller?.user.id,
+                state: RandomToken.make(), rawNonce: RandomToken.make(), userID: caller?.user.id,
                 createdAt: now, expiresAt: now.addingTimeInterval(AppleWebFlow.stateLifetime)
             )
             try await apple.store.insertAppleWebState(state)

@@ -8,8 +8,8 @@ import WebAuthn
 /// The FIDO Alliance conformance profile: `POST /attestation/options`, `/attestation/result`,
 /// `/assertion/options`, `/assertion/result`.
 ///
-/// Ceremony state stays on the server; the options response sets the `latchkey_ceremony` cookie (HttpOnly,
-/// single use, expiring) that the result request brings back. A successful result signs the user in with the
+/// The options response sets the `latchkey_ceremony` cookie (HttpOnly, single use, expiring) to the ceremony's
+/// ticket, its state sealed by ``CeremonyTickets``, and the result request brings it back. A successful result signs the user in with the
 /// session cookie. Failures are 4xx `{"status":"failed","errorMessage":"…"}`: the routes are added to a group with
 /// ``ErrorResponseMiddleware`` in its ``ErrorResponseMiddleware/Format/conformance`` format.
 ///

@@ -58,28 +58,10 @@ extension StoredCredential {
     }
 }
 
-extension StoredCeremony {
-    init(postgresRow row: PostgresRow) throws {
-        let (id, kind, challenge, userID, payload, createdAt, expiresAt) =
-            try row.decode((String, String, Data, UUID?, Data, Date, Date).self)
-        self.init(
-            id: id,
-            kind: try StoredValues.ceremonyKind(kind),
-            challenge: challenge,
-            userID: userID,
-            payload: payload,
-            createdAt: createdAt,
-            expiresAt: expiresAt
-        )
-    }
-
-    var postgresInsert: PostgresQuery {
-        get throws {
-            try """
-                INSERT INTO ceremonies (\(unescaped: StoreColumns.ceremony))
-                VALUES (\(id), \(kind.rawValue), \(challenge), \(userID), \(payload), \(createdAt), \(expiresAt))
-                """
-        }
+extension SpentTicket {
+    /// Records the ticket as spent: one row (`RETURNING 1`) when it was not spent yet, none when it was.
+    var postgresSpend: PostgresQuery {
+        "INSERT INTO spent_tickets (id, expires_at) VALUES (\(id), \(expiresAt)) ON CONFLICT (id) DO NOTHING RETURNING 1"
     }
 }
 

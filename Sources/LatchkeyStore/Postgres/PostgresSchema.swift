@@ -175,5 +175,17 @@ enum PostgresSchema {
             "ALTER TABLE users ADD COLUMN name_skeleton text",
             "CREATE INDEX users_name_skeleton ON users (name_skeleton)",
         ]),
+        // Pending ceremonies travel sealed in their tickets; the store only remembers which tickets were spent, until
+        // they expire. Ceremonies pending at the upgrade are dropped: their clients begin again.
+        Migration(version: 6, name: "spent tickets instead of stored ceremonies", statements: [
+            "DROP TABLE ceremonies",
+            """
+            CREATE TABLE spent_tickets (
+                id text NOT NULL CONSTRAINT spent_tickets_pkey PRIMARY KEY,
+                expires_at timestamptz NOT NULL
+            )
+            """,
+            "CREATE INDEX spent_tickets_expires_at ON spent_tickets (expires_at)",
+        ]),
     ]
 }

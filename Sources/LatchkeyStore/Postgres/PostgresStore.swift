@@ -20,8 +20,8 @@ import ServiceLifecycle
 /// ```
 ///
 /// ``run()`` may be called once; cancelling it closes the pool. Calls made while it is not running wait.
-/// ``consumeCeremony(id:kind:now:)`` is a single `DELETE … RETURNING`, so concurrent consumers — in any number of
-/// processes — cannot both get a ceremony. Multi-record calls use one transaction on one connection.
+/// Spending a ticket is a single `INSERT … ON CONFLICT DO NOTHING`, so concurrent spenders — in any number of
+/// processes — cannot both spend it. Multi-record calls use one transaction on one connection.
 public final class PostgresStore: LatchkeyStore {
     public let configuration: Configuration
     let client: PostgresClient
@@ -103,7 +103,7 @@ public final class PostgresStore: LatchkeyStore {
     }
 
     public func deleteUser(id: UUID) async throws(StoreError) {
-        // Credentials, sessions, ceremonies, Apple links and web flows go with it: ON DELETE CASCADE.
+        // Credentials, sessions, Apple links and web flows go with it: ON DELETE CASCADE.
         try await requireChange(otherwise: "the user does not exist", "DELETE FROM users WHERE id = \(id) RETURNING 1")
     }
 
@@ -194,43 +194,16 @@ public final class PostgresStore: LatchkeyStore {
         }
     }
 
-    // MARK: Ceremonies
+    // MARK: Spent tickets
 
-    public func insertCeremony(_ ceremony: StoredCeremony) async throws(StoreError) {
-        try ceremony.validate()
-        try await pool { [self] client in try await client.execute(ceremony.postgresInsert, logger: logger) }
+    public func spendTicket(_ ticket: SpentTicket) async throws(StoreError) -> Bool {
+        try ticket.validate()
+        return try await pool { [self] client in try await client.execute(ticket.postgresSpend, logger: logger) > 0 }
     }
 
-    public func ceremony(id: String, kind: CeremonyKind) async throws(StoreError) -> StoredCeremony? {
+    public func purgeSpentTickets(now: Date) async throws(StoreError) -> Int {
         try await pool { [self] client in
-            try await client.first(
-                "SELECT \(unescaped: StoreColumns.ceremony) FROM ceremonies WHERE id = \(id) AND kind = \(kind.rawValue)",
-                logger: logger,
-                StoredCeremony.init(postgresRow:)
-            )
-        }
-    }
-
-    public func consumeCeremony(id: String, kind: CeremonyKind, now: Date) async throws(StoreError) -> StoredCeremony {
-        let removed = try await pool { [self] client in
-            try await client.first(
-                """
-                DELETE FROM ceremonies WHERE id = \(id) AND kind = \(kind.rawValue)
-                RETURNING \(unescaped: StoreColumns.ceremony)
-                """,
-                logger: logger,
-                StoredCeremony.init(postgresRow:)
-            )
-        }
-        guard let removed else {
-            throw StoreError(.notFound, "no pending \(kind.rawValue) ceremony with this id")
-        }
-        return try removed.requireLive(at: now)
-    }
-
-    public func purgeExpiredCeremonies(now: Date) async throws(StoreError) -> Int {
-        try await pool { [self] client in
-            try await client.execute("DELETE FROM ceremonies WHERE expires_at <= \(now) RETURNING 1", logger: logger)
+            try await client.execute("DELETE FROM spent_tickets WHERE expires_at <= \(now) RETURNING 1", logger: logger)
         }
     }
 
@@ -287,13 +260,12 @@ public final class PostgresStore: LatchkeyStore {
     }
 
     public func commitRegistration(
-        consumingCeremony ceremonyID: String, _ credential: StoredCredential, creating user: StoredUser?, session: StoredSession?
+        spending ticket: SpentTicket, _ credential: StoredCredential, creating user: StoredUser?, session: StoredSession?
     ) async throws(StoreError) -> Bool {
+        try ticket.validate()
         try OutcomeChecks.checkRegistration(credential, creating: user, session: session)
         return try await transaction { [self] connection in
-            guard try await connection.execute("DELETE FROM ceremonies WHERE id = \(ceremonyID) RETURNING 1", logger: logger) > 0 else {
-                return false
-            }
+            guard try await connection.execute(ticket.postgresSpend, logger: logger) > 0 else { return false }
             if let user { try await connection.execute(user.postgresInsert, logger: logger) }
             try await connection.execute(credential.postgresInsert, logger: logger)
             if let session { try await connection.execute(session.postgresInsert, logger: logger) }
@@ -302,7 +274,7 @@ public final class PostgresStore: LatchkeyStore {
     }
 
     public func commitAuthentication(
-        consumingCeremony ceremonyID: String,
+        spending ticket: SpentTicket,
         credentialID: Data,
         newSignCount: UInt32,
         backedUp: Bool,
@@ -310,10 +282,9 @@ public final class PostgresStore: LatchkeyStore {
         session: StoredSession?,
         previousSignCount: UInt32
     ) async throws(StoreError) -> Bool {
+        try ticket.validate()
         return try await transaction { [self] connection in
-            guard try await connection.execute("DELETE FROM ceremonies WHERE id = \(ceremonyID) RETURNING 1", logger: logger) > 0 else {
-                return false
-            }
+            guard try await connection.execute(ticket.postgresSpend, logger: logger) > 0 else { return false }
             let owner = try await connection.first(
                 """
                 UPDATE credentials SET sign_count = \(Int64(newSignCount)), backed_up = \(backedUp), last_used_at = \(usedAt)

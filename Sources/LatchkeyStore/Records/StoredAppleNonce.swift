@@ -16,9 +16,9 @@ public struct StoredAppleNonce: Sendable, Hashable {
         self.expiresAt = expiresAt
     }
 
-    /// Throws ``StoreError/Code/invalidRecord`` unless the nonce can be stored (same rules as a ceremony ticket).
+    /// Throws ``StoreError/Code/invalidRecord`` unless the nonce can be stored (URL-safe, as ``SpentTicket/id`` is).
     func validate() throws(StoreError) {
-        try StoredCeremony.validateID(nonce)
+        try URLSafeID.validate(nonce, what: "a Sign in with Apple nonce")
     }
 }
 

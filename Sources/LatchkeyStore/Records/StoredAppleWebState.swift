@@ -22,9 +22,9 @@ public struct StoredAppleWebState: Sendable, Hashable {
         self.expiresAt = expiresAt
     }
 
-    /// Throws ``StoreError/Code/invalidRecord`` unless the state can be stored (same rules as a ceremony ticket).
+    /// Throws ``StoreError/Code/invalidRecord`` unless the state can be stored (URL-safe, as ``SpentTicket/id`` is).
     func validate() throws(StoreError) {
-        try StoredCeremony.validateID(state)
+        try URLSafeID.validate(state, what: "an Apple web state")
         guard !rawNonce.isEmpty else { throw StoreError(.invalidRecord, "an Apple web state needs a nonce") }
     }
 

@@ -66,26 +66,6 @@ extension StoredCredential {
     }
 }
 
-extension StoredCeremony {
-    /// A row of `SELECT \(StoreColumns.ceremony)`, read by position.
-    init(sqliteRow row: Row) throws {
-        self.init(
-            id: try row.decode(atIndex: 0),
-            kind: try StoredValues.ceremonyKind(row.decode(atIndex: 1)),
-            challenge: try row.decode(atIndex: 2),
-            userID: try row.decode(atIndex: 3),
-            payload: try row.decode(atIndex: 4),
-            createdAt: try row.decode(SQLiteDate.self, atIndex: 5).date,
-            expiresAt: try row.decode(SQLiteDate.self, atIndex: 6).date
-        )
-    }
-
-    /// For `INSERT INTO ceremonies (\(StoreColumns.ceremony))`.
-    var sqliteArguments: StatementArguments {
-        [id, kind.rawValue, challenge, userID, payload, SQLiteDate(createdAt), SQLiteDate(expiresAt)]
-    }
-}
-
 extension StoredSession {
     init(sqliteRow row: Row) throws {
         self.init(

@@ -26,6 +26,9 @@ enum SQLiteSchema {
                 try db.execute(sql: "UPDATE users SET name_skeleton = ? WHERE id = ?", arguments: [NameSkeleton.of(name), id])
             }
         }
+        migrator.registerMigration("v6: spent tickets instead of stored ceremonies") { db in
+            try db.execute(sql: v6SpentTickets)
+        }
         return migrator
     }
 
@@ -212,5 +215,16 @@ enum SQLiteSchema {
 
         ALTER TABLE users ADD COLUMN name_skeleton TEXT;
         CREATE INDEX users_name_skeleton ON users(name_skeleton);
+        """
+
+    /// Pending ceremonies travel sealed in their tickets; the store only remembers which tickets were spent, until
+    /// they expire. Ceremonies pending at the upgrade are dropped: their clients begin again (404 `ceremony.notFound`).
+    private static let v6SpentTickets = """
+        DROP TABLE ceremonies;
+        CREATE TABLE spent_tickets (
+            id TEXT NOT NULL PRIMARY KEY,
+            expires_at TEXT NOT NULL
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX spent_tickets_expires_at ON spent_tickets(expires_at);
         """
 }

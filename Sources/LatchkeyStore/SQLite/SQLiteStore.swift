@@ -98,7 +98,7 @@ public final class SQLiteStore: LatchkeyStore {
     }
 
     public func deleteUser(id: UUID) async throws(StoreError) {
-        // Credentials, sessions, ceremonies, Apple links and web flows go with it: ON DELETE CASCADE.
+        // Credentials, sessions, Apple links and web flows go with it: ON DELETE CASCADE.
         try await write { db in
             try Self.requireChange(db, "DELETE FROM users WHERE id = ?", [id], otherwise: "the user does not exist")
         }
@@ -188,43 +188,25 @@ public final class SQLiteStore: LatchkeyStore {
         guard others > 0 else { throw StoreError(.conflict, "the credential is the user's last way to sign in") }
     }
 
-    // MARK: Ceremonies
+    // MARK: Spent tickets
 
-    public func insertCeremony(_ ceremony: StoredCeremony) async throws(StoreError) {
-        try ceremony.validate()
+    public func spendTicket(_ ticket: SpentTicket) async throws(StoreError) -> Bool {
+        try ticket.validate()
+        return try await write { db in try Self.spend(ticket, in: db) }
+    }
+
+    public func purgeSpentTickets(now: Date) async throws(StoreError) -> Int {
         try await write { db in
-            try db.cachedStatement(sql: "INSERT INTO ceremonies (\(StoreColumns.ceremony)) VALUES (?, ?, ?, ?, ?, ?, ?)")
-                .execute(arguments: ceremony.sqliteArguments)
-        }
-    }
-
-    public func consumeCeremony(id: String, kind: CeremonyKind, now: Date) async throws(StoreError) -> StoredCeremony {
-        let removed = try await write { db in
-            try Row.fetchOne(
-                db.cachedStatement(sql: "DELETE FROM ceremonies WHERE id = ? AND kind = ? RETURNING \(StoreColumns.ceremony)"),
-                arguments: [id, kind.rawValue]
-            ).map(StoredCeremony.init(sqliteRow:))
-        }
-        guard let removed else {
-            throw StoreError(.notFound, "no pending \(kind.rawValue) ceremony with this id")
-        }
-        return try removed.requireLive(at: now)
-    }
-
-    public func ceremony(id: String, kind: CeremonyKind) async throws(StoreError) -> StoredCeremony? {
-        try await read { db in
-            try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT \(StoreColumns.ceremony) FROM ceremonies WHERE id = ? AND kind = ?"),
-                arguments: [id, kind.rawValue]
-            ).map(StoredCeremony.init(sqliteRow:))
-        }
-    }
-
-    public func purgeExpiredCeremonies(now: Date) async throws(StoreError) -> Int {
-        try await write { db in
-            try db.cachedStatement(sql: "DELETE FROM ceremonies WHERE expires_at <= ?").execute(arguments: [SQLiteDate(now)])
+            try db.cachedStatement(sql: "DELETE FROM spent_tickets WHERE expires_at <= ?").execute(arguments: [SQLiteDate(now)])
             return db.changesCount
         }
+    }
+
+    /// Records `ticket` as spent in the caller's transaction; false when it was spent already.
+    private static func spend(_ ticket: SpentTicket, in db: Database) throws -> Bool {
+        try db.cachedStatement(sql: "INSERT INTO spent_tickets (id, expires_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING")
+            .execute(arguments: [ticket.id, SQLiteDate(ticket.expiresAt)])
+        return db.changesCount > 0
     }
 
     // MARK: Sessions
@@ -279,12 +261,12 @@ public final class SQLiteStore: LatchkeyStore {
     }
 
     public func commitRegistration(
-        consumingCeremony ceremonyID: String, _ credential: StoredCredential, creating user: StoredUser?, session: StoredSession?
+        spending ticket: SpentTicket, _ credential: StoredCredential, creating user: StoredUser?, session: StoredSession?
     ) async throws(StoreError) -> Bool {
+        try ticket.validate()
         try OutcomeChecks.checkRegistration(credential, creating: user, session: session)
         return try await write { db in
-            try db.cachedStatement(sql: "DELETE FROM ceremonies WHERE id = ?").execute(arguments: [ceremonyID])
-            guard db.changesCount > 0 else { return false }
+            guard try Self.spend(ticket, in: db) else { return false }
             if let user { try Self.insert(user, into: db) }
             try Self.insert(credential, into: db)
             if let session { try Self.insert(session, into: db) }
@@ -293,7 +275,7 @@ public final class SQLiteStore: LatchkeyStore {
     }
 
     public func commitAuthentication(
-        consumingCeremony ceremonyID: String,
+        spending ticket: SpentTicket,
         credentialID: Data,
         newSignCount: UInt32,
         backedUp: Bool,
@@ -301,9 +283,9 @@ public final class SQLiteStore: LatchkeyStore {
         session: StoredSession?,
         previousSignCount: UInt32
     ) async throws(StoreError) -> Bool {
+        try ticket.validate()
         return try await write { db in
-            try db.cachedStatement(sql: "DELETE FROM ceremonies WHERE id = ?").execute(arguments: [ceremonyID])
-            guard db.changesCount > 0 else { return false }
+            guard try Self.spend(ticket, in: db) else { return false }
             let owner = try UUID.fetchOne(
                 db.cachedStatement(sql: """
                     UPDATE credentials SET sign_count = ?, backed_up = ?, last_used_at = ?

@@ -38,20 +38,8 @@ enum Make {
         )
     }
 
-    static func ceremony(
-        _ kind: CeremonyKind = .authentication,
-        userID: UUID? = nil,
-        expiresAt: Date = now.addingTimeInterval(300)
-    ) -> StoredCeremony {
-        StoredCeremony(
-            id: UUID().uuidString.replacingOccurrences(of: "-", with: "_"),
-            kind: kind,
-            challenge: bytes(32),
-            userID: userID,
-            payload: Data(#"{"allow":["a","b"]}"#.utf8),
-            createdAt: now,
-            expiresAt: expiresAt
-        )
+    static func ticket(expiresAt: Date = now.addingTimeInterval(300)) -> SpentTicket {
+        SpentTicket(id: UUID().uuidString.replacingOccurrences(of: "-", with: "_"), expiresAt: expiresAt)
     }
 
     static func session(of userID: UUID, tokenHash: Data = bytes(32), expiresAt: Date = now.addingTimeInterval(3600)) -> StoredSession {

@@ -1,0 +1,102 @@
+import Crypto
+import Foundation
+import LatchkeyStore
+import WebAuthn
+
+/// Keeps a pending ceremony in the ticket the client gets: the state sealed with AES-256-GCM under a key every
+/// instance shares (``SharedSecretKey``), so beginning a ceremony writes nothing and finishing it needs no read.
+///
+/// A ticket is base64url of `version (1) ‖ nonce (12) ‖ ciphertext ‖ tag (16)`; the plaintext is the expiry (Unix
+/// milliseconds, 8 bytes big-endian) followed by the state's JSON (``CeremonyState``), and the ceremony kind is
+/// authenticated with it, so a registration ticket cannot finish a sign-in. The client can neither read nor change it.
+///
+/// What stays single-use is the ticket's nonce: a finish spends it in the transaction that commits the outcome, and a
+/// failed finish spends it on its own (``LatchkeyStore/LatchkeyStore/spendTicket(_:)``); the spent record is kept until
+/// the ticket expires, after which the ticket is refused before the store is asked.
+struct CeremonyTickets: Sendable {
+    /// The store's name of the sealing key.
+    static let secretName = "ceremony-tickets-v1"
+    /// The longest ticket accepted (characters); a sign-in's allow list is the longest part.
+    static let maximumLength = 65_536
+
+    private static let version: UInt8 = 1
+    private static let nonceLength = 12
+    private static let tagLength = 16
+    private static let expiryLength = 8
+
+    let key: SharedSecretKey
+    /// How long a ticket can be finished after it is issued.
+    let lifetime: Duration
+
+    init(store: any ServerStateStore, lifetime: Duration) {
+        key = SharedSecretKey(store: store, name: Self.secretName)
+        self.lifetime = lifetime
+    }
+
+    /// A ticket for a `kind` ceremony with `state`, expiring ``lifetime`` after `now`.
+    func seal(_ kind: CeremonyKind, state: some CeremonyState, now: Date) async throws -> String {
+        let key = try await key.value()
+        let expiry = Self.milliseconds(now.addingTimeInterval(TimeInterval(lifetime.components.seconds)))
+        var plaintext = [UInt8]()
+        let payload = try state.payload()
+        plaintext.reserveCapacity(Self.expiryLength + payload.count)
+        withUnsafeBytes(of: expiry.bigEndian) { plaintext.append(contentsOf: $0) }
+        plaintext.append(contentsOf: payload)
+        let box = try AES.GCM.seal(plaintext, using: key, authenticating: Self.associatedData(kind))
+        var ticket = [Self.version]
+        ticket.reserveCapacity(1 + Self.nonceLength + plaintext.count + Self.tagLength)
+        ticket.append(contentsOf: box.nonce)
+        ticket.append(contentsOf: box.ciphertext)
+        ticket.append(contentsOf: box.tag)
+        return Base64URL.encode(ticket)
+    }
+
+    /// The state sealed in `ticket` and the record that spends it.
+    ///
+    /// Throws ``CeremonyError/notFound(_:detail:)`` for anything this server did not seal for a `kind` ceremony
+    /// (malformed, changed, another kind's or another key's) and ``CeremonyError/expired(_:)`` once the ticket has
+    /// expired or when its state is not one this version reads.
+    func open<State: CeremonyState>(_ ticket: String, kind: CeremonyKind, as state: State.Type, now: Date) async throws -> (SpentTicket, State) {
+        guard ticket.utf8.count <= Self.maximumLength, let bytes = Base64URL.decode(ticket),
+              bytes.count >= 1 + Self.nonceLength + Self.expiryLength + Self.tagLength, bytes[0] == Self.version
+        else { throw CeremonyError.notFound(kind) }
+        let nonceBytes = bytes[1..<(1 + Self.nonceLength)]
+        let plaintext: Data
+        do {
+            let box = try AES.GCM.SealedBox(
+                nonce: AES.GCM.Nonce(data: nonceBytes),
+                ciphertext: bytes[(1 + Self.nonceLength)..<(bytes.count - Self.tagLength)],
+                tag: bytes[(bytes.count - Self.tagLength)...]
+            )
+            plaintext = try AES.GCM.open(box, using: try await key.value(), authenticating: Self.associatedData(kind))
+        } catch let error as CeremonyError {
+            throw error
+        } catch {
+            throw CeremonyError.notFound(kind)
+        }
+        let expiry = plaintext.prefix(Self.expiryLength).reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        let expiresAt = Date(timeIntervalSince1970: TimeInterval(expiry) / 1000)
+        guard now < expiresAt else { throw CeremonyError.expired(kind) }
+        let spent = SpentTicket(id: Base64URL.encode(nonceBytes), expiresAt: expiresAt)
+        do {
+            return (spent, try State(payload: Data(plaintext.dropFirst(Self.expiryLength))))
+        } catch {
+            // Sealed by a version of the server that kept other state: it cannot be finished.
+            throw CeremonyError.expired(kind)
+        }
+    }
+
+    private static func associatedData(_ kind: CeremonyKind) -> Data {
+        switch kind {
+        case .registration: registrationData
+        case .authentication: authenticationData
+        }
+    }
+
+    private static let registrationData = Data("latchkey ceremony ticket v1 registration".utf8)
+    private static let authenticationData = Data("latchkey ceremony ticket v1 authentication".utf8)
+
+    private static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded(.up))
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+@testable import LatchkeyServer
+import LatchkeyStore
+import Testing
+import WebAuthn
+
+/// The sealed ceremony tickets on their own: what a ticket gives back, and what it refuses.
+@Suite("Ceremony tickets")
+struct CeremonyTicketsTests {
+    private static let pending = PendingAuthentication(
+        challenge: Array(repeating: 7, count: 32), allowedCredentialIDs: [[1, 2, 3], Array(repeating: 9, count: 64)],
+        userVerification: .required, userHandle: Array(repeating: 4, count: 32), mediation: .conditional
+    )
+
+    @Test("a ticket opens to its state, its expiry and a spent-ticket ID; each seal is a new ticket")
+    func roundTrip() async throws {
+        try await withServer(.sqlite) { server in
+            let tickets = CeremonyTickets(store: server.store, lifetime: .seconds(300))
+            let now = Date(timeIntervalSince1970: 1_800_000_000.25)
+            let ticket = try await tickets.seal(.authentication, state: Self.pending, now: now)
+            let again = try await tickets.seal(.authentication, state: Self.pending, now: now)
+            #expect(ticket != again)
+            #expect(ticket.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }, "URL- and cookie-safe")
+
+            let (spent, state) = try await tickets.open(ticket, kind: .authentication, as: PendingAuthentication.self, now: now)
+            #expect(state == Self.pending)
+            #expect(spent.expiresAt == Date(timeIntervalSince1970: 1_800_000_300.25))
+            #expect(spent.id.count == 16, "the 12-byte nonce, base64url")
+            let (otherSpent, _) = try await tickets.open(again, kind: .authentication, as: PendingAuthentication.self, now: now)
+            #expect(otherSpent.id != spent.id)
+
+            await #expect(throws: CeremonyError.expired(.authentication)) {
+                _ = try await tickets.open(ticket, kind: .authentication, as: PendingAuthentication.self, now: spent.expiresAt)
+            }
+        }
+    }
+
+    @Test("another server's ticket (another key) is not found; the key is shared through the store")
+    func theKeyComesFromTheStore() async throws {
+        try await withServer(.sqlite) { server in
+            let ticket = try await CeremonyTickets(store: server.store, lifetime: .seconds(300))
+                .seal(.authentication, state: Self.pending, now: Date())
+            // A second instance on the same database opens it.
+            let sibling = CeremonyTickets(store: server.store, lifetime: .seconds(300))
+            #expect(try await sibling.open(ticket, kind: .authentication, as: PendingAuthentication.self, now: Date()).1 == Self.pending)
+            try await withServer(.sqlite) { other in
+                let stranger = CeremonyTickets(store: other.store, lifetime: .seconds(300))
+                await #expect(throws: CeremonyError.notFound(.authentication)) {
+                    _ = try await stranger.open(ticket, kind: .authentication, as: PendingAuthentication.self, now: Date())
+                }
+            }
+        }
+    }
+
+    @Test("every single-byte change to a ticket is refused as not found")
+    func changedTicketsAreRefused() async throws {
+        try await withServer(.sqlite) { server in
+            let tickets = CeremonyTickets(store: server.store, lifetime: .seconds(300))
+            let ticket = try await tickets.seal(.authentication, state: Self.pending, now: Date())
+            let bytes = try #require(Base64URL.decode(ticket))
+            for index in bytes.indices {
+                var changed = bytes
+                changed[index] ^= 0x01
+                await #expect(throws: CeremonyError.notFound(.authentication), "byte \(index)") {
+                    _ = try await tickets.open(Base64URL.encode(changed), kind: .authentication, as: PendingAuthentication.self, now: Date())
+                }
+            }
+            await #expect(throws: CeremonyError.notFound(.registration), "another kind's") {
+                _ = try await tickets.open(ticket, kind: .registration, as: PendingAuthentication.self, now: Date())
+            }
+            await #expect(throws: CeremonyError.notFound(.authentication), "too long") {
+                _ = try await tickets.open(String(repeating: "A", count: CeremonyTickets.maximumLength + 4), kind: .authentication,
+                                          as: PendingAuthentication.self, now: Date())
+            }
+        }
+    }
+}
