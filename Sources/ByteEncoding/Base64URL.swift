@@ -12,21 +12,44 @@ public enum Base64URL {
     }()
 
     /// Encodes bytes as unpadded base64url.
+    @inlinable
     public static func encode<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count * 4 + 2) / 3)
-        var iterator = bytes.makeIterator()
-        while let b0 = iterator.next() {
-            let b1 = iterator.next()
-            let b2 = iterator.next()
-            out.append(alphabet[Int(b0 >> 2)])
-            out.append(alphabet[Int((b0 & 0x03) << 4 | (b1 ?? 0) >> 4)])
-            if let b1 {
-                out.append(alphabet[Int((b1 & 0x0f) << 2 | (b2 ?? 0) >> 6)])
-                if let b2 { out.append(alphabet[Int(b2 & 0x3f)]) }
+        // Specialised at the caller for arrays, slices and `Data`, which are contiguous: one pass over raw memory.
+        if let text = bytes.withContiguousStorageIfAvailable({ encode(contiguous: UnsafeRawBufferPointer($0)) }) {
+            return text
+        }
+        return Array(bytes).withUnsafeBytes { encode(contiguous: $0) }
+    }
+
+    /// Encodes contiguous bytes, writing the string's storage directly.
+    @usableFromInline
+    static func encode(contiguous bytes: UnsafeRawBufferPointer) -> String {
+        let whole = bytes.count / 3
+        let rest = bytes.count % 3
+        let length = whole * 4 + (rest == 0 ? 0 : rest + 1)
+        return alphabet.withUnsafeBufferPointer { alphabet in
+            String(unsafeUninitializedCapacity: length) { out in
+                var read = 0
+                var written = 0
+                for _ in 0..<whole {
+                    let b0 = bytes[read], b1 = bytes[read + 1], b2 = bytes[read + 2]
+                    out[written] = alphabet[Int(b0 >> 2)]
+                    out[written + 1] = alphabet[Int((b0 & 0x03) << 4 | b1 >> 4)]
+                    out[written + 2] = alphabet[Int((b1 & 0x0f) << 2 | b2 >> 6)]
+                    out[written + 3] = alphabet[Int(b2 & 0x3f)]
+                    read += 3
+                    written += 4
+                }
+                if rest > 0 {
+                    let b0 = bytes[read]
+                    let b1: UInt8 = rest == 2 ? bytes[read + 1] : 0
+                    out[written] = alphabet[Int(b0 >> 2)]
+                    out[written + 1] = alphabet[Int((b0 & 0x03) << 4 | b1 >> 4)]
+                    if rest == 2 { out[written + 2] = alphabet[Int((b1 & 0x0f) << 2)] }
+                }
+                return length
             }
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Decodes base64url or base64, padded or not. Returns nil for anything else.
