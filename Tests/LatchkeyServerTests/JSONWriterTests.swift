@@ -93,6 +93,25 @@ struct JSONWriterTests {
         }
     }
 
+    @Test("the conformance profile's sign-in options and status answers are the encoder's bytes")
+    func conformanceAnswersAreTheEncodersBytes() throws {
+        for response in Self.requestOptions() {
+            var answer = ServerRequestOptionsResponse(options: response.options)
+            let written = String(decoding: try answer.jsonBytes(), as: UTF8.self)
+            #expect(written == String(decoding: try Self.encoder.encode(answer), as: UTF8.self))
+            answer.errorMessage = response.ticket
+            #expect(try answer.jsonBytes() == Array(try Self.encoder.encode(answer)))
+        }
+        for text in Self.texts {
+            for status in [ServerStatus.ok, .failed] {
+                for answer in [ServerResponse(status: status, errorMessage: text), ServerResponse(status: status, errorMessage: text, errorCode: text)] {
+                    #expect(try answer.jsonBytes() == Array(try Self.encoder.encode(answer)), "\(answer)")
+                }
+            }
+        }
+        #expect(String(decoding: try ServerResponse.ok.jsonBytes(), as: UTF8.self) == #"{"errorMessage":"","status":"ok"}"#)
+    }
+
     @Test func theWrittenAnswersDecode() throws {
         let decoder = APIJSON.makeDecoder()
         for response in Self.requestOptions().prefix(50) {

@@ -180,6 +180,40 @@ extension TicketedOptions: JSONWritable where Options == PublicKeyCredentialRequ
     }
 }
 
+extension ServerRequestOptionsResponse: JSONWritable {
+    func write(to json: inout JSONWriter) throws {
+        try json.object { json in
+            json.key("allowCredentials")
+            json.array { json in
+                for descriptor in allowCredentials { descriptor.write(to: &json) }
+            }
+            json.member("challenge", Base64URL.encode(challenge.bytes))
+            json.member("errorMessage", errorMessage)
+            if let extensions {
+                json.key("extensions")
+                try json.encoded(extensions)
+            }
+            json.member("rpId", rpId)
+            json.member("status", status.rawValue)
+            if let timeout {
+                json.key("timeout")
+                json.int(timeout)
+            }
+            json.member("userVerification", userVerification.rawValue)
+        }
+    }
+}
+
+extension ServerResponse: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("errorCode", errorCode)
+            json.member("errorMessage", errorMessage)
+            json.member("status", status.rawValue)
+        }
+    }
+}
+
 extension PublicKeyCredentialRequestOptions: JSONWritable {
     func write(to json: inout JSONWriter) throws {
         try json.object { json in

@@ -52,7 +52,7 @@ struct ConformanceRoutes: Sendable {
             attestation: body.attestation, extensions: body.extensions
         )
         let (ticket, options) = try await ceremonies.beginRegistration(for: subject, preferences: preferences)
-        return try pending(ServerCreationOptionsResponse(options: options), ticket: ticket)
+        return try pending(Response.json(ServerCreationOptionsResponse(options: options)), ticket: ticket)
     }
 
     private func attestationResult(_ request: Request, context: ServerRequestContext) async throws -> Response {
@@ -70,7 +70,7 @@ struct ConformanceRoutes: Sendable {
         let (ticket, options) = try await ceremonies.beginAuthentication(
             username: body?.username, userVerification: body?.userVerification, extensions: body?.extensions
         )
-        return try pending(ServerRequestOptionsResponse(options: options), ticket: ticket)
+        return try pending(Response.json(ServerRequestOptionsResponse(options: options)), ticket: ticket)
     }
 
     private func assertionResult(_ request: Request, context: ServerRequestContext) async throws -> Response {
@@ -80,9 +80,9 @@ struct ConformanceRoutes: Sendable {
         return try success(try await ceremonies.finishAuthentication(ticket: ticket, credential: credential))
     }
 
-    /// An options response that sets the ceremony cookie.
-    private func pending(_ options: some Encodable, ticket: String) throws -> Response {
-        var response = try Response.json(options)
+    /// The options `response`, setting the ceremony cookie.
+    private func pending(_ response: Response, ticket: String) -> Response {
+        var response = response
         response.setCookie(sessions.cookies.ceremony(ticket: ticket, lifetime: ceremonies.ceremonyLifetime))
         return response
     }
