@@ -15,6 +15,8 @@ public final class SQLiteStore: LatchkeyStore {
     /// The database file.
     public let path: String
     private let pool: DatabasePool
+    /// A sign-in's two account reads, outside GRDB's reader pool.
+    private let accounts: SQLiteAccountReader
 
     /// How long a write waits for another process's lock before failing with ``StoreError/Code/unavailable``.
     public static let busyTimeout: TimeInterval = 5
@@ -25,6 +27,7 @@ public final class SQLiteStore: LatchkeyStore {
     /// Throws ``StoreError/Code/unavailable`` if the file cannot be opened or migrated.
     public init(path: String) throws(StoreError) {
         self.path = path
+        accounts = SQLiteAccountReader(path: path)
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -119,24 +122,11 @@ public final class SQLiteStore: LatchkeyStore {
     }
 
     public func account(named name: String) async throws(StoreError) -> StoredAccount? {
-        try await account(StoreColumns.accountByName, StoredUser.nameKey(name))
+        try accounts.account(.nameKey(StoredUser.nameKey(name)))
     }
 
     public func account(ofCredential id: Data) async throws(StoreError) -> StoredAccount? {
-        try await account(StoreColumns.accountByCredential, id)
-    }
-
-    /// One statement of ``StoreColumns/account(where:)``: a row per credential (one row of NULL credential columns
-    /// for an account without any), the user's columns after the credential's.
-    private func account(_ sql: String, _ key: some DatabaseValueConvertible & Sendable) async throws(StoreError) -> StoredAccount? {
-        try await read { db in
-            let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [key])
-            guard let first = rows.first else { return nil }
-            return StoredAccount(
-                user: try StoredUser(sqliteRow: first, at: StoreColumns.credentialCount),
-                credentials: try rows.filter { !$0.hasNull(atIndex: 0) }.map(StoredCredential.init(sqliteRow:))
-            )
-        }
+        try accounts.account(.credentialID(id))
     }
 
     public func credentials(ofUser userID: UUID) async throws(StoreError) -> [StoredCredential] {
