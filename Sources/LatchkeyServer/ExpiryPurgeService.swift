@@ -3,7 +3,10 @@ import LatchkeyStore
 import Logging
 import ServiceLifecycle
 
-/// Deletes spent tickets and sessions once they expire, now and then, so they do not pile up. Safe to run on
+/// Deletes spent tickets and sessions once they expire, now and then, so they do not pile up.
+///
+/// A spent ticket is kept ``spentTicketGrace`` past its expiry: instances whose clocks run behind this one's still
+/// take the ticket for unexpired that long, and must still find it spent. Safe to run on
 /// every instance sharing one database.
 struct ExpiryPurgeService: Service {
     let store: any LatchkeyStore
@@ -12,6 +15,9 @@ struct ExpiryPurgeService: Service {
     /// How long password failure counts are remembered.
     var passwordThrottleMemory: Duration = .seconds(86_400)
 
+    /// How long a spent ticket is kept after it expires.
+    static let spentTicketGrace: TimeInterval = 600
+
     func run() async throws {
         while !Task.isShuttingDownGracefully {
             do {
@@ -19,17 +25,21 @@ struct ExpiryPurgeService: Service {
             } catch {
                 return  // shutting down
             }
-            let now = Date()
             do {
-                let tickets = try await store.purgeSpentTickets(now: now)
-                let sessions = try await store.purgeExpiredSessions(now: now)
-                let apple = try await store.purgeExpiredAppleRecords(now: now)
-                try await store.purgePasswordThrottles(lastFailureBefore: now.addingTimeInterval(-TimeInterval(passwordThrottleMemory.components.seconds)))
-                try await store.purgeRequestCounts(before: now.addingTimeInterval(-AccountNameLimiter.window))
-                logger.debug("purged expired records", metadata: ["spentTickets": "\(tickets)", "sessions": "\(sessions)", "apple": "\(apple)"])
+                try await purge(now: Date())
             } catch {
                 logger.warning("purging expired records failed", metadata: ["error.code": "\(error.code)"])
             }
         }
+    }
+
+    /// One pass: deletes what has expired by `now` (spent tickets ``spentTicketGrace`` later).
+    func purge(now: Date) async throws(StoreError) {
+        let tickets = try await store.purgeSpentTickets(now: now.addingTimeInterval(-Self.spentTicketGrace))
+        let sessions = try await store.purgeExpiredSessions(now: now)
+        let apple = try await store.purgeExpiredAppleRecords(now: now)
+        try await store.purgePasswordThrottles(lastFailureBefore: now.addingTimeInterval(-TimeInterval(passwordThrottleMemory.components.seconds)))
+        try await store.purgeRequestCounts(before: now.addingTimeInterval(-AccountNameLimiter.window))
+        logger.debug("purged expired records", metadata: ["spentTickets": "\(tickets)", "sessions": "\(sessions)", "apple": "\(apple)"])
     }
 }

@@ -32,6 +32,16 @@ struct CeremonyTicketsTests {
             await #expect(throws: CeremonyError.expired(.authentication)) {
                 _ = try await tickets.open(ticket, kind: .authentication, as: PendingAuthentication.self, now: spent.expiresAt)
             }
+            await #expect(throws: CeremonyError.notFound(.authentication), "hours later it is no longer opened at all") {
+                _ = try await tickets.open(ticket, kind: .authentication, as: PendingAuthentication.self, now: now.addingTimeInterval(4 * 3600))
+            }
+            await #expect(throws: CeremonyError.notFound(.authentication), "nor hours before it was issued") {
+                _ = try await tickets.open(ticket, kind: .authentication, as: PendingAuthentication.self, now: now.addingTimeInterval(-3 * 3600))
+            }
+            let nextHour = now.addingTimeInterval(3600)
+            let later = try await tickets.seal(.authentication, state: Self.pending, now: nextHour)
+            #expect(try await tickets.open(later, kind: .authentication, as: PendingAuthentication.self, now: nextHour).1 == Self.pending,
+                    "each hour has its key")
         }
     }
 
@@ -72,6 +82,21 @@ struct CeremonyTicketsTests {
                 _ = try await tickets.open(String(repeating: "A", count: CeremonyTickets.maximumLength + 4), kind: .authentication,
                                           as: PendingAuthentication.self, now: Date())
             }
+        }
+    }
+
+    @Test("a spent ticket outlives its expiry by the purge's grace, for instances whose clocks run behind")
+    func spentTicketsAreKeptPastTheirExpiry() async throws {
+        try await withServer(.sqlite) { server in
+            let now = Date()
+            let purge = ExpiryPurgeService(store: server.store, interval: .seconds(60), logger: quietLogger)
+            let recent = SpentTicket(id: "recent", expiresAt: now.addingTimeInterval(-ExpiryPurgeService.spentTicketGrace + 60))
+            let old = SpentTicket(id: "old", expiresAt: now.addingTimeInterval(-ExpiryPurgeService.spentTicketGrace - 60))
+            #expect(try await server.store.spendTicket(recent))
+            #expect(try await server.store.spendTicket(old))
+            try await purge.purge(now: now)
+            #expect(try await server.store.spendTicket(recent) == false, "expired, but within the grace: still spent")
+            #expect(try await server.store.spendTicket(old), "past the grace: purged")
         }
     }
 }

@@ -1,18 +1,23 @@
 import Crypto
 import Foundation
 import LatchkeyStore
+import Synchronization
 import WebAuthn
 
 /// Keeps a pending ceremony in the ticket the client gets: the state sealed with AES-256-GCM under a key every
 /// instance shares (``SharedSecretKey``), so beginning a ceremony writes nothing and finishing it needs no read.
 ///
-/// A ticket is base64url of `version (1) ‖ nonce (12) ‖ ciphertext ‖ tag (16)`; the plaintext is the expiry (Unix
-/// milliseconds, 8 bytes big-endian) followed by the state's JSON (``CeremonyState``), and the ceremony kind is
-/// authenticated with it, so a registration ticket cannot finish a sign-in. The client can neither read nor change it.
+/// A ticket is base64url of `version (1) ‖ hour (4) ‖ nonce (12) ‖ ciphertext ‖ tag (16)`; the plaintext is the
+/// expiry (Unix milliseconds, 8 bytes big-endian) followed by the state's JSON (``CeremonyState``), and the ceremony
+/// kind is authenticated with it, so a registration ticket cannot finish a sign-in. The client can neither read nor
+/// change it. Tickets are sealed under a key of the hour they are issued in (HKDF-SHA256 of the shared key and the
+/// hour, derived once an hour), so no key comes near the limit on random GCM nonces (2³² messages) however long the
+/// shared key lives; a ticket naming an hour outside the last few is refused without deriving anything.
 ///
 /// What stays single-use is the ticket's nonce: a finish spends it in the transaction that commits the outcome, and a
 /// failed finish spends it on its own (``LatchkeyStore/LatchkeyStore/spendTicket(_:)``); the spent record is kept until
-/// the ticket expires, after which the ticket is refused before the store is asked.
+/// the ticket expires (and a while longer, for instances whose clocks differ: ``ExpiryPurgeService``), after which the
+/// ticket is refused before the store is asked.
 struct CeremonyTickets: Sendable {
     /// The store's name of the sealing key.
     static let secretName = "ceremony-tickets-v1"
@@ -20,13 +25,15 @@ struct CeremonyTickets: Sendable {
     static let maximumLength = 65_536
 
     private static let version: UInt8 = 1
+    private static let hourLength = 4
     private static let nonceLength = 12
     private static let tagLength = 16
     private static let expiryLength = 8
 
     let key: SharedSecretKey
-    /// How long a ticket can be finished after it is issued.
+    /// How long a ticket can be finished after it is issued (at most an hour: ``ServerConfiguration``).
     let lifetime: Duration
+    private let hourKeys = HourKeys()
 
     init(store: any ServerStateStore, lifetime: Duration) {
         key = SharedSecretKey(store: store, name: Self.secretName)
@@ -35,7 +42,8 @@ struct CeremonyTickets: Sendable {
 
     /// A ticket for a `kind` ceremony with `state`, expiring ``lifetime`` after `now`.
     func seal(_ kind: CeremonyKind, state: some CeremonyState, now: Date) async throws -> String {
-        let key = try await key.value()
+        let hour = Self.hour(of: now)
+        let key = try await hourKeys.key(for: hour, shared: key)
         let expiry = Self.milliseconds(now.addingTimeInterval(TimeInterval(lifetime.components.seconds)))
         var plaintext = [UInt8]()
         let payload = try state.payload()
@@ -44,7 +52,8 @@ struct CeremonyTickets: Sendable {
         plaintext.append(contentsOf: payload)
         let box = try AES.GCM.seal(plaintext, using: key, authenticating: Self.associatedData(kind))
         var ticket = [Self.version]
-        ticket.reserveCapacity(1 + Self.nonceLength + plaintext.count + Self.tagLength)
+        ticket.reserveCapacity(1 + Self.hourLength + Self.nonceLength + plaintext.count + Self.tagLength)
+        withUnsafeBytes(of: hour.bigEndian) { ticket.append(contentsOf: $0) }
         ticket.append(contentsOf: box.nonce)
         ticket.append(contentsOf: box.ciphertext)
         ticket.append(contentsOf: box.tag)
@@ -54,35 +63,62 @@ struct CeremonyTickets: Sendable {
     /// The state sealed in `ticket` and the record that spends it.
     ///
     /// Throws ``CeremonyError/notFound(_:detail:)`` for anything this server did not seal for a `kind` ceremony
-    /// (malformed, changed, another kind's or another key's) and ``CeremonyError/expired(_:)`` once the ticket has
-    /// expired or when its state is not one this version reads.
+    /// (malformed, changed, another kind's or another key's, or issued hours ago) and ``CeremonyError/expired(_:)``
+    /// once the ticket has expired (within the hours after it was issued) or when its state is not one this version
+    /// reads.
     func open<State: CeremonyState>(_ ticket: String, kind: CeremonyKind, as state: State.Type, now: Date) async throws -> (SpentTicket, State) {
+        let header = 1 + Self.hourLength + Self.nonceLength
         guard ticket.utf8.count <= Self.maximumLength, let bytes = Base64URL.decode(ticket),
-              bytes.count >= 1 + Self.nonceLength + Self.expiryLength + Self.tagLength, bytes[0] == Self.version
+              bytes.count >= header + Self.expiryLength + Self.tagLength, bytes[0] == Self.version
         else { throw CeremonyError.notFound(kind) }
-        let nonceBytes = bytes[1..<(1 + Self.nonceLength)]
+        let hour = bytes[1..<(1 + Self.hourLength)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        // Issued within the ceremony lifetime (at most an hour) before now, give or take an hour of clock difference
+        // between instances; a ticket of any other hour is not one to open (long expired, or not ours).
+        guard (-1...2).contains(Int64(Self.hour(of: now)) - Int64(hour)) else { throw CeremonyError.notFound(kind) }
+        let key = try await hourKeys.key(for: hour, shared: key)  // a store that cannot be reached is its own error
+        let nonce = bytes[(1 + Self.hourLength)..<header]
         let plaintext: Data
         do {
             let box = try AES.GCM.SealedBox(
-                nonce: AES.GCM.Nonce(data: nonceBytes),
-                ciphertext: bytes[(1 + Self.nonceLength)..<(bytes.count - Self.tagLength)],
+                nonce: AES.GCM.Nonce(data: nonce),
+                ciphertext: bytes[header..<(bytes.count - Self.tagLength)],
                 tag: bytes[(bytes.count - Self.tagLength)...]
             )
-            plaintext = try AES.GCM.open(box, using: try await key.value(), authenticating: Self.associatedData(kind))
-        } catch let error as CeremonyError {
-            throw error
+            plaintext = try AES.GCM.open(box, using: key, authenticating: Self.associatedData(kind))
         } catch {
             throw CeremonyError.notFound(kind)
         }
         let expiry = plaintext.prefix(Self.expiryLength).reduce(Int64(0)) { $0 << 8 | Int64($1) }
         let expiresAt = Date(timeIntervalSince1970: TimeInterval(expiry) / 1000)
         guard now < expiresAt else { throw CeremonyError.expired(kind) }
-        let spent = SpentTicket(id: Base64URL.encode(nonceBytes), expiresAt: expiresAt)
+        let spent = SpentTicket(id: Base64URL.encode(nonce), expiresAt: expiresAt)
         do {
             return (spent, try State(payload: Data(plaintext.dropFirst(Self.expiryLength))))
         } catch {
             // Sealed by a version of the server that kept other state: it cannot be finished.
             throw CeremonyError.expired(kind)
+        }
+    }
+
+    /// Hours since 1970.
+    private static func hour(of date: Date) -> UInt32 {
+        UInt32(clamping: Int64(date.timeIntervalSince1970.rounded(.down)) / 3600)
+    }
+
+    /// The keys of the last few hours, each derived once: HKDF-SHA256 of the shared key with the hour as its info.
+    private final class HourKeys: Sendable {
+        private let keys = Mutex<[UInt32: SymmetricKey]>([:])
+
+        func key(for hour: UInt32, shared: SharedSecretKey) async throws -> SymmetricKey {
+            if let key = keys.withLock({ $0[hour] }) { return key }
+            var info = Array("latchkey ceremony tickets v1 hour ".utf8)
+            withUnsafeBytes(of: hour.bigEndian) { info.append(contentsOf: $0) }
+            let key = HKDF<SHA256>.deriveKey(inputKeyMaterial: try await shared.value(), info: info, outputByteCount: 32)
+            keys.withLock { keys in
+                keys = keys.filter { $0.key + 4 >= hour }  // an hour's tickets are opened for at most about two more
+                keys[hour] = key
+            }
+            return key
         }
     }
 
