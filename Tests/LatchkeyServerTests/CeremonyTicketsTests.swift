@@ -99,4 +99,32 @@ struct CeremonyTicketsTests {
             #expect(try await server.store.spendTicket(old), "past the grace: purged")
         }
     }
+
+    /// A store that cannot be reached.
+    struct UnreachableStore: ServerStateStore {
+        func serverSecret(named name: String, candidate: Data) async throws(StoreError) -> Data {
+            throw StoreError(.unavailable, "the database cannot be reached")
+        }
+        func countRequest(key: String, window: TimeInterval, now: Date) async throws(StoreError) -> Int {
+            throw StoreError(.unavailable, "the database cannot be reached")
+        }
+        func purgeRequestCounts(before cutoff: Date) async throws(StoreError) -> Int {
+            throw StoreError(.unavailable, "the database cannot be reached")
+        }
+    }
+
+    @Test("when the store holding the key cannot be reached, opening a ticket fails as the store does, not as a bad ticket")
+    func anUnreachableStoreIsNotABadTicket() async throws {
+        try await withServer(.sqlite) { server in
+            let ticket = try await CeremonyTickets(store: server.store, lifetime: .seconds(300))
+                .seal(.authentication, state: Self.pending, now: Date())
+            let cut = CeremonyTickets(store: UnreachableStore(), lifetime: .seconds(300))
+            await #expect(throws: StoreError.self) {
+                _ = try await cut.open(ticket, kind: .authentication, as: PendingAuthentication.self, now: Date())
+            }
+            await #expect(throws: StoreError.self) {
+                _ = try await cut.seal(.authentication, state: Self.pending, now: Date())
+            }
+        }
+    }
 }
