@@ -22,7 +22,7 @@ extension CeremonyService {
             }
         }
         let (options, pending) = relyingParty.beginAuthentication(for: subject, userVerification: requested, extensions: extensions)
-        let ticket = try await issueTicket(.authentication, state: pending, now: now)
+        let ticket = try await tickets.seal(.authentication, state: pending, now: now)
         return (ticket, options)
     }
 
@@ -36,7 +36,7 @@ extension CeremonyService {
     /// commit is refused (409 `credential.concurrentSignIn`), so concurrent assertions cannot move the counter
     /// backwards unseen.
     func finishAuthentication(ticket: String, credential: AuthenticationCredential, now: Date = Date()) async throws -> CeremonyOutcome {
-        let (spent, pending) = try await openTicket(ticket, kind: .authentication, as: PendingAuthentication.self, now: now)
+        let (spent, pending) = try await tickets.open(ticket, kind: .authentication, as: PendingAuthentication.self, now: now)
         return try await burningOnFailure(ticket: spent, kind: .authentication) {
             try await verifyAndCommit(credential, ticket: spent, pending: pending, now: now)
         }

@@ -38,20 +38,6 @@ struct CeremonyService: Sendable {
         )
     }
 
-    /// The ticket of a new `kind` ceremony with `state`.
-    func issueTicket(_ kind: CeremonyKind, state: some CeremonyState, now: Date) async throws -> String {
-        try await tickets.seal(kind, state: state, now: now)
-    }
-
-    /// Opens `ticket` for a finish that spends it in the same transaction as its outcome. Not ours, changed, or
-    /// another kind's: 404 `ceremony.notFound`; expired (or sealed by an earlier version in another shape): 410
-    /// `ceremony.expired`. Whether it was spent already shows when it is spent.
-    func openTicket<State: CeremonyState>(
-        _ ticket: String, kind: CeremonyKind, as state: State.Type, now: Date
-    ) async throws -> (SpentTicket, State) {
-        try await tickets.open(ticket, kind: kind, as: state, now: now)
-    }
-
     /// Spends the ticket of a finish that failed, so its challenge cannot be tried again. Returns false when the ticket
     /// was spent already: a concurrent finish of the same ceremony spent it first. (When the store cannot be reached the
     /// ticket stays unspent until it expires, as a stored ceremony stayed pending.)
@@ -60,7 +46,7 @@ struct CeremonyService: Sendable {
         (try? await store.spendTicket(ticket)) ?? true
     }
 
-    /// Runs `body` (a ceremony's verification and commit, after ``openTicket(_:kind:as:now:)``), timing it and
+    /// Runs `body` (a ceremony's verification and commit, after ``CeremonyTickets/open(_:kind:as:now:)``), timing it and
     /// counting its outcome. When it fails the ticket is spent, so its challenge is never tried twice; if the ticket
     /// was spent already, a concurrent finish committed while this one was verifying (and this one saw, say, the sign
     /// count that finish recorded), or an earlier finish failed: this attempt lost and says so (404

@@ -1,12 +1,13 @@
 import Foundation
 import WebAuthn
 
-/// A ceremony's pending state as its stored payload: JSON, by `Codable` unless the state has a faster way to the same
-/// JSON (a sign-in's, ``WebAuthn/PendingAuthentication``, written by ``JSONWriter`` and read by `JSONMembers`).
+/// A ceremony's pending state as the JSON sealed in its ticket (``CeremonyTickets``): by `Codable` unless the state has
+/// a faster way to the same JSON (a sign-in's, ``WebAuthn/PendingAuthentication``, written by ``JSONWriter`` and read by
+/// `JSONMembers`).
 protocol CeremonyState: Codable {
-    /// The JSON to store.
+    /// The JSON to seal.
     func payload() throws -> Data
-    /// The state from a stored payload; throws when it is not one (stored by a version that kept another shape).
+    /// The state from an opened ticket's JSON; throws when it is not one (sealed by a version that kept another shape).
     init(payload: Data) throws
 }
 
@@ -31,7 +32,8 @@ extension PendingAuthentication: CeremonyState {
         Data(try jsonBytes())
     }
 
-    /// Read by WebAuthn's one-pass reader in the usual form (``init(storedJSON:)``), by `JSONDecoder` otherwise.
+    /// Read by WebAuthn's one-pass reader in the form ``JSONWriter`` writes (``init(storedJSON:)``), by `JSONDecoder`
+    /// otherwise (another version's form, during a rolling upgrade).
     init(payload: Data) throws {
         if let state = PendingAuthentication(storedJSON: Array(payload)) {
             self = state
@@ -41,8 +43,7 @@ extension PendingAuthentication: CeremonyState {
     }
 }
 
-/// What a registration ceremony remembers between its options and its verification (the stored ceremony's
-/// payload, JSON): the WebAuthn library's ``WebAuthn/PendingRegistration`` and what the server adds to it.
+/// What a registration ceremony remembers between its options and its verification (sealed in its ticket): the WebAuthn library's ``WebAuthn/PendingRegistration`` and what the server adds to it.
 struct RegistrationState: CeremonyState, Sendable {
     enum Purpose: String, Codable, Sendable {
         /// A new account with its first passkey; the user is created when the ceremony finishes.

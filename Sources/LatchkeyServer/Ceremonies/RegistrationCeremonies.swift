@@ -68,7 +68,7 @@ extension CeremonyService {
             purpose: purpose, userID: userID, label: preferences.label,
             accountCreation: subject.isUnnamed ? true : nil, pending: pending
         )
-        let ticket = try await issueTicket(.registration, state: state, now: now)
+        let ticket = try await tickets.seal(.registration, state: state, now: now)
         return (ticket, options)
     }
 
@@ -87,7 +87,7 @@ extension CeremonyService {
         ticket: String, credential: RegistrationCredential, caller: () async throws -> SignedIn?,
         requirePurpose: RegistrationState.Purpose? = nil, naming: (name: String, displayName: String)? = nil, now: Date = Date()
     ) async throws -> CeremonyOutcome {
-        let (spent, state) = try await openTicket(ticket, kind: .registration, as: RegistrationState.self, now: now)
+        let (spent, state) = try await tickets.open(ticket, kind: .registration, as: RegistrationState.self, now: now)
         return try await burningOnFailure(ticket: spent, kind: .registration) {
             if let requirePurpose, state.purpose != requirePurpose {
                 throw CeremonyError.notFound(.registration, detail: "the ticket is not for this kind of registration")
