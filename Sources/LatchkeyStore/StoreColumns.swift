@@ -1,7 +1,7 @@
 import Foundation
 
-/// The column lists both backends select, in the order ``PostgresStore`` decodes them (``SQLiteStore`` reads credentials
-/// by position too, the others by name).
+/// The column lists both backends select, in the order ``PostgresStore`` decodes them (``SQLiteStore`` reads accounts and
+/// credentials by position too, in ``SQLiteAccountReader``, the others by name).
 /// Both schemas use these names.
 enum StoreColumns {
     static let user = "id, user_handle, name, display_name, created_at"
@@ -25,6 +25,7 @@ enum StoreColumns {
     }
     static let accountByName = account(where: "u.name_key = ?")
     static let accountByCredential = account(where: "u.id = (SELECT user_id FROM credentials WHERE id = ?)")
+    static let accountByUserID = account(where: "u.id = ?")
     static let session = "token_hash, user_id, created_at, expires_at, credential_id"
     static let appleLink = """
         subject, user_id, client_id, sealed_refresh_token, email, is_private_email, email_enabled, created_at, \

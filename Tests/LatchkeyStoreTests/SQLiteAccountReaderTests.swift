@@ -4,8 +4,8 @@ import Testing
 
 @testable import LatchkeyStore
 
-/// The sign-in's account reads on SQLiteStore's own read connections: they see every commit, read values exactly as
-/// GRDB does, run concurrently, and refuse a damaged row with a store error.
+/// SQLiteStore's account and credential reads on its own read connections: they see every commit, read back exactly
+/// what was written, run concurrently, and refuse a damaged row with a store error.
 @Suite("SQLite account reads on their own connections")
 struct SQLiteAccountReaderTests {
     private func withStore(_ body: (SQLiteStore, String) async throws -> Void) async throws {
@@ -16,9 +16,17 @@ struct SQLiteAccountReaderTests {
         try await body(try SQLiteStore(path: path), path)
     }
 
-    @Test("a reused connection sees each later commit, and reads what GRDB reads")
-    func seesCommitsAndReadsLikeGRDB() async throws {
-        try await withStore { store, path in
+    /// Stores a user named `name` with one credential.
+    private func storeAccount(_ name: String, in store: SQLiteStore) async throws -> (StoredUser, StoredCredential) {
+        let user = Make.user(name: name)
+        let credential = Make.credential(of: user.id)
+        try await store.commitRegistration(credential, creating: user, session: nil)
+        return (user, credential)
+    }
+
+    @Test("a reused connection sees each later commit and reads back what was written, by name, credential and user")
+    func seesCommitsAndReadsWhatWasWritten() async throws {
+        try await withStore { store, _ in
             let user = Make.user(name: "Reader")
             #expect(try await store.account(named: "reader") == nil)
             try await store.createUser(user)
@@ -36,26 +44,22 @@ struct SQLiteAccountReaderTests {
                 spending: Make.ticket(), credentialID: second.id, newSignCount: 9, backedUp: true, usedAt: Make.now, session: nil,
                 previousSignCount: second.signCount
             ))
-            let read = try #require(try await store.account(named: "READER"))
-
-            // The same rows through GRDB's own reader.
-            let queue = try DatabaseQueue(path: path)
-            let viaGRDB = try await queue.read { db in
-                try Row.fetchAll(db, sql: "SELECT \(StoreColumns.credential) FROM credentials WHERE user_id = ? ORDER BY created_at, id", arguments: [user.id])
-                    .map(StoredCredential.init(sqliteRow:))
-            }
-            #expect(read.credentials == viaGRDB)
-            #expect(read.credential(id: second.id)?.signCount == 9)
-            #expect(read.credential(id: second.id)?.lastUsedAt == Make.now)
+            var signedIn = second
+            signedIn.signCount = 9
+            signedIn.backedUp = true
+            signedIn.lastUsedAt = Make.now
+            #expect(try await store.account(named: "READER") == StoredAccount(user: user, credentials: [first, signedIn]))
+            #expect(try await store.credentials(ofUser: user.id) == [first, signedIn])
+            #expect(try await store.credential(id: second.id) == signedIn)
+            #expect(try await store.credential(id: Make.bytes(32)) == nil)
+            #expect(try await store.credentials(ofUser: UUID()) == [])
         }
     }
 
     @Test("many reads at once all succeed")
     func concurrentReads() async throws {
         try await withStore { store, _ in
-            let user = Make.user(name: "many")
-            let credential = Make.credential(of: user.id)
-            try await store.commitRegistration(credential, creating: user, session: nil)
+            let (user, credential) = try await storeAccount("many", in: store)
             let expected = StoredAccount(user: user, credentials: [credential])
             let reads = try await withThrowingTaskGroup(of: StoredAccount?.self) { group in
                 for index in 0..<64 {
@@ -71,9 +75,7 @@ struct SQLiteAccountReaderTests {
     @Test("a damaged row is a corruptRecord store error, not a crash; an empty credential ID reads nothing")
     func damagedRows() async throws {
         try await withStore { store, path in
-            let user = Make.user(name: "damaged")
-            let credential = Make.credential(of: user.id)
-            try await store.commitRegistration(credential, creating: user, session: nil)
+            let (_, credential) = try await storeAccount("damaged", in: store)
             #expect(try await store.account(ofCredential: Data()) == nil)
 
             let queue = try DatabaseQueue(path: path)

@@ -3,8 +3,9 @@ import GRDB
 import GRDBSQLite
 import Synchronization
 
-/// The two reads every sign-in makes, an account by name (the options) and an account by one of its credentials (the
-/// verify), on plain read-only SQLite connections kept for them.
+/// Accounts with their credentials: the two reads every sign-in makes (an account by name for the options, by one of its
+/// credentials for the verify), and the credential reads (by ID, by user), on plain read-only SQLite connections kept
+/// for them. Every credential the SQLite store reads is decoded here, once.
 ///
 /// Through GRDB's reader pool a read cost more than its query: a lease from the pool, a dispatch queue, arguments
 /// boxed, and each row copied with a dictionary of its column names. Here a read takes an idle connection (or opens
@@ -22,6 +23,25 @@ final class SQLiteAccountReader: Sendable {
         case nameKey(String)
         /// By the ID of one of its credentials.
         case credentialID(Data)
+        /// By ``StoredUser/id``.
+        case userID(UUID)
+
+        /// The statement's place in a connection's cache.
+        fileprivate var index: Int {
+            switch self {
+            case .nameKey: 0
+            case .credentialID: 1
+            case .userID: 2
+            }
+        }
+
+        fileprivate var sql: String {
+            switch self {
+            case .nameKey: StoreColumns.accountByName
+            case .credentialID: StoreColumns.accountByCredential
+            case .userID: StoreColumns.accountByUserID
+            }
+        }
     }
 
     private let path: String
@@ -44,12 +64,12 @@ final class SQLiteAccountReader: Sendable {
     }
 }
 
-/// One read-only connection and its two prepared statements. Not shared: ``SQLiteAccountReader`` hands it to one
+/// One read-only connection and its prepared statements. Not shared: ``SQLiteAccountReader`` hands it to one
 /// caller at a time.
 private final class ReadConnection: @unchecked Sendable {
     private let handle: OpaquePointer
-    private var byNameKey: OpaquePointer?
-    private var byCredentialID: OpaquePointer?
+    /// Prepared on first use, by ``SQLiteAccountReader/Key``'s index.
+    private var statements: [OpaquePointer?] = [nil, nil, nil]
 
     init(path: String) throws(StoreError) {
         var handle: OpaquePointer?
@@ -65,24 +85,16 @@ private final class ReadConnection: @unchecked Sendable {
     }
 
     deinit {
-        sqlite3_finalize(byNameKey)
-        sqlite3_finalize(byCredentialID)
+        for statement in statements { sqlite3_finalize(statement) }
         sqlite3_close_v2(handle)
     }
 
     func account(_ key: SQLiteAccountReader.Key) throws(StoreError) -> StoredAccount? {
-        let statement: OpaquePointer
-        let bound: Int32
-        switch key {
-        case .nameKey(let nameKey):
-            statement = try prepared(&byNameKey, StoreColumns.accountByName)
-            bound = sqlite3_bind_text(statement, 1, nameKey, -1, SQLITE_TRANSIENT)
-        case .credentialID(let id):
-            statement = try prepared(&byCredentialID, StoreColumns.accountByCredential)
-            bound = id.withUnsafeBytes { bytes in
-                // A zero-length blob needs a non-null pointer to bind as a blob, not as NULL.
-                sqlite3_bind_blob(statement, 1, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), SQLITE_TRANSIENT)
-            }
+        let statement = try prepared(key)
+        let bound = switch key {
+        case .nameKey(let nameKey): sqlite3_bind_text(statement, 1, nameKey, -1, SQLITE_TRANSIENT)
+        case .credentialID(let id): id.withUnsafeBytes { Self.bindBlob($0, to: statement) }
+        case .userID(let id): withUnsafeBytes(of: id.uuid) { Self.bindBlob($0, to: statement) }  // GRDB's form of a UUID
         }
         defer {
             sqlite3_reset(statement)
@@ -106,13 +118,18 @@ private final class ReadConnection: @unchecked Sendable {
         return user.map { StoredAccount(user: $0, credentials: credentials) }
     }
 
-    private func prepared(_ statement: inout OpaquePointer?, _ sql: String) throws(StoreError) -> OpaquePointer {
-        if let statement { return statement }
+    private func prepared(_ key: SQLiteAccountReader.Key) throws(StoreError) -> OpaquePointer {
+        if let statement = statements[key.index] { return statement }
         var made: OpaquePointer?
-        let result = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &made, nil)
+        let result = sqlite3_prepare_v3(handle, key.sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &made, nil)
         guard result == SQLITE_OK, let made else { throw Self.error(result, handle) }
-        statement = made
+        statements[key.index] = made
         return made
+    }
+
+    /// Binds `bytes` as a blob (a zero-length blob needs a non-null pointer to bind as a blob, not as NULL).
+    private static func bindBlob(_ bytes: UnsafeRawBufferPointer, to statement: OpaquePointer) -> Int32 {
+        sqlite3_bind_blob(statement, 1, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), SQLITE_TRANSIENT)
     }
 
     /// The ``StoreError`` GRDB's error for `code` maps to.

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 
 // Reading records from SQLite rows (by column name) and the arguments that write them, in `StoreColumns` order.
+// Accounts and credentials are read by `SQLiteAccountReader`.
 // Dates go through `SQLiteDate` (GRDB's text form without its formatter).
 
 extension StoredUser {
@@ -15,17 +16,6 @@ extension StoredUser {
         )
     }
 
-    /// The user in a row's columns from `start` on, in ``StoreColumns/user`` order (after a joined record's).
-    init(sqliteRow row: Row, at start: Int) throws {
-        self.init(
-            id: try row.decode(atIndex: start),
-            userHandle: try row.decode(atIndex: start + 1),
-            name: try row.decode(atIndex: start + 2),
-            displayName: try row.decode(atIndex: start + 3),
-            createdAt: try row.decode(SQLiteDate.self, atIndex: start + 4).date
-        )
-    }
-
     /// For `INSERT INTO users (\(StoreColumns.user), name_key, name_skeleton)`.
     var sqliteArguments: StatementArguments {
         [id, userHandle, name, displayName, SQLiteDate(createdAt), nameKey, NameSkeleton.of(name)]
@@ -33,28 +23,6 @@ extension StoredUser {
 }
 
 extension StoredCredential {
-    /// A row of `SELECT \(StoreColumns.credential)`, read by position (the hottest record of a sign-in: looking
-    /// columns up by name cost more than the query).
-    init(sqliteRow row: Row) throws {
-        self.init(
-            id: try row.decode(atIndex: 0),
-            userID: try row.decode(atIndex: 1),
-            publicKey: try row.decode(atIndex: 2),
-            algorithm: try StoredValues.algorithm(row.decode(atIndex: 3)),
-            signCount: try StoredValues.signCount(row.decode(atIndex: 4)),
-            aaguid: try row.decode(atIndex: 5),
-            transports: try SQLiteTransports.decode(row.decode(atIndex: 6)),
-            backupEligible: try row.decode(atIndex: 7),
-            backedUp: try row.decode(atIndex: 8),
-            attestationFormat: try row.decode(atIndex: 9),
-            userVerified: try row.decode(atIndex: 10),
-            discoverable: try row.decode(atIndex: 11),
-            label: try row.decode(atIndex: 12),
-            createdAt: try row.decode(SQLiteDate.self, atIndex: 13).date,
-            lastUsedAt: try row.decode(SQLiteDate?.self, atIndex: 14)?.date
-        )
-    }
-
     /// For `INSERT INTO credentials (\(StoreColumns.credential))`.
     var sqliteArguments: StatementArguments {
         get throws(StoreError) {

@@ -15,7 +15,7 @@ public final class SQLiteStore: LatchkeyStore {
     /// The database file.
     public let path: String
     private let pool: DatabasePool
-    /// A sign-in's two account reads, outside GRDB's reader pool.
+    /// Account and credential reads, outside GRDB's reader pool.
     private let accounts: SQLiteAccountReader
 
     /// How long a write waits for another process's lock before failing with ``StoreError/Code/unavailable``.
@@ -115,10 +115,7 @@ public final class SQLiteStore: LatchkeyStore {
     }
 
     public func credential(id: Data) async throws(StoreError) -> StoredCredential? {
-        try await read { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(StoreColumns.credential) FROM credentials WHERE id = ?"), arguments: [id])
-                .map(StoredCredential.init(sqliteRow:))
-        }
+        try accounts.account(.credentialID(id))?.credential(id: id)
     }
 
     public func account(named name: String) async throws(StoreError) -> StoredAccount? {
@@ -130,12 +127,7 @@ public final class SQLiteStore: LatchkeyStore {
     }
 
     public func credentials(ofUser userID: UUID) async throws(StoreError) -> [StoredCredential] {
-        try await read { db in
-            try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT \(StoreColumns.credential) FROM credentials WHERE user_id = ? ORDER BY created_at, id"),
-                arguments: [userID]
-            ).map(StoredCredential.init(sqliteRow:))
-        }
+        try accounts.account(.userID(userID))?.credentials ?? []
     }
 
     public func renameCredential(id: Data, ofUser userID: UUID, to label: String?) async throws(StoreError) {
