@@ -53,6 +53,24 @@ struct StandardErrorLogHandlerTests {
         }
     }
 
+    @Test("a logged event arrives whole on the descriptor, at or above the level only, with the handler's metadata")
+    func logWritesTheLine() throws {
+        let pipe = Pipe()
+        var logger = Logger(label: "latchkey.server") {
+            StandardErrorLogHandler(label: $0, metadataProvider: nil, fileDescriptor: pipe.fileHandleForWriting.fileDescriptor)
+        }
+        logger.logLevel = .info
+        logger[metadataKey: "instance"] = "a"
+        logger.debug("not written")
+        logger.info("request", metadata: ["http.status": "200"])
+        try pipe.fileHandleForWriting.close()
+        let written = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let lines = written.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 2 && lines.last == "", "one line, ended: \(written)")
+        #expect(written.hasSuffix(" info latchkey.server: http.status=200 instance=a [LatchkeyCLITests] request\n"), "\(written)")
+        #expect(written.wholeMatch(of: /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{4} .*\n/) != nil, "\(written)")
+    }
+
     @Test("the timestamp is strftime's local time with its offset")
     func timestampShape() {
         let handler = StandardErrorLogHandler.SecondClock()

@@ -21,9 +21,13 @@ struct StandardErrorLogHandler: LogHandler {
     var metadata: Logger.Metadata = [:]
     var metadataProvider: Logger.MetadataProvider?
 
-    init(label: String, metadataProvider: Logger.MetadataProvider? = LoggingSystem.metadataProvider) {
+    /// Where the lines go: standard error, or another descriptor in tests.
+    let fileDescriptor: Int32
+
+    init(label: String, metadataProvider: Logger.MetadataProvider? = LoggingSystem.metadataProvider, fileDescriptor: Int32 = 2) {
         self.label = label
         self.metadataProvider = metadataProvider
+        self.fileDescriptor = fileDescriptor
     }
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -33,16 +37,16 @@ struct StandardErrorLogHandler: LogHandler {
 
     func log(event: LogEvent) {
         var line = Self.line(event, label: label, timestamp: Self.clock.timestamp(), base: metadata, provider: metadataProvider)
-        line.withUTF8 { Self.writeToStandardError(UnsafeRawBufferPointer($0)) }
+        line.withUTF8 { Self.writeAll(UnsafeRawBufferPointer($0), to: fileDescriptor) }
     }
 
-    /// Writes `bytes` to file descriptor 2 with `write(2)`: a line is one call (standard error is unbuffered, so nothing
+    /// Writes `bytes` to `descriptor` with `write(2)`: a line is one call (standard error is unbuffered, so nothing
     /// else holds part of a line), retried after a signal or a short write.
-    private static func writeToStandardError(_ bytes: UnsafeRawBufferPointer) {
+    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) {
         guard let base = bytes.baseAddress else { return }
         var offset = 0
         while offset < bytes.count {
-            let written = write(2, base + offset, bytes.count - offset)
+            let written = write(descriptor, base + offset, bytes.count - offset)
             if written > 0 {
                 offset += written
             } else if written < 0 && errno == EINTR {
