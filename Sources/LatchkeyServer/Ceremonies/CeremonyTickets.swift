@@ -50,7 +50,9 @@ struct CeremonyTickets: Sendable {
         plaintext.reserveCapacity(Self.expiryLength + payload.count)
         withUnsafeBytes(of: expiry.bigEndian) { plaintext.append(contentsOf: $0) }
         plaintext.append(contentsOf: payload)
-        let box = try AES.GCM.seal(plaintext, using: key, authenticating: Self.associatedData(kind))
+        // A nonce drawn in one system call (`AES.GCM.Nonce()` makes two).
+        let nonce = try AES.GCM.Nonce(data: RelyingParty.generateChallenge(byteCount: Self.nonceLength))
+        let box = try AES.GCM.seal(plaintext, using: key, nonce: nonce, authenticating: Self.associatedData(kind))
         var ticket = [Self.version]
         ticket.reserveCapacity(1 + Self.hourLength + Self.nonceLength + plaintext.count + Self.tagLength)
         withUnsafeBytes(of: hour.bigEndian) { ticket.append(contentsOf: $0) }

@@ -80,11 +80,10 @@ public struct RelyingParty: Sendable {
     /// All RP IDs whose hash is accepted.
     public var acceptedRPIDs: [String] { [id] + additionalRPIDs }
 
-    /// Makes a random challenge with BoringSSL's CSPRNG (seeded from the OS), in one call rather than one system
-    /// call per byte.
+    /// Makes a random challenge (or any other random value: session tokens, salts, IDs) from the operating system's
+    /// CSPRNG, with one system call for the whole value (`getrandom(2)` on Linux, `arc4random_buf` on Apple platforms).
     public static func generateChallenge(byteCount: Int = 32) -> [UInt8] {
-        guard byteCount > 0 else { return [] }
-        return SymmetricKey(size: SymmetricKeySize(bitCount: byteCount * 8)).withUnsafeBytes { Array($0) }
+        SecureRandom.bytes(count: byteCount)
     }
 }
 
