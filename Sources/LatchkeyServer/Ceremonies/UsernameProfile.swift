@@ -14,8 +14,23 @@ enum UsernameProfile {
     static let maximumBytes = 256
 
     /// The name as stored: surrounding white space removed, width-mapped and normalized (NFKC).
+    ///
+    /// An ASCII name (most are, and a sign-in prepares one) is its own NFKC form and its only white space is ASCII, so
+    /// it is trimmed here without Foundation's `NSString` round trip; any other name takes Foundation's path.
     static func prepared(_ name: String) -> String {
-        name.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCompatibilityMapping
+        if let ascii = preparedASCII(name) { return ascii }
+        return name.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCompatibilityMapping
+    }
+
+    /// ``prepared(_:)`` for an all-ASCII name; nil for any other. The white space `CharacterSet.whitespacesAndNewlines`
+    /// holds in ASCII is tab, line feed, vertical tab, form feed, carriage return and space.
+    static func preparedASCII(_ name: String) -> String? {
+        var utf8 = name.utf8[...]
+        guard utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        let isWhiteSpace: (UInt8) -> Bool = { $0 == 0x20 || (0x09...0x0D).contains($0) }
+        while let first = utf8.first, isWhiteSpace(first) { utf8.removeFirst() }
+        while let last = utf8.last, isWhiteSpace(last) { utf8.removeLast() }
+        return utf8.count == name.utf8.count ? name : String(Substring(utf8))
     }
 
     /// Whether a prepared name is allowed.
