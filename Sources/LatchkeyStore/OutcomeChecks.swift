@@ -18,10 +18,14 @@ enum OutcomeChecks {
     static func checkSession(_ session: StoredSession?, owner: UUID) throws(StoreError) {
         guard let session else { return }
         try session.validate()
-        guard session.userID == owner else {
-            throw StoreError(.invalidRecord, "the session is for another user than the credential's owner")
-        }
+        guard session.userID == owner else { throw sessionForAnotherUser }
     }
+
+    /// The session given with a sign-in is for another user than the credential's owner.
+    static let sessionForAnotherUser = StoreError(.invalidRecord, "the session is for another user than the credential's owner")
+
+    /// The credential a sign-in updates does not exist (it was removed while the sign-in was verified).
+    static let credentialMissing = StoreError(.notFound, "the credential does not exist")
 
     /// A compare-and-set of the sign count found another value: another sign-in with the credential committed first.
     static let signCountMoved = StoreError(

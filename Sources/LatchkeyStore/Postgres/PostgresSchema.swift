@@ -187,5 +187,44 @@ enum PostgresSchema {
             """,
             "CREATE INDEX spent_tickets_expires_at ON spent_tickets (expires_at)",
         ]),
+        // A sign-in's outcome in one round trip: the five of a transaction (BEGIN, spend, compare-and-set, session,
+        // COMMIT) become one statement. The function runs in that statement's transaction, so an exception it raises
+        // undoes everything it did, the spent ticket included; PostgresStore maps its codes (LK409, LK404, LK422).
+        Migration(version: 7, name: "sign-in commit in one statement", statements: [
+            """
+            CREATE FUNCTION latchkey_commit_authentication(
+                ticket_id text, ticket_expires_at timestamptz,
+                credential bytea, new_sign_count bigint, now_backed_up boolean, used_at timestamptz, previous_sign_count bigint,
+                session_token_hash bytea, session_user_id uuid, session_created_at timestamptz, session_expires_at timestamptz,
+                session_credential_id bytea
+            ) RETURNS boolean LANGUAGE plpgsql AS $function$
+            DECLARE
+                owner uuid;
+            BEGIN
+                INSERT INTO spent_tickets (id, expires_at) VALUES (ticket_id, ticket_expires_at) ON CONFLICT (id) DO NOTHING;
+                IF NOT FOUND THEN
+                    RETURN false;
+                END IF;
+                UPDATE credentials SET sign_count = new_sign_count, backed_up = now_backed_up, last_used_at = used_at
+                    WHERE id = credential AND sign_count = previous_sign_count
+                    RETURNING user_id INTO owner;
+                IF NOT FOUND THEN
+                    IF EXISTS (SELECT 1 FROM credentials WHERE id = credential) THEN
+                        RAISE EXCEPTION 'the sign count moved' USING ERRCODE = 'LK409';
+                    END IF;
+                    RAISE EXCEPTION 'the credential does not exist' USING ERRCODE = 'LK404';
+                END IF;
+                IF session_token_hash IS NOT NULL THEN
+                    IF session_user_id IS DISTINCT FROM owner THEN
+                        RAISE EXCEPTION 'the session is for another user' USING ERRCODE = 'LK422';
+                    END IF;
+                    INSERT INTO sessions (token_hash, user_id, created_at, expires_at, credential_id)
+                        VALUES (session_token_hash, session_user_id, session_created_at, session_expires_at, session_credential_id);
+                END IF;
+                RETURN true;
+            END
+            $function$
+            """,
+        ]),
     ]
 }

@@ -277,7 +277,7 @@ public final class SQLiteStore: LatchkeyStore {
             )
             guard let owner else {
                 let exists = try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM credentials WHERE id = ?"), arguments: [credentialID]) != nil
-                throw exists ? OutcomeChecks.signCountMoved : StoreError(.notFound, "the credential does not exist")
+                throw exists ? OutcomeChecks.signCountMoved : OutcomeChecks.credentialMissing
             }
             try OutcomeChecks.checkSession(session, owner: owner)
             if let session { try Self.insert(session, into: db) }
