@@ -15,14 +15,20 @@ enum StoreColumns {
     /// ``credential``'s columns (NULL for an account without credentials) then ``user``'s. `condition` selects the
     /// account (`u` is the users table) and may use one `?`.
     static func account(where condition: String) -> String {
+        accountSelect + condition + accountOrder
+    }
+
+    /// ``account(where:)`` up to its condition, for a statement that binds the condition's value itself (PostgreSQL).
+    static let accountSelect: String = {
         func qualified(_ columns: String, _ table: String) -> String {
             columns.split(separator: ",").map { "\(table).\($0.trimmingCharacters(in: .whitespaces))" }.joined(separator: ", ")
         }
-        return """
-            SELECT \(qualified(credential, "c")), \(qualified(user, "u")) FROM users u \
-            LEFT JOIN credentials c ON c.user_id = u.id WHERE \(condition) ORDER BY c.created_at, c.id
-            """
-    }
+        return "SELECT \(qualified(credential, "c")), \(qualified(user, "u")) FROM users u LEFT JOIN credentials c ON c.user_id = u.id WHERE "
+    }()
+
+    /// ``account(where:)`` after its condition.
+    static let accountOrder = " ORDER BY c.created_at, c.id"
+
     static let accountByName = account(where: "u.name_key = ?")
     static let accountByCredential = account(where: "u.id = (SELECT user_id FROM credentials WHERE id = ?)")
     static let accountByUserID = account(where: "u.id = ?")

@@ -31,10 +31,7 @@ struct SQLiteAccountReaderTests {
             #expect(try await store.account(named: "reader") == nil)
             try await store.createUser(user)
             #expect(try await store.account(named: "reader") == StoredAccount(user: user, credentials: []))
-            var first = Make.credential(of: user.id, createdAt: Date(timeIntervalSince1970: 1_000.125))
-            first.label = "Ünïcode \"label\""
-            first.discoverable = nil
-            first.transports = ["usb", "nfc"]
+            let first = Make.unusualCredential(of: user.id, createdAt: Date(timeIntervalSince1970: 1_000.125))
             let second = Make.credential(of: user.id, createdAt: Date(timeIntervalSince1970: 2_000))
             try await store.commitRegistration(first, creating: nil, session: nil)
             #expect(try await store.account(ofCredential: first.id) == StoredAccount(user: user, credentials: [first]))

@@ -135,6 +135,29 @@ struct StoreBehaviourTests {
         }
     }
 
+    @Test("an account reads back in one call, by name and by credential, with its credentials oldest first", arguments: Backend.available)
+    func accountReadsBackWithItsCredentials(_ backend: Backend) async throws {
+        try await withStore(backend) { store throws in
+            let user = Make.user(name: "Reader")
+            #expect(try await store.account(named: "reader") == nil)
+            try await store.createUser(user)
+            #expect(try await store.account(named: "READER") == StoredAccount(user: user, credentials: []), "no credentials yet")
+            let first = Make.unusualCredential(of: user.id, createdAt: Date(timeIntervalSince1970: 1_000.125))
+            let second = Make.credential(of: user.id, createdAt: Date(timeIntervalSince1970: 2_000))
+            try await store.commitRegistration(second, creating: nil, session: nil)
+            try await store.commitRegistration(first, creating: nil, session: nil)
+            let other = try await store.createUser(named: "other")
+            try await store.commitRegistration(Make.credential(of: other.id), creating: nil, session: nil)
+
+            let account = StoredAccount(user: user, credentials: [first, second])
+            #expect(try await store.account(named: "reader") == account)
+            #expect(try await store.account(ofCredential: first.id) == account)
+            #expect(try await store.account(ofCredential: second.id) == account)
+            #expect(try await store.account(ofCredential: Make.bytes(32)) == nil)
+            #expect(try await store.account(named: "nobody") == nil)
+        }
+    }
+
     // MARK: Spent tickets
 
     @Test("a ticket is spent once", arguments: Backend.available)

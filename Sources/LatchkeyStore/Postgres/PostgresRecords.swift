@@ -20,13 +20,30 @@ extension StoredUser {
 }
 
 extension StoredCredential {
+    /// ``StoreColumns/credential``'s columns, each optional: an account's row has none when the account has no
+    /// credentials (``StoreColumns/account(where:)`` is a `LEFT JOIN`).
+    typealias PostgresColumns = (
+        Data?, UUID?, Data?, Int64?, Int64?, UUID?, [String]?, Bool?, Bool?, String?, Bool?, Bool?, String?, Date?, Date?
+    )
+
     init(postgresRow row: PostgresRow) throws {
+        guard let credential = try Self(postgresColumns: row.decode(PostgresColumns.self)) else {
+            throw StoreError(.corruptRecord, "a credential row has no ID")
+        }
+        self = credential
+    }
+
+    /// The credential in `columns`; nil when they are all NULL (no credential), and ``StoreError/Code/corruptRecord``
+    /// when a required one is NULL.
+    init?(postgresColumns columns: PostgresColumns) throws {
         let (
             id, userID, publicKey, algorithm, signCount, aaguid, transports, backupEligible, backedUp,
             attestationFormat, userVerified, discoverable, label, createdAt, lastUsedAt
-        ) = try row.decode(
-            (Data, UUID, Data, Int64, Int64, UUID, [String], Bool, Bool, String, Bool, Bool?, String?, Date, Date?).self
-        )
+        ) = columns
+        guard let id else { return nil }
+        guard let userID, let publicKey, let algorithm, let signCount, let aaguid, let transports, let backupEligible,
+              let backedUp, let attestationFormat, let userVerified, let createdAt
+        else { throw StoreError(.corruptRecord, "a credential row lacks a required column") }
         self.init(
             id: id,
             userID: userID,
@@ -55,6 +72,31 @@ extension StoredCredential {
                         \(createdAt), \(lastUsedAt))
                 """
         }
+    }
+}
+
+extension StoredAccount {
+    /// The account in the rows of ``StoreColumns/account(where:)`` (a row per credential, oldest first: the
+    /// credential's columns, NULL for an account without one, then the user's); nil for no rows.
+    init?(postgresRows rows: [PostgresRow]) throws {
+        var user: StoredUser?
+        var credentials: [StoredCredential] = []
+        for row in rows {
+            let (
+                c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, id, userHandle, name, displayName, createdAt
+            ) = try row.decode(
+                (Data?, UUID?, Data?, Int64?, Int64?, UUID?, [String]?, Bool?, Bool?, String?, Bool?, Bool?, String?, Date?, Date?,
+                 UUID, Data, String, String, Date).self
+            )
+            if user == nil {
+                user = StoredUser(id: id, userHandle: userHandle, name: name, displayName: displayName, createdAt: createdAt)
+            }
+            if let credential = try StoredCredential(postgresColumns: (c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14)) {
+                credentials.append(credential)
+            }
+        }
+        guard let user else { return nil }
+        self.init(user: user, credentials: credentials)
     }
 }
 

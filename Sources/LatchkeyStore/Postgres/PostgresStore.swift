@@ -124,23 +124,20 @@ public final class PostgresStore: LatchkeyStore {
     }
 
     public func account(named name: String) async throws(StoreError) -> StoredAccount? {
-        guard let user = try await user(named: name) else { return nil }
-        return StoredAccount(user: user, credentials: try await credentials(ofUser: user.id))
+        let nameKey = StoredUser.nameKey(name)
+        return try await account("\(unescaped: StoreColumns.accountSelect)u.name_key = \(nameKey)\(unescaped: StoreColumns.accountOrder)")
     }
 
     public func account(ofCredential id: Data) async throws(StoreError) -> StoredAccount? {
+        try await account(
+            try "\(unescaped: StoreColumns.accountSelect)u.id = (SELECT user_id FROM credentials WHERE id = \(id))\(unescaped: StoreColumns.accountOrder)"
+        )
+    }
+
+    /// An account with its credentials, in one statement (``StoreColumns/account(where:)``).
+    private func account(_ query: @autoclosure @escaping @Sendable () throws -> PostgresQuery) async throws(StoreError) -> StoredAccount? {
         try await pool { [logger] client in
-            try await client.withConnection { connection in
-                guard let user = try await connection.first(
-                    "SELECT \(unescaped: StoreColumns.user) FROM users WHERE id = (SELECT user_id FROM credentials WHERE id = \(id))",
-                    logger: logger, StoredUser.init(postgresRow:)
-                ) else { return nil }
-                let credentials = try await connection.all(
-                    "SELECT \(unescaped: StoreColumns.credential) FROM credentials WHERE user_id = \(user.id) ORDER BY created_at, id",
-                    logger: logger, StoredCredential.init(postgresRow:)
-                )
-                return StoredAccount(user: user, credentials: credentials)
-            }
+            try StoredAccount(postgresRows: try await client.all(query(), logger: logger) { $0 })
         }
     }
 

@@ -38,6 +38,16 @@ enum Make {
         )
     }
 
+    /// A credential whose optional and free-text columns are the awkward cases: a non-ASCII label with quotes, no
+    /// known discoverability, two transports.
+    static func unusualCredential(of userID: UUID, createdAt: Date) -> StoredCredential {
+        var credential = credential(of: userID, createdAt: createdAt)
+        credential.label = "Ünïcode \"label\""
+        credential.discoverable = nil
+        credential.transports = ["usb", "nfc"]
+        return credential
+    }
+
     static func ticket(expiresAt: Date = now.addingTimeInterval(300)) -> SpentTicket {
         SpentTicket(id: UUID().uuidString.replacingOccurrences(of: "-", with: "_"), expiresAt: expiresAt)
     }
