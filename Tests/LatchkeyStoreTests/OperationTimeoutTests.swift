@@ -44,4 +44,27 @@ struct OperationTimeoutTests {
             }
         }
     }
+
+    @Test(.timeLimit(.minutes(1)))
+    func cancellingTheCallerCancelsTheOperation() async {
+        let started = ContinuousClock.now
+        let call = Task {
+            try await OperationTimeout.run(limit: .seconds(30)) {
+                try await Task.sleep(for: .seconds(30))
+                return 1
+            }
+        }
+        try? await Task.sleep(for: .milliseconds(50))
+        call.cancel()
+        let result = await call.result
+        #expect(throws: CancellationError.self) { try result.get() }
+        #expect(ContinuousClock.now - started < .seconds(10))
+    }
+
+    @Test("a thousand calls in a row each return their own value")
+    func manyCallsInARow() async throws {
+        for index in 0..<1_000 {
+            #expect(try await OperationTimeout.run(limit: .milliseconds(200)) { index } == index)
+        }
+    }
 }
