@@ -54,6 +54,9 @@ browser=0
 bash scripts/browser.sh "$LATCHKEY_TEST_PYTHON" "$(swift build --show-bin-path)/latchkey" || browser=1
 
 set +e
+# The watchdog below, against a stand-in `swift`: a hang is stopped and reported, other exit statuses are kept.
+bash Tests/Scripts/watchdog_test.sh
+watchdog=$?
 # The parallel run takes about a minute here. A run that has not finished after LATCHKEY_TEST_LIMIT seconds is taken as
 # hung: scripts/swift-test-watchdog.sh prints the tests still running, the threads' stacks and the PostgreSQL sessions,
 # and stops it. A hung run is then run once more (a hang was seen once in CI and never reproduced since; the
@@ -80,6 +83,7 @@ fi
 set -e
 # A failed step fails the run; each says which, after everything has run.
 fail_if() { if [ "$1" -ne 0 ]; then echo "error: $2"; status=1; fi; }
+fail_if "$watchdog" "the test watchdog's own check failed (see above; Tests/Scripts/watchdog_test.sh)"
 fail_if "$timing" "the timing-dependent tests failed (see above)"
 fail_if "$docs" "the documentation build failed (see above; scripts/docs.sh)"
 fail_if "$applesdk" "the Apple SDK check failed (see above; scripts/apple-sdk-check.sh)"
