@@ -12,8 +12,8 @@ import Synchronization
 /// is never left half done.
 ///
 /// The limit is a timer on a SwiftNIO event loop (the pool's own event loop group), not `Task.sleep`: a sleep is a
-/// timer on Dispatch's global executor, armed and cancelled on every call, and that was 7 % of a PostgreSQL-backed
-/// server's CPU time when every store call had one.
+/// timer on Dispatch's global executor, armed and cancelled on every call, with a task group around it. Sleeps were 7 %
+/// of a PostgreSQL-backed server's CPU time; about one point of that was these, the rest PostgresNIO's own pool timers.
 enum OperationTimeout {
     /// Set by the timer when the limit passed.
     private final class Expiry: Sendable {

@@ -4,8 +4,15 @@ import PostgresNIO
 // Reading records from PostgreSQL rows, selected in `StoreColumns` order, and the statements that write them.
 
 extension StoredUser {
+    /// ``StoreColumns/user``'s columns.
+    typealias PostgresColumns = (UUID, Data, String, String, Date)
+
     init(postgresRow row: PostgresRow) throws {
-        let (id, userHandle, name, displayName, createdAt) = try row.decode((UUID, Data, String, String, Date).self)
+        self.init(postgresColumns: try row.decode(PostgresColumns.self))
+    }
+
+    init(postgresColumns columns: PostgresColumns) {
+        let (id, userHandle, name, displayName, createdAt) = columns
         self.init(id: id, userHandle: userHandle, name: name, displayName: displayName, createdAt: createdAt)
     }
 
@@ -77,7 +84,9 @@ extension StoredCredential {
 
 extension StoredAccount {
     /// The account in the rows of ``StoreColumns/account(where:)`` (a row per credential, oldest first: the
-    /// credential's columns, NULL for an account without one, then the user's); nil for no rows.
+    /// credential's columns, NULL for an account without one, then the user's); nil for no rows. PostgresNIO decodes a
+    /// row's columns from the first on, so the row's types are spelled out here: ``StoredCredential/PostgresColumns``
+    /// then ``StoredUser/PostgresColumns``.
     init?(postgresRows rows: [PostgresRow]) throws {
         var user: StoredUser?
         var credentials: [StoredCredential] = []
@@ -89,7 +98,7 @@ extension StoredAccount {
                  UUID, Data, String, String, Date).self
             )
             if user == nil {
-                user = StoredUser(id: id, userHandle: userHandle, name: name, displayName: displayName, createdAt: createdAt)
+                user = StoredUser(postgresColumns: (id, userHandle, name, displayName, createdAt))
             }
             if let credential = try StoredCredential(postgresColumns: (c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14)) {
                 credentials.append(credential)
