@@ -5,7 +5,7 @@
 #
 # The parallel run takes about a minute on the 2-core development machine. If it has not finished within LIMIT_SECONDS,
 # the run is taken as hung: this prints what was still running (the tests that started and never finished, every
-# thread's stack from lldb, the PostgreSQL sessions when LATCHKEY_TEST_POSTGRES_URL is set), stops the test process and
+# thread's stack from gdb, the PostgreSQL sessions when LATCHKEY_TEST_POSTGRES_URL is set), stops the test process and
 # exits with 124, so the caller can tell a hang from failed tests (swift test's own exit status otherwise).
 set -uo pipefail
 limit=$1
@@ -15,10 +15,7 @@ shift 2
 swift test --skip-build "$@" > >(tee "$log") 2>&1 &
 runner=$!
 deadline=$((SECONDS + limit))
-while kill -0 "$runner" 2>/dev/null; do
-    if [ "$SECONDS" -ge "$deadline" ]; then
-        break
-    fi
+while kill -0 "$runner" 2>/dev/null && [ "$SECONDS" -lt "$deadline" ]; do
     sleep 2
 done
 if ! kill -0 "$runner" 2>/dev/null; then
