@@ -53,6 +53,12 @@ bash Tests/Contract/schemathesis.sh "$LATCHKEY_TEST_PYTHON" "$(swift build --sho
 browser=0
 bash scripts/browser.sh "$LATCHKEY_TEST_PYTHON" "$(swift build --show-bin-path)/latchkey" || browser=1
 
+# The failures in a Swift test log: Swift Testing's `✘` lines with the indented details under them, and XCTest's
+# `error:` lines.
+swift_test_failures() {
+    awk '/^✘ / { print; detail = 1; next } detail && /^( |↳)/ { print; next } { detail = 0 } /: error: / { print }' "$1" | tail -n 80
+}
+
 set +e
 # The watchdog below, against a stand-in `swift`: a hang is stopped and reported, other exit statuses are kept.
 bash Tests/Scripts/watchdog_test.sh
@@ -73,6 +79,7 @@ fi
 # parallel run, so two busy cores cannot make them late.
 LATCHKEY_TEST_TIMING=1 bash scripts/swift-test-watchdog.sh "$limit" "$work/timing.log" --filter 'ConnectionDeadlineTests|PostgresUnavailableTests'
 timing=$?
+[ "$timing" -eq 0 ] || swift_test_failures "$work/timing.log" > "$work/timing-failures.txt"
 # Every libFuzzer target (scripts/fuzz.sh, docs/FUZZING.md) for 20 s from its seed corpus, one per core: a finding fails
 # the run. Last, because the fuzz build compiles Latchkey's own modules again, instrumented, in the same scratch path.
 # LATCHKEY_FUZZ_SMOKE=0 leaves it out (a quicker local run).
@@ -81,10 +88,18 @@ if [ "${LATCHKEY_FUZZ_SMOKE:-1}" != "0" ]; then
     bash scripts/fuzz.sh --smoke 20 || fuzz=1
 fi
 set -e
-# A failed step fails the run; each says which, after everything has run.
+# A failed step fails the run; each says which, after everything has run. A failed Swift test run also prints its
+# failures again here, so the end of the log (all that a CI summary may show) names them.
 fail_if() { if [ "$1" -ne 0 ]; then echo "error: $2"; status=1; fi; }
+if [ "$status" -eq 124 ]; then
+    echo "error: the swift test run hung twice (the tests still running and the stacks are above)"
+elif [ "$status" -ne 0 ]; then
+    echo "error: the swift test run failed (exit status $status); its failures:"
+    swift_test_failures "$work/test.log"
+fi
 fail_if "$watchdog" "the test watchdog's own check failed (see above; Tests/Scripts/watchdog_test.sh)"
 fail_if "$timing" "the timing-dependent tests failed (see above)"
+[ "$timing" -eq 0 ] || cat "$work/timing-failures.txt"
 fail_if "$docs" "the documentation build failed (see above; scripts/docs.sh)"
 fail_if "$applesdk" "the Apple SDK check failed (see above; scripts/apple-sdk-check.sh)"
 fail_if "$interop" "the python-fido2 interoperability test failed (see above)"
