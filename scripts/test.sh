@@ -75,9 +75,9 @@ if [ "$status" -eq 124 ]; then
     bash scripts/swift-test-watchdog.sh "$limit" "$work/test.log"
     status=$?
 fi
-# Tests that measure time (connection deadlines, a bounded connect to a missing database) run alone, after the
+# Tests that measure time (connection deadlines, a bounded connect to a missing database, password sign-in times) run alone, after the
 # parallel run, so two busy cores cannot make them late.
-LATCHKEY_TEST_TIMING=1 bash scripts/swift-test-watchdog.sh "$limit" "$work/timing.log" --filter 'ConnectionDeadlineTests|PostgresUnavailableTests'
+LATCHKEY_TEST_TIMING=1 bash scripts/swift-test-watchdog.sh "$limit" "$work/timing.log" --filter 'ConnectionDeadlineTests|PostgresUnavailableTests|PasswordTimingTests'
 timing=$?
 [ "$timing" -eq 0 ] || swift_test_failures "$work/timing.log" > "$work/timing-failures.txt"
 # Every libFuzzer target (scripts/fuzz.sh, docs/FUZZING.md) for 20 s from its seed corpus, one per core: a finding fails

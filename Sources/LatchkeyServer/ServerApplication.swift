@@ -52,28 +52,40 @@ public enum ServerApplication {
         return app
     }
 
+    /// The services behind the routes, wired over one store as the server runs them.
+    struct Services: Sendable {
+        let sessions: SessionAuthenticator
+        let ceremonies: CeremonyService
+        let passwords: PasswordService
+        let apple: AppleSignInService?
+
+        init(configuration: ServerConfiguration, store: any LatchkeyStore, metrics: ServerMetrics, logger: Logger) {
+            let cookies = SessionCookies(secure: configuration.secureCookies)
+            sessions = SessionAuthenticator(store: store, lifetime: configuration.sessionLifetime, cookies: cookies)
+            ceremonies = CeremonyService(
+                store: store, relyingParty: configuration.relyingParty,
+                tickets: CeremonyTickets(store: store, lifetime: configuration.ceremonyLifetime),
+                sessions: sessions, metrics: metrics, decoys: DecoyCredentials(store: store),
+                nameLimiter: configuration.rateLimitPerMinute > 0
+                    ? AccountNameLimiter(store: store, perMinute: configuration.rateLimitPerMinute) : nil
+            )
+            passwords = PasswordService(
+                enabled: configuration.passwordSignIn, parameters: configuration.passwordHashing,
+                concurrency: configuration.passwordHashConcurrency, throttle: configuration.passwordThrottle,
+                ceremonies: ceremonies, sessions: sessions
+            )
+            let sessions = sessions
+            apple = configuration.apple.map { AppleSignInService(configuration: $0, store: store, sessions: sessions, logger: logger) }
+        }
+    }
+
     /// The router with every route and middleware.
     static func makeRouter(
         configuration: ServerConfiguration, store: any LatchkeyStore, metrics: ServerMetrics, logger: Logger = Logger(label: "latchkey.server")
     ) -> Router<ServerRequestContext> {
         let clients = ClientAddressResolver(trustedProxies: configuration.trustedProxies)
-        let cookies = SessionCookies(secure: configuration.secureCookies)
-        let sessions = SessionAuthenticator(store: store, lifetime: configuration.sessionLifetime, cookies: cookies)
-        let ceremonies = CeremonyService(
-            store: store, relyingParty: configuration.relyingParty,
-            tickets: CeremonyTickets(store: store, lifetime: configuration.ceremonyLifetime),
-            sessions: sessions, metrics: metrics, decoys: DecoyCredentials(store: store),
-            nameLimiter: configuration.rateLimitPerMinute > 0
-                ? AccountNameLimiter(store: store, perMinute: configuration.rateLimitPerMinute) : nil
-        )
-
-        let passwords = PasswordService(
-            enabled: configuration.passwordSignIn, parameters: configuration.passwordHashing,
-            concurrency: configuration.passwordHashConcurrency, throttle: configuration.passwordThrottle,
-            ceremonies: ceremonies, sessions: sessions
-        )
-
-        let apple = configuration.apple.map { AppleSignInService(configuration: $0, store: store, sessions: sessions, logger: logger) }
+        let services = Services(configuration: configuration, store: store, metrics: metrics, logger: logger)
+        let (sessions, ceremonies, passwords, apple) = (services.sessions, services.ceremonies, services.passwords, services.apple)
 
         let router = Router(context: ServerRequestContext.self)
         router.add(middleware: RequestObservationMiddleware(metrics: metrics, clients: clients))

@@ -29,8 +29,13 @@ struct AppleIDCredentialMonitorTests {
         )
     }
 
+    /// Waits until `condition` holds (the monitor's checks run on other executors, which a loaded machine may run
+    /// late), for at most ten seconds; the expectations after it say what did not happen.
     func settle(until condition: @MainActor () async -> Bool) async {
-        for _ in 0..<1000 where await !condition() { await Task.yield() }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while await !condition(), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
     }
 
     @Test("checks at start and on each foreground; reports only changes; an error keeps the last state")

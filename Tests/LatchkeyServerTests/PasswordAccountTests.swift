@@ -121,16 +121,9 @@ struct PasswordAccountTests {
 
             var wrong: [Reply] = []
             var unknown: [Reply] = []
-            var wrongTimes: [Duration] = []
-            var unknownTimes: [Duration] = []
-            let clock = ContinuousClock()
             for round in 0..<2 {
-                let wrongStart = clock.now
                 wrong.append(try await app.passwordSignIn("alice", "not the password \(round)"))
-                wrongTimes.append(clock.now - wrongStart)
-                let unknownStart = clock.now
                 unknown.append(try await app.passwordSignIn("nobody", "not the password \(round)"))
-                unknownTimes.append(clock.now - unknownStart)
             }
             for reply in wrong + unknown {
                 #expect(reply.status == .unauthorized)
@@ -138,10 +131,8 @@ struct PasswordAccountTests {
             }
             #expect(wrong[0].text == unknown[0].text)
             #expect(wrong[0].headers[.contentType] == unknown[0].headers[.contentType])
-            // Both run one scrypt (the unknown name against a dummy hash): neither is much faster.
-            let fastestWrong = wrongTimes.min()!, fastestUnknown = unknownTimes.min()!
-            #expect(fastestUnknown * 3 > fastestWrong, "unknown \(unknownTimes) vs wrong \(wrongTimes)")
-            #expect(fastestWrong * 3 > fastestUnknown, "unknown \(unknownTimes) vs wrong \(wrongTimes)")
+            // Both run one scrypt (the unknown name against a dummy hash): PasswordServiceTests counts the derivations,
+            // and PasswordTimingTests (run alone) times them.
             // A passkey-only account has no password: the same answer again.
             #expect(try await NativeClient(http: server.app()).signUp("bob", with: VirtualAuthenticator()).status == .created)
             let passkeyOnly = try await app.passwordSignIn("bob", alicePassword)
@@ -178,7 +169,7 @@ struct PasswordAccountTests {
         }
     }
 
-    @Test("Throttling backs off and a success clears it")
+    @Test("Throttling backs off: the delay doubles to its maximum, and a retry inside it is refused")
     func backoff() async throws {
         let policy = PasswordThrottlePolicy(freeFailures: 2, baseDelay: .seconds(1), maximumDelay: .seconds(4))
         #expect(policy.delay(afterFailures: 1) == 0)
@@ -189,16 +180,14 @@ struct PasswordAccountTests {
 
         try await withServer(.sqlite, configure: {
             cheapHashing(&$0)
-            // Long enough that the immediate retry is inside it even on a loaded machine.
-            $0.passwordThrottle = PasswordThrottlePolicy(freeFailures: 1, baseDelay: .seconds(4), maximumDelay: .seconds(4))
-        }) { server in
+            // Long enough that the immediate retry is inside it on any machine; its end and the success that clears
+            // the count are checked on a set clock (PasswordServiceTests.throttleExpires).
+            $0.passwordThrottle = PasswordThrottlePolicy(freeFailures: 1, baseDelay: .seconds(600), maximumDelay: .seconds(600))
+        }) { server throws in
             let app = server.app()
             #expect(try await app.passwordRegister("alice", alicePassword).status == .created)
             #expect(try await app.passwordSignIn("alice", "wrong password").errorCode == "password.invalid")
             #expect(try await app.passwordSignIn("alice", alicePassword).errorCode == "password.throttled")
-            try await Task.sleep(for: .milliseconds(4100))
-            #expect(try await app.passwordSignIn("alice", alicePassword).status == .ok)
-            #expect(try await server.store.passwordThrottle(key: PasswordService.throttleKey("alice")) == nil)
         }
     }
 

@@ -58,6 +58,9 @@ public struct PasswordHasher: Sendable {
 
     var concurrency: Int { gate.limit }
 
+    /// How many scrypt derivations this hasher has started (or queued), hashes and verifications alike.
+    var derivationCount: Int { gate.admissionCount }
+
     /// A new hash of `password` (already NFKC-normalised) with a fresh random salt.
     public func hash(_ password: String) async throws -> String {
         let salt = RelyingParty.generateChallenge(byteCount: Self.saltByteCount)
@@ -141,6 +144,8 @@ final class ConcurrencyGate: @unchecked Sendable {
     private var waiting: [CheckedContinuation<Void, Never>] = []
     /// The most that ever ran at once (for tests).
     private(set) var peak = 0
+    /// How many operations have been let in so far (for tests: the work a request did).
+    private var admissions = 0
 
     init(limit: Int) {
         self.limit = limit
@@ -160,9 +165,13 @@ final class ConcurrencyGate: @unchecked Sendable {
 
     var peakConcurrency: Int { lock.withLock { peak } }
 
+    /// How many operations have been let in so far.
+    var admissionCount: Int { lock.withLock { admissions } }
+
     private func acquire() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let admitted: Bool = lock.withLock {
+                admissions += 1
                 if running < limit {
                     running += 1
                     peak = max(peak, running)
