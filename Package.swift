@@ -164,7 +164,7 @@ let package = Package(
         .testTarget(
             name: "LatchkeyClientTests",
             dependencies: [
-                "LatchkeyClient", "LatchkeyAPI", "WebAuthn", "VirtualAuthenticator",
+                "LatchkeyClient", "LatchkeyAPI", "WebAuthn", "VirtualAuthenticator", "LatchkeyTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -192,7 +192,7 @@ let package = Package(
         .testTarget(name: "VirtualAuthenticatorTests", dependencies: ["VirtualAuthenticator", "WebAuthn", "CBOR", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates")]),
         .testTarget(
             name: "LatchkeyCLITests",
-            dependencies: ["LatchkeyCLI", "WebAuthn", "CBOR", "AppleSignIn", "LatchkeyServer", "LatchkeyStore",
+            dependencies: ["LatchkeyCLI", "WebAuthn", "CBOR", "AppleSignIn", "LatchkeyServer", "LatchkeyStore", "LatchkeyTestSupport",
                            .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 import WebAuthn
 
@@ -23,23 +24,8 @@ struct BinaryTests {
     }
 
     static func run(_ arguments: [String], stdin: [UInt8] = []) throws -> Run {
-        let process = Process()
-        process.executableURL = try executable()
-        process.arguments = arguments
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        input.fileHandleForWriting.write(Data(stdin))
-        try input.fileHandleForWriting.close()
-        let stdout = output.fileHandleForReading.readDataToEndOfFile()
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus,
-            stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self)
-        )
+        let (status, stdout, stderr) = try ChildProcess.run(try executable().path, arguments: arguments, input: Data(stdin))
+        return Run(status: status, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     static func authenticationArguments(challenge: String) -> [String] {

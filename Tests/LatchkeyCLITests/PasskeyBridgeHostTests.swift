@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 import WebAuthn
 
@@ -214,24 +215,18 @@ struct PasskeyBridgeHostTests {
 
     @Test("the process answers each line as it arrives, before its input ends")
     func streaming() throws {
-        let process = Process()
-        process.executableURL = try BinaryTests.executable()
-        process.arguments = ["passkey", "bridge", "--origin", Self.origin]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        let process = try ChildProcess(try BinaryTests.executable().path, arguments: ["passkey", "bridge", "--origin", Self.origin])
+        defer { process.terminate() }
         // Should the command wait for the end of its input, this ends the wait and the test fails.
-        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        let watchdog = DispatchWorkItem { process.terminate() }
         DispatchQueue.global().asyncAfter(deadline: .now() + 20, execute: watchdog)
         defer { watchdog.cancel() }
 
         let line = try JSONSerialization.data(withJSONObject: ["id": 7, "body": message("authenticate", #"{"challenge":"AAAA","rpId":"localhost"}"#)])
-        input.fileHandleForWriting.write(line + Data("\n".utf8))
+        process.standardInput.write(line + Data("\n".utf8))
         var received = Data()
         while !received.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
+            let chunk = process.standardOutput.availableData
             if chunk.isEmpty { break }
             received += chunk
         }
@@ -239,8 +234,7 @@ struct PasskeyBridgeHostTests {
         let answer = try #require(try JSONSerialization.jsonObject(with: received) as? [String: Any])
         #expect(answer["id"] as? Int == 7)
         #expect((answer["reply"] as? String)?.contains(#""code":"noCredentials""#) == true)
-        try input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        try process.standardInput.close()
+        #expect(process.waitUntilExit() == 0)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LatchkeyServer
+import LatchkeyTestSupport
 import Logging
 import Testing
 import WebAuthn
@@ -103,19 +104,14 @@ struct PasswordCommandTests {
         try await withServer { server in
             let store = Self.temporary("credentials")
             func run(_ arguments: [String], password: String?) throws -> (Int32, String) {
-                let process = Process()
-                process.executableURL = try BinaryTests.executable()
-                process.arguments = arguments + ["--server", server, "--origin", "http://localhost:8080", "--store", store]
                 var environment = ProcessInfo.processInfo.environment
                 environment["LATCHKEY_PASSWORD"] = password
-                process.environment = environment
-                let output = Pipe()
-                process.standardOutput = output
-                process.standardError = Pipe()
-                try process.run()
-                let data = output.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+                let (status, output, _) = try ChildProcess.run(
+                    try BinaryTests.executable().path,
+                    arguments: arguments + ["--server", server, "--origin", "http://localhost:8080", "--store", store],
+                    environment: environment
+                )
+                return (status, String(decoding: output, as: UTF8.self))
             }
             let (registered, registerOutput) = try run(["passkey", "register", "--username", "bob", "--password"], password: "a passphrase from the environment")
             #expect(registered == 0, "\(registerOutput)")

@@ -65,15 +65,7 @@ struct OpenAPIDocumentTests {
     }
 
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(python))
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        let (status, output, _) = try ChildProcess.run(try #require(python), arguments: arguments, mergingErrors: true)
+        return (status, String(decoding: output, as: UTF8.self))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 
 /// The Python interpreter with py_webauthn and python-fido2 (made by scripts/python-env.sh), named by
@@ -26,18 +27,6 @@ enum InteropPython {
 
     /// Runs `script` with `input` on stdin and returns its stdout.
     static func run(_ script: String, input: Data) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(interpreter))
-        process.arguments = [Self.script(script)]
-        let stdin = Pipe()
-        let stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        try process.run()
-        stdin.fileHandleForWriting.write(input)
-        try stdin.fileHandleForWriting.close()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return output
+        try ChildProcess.run(try #require(interpreter), arguments: [Self.script(script)], input: input).output
     }
 }
