@@ -50,13 +50,23 @@ struct LiveServer: Sendable {
             // runs in parallel on two cores (the hasher's own tests use the real parameters).
             configuration.passwordHashing = ScryptParameters(logN: 10, blockSize: 8, parallelization: 1)
             configureServer(&configuration)
-            let app = ServerApplication.make(configuration: configuration, store: store, logger: TestDatabase.logger)
-            try await app.test(.live) { client in
-                let port = try #require(client.port, "the live test server reports its port")
-                let url = try #require(URL(string: "http://127.0.0.1:\(port)/"))
-                try await body(LiveServer(url: url, store: store))
+            // A server that fails to start fails the test with its reason, instead of leaving the run waiting for its port.
+            let watch = ServerStartWatch()
+            let app = ServerApplication.make(
+                configuration: configuration, store: store, logger: watch.logger(forwardingTo: TestDatabase.logger),
+                onServerRunning: { _ in watch.started() }
+            )
+            try await watch.run {
+                try await app.test(.live) { client in
+                    let port = try #require(client.port, "the live test server reports its port")
+                    let url = try #require(URL(string: "http://127.0.0.1:\(port)/"))
+                    try await body(LiveServer(url: url, store: store))
+                }
             }
             await database.destroy()
+        } catch let failure as ServerStartFailure {
+            // The server that did not start may still hold the database: it is left in place.
+            throw failure
         } catch {
             await database.destroy()
             throw error

@@ -55,6 +55,9 @@ func withServer<T: Sendable>(
         let result = try await withServer(on: database, settings: settings, configure: configure, logger: logger, body)
         await database.destroy()
         return result
+    } catch let failure as ServerStartFailure {
+        // The server that did not start may still hold the database: it is left in place.
+        throw failure
     } catch {
         await database.destroy()
         throw error
@@ -70,8 +73,14 @@ func withServer<T: Sendable>(
     configure(&configured)
     let configuration = configured
     let store = try database.makeStore()
-    let app = ServerApplication.make(configuration: configuration, store: store, logger: logger)
-    return try await app.test(.live) { client in
-        try await body(ServerHarness(database: database, store: store, configuration: configuration, client: client))
+    // A server that fails to start fails the test with its reason, instead of leaving the run waiting for its port.
+    let watch = ServerStartWatch()
+    let app = ServerApplication.make(
+        configuration: configuration, store: store, logger: watch.logger(forwardingTo: logger), onServerRunning: { _ in watch.started() }
+    )
+    return try await watch.run {
+        try await app.test(.live) { client in
+            try await body(ServerHarness(database: database, store: store, configuration: configuration, client: client))
+        }
     }
 }
