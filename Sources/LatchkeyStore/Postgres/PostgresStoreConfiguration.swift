@@ -28,8 +28,8 @@ extension PostgresStore {
         /// The most connections the pool opens.
         public var maximumConnections: Int
         /// How long a store call may wait — for a connection, or for the database's answer — before it fails with
-        /// ``StoreError/Code/unavailable``. A statement already sent is not interrupted: it finishes first, and if it
-        /// succeeded its result is returned after all.
+        /// ``StoreError/Code/unavailable``, counted from when the call starts to run. A statement already sent is not
+        /// interrupted: it finishes first, and if it succeeded its result is returned after all.
         public var operationTimeout: Duration
 
         public init(
