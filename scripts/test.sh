@@ -53,14 +53,9 @@ bash Tests/Contract/schemathesis.sh "$LATCHKEY_TEST_PYTHON" "$(swift build --sho
 browser=0
 bash scripts/browser.sh "$LATCHKEY_TEST_PYTHON" "$(swift build --show-bin-path)/latchkey" || browser=1
 
-# The failures in a Swift test log: Swift Testing's `✘` lines with the indented details under them, and XCTest's
-# `error:` lines.
-swift_test_failures() {
-    awk '/^✘ / { print; detail = 1; next } detail && /^( |↳)/ { print; next } { detail = 0 } /: error: / { print }' "$1" | tail -n 80
-}
-
 set +e
-# The watchdog below, against a stand-in `swift`: a hang is stopped and reported, other exit statuses are kept.
+# The watchdog below, against a stand-in `swift`: a hang is stopped and reported, other exit statuses are kept; and
+# the failures listed at the end (scripts/swift-test-failures.sh).
 bash Tests/Scripts/watchdog_test.sh
 watchdog=$?
 # The parallel run takes about a minute here. A run that has not finished after LATCHKEY_TEST_LIMIT seconds is taken as
@@ -79,7 +74,7 @@ fi
 # parallel run, so two busy cores cannot make them late.
 LATCHKEY_TEST_TIMING=1 bash scripts/swift-test-watchdog.sh "$limit" "$work/timing.log" --filter 'ConnectionDeadlineTests|PostgresUnavailableTests|PasswordTimingTests'
 timing=$?
-[ "$timing" -eq 0 ] || swift_test_failures "$work/timing.log" > "$work/timing-failures.txt"
+[ "$timing" -eq 0 ] || bash scripts/swift-test-failures.sh "$work/timing.log" > "$work/timing-failures.txt"
 # Every libFuzzer target (scripts/fuzz.sh, docs/FUZZING.md) for 20 s from its seed corpus, one per core: a finding fails
 # the run. Last, because the fuzz build compiles Latchkey's own modules again, instrumented, in the same scratch path.
 # LATCHKEY_FUZZ_SMOKE=0 leaves it out (a quicker local run).
@@ -95,7 +90,7 @@ if [ "$status" -eq 124 ]; then
     echo "error: the swift test run hung twice (the tests still running and the stacks are above)"
 elif [ "$status" -ne 0 ]; then
     echo "error: the swift test run failed (exit status $status); its failures:"
-    swift_test_failures "$work/test.log"
+    bash scripts/swift-test-failures.sh "$work/test.log"
 fi
 fail_if "$watchdog" "the test watchdog's own check failed (see above; Tests/Scripts/watchdog_test.sh)"
 fail_if "$timing" "the timing-dependent tests failed (see above)"

@@ -11,38 +11,38 @@ import VirtualAuthenticator
 struct MultiInstanceTests {
     @Test("A ceremony begun on one instance finishes on another", arguments: Backend.available)
     func twoInstancesShareCeremoniesAndSessions(_ backend: Backend) async throws {
-        let database = try TestDatabase(backend)
-        defer { Task { await database.destroy() } }
-        try await withServer(on: database) { serverA in
-            try await withServer(on: database) { serverB in
-                #expect(serverA.client.port != serverB.client.port)
-                let authenticator = VirtualAuthenticator(configuration: .passkeyProvider)
-                let onA = serverA.app()
-                let onB = serverB.app()
+        try await TestDatabase.with(backend) { database in
+            try await withServer(on: database) { serverA in
+                try await withServer(on: database) { serverB in
+                    #expect(serverA.client.port != serverB.client.port)
+                    let authenticator = VirtualAuthenticator(configuration: .passkeyProvider)
+                    let onA = serverA.app()
+                    let onB = serverB.app()
 
-                // Sign-up: options from A, verify on B.
-                let registration: RegistrationOptionsResponse = try await onA
-                    .send(.post, APIPaths.Native.registrationOptions, json: RegistrationOptionsRequest(username: "alice")).decode()
-                let created = try await authenticator.register(options: registration.options, origin: ServerHarness.origin)
-                let signUp = try await onB.send(.post, APIPaths.Native.registrationVerify, json: RegistrationVerifyRequest(ticket: registration.ticket, credential: created))
-                #expect(signUp.status == .created, "\(signUp)")
+                    // Sign-up: options from A, verify on B.
+                    let registration: RegistrationOptionsResponse = try await onA
+                        .send(.post, APIPaths.Native.registrationOptions, json: RegistrationOptionsRequest(username: "alice")).decode()
+                    let created = try await authenticator.register(options: registration.options, origin: ServerHarness.origin)
+                    let signUp = try await onB.send(.post, APIPaths.Native.registrationVerify, json: RegistrationVerifyRequest(ticket: registration.ticket, credential: created))
+                    #expect(signUp.status == .created, "\(signUp)")
 
-                // Sign-in: options from B, verify on A; the session works on both.
-                let authentication: AuthenticationOptionsResponse = try await onB.send(.post, APIPaths.Native.authenticationOptions, text: "{}").decode()
-                let assertion = try await authenticator.authenticate(options: authentication.options, origin: ServerHarness.origin)
-                let signIn = try await onA.send(.post, APIPaths.Native.authenticationVerify, json: AuthenticationVerifyRequest(ticket: authentication.ticket, credential: assertion))
-                #expect(signIn.status == .ok, "\(signIn)")
-                let session: SessionResponse = try signIn.decode()
-                await onB.setBearer(session.session.token)
-                #expect(try await onB.send(.get, APIPaths.Native.me).decode(UserProfile.self).name == "alice")
+                    // Sign-in: options from B, verify on A; the session works on both.
+                    let authentication: AuthenticationOptionsResponse = try await onB.send(.post, APIPaths.Native.authenticationOptions, text: "{}").decode()
+                    let assertion = try await authenticator.authenticate(options: authentication.options, origin: ServerHarness.origin)
+                    let signIn = try await onA.send(.post, APIPaths.Native.authenticationVerify, json: AuthenticationVerifyRequest(ticket: authentication.ticket, credential: assertion))
+                    #expect(signIn.status == .ok, "\(signIn)")
+                    let session: SessionResponse = try signIn.decode()
+                    await onB.setBearer(session.session.token)
+                    #expect(try await onB.send(.get, APIPaths.Native.me).decode(UserProfile.self).name == "alice")
 
-                // The conformance profile's cookie carries over too.
-                let browserA = serverA.browser()
-                let options: ServerRequestOptionsResponse = try await browserA.send(.post, APIPaths.Conformance.assertionOptions, json: ServerRequestOptionsRequest(username: "alice")).decode()
-                let browserB = serverB.browser()
-                await browserB.setCookie("latchkey_ceremony", await browserA.cookies["latchkey_ceremony"])
-                let credential = try await authenticator.authenticate(options: options.options, origin: ServerHarness.origin)
-                #expect(try await browserB.send(.post, APIPaths.Conformance.assertionResult, json: credential).serverResponse == ServerResponse.ok)
+                    // The conformance profile's cookie carries over too.
+                    let browserA = serverA.browser()
+                    let options: ServerRequestOptionsResponse = try await browserA.send(.post, APIPaths.Conformance.assertionOptions, json: ServerRequestOptionsRequest(username: "alice")).decode()
+                    let browserB = serverB.browser()
+                    await browserB.setCookie("latchkey_ceremony", await browserA.cookies["latchkey_ceremony"])
+                    let credential = try await authenticator.authenticate(options: options.options, origin: ServerHarness.origin)
+                    #expect(try await browserB.send(.post, APIPaths.Conformance.assertionResult, json: credential).serverResponse == ServerResponse.ok)
+                }
             }
         }
     }

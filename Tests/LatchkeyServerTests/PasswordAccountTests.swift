@@ -193,41 +193,41 @@ struct PasswordAccountTests {
 
     @Test("The throttle is shared by every instance on one database", arguments: Backend.available)
     func throttleAcrossInstances(_ backend: Backend) async throws {
-        let database = try TestDatabase(backend)
-        defer { Task { await database.destroy() } }
-        try await withServer(on: database, configure: cheapHashing) { serverA async throws in
-            try await withServer(on: database, configure: cheapHashing) { serverB async throws in
-                let onA = serverA.app(), onB = serverB.app()
-                #expect(try await onA.passwordRegister("alice", alicePassword).status == .created)
-                for attempt in 0..<5 {
-                    let instance = attempt.isMultiple(of: 2) ? onA : onB
-                    #expect(try await instance.passwordSignIn("alice", "wrong password").errorCode == "password.invalid")
+        try await TestDatabase.with(backend) { database in
+            try await withServer(on: database, configure: cheapHashing) { serverA async throws in
+                try await withServer(on: database, configure: cheapHashing) { serverB async throws in
+                    let onA = serverA.app(), onB = serverB.app()
+                    #expect(try await onA.passwordRegister("alice", alicePassword).status == .created)
+                    for attempt in 0..<5 {
+                        let instance = attempt.isMultiple(of: 2) ? onA : onB
+                        #expect(try await instance.passwordSignIn("alice", "wrong password").errorCode == "password.invalid")
+                    }
+                    #expect(try await onB.passwordSignIn("alice", alicePassword).errorCode == "password.throttled")
+                    #expect(try await onA.passwordSignIn("alice", alicePassword).errorCode == "password.throttled")
                 }
-                #expect(try await onB.passwordSignIn("alice", alicePassword).errorCode == "password.throttled")
-                #expect(try await onA.passwordSignIn("alice", alicePassword).errorCode == "password.throttled")
             }
         }
     }
 
     @Test("A hash made with other parameters is replaced at the next successful sign-in", arguments: Backend.available)
     func rehash(_ backend: Backend) async throws {
-        let database = try TestDatabase(backend)
-        defer { Task { await database.destroy() } }
-        try await withServer(on: database, configure: cheapHashing) { old async throws in
-            #expect(try await old.app().passwordRegister("alice", alicePassword).status == .created)
-        }
-        try await withServer(on: database, configure: { $0.passwordHashing = ScryptParameters(logN: 11, blockSize: 8, parallelization: 1) }) { new in
-            let user = try #require(try await new.store.user(named: "alice"))
-            let before = try #require(try await new.store.passwordHash(ofUser: user.id))
-            #expect(before.hasPrefix("$scrypt$ln=10,"))
-            // A failed sign-in changes nothing.
-            #expect(try await new.app().passwordSignIn("alice", "wrong password").status == .unauthorized)
-            #expect(try await new.store.passwordHash(ofUser: user.id) == before)
-            #expect(try await new.app().passwordSignIn("alice", alicePassword).status == .ok)
-            let after = try #require(try await new.store.passwordHash(ofUser: user.id))
-            #expect(after.hasPrefix("$scrypt$ln=11,r=8,p=1$"))
-            #expect(try await new.app().passwordSignIn("alice", alicePassword).status == .ok)
-            #expect(try await new.store.passwordHash(ofUser: user.id) == after)
+        try await TestDatabase.with(backend) { database in
+            try await withServer(on: database, configure: cheapHashing) { old async throws in
+                #expect(try await old.app().passwordRegister("alice", alicePassword).status == .created)
+            }
+            try await withServer(on: database, configure: { $0.passwordHashing = ScryptParameters(logN: 11, blockSize: 8, parallelization: 1) }) { new in
+                let user = try #require(try await new.store.user(named: "alice"))
+                let before = try #require(try await new.store.passwordHash(ofUser: user.id))
+                #expect(before.hasPrefix("$scrypt$ln=10,"))
+                // A failed sign-in changes nothing.
+                #expect(try await new.app().passwordSignIn("alice", "wrong password").status == .unauthorized)
+                #expect(try await new.store.passwordHash(ofUser: user.id) == before)
+                #expect(try await new.app().passwordSignIn("alice", alicePassword).status == .ok)
+                let after = try #require(try await new.store.passwordHash(ofUser: user.id))
+                #expect(after.hasPrefix("$scrypt$ln=11,r=8,p=1$"))
+                #expect(try await new.app().passwordSignIn("alice", alicePassword).status == .ok)
+                #expect(try await new.store.passwordHash(ofUser: user.id) == after)
+            }
         }
     }
 

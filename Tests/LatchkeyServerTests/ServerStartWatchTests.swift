@@ -16,16 +16,36 @@ struct ServerStartWatchTests {
             ),
             logger: quietLogger
         )
-        let watch = ServerStartWatch()
-        let app = ServerApplication.make(
-            configuration: try ServerConfiguration(.test), store: store, logger: watch.logger(forwardingTo: quietLogger),
-            onServerRunning: { _ in watch.started() }
-        )
+        let configuration = try ServerConfiguration(.test)
         await #expect {
-            try await watch.run { try await app.test(.live) { _ in } }
+            try await ServerStartWatch.testLive(logger: quietLogger, making: { logger, started in
+                ServerApplication.make(configuration: configuration, store: store, logger: logger, onServerRunning: started)
+            }) { _ in }
         } throws: { error in
             "\(error)".contains("failed to start") && "\(error)".contains("unavailable")
         }
+    }
+
+    @Test("a server that neither starts nor fails is a failure at the deadline", .timeLimit(.minutes(1)))
+    func silentServerFailsAtTheDeadline() async {
+        let watch = ServerStartWatch()
+        await #expect {
+            try await watch.run(deadline: .milliseconds(200)) { try await Task.sleep(for: .seconds(30)) }
+        } throws: { error in
+            "\(error)" == "the test server did not start within 0.2 seconds"
+        }
+    }
+
+    @Test("a service failing after the start does not fail the test")
+    func failureAfterTheStartIsNotAStartFailure() async throws {
+        let watch = ServerStartWatch()
+        let logger = watch.logger(forwardingTo: quietLogger)
+        let value = try await watch.run {
+            watch.started()
+            logger.debug("Service threw error.", metadata: ["sl-error": "late"])
+            return 7
+        }
+        #expect(value == 7)
     }
 
     @Test("a server that starts runs its test and returns its value")

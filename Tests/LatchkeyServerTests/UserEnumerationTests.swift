@@ -52,14 +52,7 @@ struct UserEnumerationTests {
     }
 
     @Test func decoysLookLikeRealCredentialsAndEveryInstanceAgrees() async throws {
-        let database = try TestDatabase(.sqlite)
-        do {
-            try await checkDecoys(on: database)
-            await database.destroy()
-        } catch {
-            await database.destroy()
-            throw error
-        }
+        try await TestDatabase.with(.sqlite) { database in try await checkDecoys(on: database) }
     }
 
     private func checkDecoys(on database: TestDatabase) async throws {

@@ -1,3 +1,5 @@
+import Hummingbird
+import HummingbirdTesting
 import Logging
 import Synchronization
 
@@ -9,13 +11,27 @@ import Synchronization
 /// application's logger (``logger(forwardingTo:)``: ServiceLifecycle reports a service's error there, at debug level),
 /// and ``run(deadline:_:)`` throws ``ServerStartFailure`` at a failure or when the deadline passes first.
 ///
+/// ``testLive(logger:making:_:)`` does all of it:
+///
 /// ```swift
-/// let watch = ServerStartWatch()
-/// let app = ServerApplication.make(configuration: configuration, store: store, logger: watch.logger(forwardingTo: logger),
-///                                  onServerRunning: { _ in watch.started() })
-/// try await watch.run { try await app.test(.live) { client in … } }
+/// try await ServerStartWatch.testLive(logger: logger, making: { logger, started in
+///     ServerApplication.make(configuration: configuration, store: store, logger: logger, onServerRunning: started)
+/// }) { client in … }
 /// ```
 public final class ServerStartWatch: Sendable {
+    /// Makes an application with a watch (`makeApp` gets the logger to give it, forwarding to `logger`, and the hook
+    /// to call once it listens) and runs `test` against it live, as HummingbirdTesting's `.live` framework does,
+    /// failing with ``ServerStartFailure`` instead of waiting when the application does not start.
+    public static func testLive<App: ApplicationProtocol & Sendable, T: Sendable>(
+        logger: Logger,
+        making makeApp: (_ logger: Logger, _ onServerRunning: @escaping @Sendable (Int) async -> Void) -> App,
+        _ test: @escaping @Sendable (any TestClientProtocol) async throws -> T
+    ) async throws -> T {
+        let watch = ServerStartWatch()
+        let app = makeApp(watch.logger(forwardingTo: logger)) { _ in watch.started() }
+        return try await watch.run { try await app.test(.live, test) }
+    }
+
     enum Outcome: Sendable {
         case started
         case failed(String)

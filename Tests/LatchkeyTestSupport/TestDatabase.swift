@@ -88,3 +88,21 @@ public struct TestDatabase: Sendable {
         }
     }
 }
+
+extension TestDatabase {
+    /// Runs `body` with a fresh database of `backend` and removes the database afterwards, whether `body` returned or
+    /// threw, except after a ``ServerStartFailure``: a server that did not start may still hold it, so it stays.
+    public static func with<T: Sendable>(_ backend: Backend, _ body: (TestDatabase) async throws -> T) async throws -> T {
+        let database = try TestDatabase(backend)
+        do {
+            let result = try await body(database)
+            await database.destroy()
+            return result
+        } catch let failure as ServerStartFailure {
+            throw failure
+        } catch {
+            await database.destroy()
+            throw error
+        }
+    }
+}

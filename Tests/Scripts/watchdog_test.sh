@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Checks scripts/swift-test-watchdog.sh against a stand-in `swift` (first on PATH): a run that finishes keeps its exit
-# status, and a run that hangs is stopped at the limit with exit status 124, naming the test that never finished.
+# status, and a run that hangs is stopped at the limit with exit status 124, naming the test that never finished; and
+# scripts/swift-test-failures.sh, which lists a failed run's failures.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 work=$(mktemp -d /tmp/latchkey-watchdog.XXXXXX)
@@ -15,7 +16,12 @@ echo "✔ Test quick() passed after 0.001 seconds."
 echo "◇ Test stuck() started."
 case "${WATCHDOG_TEST_MODE:-}" in
     hang) exec -a "watchdog-standin-$WATCHDOG_TEST_TAG" sleep 600 ;;
-    fail) exit 3 ;;
+    fail)
+        echo "✘ Test stuck() recorded an issue at Stuck.swift:3:5: Expectation failed: 1 == 2"
+        echo "↳ the detail"
+        echo "✔ Test other() passed after 0.001 seconds."
+        echo "/x/Old.swift:9: error: -[Old testIt] : XCTAssertTrue failed"
+        exit 3 ;;
     *) echo "✔ Test stuck() passed after 0.002 seconds."; exit 0 ;;
 esac
 STANDIN
@@ -25,6 +31,11 @@ PATH="$work:$PATH" LATCHKEY_TEST_POSTGRES_URL='' bash scripts/swift-test-watchdo
 [ $? -eq 0 ] || fail "a finished run should keep exit status 0"
 PATH="$work:$PATH" WATCHDOG_TEST_MODE=fail LATCHKEY_TEST_POSTGRES_URL='' bash scripts/swift-test-watchdog.sh 20 "$work/fail.log" >"$work/fail.out" 2>&1
 [ $? -eq 3 ] || fail "a failed run should keep its exit status (3)"
+bash scripts/swift-test-failures.sh "$work/fail.log" >"$work/failures.out"
+printf '%s\n' "✘ Test stuck() recorded an issue at Stuck.swift:3:5: Expectation failed: 1 == 2" "↳ the detail" \
+    "/x/Old.swift:9: error: -[Old testIt] : XCTAssertTrue failed" | cmp -s - "$work/failures.out" \
+    || { cat "$work/failures.out"; fail "the failures are not listed as they should be"; }
+[ -z "$(bash scripts/swift-test-failures.sh "$work/pass.log")" ] || fail "a passing run lists failures"
 
 started=$SECONDS
 PATH="$work:$PATH" WATCHDOG_TEST_MODE=hang WATCHDOG_TEST_TAG=$$ LATCHKEY_WATCHDOG_STACKS=0 LATCHKEY_TEST_POSTGRES_URL='' bash scripts/swift-test-watchdog.sh 3 "$work/hang.log" >"$work/hang.out" 2>&1

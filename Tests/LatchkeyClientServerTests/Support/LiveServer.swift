@@ -39,37 +39,25 @@ struct LiveServer: Sendable {
         server configureServer: (inout ServerConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (LiveServer) async throws -> Void
     ) async throws {
-        let database = try TestDatabase(backend)
-        do {
-            var settings = ServerSettings()
-            settings.rateLimit = 0
-            configure(&settings)
+        var settings = ServerSettings()
+        settings.rateLimit = 0
+        configure(&settings)
+        var configuration = try ServerConfiguration(settings)
+        // Cheap password hashing: OWASP's N=2^17 costs over a second per hash in a debug build, and the suite
+        // runs in parallel on two cores (the hasher's own tests use the real parameters).
+        configuration.passwordHashing = ScryptParameters(logN: 10, blockSize: 8, parallelization: 1)
+        configureServer(&configuration)
+        let serverConfiguration = configuration
+        try await TestDatabase.with(backend) { database in
             let store = try database.makeStore()
-            var configuration = try ServerConfiguration(settings)
-            // Cheap password hashing: OWASP's N=2^17 costs over a second per hash in a debug build, and the suite
-            // runs in parallel on two cores (the hasher's own tests use the real parameters).
-            configuration.passwordHashing = ScryptParameters(logN: 10, blockSize: 8, parallelization: 1)
-            configureServer(&configuration)
             // A server that fails to start fails the test with its reason, instead of leaving the run waiting for its port.
-            let watch = ServerStartWatch()
-            let app = ServerApplication.make(
-                configuration: configuration, store: store, logger: watch.logger(forwardingTo: TestDatabase.logger),
-                onServerRunning: { _ in watch.started() }
-            )
-            try await watch.run {
-                try await app.test(.live) { client in
-                    let port = try #require(client.port, "the live test server reports its port")
-                    let url = try #require(URL(string: "http://127.0.0.1:\(port)/"))
-                    try await body(LiveServer(url: url, store: store))
-                }
+            try await ServerStartWatch.testLive(logger: TestDatabase.logger, making: { logger, started in
+                ServerApplication.make(configuration: serverConfiguration, store: store, logger: logger, onServerRunning: started)
+            }) { client in
+                let port = try #require(client.port, "the live test server reports its port")
+                let url = try #require(URL(string: "http://127.0.0.1:\(port)/"))
+                try await body(LiveServer(url: url, store: store))
             }
-            await database.destroy()
-        } catch let failure as ServerStartFailure {
-            // The server that did not start may still hold the database: it is left in place.
-            throw failure
-        } catch {
-            await database.destroy()
-            throw error
         }
     }
 }

@@ -50,17 +50,8 @@ func withServer<T: Sendable>(
     _ backend: Backend, settings: ServerSettings = .test, configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
     logger: Logger = quietLogger, _ body: @escaping @Sendable (ServerHarness) async throws -> T
 ) async throws -> T {
-    let database = try TestDatabase(backend)
-    do {
-        let result = try await withServer(on: database, settings: settings, configure: configure, logger: logger, body)
-        await database.destroy()
-        return result
-    } catch let failure as ServerStartFailure {
-        // The server that did not start may still hold the database: it is left in place.
-        throw failure
-    } catch {
-        await database.destroy()
-        throw error
+    try await TestDatabase.with(backend) { database in
+        try await withServer(on: database, settings: settings, configure: configure, logger: logger, body)
     }
 }
 
@@ -74,13 +65,9 @@ func withServer<T: Sendable>(
     let configuration = configured
     let store = try database.makeStore()
     // A server that fails to start fails the test with its reason, instead of leaving the run waiting for its port.
-    let watch = ServerStartWatch()
-    let app = ServerApplication.make(
-        configuration: configuration, store: store, logger: watch.logger(forwardingTo: logger), onServerRunning: { _ in watch.started() }
-    )
-    return try await watch.run {
-        try await app.test(.live) { client in
-            try await body(ServerHarness(database: database, store: store, configuration: configuration, client: client))
-        }
+    return try await ServerStartWatch.testLive(logger: logger, making: { logger, started in
+        ServerApplication.make(configuration: configuration, store: store, logger: logger, onServerRunning: started)
+    }) { client in
+        try await body(ServerHarness(database: database, store: store, configuration: configuration, client: client))
     }
 }

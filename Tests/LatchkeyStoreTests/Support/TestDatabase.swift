@@ -19,15 +19,7 @@ extension TestDatabase {
 
 /// Runs `body` with a fresh database of `backend` and removes the database afterwards.
 func withTestDatabase<T: Sendable>(_ backend: Backend, _ body: (TestDatabase) async throws -> T) async throws -> T {
-    let database = try TestDatabase(backend)
-    do {
-        let result = try await body(database)
-        await database.destroy()
-        return result
-    } catch {
-        await database.destroy()
-        throw error
-    }
+    try await TestDatabase.with(backend, body)
 }
 
 /// Runs `body` against a store on a fresh database of `backend` and removes the database afterwards.
