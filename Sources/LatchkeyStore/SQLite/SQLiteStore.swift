@@ -332,7 +332,7 @@ public final class SQLiteStore: LatchkeyStore {
             if MultiThreadedEventLoopGroup.currentEventLoop != nil {
                 return try writeOnCallingThread(updates)
             }
-            return try await pool.write(updates)
+            return try await pool.writeWithoutTransaction { db in try Self.transaction(db, updates) }
         } catch {
             throw StoreError(sqlite: error)
         }
@@ -340,7 +340,29 @@ public final class SQLiteStore: LatchkeyStore {
 
     // Synchronous, so that GRDB's blocking overload is the one called.
     private func writeOnCallingThread<T>(_ updates: (Database) throws -> T) throws -> T {
-        try pool.write(updates)
+        try pool.writeWithoutTransaction { db in try Self.transaction(db, updates) }
+    }
+
+    /// `updates` in an immediate transaction, committed if it returns and rolled back if it throws, as GRDB's `write`
+    /// does, but with `BEGIN` and `COMMIT` prepared once per connection (GRDB parses and prepares both for every
+    /// transaction, a measurable part of a sign-in's commit: docs/PERFORMANCE.md).
+    static func transaction<T>(_ db: Database, _ updates: (Database) throws -> T) throws -> T {
+        try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
+        let result: T
+        do {
+            result = try updates(db)
+        } catch {
+            // Some errors (a full disk, an I/O error) end the transaction themselves; then there is nothing to undo.
+            if db.isInsideTransaction { try? db.cachedStatement(sql: "ROLLBACK TRANSACTION").execute() }
+            throw error
+        }
+        do {
+            try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+        } catch {
+            if db.isInsideTransaction { try? db.cachedStatement(sql: "ROLLBACK TRANSACTION").execute() }
+            throw error
+        }
+        return result
     }
 
     /// A read of one statement: it runs on the calling thread (in WAL mode a reader never waits for the writer, and
