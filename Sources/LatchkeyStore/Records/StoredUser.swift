@@ -28,8 +28,11 @@ public struct StoredUser: Sendable, Hashable, Codable {
     public static let maximumHandleLength = 64
 
     /// The form of a name that uniqueness and look-ups use: canonically composed (NFC), then lower-cased.
+    ///
+    /// An ASCII name is its own NFC form, so it skips Foundation's normalization (about 1 % of a sign-in's CPU).
     static func nameKey(_ name: String) -> String {
-        name.precomposedStringWithCanonicalMapping.lowercased()
+        if name.utf8.allSatisfy({ $0 < 0x80 }) { return name.lowercased() }
+        return name.precomposedStringWithCanonicalMapping.lowercased()
     }
 
     var nameKey: String { Self.nameKey(name) }
