@@ -39,6 +39,12 @@ public actor VirtualAuthenticator {
     /// interleave two ceremonies' store reads and writes across their awaits).
     private var ceremonyRunning = false
     private var ceremoniesWaiting: [CheckedContinuation<Void, Never>] = []
+    /// Keys loaded for signing, by credential ID, with the portable bytes they were loaded from: loading a P-256
+    /// key from its DER form derives its public key (a point multiplication), which cost about as much as the
+    /// signature itself on every sign-in. A stored key that changed is loaded again.
+    private var loadedKeys: [[UInt8]: (portableBytes: [UInt8], key: SigningKey)] = [:]
+    /// At most this many keys are kept loaded; past it the cache starts again.
+    private static let loadedKeyLimit = 256
 
     /// An authenticator with `configuration`, keeping credentials in `store` (in memory by default).
     public init(
@@ -155,7 +161,7 @@ public actor VirtualAuthenticator {
         let rpID = try RelyingPartyIDCheck.rpID(requested: options.rpId, origin: origin)
         var record = try await chooseCredential(rpID: rpID, allowCredentials: options.allowCredentials ?? [], choice: choice)
         let userVerified = try performUserVerification(options.userVerification)
-        let key = try SigningKey(algorithm: record.algorithm, portableBytes: record.privateKey)
+        let key = try signingKey(for: record)
 
         if !configuration.counterAlwaysZero { record.signCount &+= 1 }
         try await save(record)
@@ -181,6 +187,17 @@ public actor VirtualAuthenticator {
             ),
             authenticatorAttachment: configuration.authenticatorAttachment
         )
+    }
+
+    /// The record's key, loaded once while its stored bytes stay the same.
+    private func signingKey(for record: StoredCredential) throws(VirtualAuthenticatorError) -> SigningKey {
+        if let loaded = loadedKeys[record.id], loaded.portableBytes == record.privateKey, loaded.key.algorithm == record.algorithm {
+            return loaded.key
+        }
+        let key = try SigningKey(algorithm: record.algorithm, portableBytes: record.privateKey)
+        if loadedKeys.count >= Self.loadedKeyLimit { loadedKeys.removeAll(keepingCapacity: true) }
+        loadedKeys[record.id] = (record.privateKey, key)
+        return key
     }
 
     // MARK: One ceremony at a time

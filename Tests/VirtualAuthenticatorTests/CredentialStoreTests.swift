@@ -55,6 +55,30 @@ struct CredentialStoreTests {
         }
     }
 
+    @Test("a key loaded for an earlier sign-in is not used once the stored key changes")
+    func storedKeyChangedAfterUse() async throws {
+        let harness = Harness()
+        let record = try await harness.registeredRecord()
+        #expect(try await harness.signIn(record).newSignCount == 1)
+        #expect(try await harness.signIn(record).newSignCount == 2)
+
+        // Another valid key under the same ID: the relying party, holding the first public key, must refuse it.
+        let other = try await harness.registeredRecord(residentKey: .discouraged)
+        var stored = try #require(try await harness.authenticator.store.credential(id: record.id))
+        stored.privateKey = try #require(try await harness.authenticator.store.credential(id: other.id)).privateKey
+        try await harness.authenticator.store.save(stored)
+        await #expect(throws: (any Error).self) { try await harness.signIn(record) }
+
+        // A key that does not load at all.
+        stored.privateKey = [1, 2, 3]
+        try await harness.authenticator.store.save(stored)
+        let error = await #expect(throws: VirtualAuthenticatorError.self) { try await harness.signIn(record) }
+        guard case .storedKeyMalformed = error else {
+            Issue.record("expected storedKeyMalformed, got \(String(describing: error))")
+            return
+        }
+    }
+
     @Test("in-memory store: save, load, list by RP ID oldest first, replace, delete")
     func inMemoryStore() async throws {
         let memory = InMemoryCredentialStore()
