@@ -322,8 +322,8 @@ public final class SQLiteStore: LatchkeyStore {
     /// A write transaction; any error rolls it back and becomes a ``StoreError``.
     ///
     /// On one of NIO's event loops (`latchkey serve` runs Swift Concurrency there) it runs on the calling thread: GRDB's
-    /// blocking `write` enters the pool's writer queue in place, so an uncontended write (the usual case: one short
-    /// transaction, and a WAL commit does not wait for the disk) costs no thread switch, where the asynchronous
+    /// blocking `writeWithoutTransaction` enters the pool's writer queue in place, so an uncontended write (the usual
+    /// case: one short transaction, and a WAL commit does not wait for the disk) costs no thread switch, where the asynchronous
     /// overload hops to a dispatch thread and back for every write; a caller meeting another write waits for it, as it
     /// would have waited for the queue anyway. Anywhere else (Swift Concurrency's cooperative pool, which has a thread
     /// per core for every task of the process and must not be blocked) it takes the asynchronous overload.
