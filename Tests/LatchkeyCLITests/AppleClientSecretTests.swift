@@ -1,10 +1,14 @@
 import AppleSignIn
 import Crypto
 import Foundation
+import LatchkeyTestSupport
 import Testing
 
 @Suite("latchkey apple client-secret")
 struct AppleClientSecretTests {
+    /// Files a test writes, removed after it.
+    let scratch = ScratchDirectory(prefix: "latchkey-cli")
+
     let key = P256.Signing.PrivateKey()
 
     func arguments(keyFile: String, days: String = "30") -> [String] {
@@ -13,7 +17,7 @@ struct AppleClientSecretTests {
     }
 
     @Test func signsASecretAppleWouldAccept() async throws {
-        let file = try CLIHarness.temporaryFile(Array(key.pemRepresentation.utf8), suffix: ".p8")
+        let file = try scratch.file(Array(key.pemRepresentation.utf8), suffix: ".p8")
         let result = await CLIHarness.run(arguments(keyFile: file))
         #expect(result.status == 0)
         let secret = try #require(try result.json()["clientSecret"]?.stringValue)
@@ -34,14 +38,14 @@ struct AppleClientSecretTests {
 
     @Test(arguments: ["0", "181", "400"])
     func rejectsLifetimesOutsideTheLimit(days: String) async throws {
-        let file = try CLIHarness.temporaryFile(Array(key.pemRepresentation.utf8), suffix: ".p8")
+        let file = try scratch.file(Array(key.pemRepresentation.utf8), suffix: ".p8")
         let result = await CLIHarness.run(arguments(keyFile: file, days: days))
         #expect(result.status == 2)
         #expect(result.errorCode == "usage.invalidDays")
     }
 
     @Test func rejectsAFileThatIsNotAP8Key() async throws {
-        let file = try CLIHarness.temporaryFile(Array("not a key".utf8), suffix: ".p8")
+        let file = try scratch.file(Array("not a key".utf8), suffix: ".p8")
         let result = await CLIHarness.run(arguments(keyFile: file))
         #expect(result.status == 2)
         #expect(result.errorCode == "apple.privateKeyInvalid")

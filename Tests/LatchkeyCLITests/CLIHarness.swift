@@ -50,13 +50,6 @@ enum CLIHarness {
         let credential = try JSONDecoder().decode(JSONValue.self, from: Data(try fixtureBytes(name)))
         return try #require(credential["response"]?[field]?.stringValue)
     }
-
-    /// Writes bytes to a fresh temporary file and returns its path.
-    static func temporaryFile(_ bytes: [UInt8], suffix: String) throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-cli-\(UUID().uuidString)\(suffix)")
-        try Data(bytes).write(to: url)
-        return url.path
-    }
 }
 
 extension JSONValue {

@@ -1,11 +1,15 @@
 import CBOR
 import Crypto
 import Foundation
+import LatchkeyTestSupport
 import Testing
 import WebAuthn
 
 @Suite("latchkey inspect")
 struct InspectTests {
+    /// Files a test writes, removed after it.
+    let scratch = ScratchDirectory(prefix: "latchkey-cli")
+
     static let registration = "packed-es256.registration.json"
     static let authentication = "counter-not-increased.authentication.json"
 
@@ -158,7 +162,7 @@ struct InspectTests {
         let pem = String(decoding: try CLIHarness.fixtureBytes("w3c-test-vectors-ca.pem"), as: UTF8.self)
         let body = pem.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
         let der = Array(try #require(Data(base64Encoded: body)))
-        let path = try CLIHarness.temporaryFile(der, suffix: ".der")
+        let path = try scratch.file(der, suffix: ".der")
         let fromFile = try expectKind(await inspect(path), "certificate", encoding: "binary", source: "file")
         #expect(fromFile["sha256"]?.stringValue == Hex.encode(SHA256.hash(data: der)))
         let fromText = try expectKind(await inspect(body), "certificate", encoding: "base64")

@@ -1,9 +1,13 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 import WebAuthn
 
 @Suite("latchkey metadata")
 struct MetadataCommandTests {
+    /// Files a test writes, removed after it.
+    let scratch = ScratchDirectory(prefix: "latchkey-cli")
+
     static let at = ["--at", "2027-01-01T00:00:00Z"]
 
     static func verifyArguments(_ blob: String, _ extra: [String] = []) throws -> [String] {
@@ -40,7 +44,7 @@ struct MetadataCommandTests {
         while bytes.last == 0x0a { bytes.removeLast() }
         let last = bytes.count - 3
         bytes[last] = bytes[last] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
-        let path = try CLIHarness.temporaryFile(bytes, suffix: ".jwt")
+        let path = try scratch.file(bytes, suffix: ".jwt")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let result = await CLIHarness.run(try Self.verifyArguments(path, Self.at))
         #expect(result.status == 1)

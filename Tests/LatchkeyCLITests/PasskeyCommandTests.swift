@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 
 @testable import LatchkeyCLI
@@ -6,20 +7,23 @@ import Testing
 /// The `latchkey passkey` failures that need no server, each with its code and status.
 @Suite("latchkey passkey: refusals")
 struct PasskeyCommandTests {
-    private static func temporaryStore() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-cli-\(UUID().uuidString)/credentials").path
+    /// Where a test's credential files go, removed after it.
+    let scratch = ScratchDirectory(prefix: "latchkey-cli")
+
+    private func temporaryStore() -> String {
+        scratch.path("\(UUID().uuidString)/credentials")
     }
 
     @Test("a server that is not an http(s) URL is usage.badServer", arguments: ["ftp://example.com", "example.com", "http://"])
     func badServer(_ server: String) async {
-        let result = await CLIHarness.run(["passkey", "login", "--server", server, "--store", Self.temporaryStore()])
+        let result = await CLIHarness.run(["passkey", "login", "--server", server, "--store", temporaryStore()])
         #expect(result.status == 2)
         #expect(result.errorCode == "usage.badServer", "\(result.output)")
     }
 
     @Test("an ID that is not base64url is usage.badCredentialID")
     func badCredentialID() async {
-        let result = await CLIHarness.run(["passkey", "remove", "%%%", "--server", "http://localhost:1", "--store", Self.temporaryStore()])
+        let result = await CLIHarness.run(["passkey", "remove", "%%%", "--server", "http://localhost:1", "--store", temporaryStore()])
         #expect(result.status == 2)
         #expect(result.errorCode == "usage.badCredentialID", "\(result.output)")
     }
@@ -27,7 +31,7 @@ struct PasskeyCommandTests {
     @Test("removing an unknown local passkey with the conformance profile is passkey.notFound")
     func unknownLocalPasskey() async {
         let result = await CLIHarness.run([
-            "passkey", "remove", "AAAA", "--server", "http://localhost:1", "--profile", "conformance", "--store", Self.temporaryStore(),
+            "passkey", "remove", "AAAA", "--server", "http://localhost:1", "--profile", "conformance", "--store", temporaryStore(),
         ])
         #expect(result.status == 1)
         #expect(result.errorCode == "passkey.notFound", "\(result.output)")

@@ -28,11 +28,14 @@ struct PasswordCommandTests {
         }
     }
 
-    private static func temporary(_ name: String) -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-cli-\(UUID().uuidString)/\(name)").path
+    /// Where a test's credential and password files go, removed after it.
+    let scratch = ScratchDirectory(prefix: "latchkey-cli")
+
+    private func temporary(_ name: String) -> String {
+        scratch.path("\(UUID().uuidString)/\(name)")
     }
 
-    private static func passwordFile(_ text: String) throws -> String {
+    private func passwordFile(_ text: String) throws -> String {
         let path = temporary("password")
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
@@ -42,9 +45,9 @@ struct PasswordCommandTests {
     @Test("register and login with --password-file, the upgrade to a local passkey, then a passkey login")
     func registerLoginUpgrade() async throws {
         try await withServer { server in
-            let store = Self.temporary("credentials")
+            let store = temporary("credentials")
             let common = ["--server", server, "--origin", "http://localhost:8080", "--store", store]
-            let file = try Self.passwordFile("correct horse battery staple\nsecond line is ignored\n")
+            let file = try passwordFile("correct horse battery staple\nsecond line is ignored\n")
 
             let registered = await CLIHarness.run(["passkey", "register", "--username", "alice", "--password", "--password-file", file] + common)
             #expect(registered.status == 0, "\(registered.output)")
@@ -53,7 +56,7 @@ struct PasswordCommandTests {
             #expect(report["method"]?.stringValue == "password")
             #expect(report["passkeyUpgrade"]?["state"]?.stringValue == "offered")
 
-            let wrong = try Self.passwordFile("not the password at all")
+            let wrong = try passwordFile("not the password at all")
             let refused = await CLIHarness.run(["passkey", "login", "--username", "alice", "--password", "--password-file", wrong] + common)
             #expect(refused.status == 1)
             #expect(refused.errorCode == "password.invalid")
@@ -83,14 +86,14 @@ struct PasswordCommandTests {
 
     @Test("flag misuse and a missing password are usage errors (exit 2), before any request")
     func refusals() async throws {
-        let common = ["--server", "http://127.0.0.1:1", "--store", Self.temporary("credentials")]
+        let common = ["--server", "http://127.0.0.1:1", "--store", temporary("credentials")]
         let cases: [([String], String)] = [
             (["passkey", "login", "--username", "a", "--password-file", "/nonexistent"], "usage.passwordFlags"),
             (["passkey", "register", "--username", "a", "--upgrade"], "usage.passwordFlags"),
             (["passkey", "login", "--password", "--password-file", "/nonexistent"], "usage.usernameMissing"),
             (["passkey", "login", "--username", "a", "--password", "--password-file", "/nonexistent"], "io.passwordFile"),
             (["passkey", "register", "--username", "a", "--password", "--profile", "conformance"], "usage.passwordProfile"),
-            (["passkey", "register", "--username", "a", "--password", "--password-file", try Self.passwordFile("\n")], "usage.passwordMissing"),
+            (["passkey", "register", "--username", "a", "--password", "--password-file", try passwordFile("\n")], "usage.passwordMissing"),
         ]
         for (arguments, code) in cases {
             let result = await CLIHarness.run(arguments + common)
@@ -102,7 +105,7 @@ struct PasswordCommandTests {
     @Test("the built binary reads $LATCHKEY_PASSWORD (never a flag value)")
     func environment() async throws {
         try await withServer { server in
-            let store = Self.temporary("credentials")
+            let store = temporary("credentials")
             func run(_ arguments: [String], password: String?) throws -> (Int32, String) {
                 var environment = ProcessInfo.processInfo.environment
                 environment["LATCHKEY_PASSWORD"] = password

@@ -1,8 +1,12 @@
+import LatchkeyTestSupport
 import Testing
 import WebAuthn
 
 @Suite("latchkey verify registration")
 struct VerifyRegistrationTests {
+    /// Files a test writes, removed after it.
+    let scratch = ScratchDirectory(prefix: "latchkey-cli")
+
     /// `verify registration` of a fixture from the W3C vectors (origin https://example.org, RP ID example.org).
     static func arguments(_ fixture: String, challenge: String, _ extra: [String] = []) throws -> [String] {
         [
@@ -167,7 +171,7 @@ struct VerifyRegistrationTests {
 
     @Test("a trust anchor file without a certificate is io.invalidTrustAnchor")
     func invalidAnchorFile() async throws {
-        let path = try CLIHarness.temporaryFile(Array("not a certificate".utf8), suffix: ".pem")
+        let path = try scratch.file(Array("not a certificate".utf8), suffix: ".pem")
         let result = await CLIHarness.run(try Self.packedArguments(["--trust-anchor", path]))
         #expect(result.status == 2)
         #expect(result.errorCode == "io.invalidTrustAnchor")
@@ -190,7 +194,7 @@ struct VerifyRegistrationTests {
 
     @Test("a credential file that is not credential JSON fails verification with malformedCredential")
     func malformedCredential() async throws {
-        let path = try CLIHarness.temporaryFile(Array(#"{"id": 1}"#.utf8), suffix: ".json")
+        let path = try scratch.file(Array(#"{"id": 1}"#.utf8), suffix: ".json")
         let result = await CLIHarness.run(try Self.packedArguments().setting("--credential", to: path))
         #expect(result.status == 1)
         #expect(result.errorCode == "malformedCredential")

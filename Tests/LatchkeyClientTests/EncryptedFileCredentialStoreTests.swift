@@ -1,5 +1,6 @@
 import Foundation
 import LatchkeyClient
+import LatchkeyTestSupport
 import Testing
 import VirtualAuthenticator
 import WebAuthn
@@ -9,12 +10,9 @@ struct EncryptedFileCredentialStoreTests {
     /// Cheap scrypt parameters so the suite stays fast; the format records them.
     static let fast = Scrypt.Parameters(cost: 1 << 10, blockSize: 8, parallelization: 1)
 
-    let directory: String
-
-    init() throws {
-        directory = NSTemporaryDirectory() + "latchkey-store-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    }
+    /// The test's own directory, removed after it.
+    let scratch = ScratchDirectory(prefix: "latchkey-store")
+    var directory: String { scratch.url.path }
 
     var path: String { directory + "/credentials" }
 
