@@ -8,6 +8,8 @@ import WebAuthn
 struct PasskeyBridgeHostTests {
     static let origin = "http://localhost:8080"
     let relyingParty = RelyingParty(id: "localhost", name: "Latchkey", origins: [Self.origin])
+    /// Where a test's credential files go, removed after it.
+    let scratch = ScratchDirectory(prefix: "latchkey-bridge")
 
     /// One answer line: the echoed id and the envelope the reply string holds.
     struct Answer {
@@ -203,8 +205,7 @@ struct PasskeyBridgeHostTests {
 
     @Test("--store keeps passkeys from one run to the next; without it they live in memory")
     func store() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-bridge-\(UUID().uuidString)/credentials").path
-        defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+        let path = scratch.path("credentials")
         let register = ["id": 1, "body": message("register", try json(creation()))] as [String: Any]
         let signIn = ["id": 2, "body": message("authenticate", try json(relyingParty.beginAuthentication()))] as [String: Any]
         #expect(try await exchange(["--origin", Self.origin, "--store", path], [register]).first?.ok == true)

@@ -13,11 +13,9 @@ import WebAuthn
 @Suite("latchkey passkey --password")
 struct PasswordCommandTests {
     private func withServer(_ body: @escaping @Sendable (String) async throws -> Void) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-cli-password-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
         var settings = ServerSettings()
         settings.rateLimit = 0
-        settings.database = directory.appendingPathComponent("server.sqlite").path
+        settings.database = scratch.path("server.sqlite")
         var configuration = try ServerConfiguration(settings)
         configuration.passwordHashing = ScryptParameters(logN: 10, blockSize: 8, parallelization: 1)
         var logger = Logger(label: "latchkey.password.test")

@@ -36,6 +36,15 @@ struct ServerStartWatchTests {
         }
     }
 
+    @Test("a test cancelled before its server starts ends as cancelled, not as a late start", .timeLimit(.minutes(1)))
+    func cancelledBeforeTheStart() async {
+        let watch = ServerStartWatch()
+        let waiting = Task { try await watch.run(deadline: .seconds(30)) { try await Task.sleep(for: .seconds(30)) } }
+        try? await Task.sleep(for: .milliseconds(100))
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) { try await waiting.value }
+    }
+
     @Test("a service failing after the start does not fail the test")
     func failureAfterTheStartIsNotAStartFailure() async throws {
         let watch = ServerStartWatch()

@@ -612,7 +612,7 @@ struct StoreBehaviourTests {
 
     @Test(arguments: Backend.available)
     func migrationsAreIdempotent(_ backend: Backend) async throws {
-        try await withTestDatabase(backend) { database in
+        try await TestDatabase.with(backend) { database in
             let user = Make.user(name: "persistent")
             let credential = Make.credential(of: user.id)
             try await database.withStore { store in
@@ -630,7 +630,7 @@ struct StoreBehaviourTests {
 
     @Test(arguments: Backend.available)
     func concurrentFirstOpensMigrateOnce(_ backend: Backend) async throws {
-        try await withTestDatabase(backend) { database in
+        try await TestDatabase.with(backend) { database in
             // Several servers starting at once on a new database: each migrates; the schema is made once.
             let counts = try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<4 {

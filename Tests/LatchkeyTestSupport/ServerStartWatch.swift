@@ -36,6 +36,7 @@ public final class ServerStartWatch: Sendable {
         case started
         case failed(String)
         case timedOut
+        case cancelled
     }
 
     private let state = Mutex<(outcome: Outcome?, waiter: CheckedContinuation<Outcome, Never>?)>((nil, nil))
@@ -60,9 +61,10 @@ public final class ServerStartWatch: Sendable {
     /// start, or has not started within `deadline`.
     public func run<T: Sendable>(deadline: Duration = .seconds(120), _ body: @escaping @Sendable () async throws -> T) async throws -> T {
         let test = Task { try await body() }
+        // The timer also ends the wait when the test is cancelled (or has its outcome already: then nothing changes).
         let timer = Task { [self] in
             try? await Task.sleep(for: deadline)
-            resolve(.timedOut)
+            resolve(Task.isCancelled ? .cancelled : .timedOut)
         }
         let outcome = await withTaskCancellationHandler {
             await self.outcome()
@@ -81,6 +83,9 @@ public final class ServerStartWatch: Sendable {
         case .timedOut:
             test.cancel()
             throw ServerStartFailure(description: "the test server did not start within \(deadline)")
+        case .cancelled:
+            test.cancel()
+            throw CancellationError()
         }
     }
 

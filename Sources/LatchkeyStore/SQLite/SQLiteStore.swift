@@ -348,21 +348,16 @@ public final class SQLiteStore: LatchkeyStore {
     /// transaction, a measurable part of a sign-in's commit: docs/PERFORMANCE.md).
     static func transaction<T>(_ db: Database, _ updates: (Database) throws -> T) throws -> T {
         try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
-        let result: T
         do {
-            result = try updates(db)
-        } catch {
-            // Some errors (a full disk, an I/O error) end the transaction themselves; then there is nothing to undo.
-            if db.isInsideTransaction { try? db.cachedStatement(sql: "ROLLBACK TRANSACTION").execute() }
-            throw error
-        }
-        do {
+            let result = try updates(db)
             try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+            return result
         } catch {
+            // A failed COMMIT (a deferred constraint, a busy lock) leaves the transaction open; some errors (a full
+            // disk, an I/O error) end it themselves, and then there is nothing to undo.
             if db.isInsideTransaction { try? db.cachedStatement(sql: "ROLLBACK TRANSACTION").execute() }
             throw error
         }
-        return result
     }
 
     /// A read of one statement: it runs on the calling thread (in WAL mode a reader never waits for the writer, and

@@ -17,14 +17,9 @@ extension TestDatabase {
     }
 }
 
-/// Runs `body` with a fresh database of `backend` and removes the database afterwards.
-func withTestDatabase<T: Sendable>(_ backend: Backend, _ body: (TestDatabase) async throws -> T) async throws -> T {
-    try await TestDatabase.with(backend, body)
-}
-
 /// Runs `body` against a store on a fresh database of `backend` and removes the database afterwards.
 func withStore<T: Sendable>(_ backend: Backend, _ body: (any LatchkeyStore) async throws -> T) async throws -> T {
-    try await withTestDatabase(backend) { database in try await database.withStore(body) }
+    try await TestDatabase.with(backend) { database in try await database.withStore(body) }
 }
 
 /// Expects `body` to throw a ``StoreError`` with `code`.

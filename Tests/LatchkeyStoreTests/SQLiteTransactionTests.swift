@@ -1,0 +1,61 @@
+import Foundation
+import GRDB
+import LatchkeyTestSupport
+import Testing
+
+@testable import LatchkeyStore
+
+/// ``SQLiteStore``'s own write transaction (`SQLiteStore.transaction`): all of a write or none of it, and the
+/// connection left ready for the next write whichever way the last one ended.
+@Suite("SQLite write transactions: committed whole or rolled back")
+struct SQLiteTransactionTests {
+    let scratch = ScratchDirectory(prefix: "latchkey-transaction")
+
+    private static let user = StoredUser(
+        userHandle: Data([1, 2, 3]), name: "whole", displayName: "Whole", createdAt: Date(timeIntervalSince1970: 1_000)
+    )
+
+    /// Inserts a server secret, the simplest row a write can make.
+    private static func insertSecret(_ name: String, into db: Database) throws {
+        try db.execute(sql: "INSERT INTO server_secrets (name, value) VALUES (?, ?)", arguments: [name, Data(repeating: 7, count: 32)])
+    }
+
+    private static func secretCount(_ store: SQLiteStore) async throws -> Int {
+        try await store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM server_secrets") ?? 0 }
+    }
+
+    @Test("a write whose body throws leaves nothing of what it did before the error")
+    func bodyErrorRollsBack() async throws {
+        let store = try SQLiteStore(path: scratch.path("store.sqlite"))
+        struct Stop: Error {}
+        await #expect(throws: StoreError.self) {
+            try await store.write { db in
+                try Self.insertSecret("first", into: db)
+                throw Stop()
+            }
+        }
+        #expect(try await Self.secretCount(store) == 0)
+        try await store.write { db in try Self.insertSecret("after", into: db) }
+        #expect(try await Self.secretCount(store) == 1)
+    }
+
+    @Test("a write whose COMMIT fails is rolled back, and the next write starts a transaction of its own")
+    func commitErrorRollsBack() async throws {
+        let store = try SQLiteStore(path: scratch.path("store.sqlite"))
+        // A foreign key checked at COMMIT: the body succeeds, the commit is refused.
+        await #expect(throws: StoreError.self) {
+            try await store.write { db in
+                try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+                try Self.insertSecret("before", into: db)
+                try db.execute(
+                    sql: "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, '2026-01-01 00:00:00.000', '2026-01-02 00:00:00.000')",
+                    arguments: [Data(repeating: 1, count: 32), Data(repeating: 9, count: 16)]
+                )
+            }
+        }
+        #expect(try await Self.secretCount(store) == 0)
+        // Left open, this would fail with "cannot start a transaction within a transaction".
+        try await store.createUser(Self.user)
+        #expect(try await store.user(named: "whole") == Self.user)
+    }
+}
