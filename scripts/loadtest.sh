@@ -4,10 +4,11 @@
 # raw P-256 verification first, so the server's cost per login comes out in the same run as its baseline.
 #
 #   scripts/loadtest.sh [--binary PATH] [--client PATH] [--profile native|conformance] [--clients N] [--duration S]
-#                       [--postgres URL --instances N] [--perf FILE]
+#                       [--postgres URL --instances N] [--event-loops N] [--perf FILE]
 #
 # --client PATH runs the load generator from another build (default: the server's binary), so that an older server is
-# loaded by the same client. --perf FILE records the (first) server with `perf record -g` during the logins (Debian's linux-perf).
+# loaded by the same client. --event-loops N runs each server with that many event loops (default: the server's,
+# one per core). --perf FILE records the (first) server with `perf record -g` during the logins (Debian's linux-perf).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,6 +20,7 @@ duration=10
 postgres=""
 instances=1
 perf_out=""
+event_loops=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --binary) binary=$2; shift 2 ;;
@@ -28,6 +30,7 @@ while [ $# -gt 0 ]; do
         --duration) duration=$2; shift 2 ;;
         --postgres) postgres=$2; shift 2 ;;
         --instances) instances=$2; shift 2 ;;
+        --event-loops) event_loops=(--event-loops "$2"); shift 2 ;;
         --perf) perf_out=$2; shift 2 ;;
         *) echo "unknown argument: $1" >&2; exit 2 ;;
     esac
@@ -61,7 +64,7 @@ for index in $(seq 1 "$instances"); do
     origins=()
     for other in $(seq 1 "$instances"); do origins+=(--origin "http://localhost:$((18700 + other))"); done
     "$binary" serve --port "$port" --host 127.0.0.1 --database "$database" --rp-id localhost "${origins[@]}" \
-        --rate-limit 0 "${metrics_flags[@]}" >"$work/server-$index.log" 2>&1 &
+        --rate-limit 0 "${metrics_flags[@]}" "${event_loops[@]}" >"$work/server-$index.log" 2>&1 &
     pids+=($!)
     servers+=(--server "http://localhost:$port")
 done

@@ -44,6 +44,9 @@ bash Tests/Interop/fido2_interop.sh "$LATCHKEY_TEST_PYTHON" "$(swift build --sho
 # latchkey passkey register/login/list/rename/add/remove against our own latchkey serve, both profiles.
 serve=0
 bash Tests/Interop/passkey_serve.sh "$LATCHKEY_TEST_PYTHON" "$(swift build --show-bin-path)/latchkey" || serve=1
+# latchkey serve --event-loops: the process runs the event loop threads its settings ask for.
+loops=0
+bash Tests/Interop/serve_event_loops.sh "$LATCHKEY_TEST_PYTHON" "$(swift build --show-bin-path)/latchkey" || loops=1
 
 # Schemathesis over every operation of the served OpenAPI document (server errors, status codes, content types, schemas).
 contract=0
@@ -99,6 +102,7 @@ fail_if "$docs" "the documentation build failed (see above; scripts/docs.sh)"
 fail_if "$applesdk" "the Apple SDK check failed (see above; scripts/apple-sdk-check.sh)"
 fail_if "$interop" "the python-fido2 interoperability test failed (see above)"
 fail_if "$serve" "the latchkey passkey against latchkey serve test failed (see above)"
+fail_if "$loops" "the latchkey serve --event-loops test failed (see above; Tests/Interop/serve_event_loops.sh)"
 fail_if "$contract" "the schemathesis contract test failed (see above; Tests/Contract/schemathesis.sh)"
 fail_if "$fuzz" "a fuzz target found a crash (see above; scripts/fuzz.sh --smoke)"
 fail_if "$browser" "the browser test failed (see above; screenshots in ${LATCHKEY_ARTIFACTS:-.build/artifacts/browser})"

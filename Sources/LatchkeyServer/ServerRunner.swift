@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import LatchkeyStore
 import Logging
+import NIOPosix
 
 /// Runs a Latchkey server until SIGTERM or SIGINT: what `latchkey serve` does after parsing its flags.
 public enum ServerRunner {
@@ -25,8 +26,16 @@ public enum ServerRunner {
         } catch {
             throw ConfigurationError("--database", error.message)
         }
+        // The application serves on SwiftNIO's shared group, sized (or not) before anything used it.
+        let eventLoops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator()).count
+        if eventLoops != configuration.eventLoops {
+            logger.warning("""
+                the shared event loop group has \(eventLoops) loops, not the \(configuration.eventLoops) configured: size it before \
+                its first use (NIOSingletons.groupLoopCountSuggestion), as latchkey serve does
+                """)
+        }
         let app = ServerApplication.make(configuration: configuration, store: store, logger: logger) { port in
-            announce(startLine(configuration: configuration, port: port))
+            announce(startLine(configuration: configuration, port: port, eventLoops: eventLoops))
             announce(configuration.apple?.description ?? AppleConfiguration.offLine)
         }
         try await app.runService()
@@ -34,9 +43,9 @@ public enum ServerRunner {
 
     /// The line printed on start. It names the page's address (the first origin) apart from the socket's, because
     /// passkeys only work at an origin on the RP ID: `http://localhost:8080`, not `http://127.0.0.1:8080`.
-    static func startLine(configuration: ServerConfiguration, port: Int) -> String {
+    static func startLine(configuration: ServerConfiguration, port: Int, eventLoops: Int) -> String {
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         let page = configuration.origins.first.map { "; open \($0)/" } ?? ""
-        return "Latchkey listening on http://\(host):\(port)\(page) (RP ID \(configuration.rpID), origins \(configuration.origins.joined(separator: " ")), database \(configuration.database))"
+        return "Latchkey listening on http://\(host):\(port)\(page) (RP ID \(configuration.rpID), origins \(configuration.origins.joined(separator: " ")), database \(configuration.database), \(eventLoops == 1 ? "1 event loop" : "\(eventLoops) event loops"))"
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LatchkeyServer
+import LatchkeyTestSupport
 import Testing
 
 @testable import LatchkeyCLI
@@ -7,6 +8,8 @@ import Testing
 /// `latchkey serve`: every flag lands in its setting, and each way of failing to start has its code and status.
 @Suite("latchkey serve")
 struct ServeCommandTests {
+    let scratch = ScratchDirectory(prefix: "latchkey-serve")
+
     @Test("each flag sets its own setting")
     func flagsMapToSettings() throws {
         let serve = try Serve.parse([
@@ -19,6 +22,7 @@ struct ServeCommandTests {
             "--apple-key-id", "KEY1234567", "--apple-private-key", "key.p8", "--apple-client-id", "com.example.app",
             "--apple-services-id", "com.example.web", "--apple-redirect-uri", "https://example.com/v1/apple/callback",
             "--apple-base-url", "http://127.0.0.1:1", "--secrets-key", "c2VjcmV0", "--secrets-key-file", "secrets.key", "--metrics-token-file", "metrics.token",
+            "--event-loops", "3",
         ])
         var expected = ServerSettings()
         expected.host = "0.0.0.0"
@@ -51,8 +55,31 @@ struct ServeCommandTests {
         expected.secretsKey = "c2VjcmV0"
         expected.secretsKeyFile = "secrets.key"
         expected.metricsTokenFile = "metrics.token"
+        expected.eventLoops = 3
         #expect(serve.flags.settings == expected)
         #expect(try Serve.parse([]).flags.settings == ServerSettings(), "unset flags leave every setting to the other layers")
+    }
+
+    @Test("the event loops serve sizes SwiftNIO's group with come from the flag, then the environment, then the config file")
+    func eventLoopsBeforeTheRuntimeStarts() throws {
+        let config = try scratch.file(Array(#"{"eventLoops": 4}"#.utf8), suffix: ".json")
+        #expect(Latchkey.serveEventLoops(["--config", config], environment: [:]) == 4)
+        #expect(Latchkey.serveEventLoops(["--config", config], environment: ["LATCHKEY_EVENT_LOOPS": "3"]) == 3)
+        #expect(Latchkey.serveEventLoops(["--config", config, "--event-loops", "1"], environment: ["LATCHKEY_EVENT_LOOPS": "3"]) == 1)
+        #expect(Latchkey.serveEventLoops(["--port", "0"], environment: [:]) == nil, "unset: SwiftNIO's default, one per core")
+        // What the command refuses when it runs leaves the group alone here.
+        #expect(Latchkey.serveEventLoops(["--event-loops", "0"], environment: [:]) == nil)
+        #expect(Latchkey.serveEventLoops(["--event-loops", "many"], environment: [:]) == nil)
+        #expect(Latchkey.serveEventLoops([], environment: ["LATCHKEY_EVENT_LOOPS": "two"]) == nil)
+        #expect(Latchkey.serveEventLoops(["--help"], environment: ["LATCHKEY_EVENT_LOOPS": "2"]) == nil)
+    }
+
+    @Test("a setting out of range is refused before the server starts")
+    func eventLoopsOutOfRange() async {
+        let result = await CLIHarness.run(["serve", "--event-loops", "0"])
+        #expect(result.status == 2)
+        #expect(result.errorCode == "usage.configuration", "\(result.output)")
+        #expect(result.output.contains("--event-loops"), "\(result.output)")
     }
 
     @Test("a secrets key given as a flag is warned about; a key file is not")

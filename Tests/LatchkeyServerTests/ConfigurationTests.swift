@@ -1,5 +1,6 @@
 import Foundation
 import LatchkeyServer
+import NIOCore
 import Testing
 
 /// Defaults, layering (flags over environment over file) and the errors for bad configuration.
@@ -18,6 +19,7 @@ struct ConfigurationTests {
         #expect(!configuration.acceptBase64URLTextChallenge)
         #expect(!configuration.secureCookies)
         #expect(configuration.relyingParty.timeoutMilliseconds == 300_000)
+        #expect(configuration.eventLoops == System.coreCount, "one event loop per core, as SwiftNIO's shared group has")
     }
 
     @Test func anRPIDOtherThanLocalhostDefaultsToItsHTTPSOrigin() throws {
@@ -73,6 +75,8 @@ struct ConfigurationTests {
         (ServerSettings.with { $0.androidApps = ["notapackage:" + String(repeating: "AB", count: 32)] }, "--android-app"),
         (ServerSettings.with { $0.database = "mysql://db/latchkey" }, "--database"),
         (ServerSettings.with { $0.bodyLimit = 10 }, "--body-limit"),
+        (ServerSettings.with { $0.eventLoops = 0 }, "--event-loops"),
+        (ServerSettings.with { $0.eventLoops = 1025 }, "--event-loops"),
     ])
     func badSettingsAreRefusedNamingTheSetting(_ settings: ServerSettings, _ setting: String) {
         #expect {
@@ -86,6 +90,7 @@ struct ConfigurationTests {
     @Test func badEnvironmentAndFilesAreRefused() throws {
         #expect(throws: ConfigurationError.self) { try ServerSettings(environment: ["LATCHKEY_PORT": "eighty"]) }
         #expect(throws: ConfigurationError.self) { try ServerSettings(environment: ["LATCHKEY_ACCEPT_BASE64URL_TEXT_CHALLENGE": "maybe"]) }
+        #expect(throws: ConfigurationError.self) { try ServerSettings(environment: ["LATCHKEY_EVENT_LOOPS": "two"]) }
         #expect(throws: ConfigurationError.self) { try ServerSettings(configFile: "/nonexistent/latchkey.json") }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-config-\(UUID().uuidString).json")
         try Data(#"{"prot": 9000}"#.utf8).write(to: file)

@@ -108,6 +108,9 @@ struct ServeFlags: ParsableArguments {
     @Option(help: ArgumentHelp("A file holding the bearer token GET /metrics requires (without it /metrics is off).", valueName: "file"))
     var metricsTokenFile: String?
 
+    @Option(help: "How many event loops (threads) serve connections (default: one per core; fewer cost less CPU per request where other busy processes share the cores).")
+    var eventLoops: Int?
+
     /// Warnings about how the flags were given: a secret on the command line is visible to every user in `ps`.
     var warnings: [String] {
         secretsKey == nil ? [] : [
@@ -153,6 +156,7 @@ struct ServeFlags: ParsableArguments {
         settings.secretsKeyFile = secretsKeyFile
         settings.passwordSignIn = passwordSignIn.map { $0 == .on }
         settings.metricsTokenFile = metricsTokenFile
+        settings.eventLoops = eventLoops
         return settings
     }
 }

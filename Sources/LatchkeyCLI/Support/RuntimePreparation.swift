@@ -1,3 +1,5 @@
+import Foundation
+import LatchkeyServer
 import NIOCore
 import NIOPosix
 
@@ -13,8 +15,25 @@ extension Latchkey {
     /// handler runs on the thread that reads and writes its connection instead of hopping to the concurrency pool and
     /// back: on the 2-core development machine that removed most of the futex and scheduler time of a login (see
     /// docs/PERFORMANCE.md). Blocking work never runs there: password hashing has its own threads.
+    ///
+    /// For `serve` it first sizes that group with the server's `eventLoops` setting (``serveEventLoops(_:environment:)``),
+    /// since the group cannot change size once made.
     public static func prepareRuntime(for arguments: [String]) {
         guard let command = arguments.dropFirst().first, eventLoopCommands.contains(command) else { return }
+        if command == "serve", let loops = serveEventLoops(Array(arguments.dropFirst(2)), environment: ProcessInfo.processInfo.environment) {
+            NIOSingletons.groupLoopCountSuggestion = loops
+        }
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+    }
+
+    /// The event loop count `serve`'s `arguments` ask for, from its flags, then `environment`, then its config file, as
+    /// the command reads its settings; nil when none is set or it is out of range, or when the arguments do not parse
+    /// (the command reports those itself when it runs).
+    static func serveEventLoops(_ arguments: [String], environment: [String: String]) -> Int? {
+        guard let serve = try? Serve.parse(arguments),
+              let settings = try? ServerSettings.load(flags: serve.flags.settings, configFile: serve.config, environment: environment),
+              let loops = settings.eventLoops, ServerConfiguration.eventLoopRange.contains(loops)
+        else { return nil }
+        return loops
     }
 }

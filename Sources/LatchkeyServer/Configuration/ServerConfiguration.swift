@@ -1,5 +1,6 @@
 import Foundation
 import LatchkeyStore
+import NIOCore
 import WebAuthn
 
 /// The validated configuration of a Latchkey server. Make it from ``ServerSettings`` with ``init(_:)``, which
@@ -51,6 +52,15 @@ public struct ServerConfiguration: Sendable {
     public var passwordSignIn: Bool
     /// The bearer token `GET /metrics` requires (from `--metrics-token-file`); nil turns `/metrics` off (404).
     public var metricsToken: String?
+    /// How many event loops (threads) serve connections (`--event-loops`): one per core by default.
+    ///
+    /// The server runs on SwiftNIO's shared event loop group, which `latchkey serve` sizes before anything else runs
+    /// (`NIOSingletons.groupLoopCountSuggestion`); a program running ``ServerRunner`` itself sizes the group the same
+    /// way, and the runner warns when the group it finds has another size. Fewer loops than cores cost less CPU per
+    /// request where other busy processes share the cores (docs/PERFORMANCE.md).
+    public var eventLoops: Int
+    /// The event loop counts ``eventLoops`` accepts.
+    public static let eventLoopRange = 1...1024
     /// The scrypt parameters new password hashes get (OWASP's minimum by default); hashes made with others are
     /// rehashed at the next successful sign-in.
     public var passwordHashing: ScryptParameters = .owasp
@@ -179,6 +189,10 @@ public struct ServerConfiguration: Sendable {
         apple = try AppleConfiguration(settings)
         passwordSignIn = settings.passwordSignIn ?? true
         metricsToken = try settings.metricsTokenFile.map(Self.metricsToken(file:))
+        eventLoops = settings.eventLoops ?? System.coreCount
+        guard Self.eventLoopRange.contains(eventLoops) else {
+            throw ConfigurationError("--event-loops", "\(eventLoops) is outside \(Self.eventLoopRange.lowerBound) to \(Self.eventLoopRange.upperBound)")
+        }
     }
 
     /// The fewest characters a metrics token may have.

@@ -77,6 +77,8 @@ public struct ServerSettings: Codable, Hashable, Sendable {
     public var passwordSignIn: Bool?
     /// A file holding the bearer token `GET /metrics` requires; without it `/metrics` is off.
     public var metricsTokenFile: String?
+    /// How many event loops (threads) serve connections; one per core by default.
+    public var eventLoops: Int?
 
     /// No settings: every value comes from another layer or the defaults.
     public init() {}
@@ -119,6 +121,7 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         merged.secretsKeyFile = other.secretsKeyFile ?? secretsKeyFile
         merged.passwordSignIn = other.passwordSignIn ?? passwordSignIn
         merged.metricsTokenFile = other.metricsTokenFile ?? metricsTokenFile
+        merged.eventLoops = other.eventLoops ?? eventLoops
         return merged
     }
 
@@ -210,6 +213,7 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         secretsKeyFile = text("SECRETS_KEY_FILE")
         passwordSignIn = try flag("PASSWORD_SIGN_IN")
         metricsTokenFile = text("METRICS_TOKEN_FILE")
+        eventLoops = try integer("EVENT_LOOPS")
     }
 
     /// Loads the layers in order: the config file (`configFile`, or `LATCHKEY_CONFIG`), then the environment, then
@@ -228,6 +232,6 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         case idleTimeout, headerTimeout, bodyTimeout
         case metadata, metadataTrustRoot, attestationPolicy
         case appleTeamID, appleKeyID, applePrivateKey, appleClientIDs, appleServicesID, appleRedirectURI, appleBaseURL
-        case appleTokenMaxAge, secretsKey, secretsKeyFile, passwordSignIn, metricsTokenFile
+        case appleTokenMaxAge, secretsKey, secretsKeyFile, passwordSignIn, metricsTokenFile, eventLoops
     }
 }
