@@ -144,6 +144,20 @@ struct CredentialJSONTests {
         #expect(try CollectedClientData(bytes: valid).type == "é\né")
     }
 
+    @Test("a string without escapes is read as ASCII or validated as UTF-8, whichever its bytes are")
+    func unescapedStrings() throws {
+        func type(_ raw: [UInt8]) throws -> String {
+            try CollectedClientData(bytes: Array(#"{"type":""#.utf8) + raw + Array(#"","challenge":"AQID","origin":"x"}"#.utf8)).type
+        }
+        #expect(try type(Array("webauthn.get".utf8)) == "webauthn.get")
+        #expect(try type(Array("é€😀".utf8)) == "é€😀")
+        // A truncated sequence, an overlong encoding, a surrogate and a stray continuation byte, after ASCII.
+        for invalid: [UInt8] in [[0xF0, 0x90, 0x80], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0x80]] {
+            let error = try #require(throws: WebAuthnError.self) { try type(Array("webauthn".utf8) + invalid) }
+            #expect(error.message.contains("not valid UTF-8"))
+        }
+    }
+
     @Test("token binding: a Level 2 object is checked, a bare string is ignored")
     func tokenBinding() throws {
         let object = #"{"type":"webauthn.create","challenge":"AQID","origin":"x","tokenBinding":{"status":"not-supported"}}"#

@@ -87,20 +87,28 @@ struct JSONReader {
         throw Failure(description: "expected true or false")
     }
 
-    /// Reads a string, decoding escapes; the fast path (no escapes) copies the bytes once.
+    /// Reads a string, decoding escapes; the fast path (no escapes) copies the bytes once, and an ASCII string (every
+    /// base64url field of a credential) skips UTF-8 validation, which ASCII cannot fail.
     mutating func readString() throws(Failure) -> String {
         skipWhitespace()
         try expect(UInt8(ascii: "\""))
         let start = index
+        var highBits: UInt8 = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                guard let text = String(validating: bytes[start..<index], as: UTF8.self) else {
+                let text: String
+                if highBits < 0x80 {
+                    text = String(decoding: bytes[start..<index], as: UTF8.self)
+                } else if let validated = String(validating: bytes[start..<index], as: UTF8.self) {
+                    text = validated
+                } else {
                     throw Failure(description: "JSON string is not valid UTF-8")
                 }
                 index += 1
                 return text
             }
+            highBits |= byte
             if byte == UInt8(ascii: "\\") { return try readEscapedString(from: start) }
             if byte < 0x20 { throw Failure(description: "control character in a JSON string") }
             index += 1
