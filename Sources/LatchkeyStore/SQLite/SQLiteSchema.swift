@@ -29,6 +29,9 @@ enum SQLiteSchema {
         migrator.registerMigration("v6: spent tickets instead of stored ceremonies") { db in
             try db.execute(sql: v6SpentTickets)
         }
+        migrator.registerMigration("v7: credentials indexed in account order") { db in
+            try db.execute(sql: v7AccountOrder)
+        }
         return migrator
     }
 
@@ -226,5 +229,13 @@ enum SQLiteSchema {
             expires_at TEXT NOT NULL
         ) STRICT, WITHOUT ROWID;
         CREATE INDEX spent_tickets_expires_at ON spent_tickets(expires_at);
+        """
+
+    /// An account's credentials are read oldest first, ties broken by ID (``StoreColumns/accountOrder``). The first
+    /// index ended at `created_at`, so every account read sorted its credentials in a temporary b-tree; with `id` in the
+    /// index the rows come in order.
+    private static let v7AccountOrder = """
+        CREATE INDEX credentials_user_order ON credentials(user_id, created_at, id);
+        DROP INDEX credentials_user_id;
         """
 }
