@@ -10,15 +10,24 @@ struct ClientAddressResolver: Sendable {
 
     /// The client's address as text (`192.0.2.1`, `2001:db8::1`), or `unknown` without a peer address.
     func clientAddress(of request: Request, peer: SocketAddress?) -> String {
-        clientIP(of: request, peer: peer)?.description ?? "unknown"
+        directIPv4(peer) ?? clientIP(of: request, peer: peer)?.description ?? "unknown"
     }
 
     /// The key the client's rate-limit bucket is filed under: its IPv4 address, or its IPv6 /64 (`2001:db8:1:2::/64`),
     /// since one subscriber usually holds a whole /64 and can pick any address in it.
     func rateLimitKey(of request: Request, peer: SocketAddress?) -> String {
+        if let direct = directIPv4(peer) { return direct }
         guard let address = clientIP(of: request, peer: peer) else { return "unknown" }
         guard address.bytes.count == 16 else { return address.description }
         return IPAddress(bytes: Array(address.bytes.prefix(8)) + [UInt8](repeating: 0, count: 8)).description + "/64"
+    }
+
+    /// The peer's address text when the peer is the client and the text needs no work: an IPv4 peer with no trusted
+    /// proxies to look behind. SwiftNIO writes it as ``IPAddress`` does (dotted decimal), so this skips parsing it and
+    /// writing it again for every request's log line.
+    private func directIPv4(_ peer: SocketAddress?) -> String? {
+        guard trustedProxies.isEmpty, case .v4 = peer else { return nil }
+        return peer?.ipAddress
     }
 
     /// The client's address (IPv4-mapped addresses unmapped), or nil without a peer address.
