@@ -59,7 +59,7 @@ public struct ServerConfiguration: Sendable {
     /// way, and the runner warns when the group it finds has another size. Fewer loops than cores cost less CPU per
     /// request where other busy processes share the cores (docs/PERFORMANCE.md).
     public var eventLoops: Int
-    /// The event loop counts ``eventLoops`` accepts.
+    /// The event loop counts `--event-loops` accepts.
     public static let eventLoopRange = 1...1024
     /// The scrypt parameters new password hashes get (OWASP's minimum by default); hashes made with others are
     /// rehashed at the next successful sign-in.
@@ -189,9 +189,14 @@ public struct ServerConfiguration: Sendable {
         apple = try AppleConfiguration(settings)
         passwordSignIn = settings.passwordSignIn ?? true
         metricsToken = try settings.metricsTokenFile.map(Self.metricsToken(file:))
-        eventLoops = settings.eventLoops ?? System.coreCount
-        guard Self.eventLoopRange.contains(eventLoops) else {
-            throw ConfigurationError("--event-loops", "\(eventLoops) is outside \(Self.eventLoopRange.lowerBound) to \(Self.eventLoopRange.upperBound)")
+        // Only a number someone set is checked: the default is whatever SwiftNIO makes, one loop per core.
+        if let loops = settings.eventLoops {
+            guard Self.eventLoopRange.contains(loops) else {
+                throw ConfigurationError("--event-loops", "\(loops) is outside \(Self.eventLoopRange.lowerBound) to \(Self.eventLoopRange.upperBound)")
+            }
+            eventLoops = loops
+        } else {
+            eventLoops = System.coreCount
         }
     }
 
