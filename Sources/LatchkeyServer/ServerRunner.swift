@@ -28,17 +28,22 @@ public enum ServerRunner {
         }
         // The application serves on SwiftNIO's shared group, sized (or not) before anything used it.
         let eventLoops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator()).count
-        if eventLoops != configuration.eventLoops {
-            logger.warning("""
-                the shared event loop group has \(eventLoops) loops, not the \(configuration.eventLoops) configured: size it before \
-                its first use (NIOSingletons.groupLoopCountSuggestion), as latchkey serve does
-                """)
-        }
+        if let warning = eventLoopWarning(found: eventLoops, configured: configuration.eventLoops) { logger.warning("\(warning)") }
         let app = ServerApplication.make(configuration: configuration, store: store, logger: logger) { port in
             announce(startLine(configuration: configuration, port: port, eventLoops: eventLoops))
             announce(configuration.apple?.description ?? AppleConfiguration.offLine)
         }
         try await app.runService()
+    }
+
+    /// What to warn about when the shared group that serves has `found` loops and the configuration asks for
+    /// `configured`: the group was made before anything sized it. Nil when they agree.
+    static func eventLoopWarning(found: Int, configured: Int) -> String? {
+        guard found != configured else { return nil }
+        return """
+            the shared event loop group has \(found) loops, not the \(configured) configured: size it before its first use \
+            (NIOSingletons.groupLoopCountSuggestion), as latchkey serve does
+            """
     }
 
     /// The line printed on start. It names the page's address (the first origin) apart from the socket's, because

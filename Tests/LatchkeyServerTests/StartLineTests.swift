@@ -12,4 +12,12 @@ struct StartLineTests {
         #expect(line.hasSuffix(", 2 event loops)"))
         #expect(ServerRunner.startLine(configuration: try ServerConfiguration(), port: 8080, eventLoops: 1).hasSuffix(", 1 event loop)"))
     }
+
+    @Test("a shared group of another size than configured is warned about, naming both and how to size it")
+    func eventLoopWarning() {
+        #expect(ServerRunner.eventLoopWarning(found: 2, configured: 2) == nil)
+        let warning = ServerRunner.eventLoopWarning(found: 2, configured: 1)
+        #expect(warning?.contains("has 2 loops, not the 1 configured") == true, "\(warning ?? "nil")")
+        #expect(warning?.contains("NIOSingletons.groupLoopCountSuggestion") == true)
+    }
 }

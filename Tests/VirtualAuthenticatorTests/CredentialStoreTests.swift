@@ -67,7 +67,8 @@ struct CredentialStoreTests {
         var stored = try #require(try await harness.authenticator.store.credential(id: record.id))
         stored.privateKey = try #require(try await harness.authenticator.store.credential(id: other.id)).privateKey
         try await harness.authenticator.store.save(stored)
-        await #expect(throws: (any Error).self) { try await harness.signIn(record) }
+        let refused = await #expect(throws: WebAuthnError.self) { try await harness.signIn(record) }
+        #expect(refused?.code == .badSignature, "signed with the new key, not a stale cached one")
 
         // A key that does not load at all.
         stored.privateKey = [1, 2, 3]

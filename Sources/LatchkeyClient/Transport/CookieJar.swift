@@ -17,7 +17,7 @@ actor CookieJar {
             let value = String(pair[pair.index(after: equals)...])
             cookies.removeAll { $0.name == name }
             let expired = attributes.dropFirst().contains { attribute in
-                attribute.utf8.count >= 8 && attribute.prefix(8).lowercased() == "max-age=" && (Int(attribute.dropFirst(8)) ?? 1) <= 0
+                attribute.prefix(8).lowercased() == "max-age=" && (Int(attribute.dropFirst(8)) ?? 1) <= 0
             }
             if !value.isEmpty, !expired { cookies.append((name, value)) }
         }
