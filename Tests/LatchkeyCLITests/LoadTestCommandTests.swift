@@ -34,6 +34,20 @@ struct LoadTestCommandTests {
         }
     }
 
+    @Test("every client signs in at least once, even when the run is over before its first sign-in starts")
+    func atLeastOneSignInEach() async throws {
+        try await withServer { server in
+            let url = try #require(URL(string: server))
+            let target = LoadTestRunner.Target(
+                server: url, origin: "http://localhost:8080", metrics: url.appendingPathComponent("metrics"), metricsToken: Self.metricsToken
+            )
+            let result = await LoadTestRunner(targets: [target], clients: 2, duration: .zero, profile: .native).run()
+            #expect(result.registered == 2)
+            #expect(result.logins == 2, "one sign-in per client")
+            #expect(result.errors.isEmpty, "\(result.errors)")
+        }
+    }
+
     @Test("each profile registers every client, signs in repeatedly with no errors, and ends with the result lines",
           arguments: ["native", "conformance"])
     func runsFullLogins(_ profile: String) async throws {
