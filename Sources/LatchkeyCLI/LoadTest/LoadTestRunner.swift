@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Foundation
 import LatchkeyClient
 import LatchkeyServer
@@ -45,16 +44,15 @@ struct LoadTestRunner: Sendable {
     /// Registers the clients, runs the logins, and summarises. `tick` is called about once a second while the
     /// logins run, with the seconds elapsed.
     func run(progress: Progress = Progress(), tick: @escaping @Sendable (Double) -> Void = { _ in }) async -> LoadTestResult {
-        var configuration = HTTPClient.Configuration()
-        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(clients, 8))
-        configuration.timeout = .init(connect: .seconds(3))
-        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        let transport = AsyncHTTPTransport(client: http, timeout: .seconds(30))
+        // One connection per user, as each user's requests go one at a time to one server; one more for /metrics.
+        let transports = (0..<clients).map { _ in KeepAliveHTTPTransport() }
+        let metricsTransport = KeepAliveHTTPTransport()
         let run = String(UInt32.random(in: 0...UInt32.max), radix: 36)
         let users = (0..<clients).map { index in
             let target = targets[index % targets.count]
             return LoadClient(
-                username: "loadtest-\(run)-\(index)", server: target.server, origin: target.origin, profile: profile, transport: transport
+                username: "loadtest-\(run)-\(index)", server: target.server, origin: target.origin, profile: profile,
+                transport: transports[index]
             )
         }
 
@@ -79,7 +77,7 @@ struct LoadTestRunner: Sendable {
         }
         let registrationTime = clock.now - registrationStart
 
-        let serversBefore = await serverUsage(transport)
+        let serversBefore = await serverUsage(metricsTransport)
         let clientBefore = ProcessUsage.current()
         let start = clock.now
         let deadline = start + duration
@@ -115,9 +113,9 @@ struct LoadTestRunner: Sendable {
         }
         let elapsed = clock.now - start
         let clientAfter = ProcessUsage.current()
-        let serversAfter = await serverUsage(transport)
+        let serversAfter = await serverUsage(metricsTransport)
         ticker.cancel()
-        try? await http.shutdown()
+        for transport in transports + [metricsTransport] { await transport.close() }
 
         var latencies = LatencyHistogram()
         var errors = registered.failed.errors
@@ -142,7 +140,7 @@ struct LoadTestRunner: Sendable {
     }
 
     /// Each target's process usage from its `/metrics` (nil for one that did not answer with it).
-    private func serverUsage(_ transport: AsyncHTTPTransport) async -> [ProcessUsage?] {
+    private func serverUsage(_ transport: KeepAliveHTTPTransport) async -> [ProcessUsage?] {
         var usages: [ProcessUsage?] = []
         for target in targets {
             usages.append(await Self.usage(at: target.metrics, token: target.metricsToken, transport))
@@ -150,7 +148,7 @@ struct LoadTestRunner: Sendable {
         return usages
     }
 
-    private static func usage(at metrics: URL, token: String?, _ transport: AsyncHTTPTransport) async -> ProcessUsage? {
+    private static func usage(at metrics: URL, token: String?, _ transport: KeepAliveHTTPTransport) async -> ProcessUsage? {
         let headers = token.map { ["Authorization": "Bearer \($0)"] } ?? [:]
         guard let response = try? await transport.send(LatchkeyClient.HTTPRequest(method: "GET", url: metrics, headers: headers)),
               response.status == 200

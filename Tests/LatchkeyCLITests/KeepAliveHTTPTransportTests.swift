@@ -1,0 +1,218 @@
+import Foundation
+import LatchkeyClient
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+import Testing
+
+@testable import LatchkeyCLI
+
+/// The load generator's HTTP transport against a real HTTP/1.1 server on loopback that counts its connections.
+@Suite("KeepAliveHTTPTransport")
+struct KeepAliveHTTPTransportTests {
+    @Test("a request goes out with its method, path, headers, Host and body; the response comes back whole")
+    func roundTrip() async throws {
+        try await TestHTTPServer.with { server in
+            let transport = KeepAliveHTTPTransport()
+            let response = try await transport.send(HTTPRequest(
+                method: "POST", url: server.url("/echo?x=1"), headers: ["X-Test": "yes", "Content-Type": "application/json"],
+                body: Array(#"{"a":1}"#.utf8)
+            ))
+            #expect(response.status == 201)
+            #expect(response.headers["x-method"] == "POST")
+            #expect(response.headers["x-uri"] == "/echo?x=1")
+            #expect(response.headers["x-host"] == "127.0.0.1:\(server.port)")
+            #expect(response.headers["x-test"] == "yes")
+            #expect(response.headers["x-content-length"] == "7")
+            #expect(response.headers["x-repeated"] == "one, two", "repeated fields joined")
+            #expect(response.setCookies == ["a=1; Path=/", "b=2; Path=/"], "each Set-Cookie kept apart")
+            #expect(response.headers["set-cookie"] == nil)
+            #expect(String(decoding: response.body, as: UTF8.self) == #"{"a":1}"#)
+            await transport.close()
+        }
+    }
+
+    @Test("requests one after another share one connection")
+    func keepsTheConnection() async throws {
+        try await TestHTTPServer.with { server in
+            let transport = KeepAliveHTTPTransport()
+            for _ in 0..<5 {
+                let response = try await transport.send(HTTPRequest(method: "GET", url: server.url("/echo")))
+                #expect(response.status == 201)
+            }
+            #expect(server.connections == 1)
+            await transport.close()
+        }
+    }
+
+    @Test("after the server closes the connection, the next request opens a new one")
+    func reconnects() async throws {
+        try await TestHTTPServer.with { server in
+            let transport = KeepAliveHTTPTransport()
+            let closing = try await transport.send(HTTPRequest(method: "GET", url: server.url("/close")))
+            #expect(closing.status == 200)
+            // The server's close reaches the client's event loop on its own schedule: wait for it rather than race it.
+            for _ in 0..<400 where transport.isConnected { try await Task.sleep(for: .milliseconds(5)) }
+            #expect(!transport.isConnected)
+            let next = try await transport.send(HTTPRequest(method: "GET", url: server.url("/echo")))
+            #expect(next.status == 201)
+            #expect(server.connections == 2)
+            await transport.close()
+        }
+    }
+
+    @Test("a request to another server replaces the connection with one to that server")
+    func followsTheServer() async throws {
+        try await TestHTTPServer.with { first in
+            try await TestHTTPServer.with { second in
+                let transport = KeepAliveHTTPTransport()
+                let a = try await transport.send(HTTPRequest(method: "GET", url: first.url("/echo")))
+                let b = try await transport.send(HTTPRequest(method: "GET", url: second.url("/echo")))
+                #expect(a.headers["x-host"] == "127.0.0.1:\(first.port)")
+                #expect(b.headers["x-host"] == "127.0.0.1:\(second.port)")
+                #expect(first.connections == 1 && second.connections == 1)
+                await transport.close()
+            }
+        }
+    }
+
+    @Test("a server that never answers is a transport error after the timeout, and the next request still works")
+    func timesOut() async throws {
+        try await TestHTTPServer.with { server in
+            let transport = KeepAliveHTTPTransport(timeout: .milliseconds(200))
+            await #expect {
+                _ = try await transport.send(HTTPRequest(method: "GET", url: server.url("/silent")))
+            } throws: { error in
+                guard case LatchkeyClientError.transport(let message) = error else { return false }
+                return message.contains("no response within 200 ms")
+            }
+            let next = try await transport.send(HTTPRequest(method: "GET", url: server.url("/echo")))
+            #expect(next.status == 201)
+            await transport.close()
+        }
+    }
+
+    @Test("a response body over the limit is a transport error")
+    func limitsTheBody() async throws {
+        try await TestHTTPServer.with { server in
+            let transport = KeepAliveHTTPTransport()
+            await #expect {
+                _ = try await transport.send(HTTPRequest(method: "GET", url: server.url("/large")))
+            } throws: { error in
+                guard case LatchkeyClientError.transport(let message) = error else { return false }
+                return message.contains("larger than \(KeepAliveHTTPTransport.maximumBodySize) bytes")
+            }
+            await transport.close()
+        }
+    }
+
+    @Test("a URL that is not http:// is refused before anything is sent")
+    func refusesOtherSchemes() async throws {
+        let transport = KeepAliveHTTPTransport()
+        await #expect {
+            _ = try await transport.send(HTTPRequest(method: "GET", url: try #require(URL(string: "https://example.com/"))))
+        } throws: { error in
+            guard case LatchkeyClientError.transport(let message) = error else { return false }
+            return message.contains("is not an http:// URL")
+        }
+    }
+}
+
+/// A small HTTP/1.1 server on loopback that counts the connections it accepts. `/echo` answers 201
+/// with the request's method, URI, Host, `X-Test` and `Content-Length` as headers, a repeated field, two cookies and
+/// the body back; `/close` answers and closes the connection; `/silent` never answers; `/large` answers with a body
+/// one byte over the transport's limit.
+private struct TestHTTPServer {
+    final class Counters: Sendable {
+        let accepted = Atomic<Int>(0)
+    }
+
+    let port: Int
+    let counters: Counters
+
+    var connections: Int { counters.accepted.load(ordering: .relaxed) }
+
+    func url(_ path: String) -> URL {
+        URL(string: "http://127.0.0.1:\(port)\(path)")!
+    }
+
+    static func with(_ body: (TestHTTPServer) async throws -> Void) async throws {
+        let counters = Counters()
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                counters.accepted.add(1, ordering: .relaxed)
+                return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    try channel.pipeline.syncOperations.addHandler(Responder())
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0)
+            .get()
+        do {
+            try await body(TestHTTPServer(port: try #require(channel.localAddress?.port), counters: counters))
+        } catch {
+            try? await channel.close()
+            throw error
+        }
+        try await channel.close()
+    }
+
+    private final class Responder: ChannelInboundHandler {
+        typealias InboundIn = HTTPServerRequestPart
+        typealias OutboundOut = HTTPServerResponsePart
+
+        private var head: HTTPRequestHead?
+        private var body: [UInt8] = []
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            switch unwrapInboundIn(data) {
+            case .head(let requestHead):
+                head = requestHead
+                body = []
+            case .body(let buffer):
+                body.append(contentsOf: buffer.readableBytesView)
+            case .end:
+                guard let head else { return }
+                respond(to: head, context: context)
+            }
+        }
+
+        private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
+            var headers = HTTPHeaders()
+            var status = HTTPResponseStatus.ok
+            var bytes: [UInt8] = []
+            switch head.uri.split(separator: "?").first ?? "" {
+            case "/echo":
+                status = .created
+                headers.add(name: "X-Method", value: head.method.rawValue)
+                headers.add(name: "X-URI", value: head.uri)
+                headers.add(name: "X-Host", value: head.headers["Host"].joined(separator: ","))
+                headers.add(name: "X-Test", value: head.headers["X-Test"].joined(separator: ","))
+                headers.add(name: "X-Content-Length", value: head.headers["Content-Length"].joined(separator: ","))
+                headers.add(name: "X-Repeated", value: "one")
+                headers.add(name: "X-Repeated", value: "two")
+                headers.add(name: "Set-Cookie", value: "a=1; Path=/")
+                headers.add(name: "Set-Cookie", value: "b=2; Path=/")
+                bytes = body
+            case "/close":
+                headers.add(name: "Connection", value: "close")
+            case "/silent":
+                return
+            case "/large":
+                bytes = Array(repeating: 0x61, count: KeepAliveHTTPTransport.maximumBodySize + 1)
+            default:
+                status = .notFound
+            }
+            headers.add(name: "Content-Length", value: String(bytes.count))
+            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+            context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: bytes)))), promise: nil)
+            let channel = context.channel
+            let close = head.uri == "/close"
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+                if close { channel.close(promise: nil) }
+            }
+        }
+    }
+}
