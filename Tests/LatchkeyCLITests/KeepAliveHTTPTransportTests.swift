@@ -80,15 +80,17 @@ struct KeepAliveHTTPTransportTests {
     @Test("a server that never answers is a transport error after the timeout, and the next request still works")
     func timesOut() async throws {
         try await TestHTTPServer.with { server in
-            let transport = KeepAliveHTTPTransport(timeout: .milliseconds(200))
+            let transport = KeepAliveHTTPTransport()
             await #expect {
-                _ = try await transport.send(HTTPRequest(method: "GET", url: server.url("/silent")))
+                _ = try await transport.send(HTTPRequest(method: "GET", url: server.url("/silent")), timeout: .milliseconds(200))
             } throws: { error in
                 guard case LatchkeyClientError.transport(let message) = error else { return false }
                 return message.contains("no response within 200 ms")
             }
+            // The next request, with the default limit (30 s), on a new connection.
             let next = try await transport.send(HTTPRequest(method: "GET", url: server.url("/echo")))
             #expect(next.status == 201)
+            #expect(server.connections == 2)
             await transport.close()
         }
     }

@@ -62,10 +62,14 @@ final class KeepAliveHTTPTransport: HTTPTransport, Sendable {
     }
 
     func send(_ request: LatchkeyClient.HTTPRequest) async throws(LatchkeyClientError) -> HTTPResponse {
+        try await send(request, timeout: timeout)
+    }
+
+    /// Sends `request` and waits at most `timeout` for its response.
+    func send(_ request: LatchkeyClient.HTTPRequest, timeout: TimeAmount) async throws(LatchkeyClientError) -> HTTPResponse {
         do {
             let channel = try await connectedChannel(for: request.url)
             let promise = channel.eventLoop.makePromise(of: HTTPResponse.self)
-            let timeout = self.timeout
             let timer = channel.eventLoop.scheduleTask(in: timeout) {
                 channel.pipeline.fireErrorCaught(Failure.timedOut(timeout))
             }
