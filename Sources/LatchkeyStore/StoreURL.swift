@@ -8,7 +8,9 @@ import Logging
 /// - `data/store.sqlite`, `/var/lib/latchkey/store.sqlite` — a bare path (anything without `scheme://`)
 /// - `postgres://user:password@host:5432/database` (or `postgresql://`), with optional parameters
 ///   `schema=NAME` and `sslmode=disable|prefer|require` (`allow` is taken as `prefer`, `verify-ca` and
-///   `verify-full` as `require`). Percent-encode special characters in the user name and password.
+///   `verify-full` as `require`); `pool_max_conns=N` (default 20), `pool_min_conns=N` (default: the maximum, a
+///   fixed-size pool) and `pool_keepalive=SECONDS` (default 0, no keep-alive queries), as
+///   ``PostgresStore/Configuration`` describes them. Percent-encode special characters in the user name and password.
 public enum StoreURL: Sendable, Hashable, CustomStringConvertible {
     case sqlite(path: String)
     case postgres(PostgresStore.Configuration)
@@ -90,12 +92,30 @@ public enum StoreURL: Sendable, Hashable, CustomStringConvertible {
                 configuration.schema = value
             case "sslmode":
                 configuration.tls = try tlsMode(value)
+            case "pool_max_conns":
+                configuration.maximumConnections = try count(value, of: item.name, atLeast: 1)
+            case "pool_min_conns":
+                configuration.minimumConnections = try count(value, of: item.name, atLeast: 0)
+            case "pool_keepalive":
+                let seconds = try count(value, of: item.name, atLeast: 0)
+                configuration.keepAliveInterval = seconds == 0 ? nil : .seconds(seconds)
             default:
-                throw StoreError(.invalidConfiguration, "unsupported postgres URL parameter '\(item.name)' (supported: schema, sslmode)")
+                throw StoreError(
+                    .invalidConfiguration,
+                    "unsupported postgres URL parameter '\(item.name)' (supported: schema, sslmode, pool_max_conns, pool_min_conns, pool_keepalive)"
+                )
             }
         }
         try configuration.validate()
         return configuration
+    }
+
+    /// A whole number from a URL parameter: decimal digits only, `atLeast` or more, at most 100,000.
+    private static func count(_ value: String, of name: String, atLeast minimum: Int) throws(StoreError) -> Int {
+        guard !value.isEmpty, value.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let number = Int(value), (minimum...100_000).contains(number) else {
+            throw StoreError(.invalidConfiguration, "postgres URL parameter \(name) must be a whole number from \(minimum) to 100000, not '\(value)'")
+        }
+        return number
     }
 
     private static func tlsMode(_ sslmode: String) throws(StoreError) -> PostgresStore.Configuration.TLSMode {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import LatchkeyStore
+
+@testable import LatchkeyStore
 
 @Suite("StoreURL parsing")
 struct StoreURLTests {
@@ -66,6 +67,46 @@ struct StoreURLTests {
         }
     }
 
+    @Test("the pool: fixed at 20 connections with no keep-alive queries unless the URL says otherwise")
+    func poolParameters() throws {
+        guard case .postgres(let defaults) = try StoreURL("postgres://u@h/d") else { throw StoreError(.invalidConfiguration, "not postgres") }
+        #expect(defaults.maximumConnections == 20)
+        #expect(defaults.minimumConnections == nil)
+        #expect(defaults.keepAliveInterval == nil)
+        // What PostgresNIO is given: a fixed pool (no idle-timeout timers) and no keep-alive (no keep-alive timers).
+        #expect(defaults.clientConfiguration.options.minimumConnections == 20)
+        #expect(defaults.clientConfiguration.options.maximumConnections == 20)
+        #expect(defaults.clientConfiguration.options.keepAliveBehavior == nil)
+
+        let text = "postgres://u@h/d?pool_max_conns=8&pool_min_conns=2&pool_keepalive=30"
+        guard case .postgres(let set) = try StoreURL(text) else { throw StoreError(.invalidConfiguration, "not postgres") }
+        #expect(set.maximumConnections == 8)
+        #expect(set.minimumConnections == 2)
+        #expect(set.keepAliveInterval == .seconds(30))
+        #expect(set.clientConfiguration.options.minimumConnections == 2)
+        #expect(set.clientConfiguration.options.keepAliveBehavior?.frequency == .seconds(30))
+
+        guard case .postgres(let off) = try StoreURL("postgres://u@h/d?pool_min_conns=0&pool_keepalive=0") else {
+            throw StoreError(.invalidConfiguration, "not postgres")
+        }
+        #expect(off.minimumConnections == 0, "0: connections only on demand")
+        #expect(off.keepAliveInterval == nil, "0: no keep-alive")
+    }
+
+    @Test("a pool parameter out of range names itself and the range")
+    func poolParameterMessages() {
+        #expect {
+            try StoreURL("postgres://u@h/d?pool_min_conns=x")
+        } throws: { error in
+            "\(error)".contains("pool_min_conns must be a whole number from 0 to 100000, not 'x'")
+        }
+        #expect {
+            try StoreURL("postgres://u@h/d?pool_max_conns=4&pool_min_conns=5")
+        } throws: { error in
+            "\(error)".contains("minimumConnections (5) must be from 0 to maximumConnections (4)")
+        }
+    }
+
     @Test(arguments: [
         "",
         "   ",
@@ -86,6 +127,15 @@ struct StoreURLTests {
         "postgres://user@localhost/db?application_name=x",
         "postgres://user@localhost/db?schema=Bad-Name",
         "postgres://user@localhost/db?schema=1abc",
+        "postgres://user@localhost/db?pool_max_conns=0",
+        "postgres://user@localhost/db?pool_max_conns=",
+        "postgres://user@localhost/db?pool_max_conns=+5",
+        "postgres://user@localhost/db?pool_min_conns=-1",
+        "postgres://user@localhost/db?pool_min_conns=two",
+        "postgres://user@localhost/db?pool_min_conns=21",
+        "postgres://user@localhost/db?pool_max_conns=4&pool_min_conns=5",
+        "postgres://user@localhost/db?pool_keepalive=1.5",
+        "postgres://user@localhost/db?pool_keepalive=100001",
     ])
     func invalidURLs(_ text: String) {
         #expect {

@@ -54,6 +54,9 @@ public struct TestDatabase: Sendable {
             }
             configuration.schema = "lk_server_\(suffix)"
             configuration.maximumConnections = 8
+            // Connections on demand: the parallel run makes a hundred stores, and a fixed pool would open all of their
+            // connections at once, past PostgreSQL's max_connections.
+            configuration.minimumConnections = 0
             // The parallel run starts a hundred PostgreSQL-backed tests at once on two cores; a call there can wait for
             // a new connection longer than a server would. (PostgresUnavailableTests checks the limit itself.)
             configuration.operationTimeout = .seconds(60)

@@ -27,6 +27,17 @@ extension PostgresStore {
         public var tls: TLSMode
         /// The most connections the pool opens.
         public var maximumConnections: Int
+        /// How many connections the pool keeps open when idle; nil (the default) for all ``maximumConnections``, a
+        /// fixed-size pool. PostgresNIO arms an idle-timeout timer (three tasks and a sleep) each time a connection above
+        /// the minimum goes back to the pool, and cancels it at the next lease: on the login benchmark with two
+        /// instances, that and the keep-alive below were about a quarter of a login's CPU (docs/PERFORMANCE.md). A
+        /// fixed pool opens its connections at start-up; a smaller minimum closes the others after 60 s idle.
+        public var minimumConnections: Int?
+        /// How long a connection may sit idle in the pool before it runs `SELECT 1`; nil (the default) for never.
+        /// PostgresNIO arms this timer each time a connection goes back to the pool. Set it where a firewall or NAT
+        /// between the server and PostgreSQL drops connections that are idle for long; a connection that PostgreSQL or
+        /// the network closes is noticed and replaced either way.
+        public var keepAliveInterval: Duration?
         /// How long a store call may wait — for a connection, or for the database's answer — before it fails with
         /// ``StoreError/Code/unavailable``, counted from when the call starts to run. A statement already sent is not
         /// interrupted: it finishes first, and if it succeeded its result is returned after all.
@@ -41,6 +52,8 @@ extension PostgresStore {
             schema: String? = nil,
             tls: TLSMode? = nil,
             maximumConnections: Int = 20,
+            minimumConnections: Int? = nil,
+            keepAliveInterval: Duration? = nil,
             operationTimeout: Duration = .seconds(10)
         ) {
             self.host = host
@@ -51,6 +64,8 @@ extension PostgresStore {
             self.schema = schema
             self.tls = tls ?? Self.defaultTLS(host: host)
             self.maximumConnections = maximumConnections
+            self.minimumConnections = minimumConnections
+            self.keepAliveInterval = keepAliveInterval
             self.operationTimeout = operationTimeout
         }
 
@@ -75,7 +90,7 @@ extension PostgresStore {
         }
 
         /// Throws ``StoreError/Code/invalidConfiguration`` for a schema name that is not a plain identifier, a port out
-        /// of range or a pool without connections.
+        /// of range, a pool without connections, a minimum outside 0…maximum or a keep-alive interval that is not positive.
         func validate() throws(StoreError) {
             if let schema, !Self.isPlainIdentifier(schema) {
                 throw StoreError(.invalidConfiguration, "schema '\(schema)' must be lower-case letters, digits and _ (at most 63, not starting with a digit)")
@@ -85,6 +100,14 @@ extension PostgresStore {
             }
             guard maximumConnections > 0 else {
                 throw StoreError(.invalidConfiguration, "maximumConnections must be at least 1")
+            }
+            if let minimumConnections, !(0...maximumConnections).contains(minimumConnections) {
+                throw StoreError(
+                    .invalidConfiguration, "minimumConnections (\(minimumConnections)) must be from 0 to maximumConnections (\(maximumConnections))"
+                )
+            }
+            if let keepAliveInterval, keepAliveInterval <= .zero {
+                throw StoreError(.invalidConfiguration, "keepAliveInterval must be positive")
             }
             guard operationTimeout > .zero else {
                 throw StoreError(.invalidConfiguration, "operationTimeout must be positive")
@@ -109,6 +132,8 @@ extension PostgresStore {
                 host: host, port: port, username: username, password: password, database: database, tls: tlsConfiguration
             )
             configuration.options.maximumConnections = maximumConnections
+            configuration.options.minimumConnections = minimumConnections ?? maximumConnections
+            configuration.options.keepAliveBehavior = keepAliveInterval.map { .init(frequency: $0) }
             if let schema {
                 // A startup parameter, so every pooled connection resolves the tables in this schema.
                 configuration.options.additionalStartupParameters = [("search_path", schema)]
