@@ -173,7 +173,7 @@ let package = Package(
             name: "LatchkeyStoreTests",
             dependencies: ["LatchkeyStore", "LatchkeyTestSupport", .product(name: "Logging", package: "swift-log"),
                            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "NIOCore", package: "swift-nio"),
-                           .product(name: "NIOPosix", package: "swift-nio")]
+                           .product(name: "NIOPosix", package: "swift-nio"), .product(name: "PostgresNIO", package: "postgres-nio")]
         ),
         .testTarget(
             name: "WebAuthnTests",
