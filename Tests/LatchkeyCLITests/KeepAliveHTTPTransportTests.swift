@@ -81,11 +81,8 @@ struct KeepAliveHTTPTransportTests {
     func timesOut() async throws {
         try await TestHTTPServer.with { server in
             let transport = KeepAliveHTTPTransport()
-            await #expect {
+            await expectTransportError(containing: "no response within 200 ms") {
                 _ = try await transport.send(HTTPRequest(method: "GET", url: server.url("/silent")), timeout: .milliseconds(200))
-            } throws: { error in
-                guard case LatchkeyClientError.transport(let message) = error else { return false }
-                return message.contains("no response within 200 ms")
             }
             // The next request, with the default limit (30 s), on a new connection.
             let next = try await transport.send(HTTPRequest(method: "GET", url: server.url("/echo")))
@@ -99,11 +96,8 @@ struct KeepAliveHTTPTransportTests {
     func limitsTheBody() async throws {
         try await TestHTTPServer.with { server in
             let transport = KeepAliveHTTPTransport()
-            await #expect {
+            await expectTransportError(containing: "larger than \(KeepAliveHTTPTransport.maximumBodySize) bytes") {
                 _ = try await transport.send(HTTPRequest(method: "GET", url: server.url("/large")))
-            } throws: { error in
-                guard case LatchkeyClientError.transport(let message) = error else { return false }
-                return message.contains("larger than \(KeepAliveHTTPTransport.maximumBodySize) bytes")
             }
             await transport.close()
         }
@@ -112,12 +106,21 @@ struct KeepAliveHTTPTransportTests {
     @Test("a URL that is not http:// is refused before anything is sent")
     func refusesOtherSchemes() async throws {
         let transport = KeepAliveHTTPTransport()
-        await #expect {
+        await expectTransportError(containing: "is not an http:// URL") {
             _ = try await transport.send(HTTPRequest(method: "GET", url: try #require(URL(string: "https://example.com/"))))
-        } throws: { error in
-            guard case LatchkeyClientError.transport(let message) = error else { return false }
-            return message.contains("is not an http:// URL")
         }
+    }
+}
+
+/// Expects `body` to throw ``LatchkeyClientError/transport(_:)`` with a message containing `text`.
+private func expectTransportError(
+    containing text: String, sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void
+) async {
+    await #expect(sourceLocation: sourceLocation) {
+        try await body()
+    } throws: { error in
+        guard case LatchkeyClientError.transport(let message) = error else { return false }
+        return message.contains(text)
     }
 }
 

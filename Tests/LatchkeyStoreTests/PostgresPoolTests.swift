@@ -41,35 +41,45 @@ struct PostgresPoolTests {
             ),
             backgroundLogger: Self.logger
         )
+        configuration.database = database
+        configuration.maximumConnections = maximumConnections
+        configuration.minimumConnections = minimumConnections
+        let store = try PostgresStore(configuration: configuration, logger: Self.logger)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await admin.run() }
             defer { group.cancelAll() }
             // `database` is a generated plain identifier.
             try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"), logger: Self.logger)
-            configuration.database = database
-            configuration.maximumConnections = maximumConnections
-            configuration.minimumConnections = minimumConnections
-            let store = try PostgresStore(configuration: configuration, logger: Self.logger)
             let storeTask = Task { await store.run() }
-            // One call (the database has no tables, so it fails, but it takes a connection).
-            _ = try? await store.user(named: "nobody")
-            func count() async throws -> Int {
-                let rows = try await admin.query(
-                    "SELECT count(*)::int8 FROM pg_stat_activity WHERE datname = \(database)", logger: Self.logger
-                )
-                var count = 0
-                for try await value in rows.decode(Int64.self) { count = Int(value) }
-                return count
+            // Whatever happens while counting, the store stops and the database goes.
+            let counted: Result<Int, any Error>
+            do {
+                counted = .success(try await settledCount(in: database, admin: admin, store: store, expected: expected))
+            } catch {
+                counted = .failure(error)
             }
-            for _ in 0..<50 where try await count() != expected {
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            try await Task.sleep(for: .milliseconds(300))
-            let count = try await count()
             storeTask.cancel()
             await storeTask.value
             try await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(database) WITH (FORCE)"), logger: Self.logger)
+            return try counted.get()
+        }
+    }
+
+    private func settledCount(in database: String, admin: PostgresClient, store: PostgresStore, expected: Int) async throws -> Int {
+        // One call (the database has no tables, so it fails, but it takes a connection).
+        _ = try? await store.user(named: "nobody")
+        func count() async throws -> Int {
+            let rows = try await admin.query(
+                "SELECT count(*)::int8 FROM pg_stat_activity WHERE datname = \(database)", logger: Self.logger
+            )
+            var count = 0
+            for try await value in rows.decode(Int64.self) { count = Int(value) }
             return count
         }
+        for _ in 0..<50 where try await count() != expected {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        return try await count()
     }
 }

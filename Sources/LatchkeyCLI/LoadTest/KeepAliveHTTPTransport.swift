@@ -8,9 +8,9 @@ import Synchronization
 /// ``LatchkeyClient/HTTPTransport`` for the load generator: one kept-alive HTTP/1.1 connection to one server, on
 /// SwiftNIO's shared event loops, for one simulated user.
 ///
-/// A load test's user sends one request at a time to one server, so it needs no connection pool. AsyncHTTPClient's
-/// pool and request state machines were about a tenth of the load generator's CPU, which shares the machine with the
-/// server under test (docs/PERFORMANCE.md, ninth round). Here a request is a message down one channel and its
+/// A load test's user sends one request at a time to one server, so it needs no connection pool. Through
+/// AsyncHTTPClient's pool and request state machines the load generator, which shares the machine with the server under
+/// test, spent about a third more CPU per login (docs/PERFORMANCE.md, ninth round). Here a request is a message down one channel and its
 /// response completes a promise: responses come back in the order the requests went out, so requests that do overlap
 /// are still answered correctly. A closed connection is opened again by the next request, and a request to another
 /// server replaces the connection with one to that server.
