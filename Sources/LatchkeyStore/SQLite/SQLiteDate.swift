@@ -29,27 +29,36 @@ struct SQLiteDate: DatabaseValueConvertible, StatementColumnConvertible, Sendabl
         let (year, month, day) = Self.civilDate(daysSince1970: days)
         guard (1...9999).contains(year) else { return nil }
         let hour = inDay / 3_600_000, minute = inDay / 60_000 % 60, second = inDay / 1000 % 60, millisecond = inDay % 1000
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(23)
-        let fields: [(value: Int64, digits: Int, separator: Unicode.Scalar)] = [
-            (year, 4, "-"), (month, 2, "-"), (day, 2, " "), (hour, 2, ":"), (minute, 2, ":"), (second, 2, "."), (millisecond, 3, "\0"),
-        ]
-        for field in fields {
-            var divisor: Int64 = 1
-            for _ in 1..<field.digits { divisor *= 10 }
-            while divisor > 0 {
-                bytes.append(UInt8(ascii: "0") + UInt8(field.value / divisor % 10))
-                divisor /= 10
+        // One allocation, the string's own (the text is longer than a small string's 15 bytes).
+        return String(unsafeUninitializedCapacity: Self.textLength) { buffer in
+            var end = 0
+            func put(_ value: Int64, digits: Int, then separator: UInt8?) {
+                var rest = value
+                for offset in stride(from: digits - 1, through: 0, by: -1) {
+                    buffer[end + offset] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+                end += digits
+                if let separator {
+                    buffer[end] = separator
+                    end += 1
+                }
             }
-            if field.separator != "\0" { bytes.append(UInt8(ascii: field.separator)) }
+            put(year, digits: 4, then: UInt8(ascii: "-"))
+            put(month, digits: 2, then: UInt8(ascii: "-"))
+            put(day, digits: 2, then: UInt8(ascii: " "))
+            put(hour, digits: 2, then: UInt8(ascii: ":"))
+            put(minute, digits: 2, then: UInt8(ascii: ":"))
+            put(second, digits: 2, then: UInt8(ascii: "."))
+            put(millisecond, digits: 3, then: nil)
+            return end
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     var databaseValue: DatabaseValue { text?.databaseValue ?? date.databaseValue }
 
     static func fromDatabaseValue(_ dbValue: DatabaseValue) -> SQLiteDate? {
-        if case .string(let text) = dbValue.storage, let date = parse(Array(text.utf8)) { return SQLiteDate(date) }
+        if case .string(var text) = dbValue.storage, let date = text.withUTF8(parse) { return SQLiteDate(date) }
         return Date.fromDatabaseValue(dbValue).map(SQLiteDate.init)
     }
 
@@ -65,31 +74,31 @@ struct SQLiteDate: DatabaseValueConvertible, StatementColumnConvertible, Sendabl
         self.init(date)
     }
 
-    /// The separator after each field of the text (- - space : : .) and each field's width.
-    private static let separators: [UInt8] = [UInt8(ascii: "-"), UInt8(ascii: "-"), UInt8(ascii: " "), UInt8(ascii: ":"), UInt8(ascii: ":"), UInt8(ascii: ".")]
-    private static let widths = [4, 2, 2, 2, 2, 2, 3]
+    /// The length of `yyyy-MM-dd HH:mm:ss.SSS`.
+    private static let textLength = 23
 
     /// The date of exactly `yyyy-MM-dd HH:mm:ss.SSS` (in range), or nil for any other text.
-    static func parse(_ text: some Collection<UInt8>) -> Date? {
-        guard text.count == 23 else { return nil }
-        var fields: [Int64] = []
-        fields.reserveCapacity(7)
-        var value: Int64 = 0, digits = 0
-        let separators = Self.separators, widths = Self.widths
-        for byte in text {
-            if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+    static func parse(_ text: UnsafeBufferPointer<UInt8>) -> Date? {
+        guard text.count == textLength else { return nil }
+        var start = 0
+        /// The field of `width` digits at `start` and, after it, `separator` (or the end of the text); nil otherwise.
+        func field(_ width: Int, then separator: UInt8?) -> Int64? {
+            var value: Int64 = 0
+            for byte in text[start..<start + width] {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
                 value = value * 10 + Int64(byte - UInt8(ascii: "0"))
-                digits += 1
-            } else {
-                guard fields.count < separators.count, byte == separators[fields.count], digits == widths[fields.count] else { return nil }
-                fields.append(value)
-                value = 0
-                digits = 0
             }
+            start += width
+            if let separator {
+                guard text[start] == separator else { return nil }
+                start += 1
+            }
+            return value
         }
-        guard fields.count == 6, digits == 3 else { return nil }
-        fields.append(value)
-        let (year, month, day, hour, minute, second, millisecond) = (fields[0], fields[1], fields[2], fields[3], fields[4], fields[5], fields[6])
+        guard let year = field(4, then: UInt8(ascii: "-")), let month = field(2, then: UInt8(ascii: "-")),
+              let day = field(2, then: UInt8(ascii: " ")), let hour = field(2, then: UInt8(ascii: ":")),
+              let minute = field(2, then: UInt8(ascii: ":")), let second = field(2, then: UInt8(ascii: ".")),
+              let millisecond = field(3, then: nil) else { return nil }
         guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
               hour < 24, minute < 60, second < 60 else { return nil }
         let days = daysSince1970(year: year, month: month, day: day)
