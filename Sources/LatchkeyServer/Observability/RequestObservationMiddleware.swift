@@ -26,12 +26,13 @@ struct RequestObservationMiddleware: RouterMiddleware {
         let route = context.endpointPath ?? "unmatched"
         metrics.recordRequest(route: route, method: request.method.rawValue, status: status)
         let elapsed = ContinuousClock.now - start
+        // `.string` keeps each value as it is; an interpolation would copy the path into a new string.
         context.logger.info("request", metadata: [
-            "http.method": "\(request.method.rawValue)",
-            "http.path": "\(request.uri.path)",
-            "http.status": "\(status)",
-            "duration_ms": "\(Double(elapsed.nanoseconds) / 1e6)",
-            "client": "\(clients.clientAddress(of: request, peer: context.remoteAddress))",
+            "http.method": .string(request.method.rawValue),
+            "http.path": .string(request.uri.path),
+            "http.status": .string(String(status)),
+            "duration_ms": .string(String(Double(elapsed.nanoseconds) / 1e6)),
+            "client": .string(clients.clientAddress(of: request, peer: context.remoteAddress)),
         ])
     }
 }
