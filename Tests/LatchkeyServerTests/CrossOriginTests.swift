@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import LatchkeyAPI
+@testable import LatchkeyServer
 import LatchkeyStore
 import Testing
 import VirtualAuthenticator
@@ -41,6 +42,17 @@ struct CrossOriginTests {
             #expect(foreign.status == .forbidden)
             #expect(foreign.errorCode == "request.originNotAllowed")
             #expect(try await startSignUp(server, [.origin: "null"]).status == .forbidden, "an opaque origin")
+        }
+    }
+
+    @Test func anOriginsHostAndPort() {
+        let cases: [(origin: String, expected: Substring?)] = [
+            ("http://localhost", "localhost"), ("https://a.example:8443", "a.example:8443"), ("https://héllo.example", "héllo.example"),
+            ("a:b://host", "host"), ("null", nil), ("https://", nil), ("https://a.example/path", nil), ("https://user@a.example", nil),
+            ("localhost:8080", nil), ("", nil),
+        ]
+        for (origin, expected) in cases {
+            #expect(CrossOriginProtection.hostAndPort(of: origin) == expected, "\(origin)")
         }
     }
 

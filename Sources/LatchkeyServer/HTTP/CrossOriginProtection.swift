@@ -57,10 +57,16 @@ struct CrossOriginProtection: RouterMiddleware {
     }
 
     /// `host[:port]` of an origin `scheme://host[:port]`, or nil when it has no such form (`null`, garbage).
+    ///
+    /// Searched byte by byte: `String.range(of:)` is Foundation's, which bridges to a `CFString` on Linux, a visible
+    /// part of a browser's `POST` (every one carries `Origin`).
     static func hostAndPort(of origin: String) -> Substring? {
-        guard let separator = origin.range(of: "://") else { return nil }
-        let authority = origin[separator.upperBound...]
-        guard !authority.isEmpty, !authority.contains("/"), !authority.contains("@") else { return nil }
+        let bytes = origin.utf8
+        guard let separator = bytes.indices.first(where: { bytes[$0...].starts(with: "://".utf8) }) else { return nil }
+        let authority = origin[bytes.index(separator, offsetBy: 3)...]
+        guard !authority.isEmpty, !authority.utf8.contains(UInt8(ascii: "/")), !authority.utf8.contains(UInt8(ascii: "@")) else {
+            return nil
+        }
         return authority
     }
 }
