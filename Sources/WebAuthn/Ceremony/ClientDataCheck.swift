@@ -1,10 +1,24 @@
 import Crypto
 
 /// The client-data checks both ceremonies share (WebAuthn §7.1 steps 7–12, §7.2 steps 10–15).
+///
+/// It keeps the relying party's settings it checks, not the relying party: a copy of a ``RelyingParty`` retains every
+/// one of its references (names, origins, trust anchors, options), twice per ceremony.
 struct ClientDataCheck {
-    let relyingParty: RelyingParty
+    let origins: [String]
+    let crossOrigin: CrossOriginPolicy
+    let acceptsBase64URLTextChallenge: Bool
     let expectedType: String
     let expectedChallenge: [UInt8]
+
+    /// `relyingParty` is borrowed: an initializer's parameters are otherwise passed owned, which copies it.
+    init(relyingParty: borrowing RelyingParty, expectedType: String, expectedChallenge: [UInt8]) {
+        origins = relyingParty.origins
+        crossOrigin = relyingParty.crossOrigin
+        acceptsBase64URLTextChallenge = relyingParty.acceptsBase64URLTextChallenge
+        self.expectedType = expectedType
+        self.expectedChallenge = expectedChallenge
+    }
 
     /// Verifies type, challenge, origin, cross-origin and token binding; returns how the challenge matched.
     func verify(_ clientData: CollectedClientData) throws(WebAuthnError) -> ChallengeEncoding {
@@ -12,11 +26,11 @@ struct ClientDataCheck {
             throw WebAuthnError(.typeMismatch, "clientDataJSON.type is \"\(clientData.type)\", expected \"\(expectedType)\"")
         }
         let encoding = try matchChallenge(clientData.challenge)
-        guard relyingParty.origins.contains(clientData.origin) else {
+        guard origins.contains(clientData.origin) else {
             throw WebAuthnError(.originNotAllowed, "origin \"\(clientData.origin)\" is not one of the relying party's origins")
         }
         if clientData.crossOrigin || clientData.topOrigin != nil {
-            switch relyingParty.crossOrigin {
+            switch crossOrigin {
             case .deny:
                 throw WebAuthnError(.crossOriginNotAllowed, "clientDataJSON.crossOrigin is true but cross-origin ceremonies are not allowed")
             case .allowAnyTopOrigin:
@@ -35,7 +49,7 @@ struct ClientDataCheck {
 
     private func matchChallenge(_ received: [UInt8]) throws(WebAuthnError) -> ChallengeEncoding {
         if constantTimeEquals(received, expectedChallenge) { return .bytes }
-        if relyingParty.acceptsBase64URLTextChallenge,
+        if acceptsBase64URLTextChallenge,
            constantTimeEquals(received, Array(Base64URL.encode(expectedChallenge).utf8)) {
             return .base64URLText
         }
@@ -51,28 +65,38 @@ public enum ChallengeEncoding: String, Sendable, Hashable, Codable {
     case base64URLText
 }
 
-/// The authenticator-data checks both ceremonies share.
+/// The authenticator-data checks both ceremonies share; like ``ClientDataCheck`` it keeps only the settings it checks.
 struct AuthenticatorDataCheck {
-    let relyingParty: RelyingParty
+    /// SHA-256 of each RP ID accepted (``RelyingParty/acceptedRPIDs``).
+    let acceptedRPIDHashes: [[UInt8]]
+    /// The RP ID and the further accepted ones, for the message when none matches.
+    let rpID: String
+    let additionalRPIDs: [String]
+    let appID: String?
     let requireUserVerification: Bool
     /// Whether UP must be set: ``RelyingParty/requireUserPresence`` unless the ceremony says otherwise.
     var requireUserPresence: Bool
     /// SHA-256 of the AppID, accepted as the rpIdHash when the client used the `appid` extension.
     let appIDHash: [UInt8]?
 
-    init(relyingParty: RelyingParty, requireUserVerification: Bool, requireUserPresence: Bool? = nil, appIDHash: [UInt8]? = nil) {
-        self.relyingParty = relyingParty
+    init(relyingParty: borrowing RelyingParty, requireUserVerification: Bool, requireUserPresence: Bool? = nil, appIDHash: [UInt8]? = nil) {
+        acceptedRPIDHashes = relyingParty.acceptedRPIDHashes
+        rpID = relyingParty.id
+        additionalRPIDs = relyingParty.additionalRPIDs
+        appID = relyingParty.appID
         self.requireUserVerification = requireUserVerification
-        self.requireUserPresence = requireUserPresence ?? relyingParty.requireUserPresence
+        // Not `??`: its autoclosure would capture, and so copy, the borrowed relying party.
+        let policyRequiresPresence = relyingParty.requireUserPresence
+        self.requireUserPresence = requireUserPresence ?? policyRequiresPresence
         self.appIDHash = appIDHash
     }
 
     func verify(_ authData: AuthenticatorData) throws(WebAuthnError) {
-        let matchesRPID = relyingParty.acceptedRPIDHashes.contains { constantTimeEquals($0, authData.rpIDHash) }
+        let matchesRPID = acceptedRPIDHashes.contains { constantTimeEquals($0, authData.rpIDHash) }
             || appIDHash.map { constantTimeEquals($0, authData.rpIDHash) } == true
         guard matchesRPID else {
-            var list = relyingParty.acceptedRPIDs.joined(separator: ", ")
-            if appIDHash != nil, let appID = relyingParty.appID { list += ", AppID \(appID)" }
+            var list = ([rpID] + additionalRPIDs).joined(separator: ", ")
+            if appIDHash != nil, let appID { list += ", AppID \(appID)" }
             throw WebAuthnError(.rpIdHashMismatch, "rpIdHash matches none of the expected RP IDs (\(list))")
         }
         if requireUserPresence, !authData.flags.userPresent {
