@@ -7,7 +7,10 @@ import WebAuthn
 /// Runs WebAuthn ceremonies against the store: begins them (makes options and seals the pending state in the ticket,
 /// ``CeremonyTickets``) and finishes them (opens the ticket, verifies with ``WebAuthn/RelyingParty``, and commits the
 /// outcome in one transaction that spends the ticket). Both API profiles use it; they differ only in their wire shapes.
-struct CeremonyService: Sendable {
+///
+/// A class, made once per server: the routes' closures hold it, and a struct this size (the relying party inside it
+/// alone has a score of references) was copied, every reference retained and released, each time a route called it.
+final class CeremonyService: Sendable {
     let store: any LatchkeyStore
     let relyingParty: RelyingParty
     /// Seals and opens the tickets that carry pending ceremonies.
@@ -18,6 +21,19 @@ struct CeremonyService: Sendable {
     let decoys: DecoyCredentials
     /// Sign-in attempts per account name, or nil when rate limiting is off.
     let nameLimiter: AccountNameLimiter?
+
+    init(
+        store: any LatchkeyStore, relyingParty: RelyingParty, tickets: CeremonyTickets, sessions: SessionAuthenticator,
+        metrics: ServerMetrics, decoys: DecoyCredentials, nameLimiter: AccountNameLimiter?
+    ) {
+        self.store = store
+        self.relyingParty = relyingParty
+        self.tickets = tickets
+        self.sessions = sessions
+        self.metrics = metrics
+        self.decoys = decoys
+        self.nameLimiter = nameLimiter
+    }
 
     /// How long a ceremony can be finished after it begins.
     var ceremonyLifetime: Duration { tickets.lifetime }
