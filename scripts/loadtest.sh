@@ -4,11 +4,14 @@
 # raw P-256 verification first, so the server's cost per login comes out in the same run as its baseline.
 #
 #   scripts/loadtest.sh [--binary PATH] [--client PATH] [--profile native|conformance] [--clients N] [--duration S]
-#                       [--postgres URL --instances N] [--event-loops N] [--perf FILE]
+#                       [--postgres URL --instances N] [--event-loops N] [--perf FILE] [--counts]
 #
 # --client PATH runs the load generator from another build (default: the server's binary), so that an older server is
 # loaded by the same client. --event-loops N runs each server with that many event loops (default: the server's,
 # one per core). --perf FILE records the (first) server with `perf record -g` during the logins (Debian's linux-perf).
+# --counts counts, in the (first) server, calls of malloc, swift_retain and swift_release (perf uprobes, as root) and
+# system calls per login: figures that do not move with the host's load, to compare builds by. The probes slow the
+# server down, so the CPU and latency figures of a counting run are not comparable with others.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,6 +23,7 @@ duration=10
 postgres=""
 instances=1
 perf_out=""
+counts=""
 event_loops=()
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -32,6 +36,7 @@ while [ $# -gt 0 ]; do
         --instances) instances=$2; shift 2 ;;
         --event-loops) event_loops=(--event-loops "$2"); shift 2 ;;
         --perf) perf_out=$2; shift 2 ;;
+        --counts) counts=1; shift ;;
         *) echo "unknown argument: $1" >&2; exit 2 ;;
     esac
 done
@@ -46,9 +51,11 @@ pids=()
 cleanup() {
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
     wait 2>/dev/null || true
+    [ -z "$counts" ] || remove_probes
     rm -rf "$work"
 }
 trap cleanup EXIT
+remove_probes() { perf probe -q -d 'probe_libc:latchkey_*' -d 'probe_libswiftCore:latchkey_*' 2>/dev/null || true; }
 
 database=${postgres:-$work/latchkey.sqlite}
 # /metrics needs a bearer token; the load generator reads the servers' CPU time there.
@@ -89,10 +96,30 @@ proc_cpu() {
     done
     echo "$total"
 }
+if [ -n "$counts" ]; then
+    library() { ldd "$binary" | awk -v name="$1" '$1 ~ name {print $3}'; }
+    remove_probes
+    perf probe -q -x "$(library '^libc\\.so')" --add 'latchkey_malloc=malloc'
+    perf probe -q -x "$(library '^libswiftCore\\.so')" --add 'latchkey_retain=swift_retain' --add 'latchkey_release=swift_release'
+    perf stat -x, -o "$work/counts" -p "${pids[0]}" -e probe_libc:latchkey_malloc,probe_libswiftCore:latchkey_retain \
+        -e probe_libswiftCore:latchkey_release,raw_syscalls:sys_enter &
+    counter=$!
+    sleep 0.5
+fi
 before=$(proc_cpu)
 "$client" loadtest "${servers[@]}" --clients "$clients" --duration "$duration" --profile "$profile" --metrics-token "$metrics_token" | tee "$work/result"
 after=$(proc_cpu)
 logins=$(sed -n 's/^logins: \([0-9]*\) in.*/\1/p' "$work/result")
+if [ -n "$counts" ]; then
+    kill -INT "$counter"
+    wait "$counter" || true
+    # perf stat -x, writes count,unit,event,...: one line per event.
+    awk -F, -v logins="$logins" -v instances="$instances" '
+        $3 ~ /latchkey_malloc$/ { name = "mallocs" } $3 ~ /latchkey_retain$/ { name = "retains" }
+        $3 ~ /latchkey_release$/ { name = "releases" } $3 == "raw_syscalls:sys_enter" { name = "syscalls" }
+        name != "" { printf "server_%s_per_login=%.1f\n", name, $1 * instances / logins; name = "" }
+    ' "$work/counts"
+fi
 ticks=$(getconf CLK_TCK)
 if [ -n "$logins" ] && [ "$logins" -gt 0 ]; then
     echo "proc_server_cpu_us_per_login=$(( (after - before) * 1000000 / ticks / logins ))"
