@@ -60,7 +60,7 @@ let package = Package(
         .target(
             name: "LatchkeyCLI",
             dependencies: [
-                "WebAuthn", "CBOR", "VirtualAuthenticator", "AppleSignIn", "LatchkeyClient", "LatchkeyAPI", "LatchkeyServer",
+                "WebAuthn", "CBOR", "VirtualAuthenticator", "AppleSignIn", "LatchkeyClient", "LatchkeyAPI", "LatchkeyServer", "LatchkeyStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -74,9 +74,12 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "latchkey", dependencies: ["LatchkeyCLI"]),
+        // One C function: Swift cannot call SQLite's variadic sqlite3_config.
+        .target(name: "CSQLiteSettings", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")]),
         .target(
             name: "LatchkeyStore",
             dependencies: [
+                "CSQLiteSettings",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

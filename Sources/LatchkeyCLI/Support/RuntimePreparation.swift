@@ -1,5 +1,6 @@
 import Foundation
 import LatchkeyServer
+import LatchkeyStore
 import NIOCore
 import NIOPosix
 
@@ -10,6 +11,10 @@ extension Latchkey {
     /// Prepares the process for the command in `arguments` (`CommandLine.arguments`). Call it once, first thing, from
     /// the main thread, before any task runs.
     ///
+    /// For every command it turns SQLite's memory statistics off (``LatchkeyStore/SQLiteStore/turnOffMemoryStatistics()``),
+    /// which must happen before any database is opened: no command reads them, and with them on every allocation
+    /// inside SQLite takes one process-wide mutex.
+    ///
     /// For `serve` and `loadtest` it makes SwiftNIO's event loops Swift Concurrency's global executor
     /// (`NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()`), so a request's
     /// handler runs on the thread that reads and writes its connection instead of hopping to the concurrency pool and
@@ -19,6 +24,7 @@ extension Latchkey {
     /// For `serve` it first sizes that group with the server's `eventLoops` setting (``serveEventLoops(_:environment:)``),
     /// since the group cannot change size once made.
     public static func prepareRuntime(for arguments: [String]) {
+        SQLiteStore.turnOffMemoryStatistics()
         guard let command = arguments.dropFirst().first, eventLoopCommands.contains(command) else { return }
         if command == "serve", let loops = serveEventLoops(Array(arguments.dropFirst(2)), environment: ProcessInfo.processInfo.environment) {
             NIOSingletons.groupLoopCountSuggestion = loops

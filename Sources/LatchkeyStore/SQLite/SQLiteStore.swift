@@ -1,5 +1,7 @@
+import CSQLiteSettings
 import Foundation
 import GRDB
+import GRDBSQLite
 import NIOPosix
 import ServiceLifecycle
 
@@ -52,6 +54,21 @@ public final class SQLiteStore: LatchkeyStore {
         } catch {
             throw StoreError(sqlite: error)
         }
+    }
+
+    /// Turns off SQLite's memory statistics for the whole process; call it once, before any SQLite database is opened
+    /// (`latchkey serve` does, first thing). Returns false, changing nothing, when SQLite is already in use.
+    ///
+    /// With the statistics on (SQLite's default), every allocation and free inside SQLite takes one process-wide
+    /// mutex to count it, and Debian's SQLite allocates for every text or blob column it reads (it is built without
+    /// lookaside memory). Two event loops signing users in then meet on that mutex: about 190 of a sign-in's 490
+    /// `pthread_mutex_lock`s and most of its futex calls (docs/PERFORMANCE.md). SQLite's own documentation recommends
+    /// the statistics off for speed. What is lost: `sqlite3_memory_used()` and `sqlite3_status()`'s memory figures
+    /// read zero, and a soft heap limit (`sqlite3_soft_heap_limit64`) is not enforced; Latchkey uses neither, but a
+    /// process that embeds the store and does should not call this.
+    @discardableResult
+    public static func turnOffMemoryStatistics() -> Bool {
+        latchkey_sqlite_turn_off_memory_statistics() == SQLITE_OK
     }
 
     /// Waits until graceful shutdown or cancellation; the pool needs no background task.
