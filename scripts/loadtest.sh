@@ -9,8 +9,8 @@
 # --client PATH runs the load generator from another build (default: the server's binary), so that an older server is
 # loaded by the same client. --event-loops N runs each server with that many event loops (default: the server's,
 # one per core). --perf FILE records the (first) server with `perf record -g` during the logins (Debian's linux-perf).
-# --counts counts, in the (first) server, calls of malloc, swift_retain and swift_release (perf uprobes, as root) and
-# system calls per login: figures that do not move with the host's load, to compare builds by. The probes slow the
+# --counts counts, in the (first) server, calls of malloc, swift_retain and swift_release (perf uprobes, as root),
+# system calls and futex calls (threads meeting on a lock) per login: figures that do not move with the host's load, to compare builds by. The probes slow the
 # server down, so the CPU and latency figures of a counting run are not comparable with others.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -102,7 +102,7 @@ if [ -n "$counts" ]; then
     perf probe -q -x "$(library '^libc\\.so')" --add 'latchkey_malloc=malloc'
     perf probe -q -x "$(library '^libswiftCore\\.so')" --add 'latchkey_retain=swift_retain' --add 'latchkey_release=swift_release'
     perf stat -x, -o "$work/counts" -p "${pids[0]}" -e probe_libc:latchkey_malloc,probe_libswiftCore:latchkey_retain \
-        -e probe_libswiftCore:latchkey_release,raw_syscalls:sys_enter &
+        -e probe_libswiftCore:latchkey_release,raw_syscalls:sys_enter,syscalls:sys_enter_futex &
     counter=$!
     sleep 0.5
 fi
@@ -117,6 +117,7 @@ if [ -n "$counts" ]; then
     awk -F, -v logins="$logins" -v instances="$instances" '
         $3 ~ /latchkey_malloc$/ { name = "mallocs" } $3 ~ /latchkey_retain$/ { name = "retains" }
         $3 ~ /latchkey_release$/ { name = "releases" } $3 == "raw_syscalls:sys_enter" { name = "syscalls" }
+        $3 == "syscalls:sys_enter_futex" { name = "futexes" }
         name != "" { printf "server_%s_per_login=%.1f\n", name, $1 * instances / logins; name = "" }
     ' "$work/counts"
 fi
