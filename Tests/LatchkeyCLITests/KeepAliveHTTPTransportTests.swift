@@ -13,8 +13,7 @@ import Testing
 struct KeepAliveHTTPTransportTests {
     @Test("a request goes out with its method, path, headers, Host and body; the response comes back whole")
     func roundTrip() async throws {
-        try await TestHTTPServer.with { server in
-            let transport = KeepAliveHTTPTransport()
+        try await withTransport { server, transport in
             let response = try await transport.send(HTTPRequest(
                 method: "POST", url: server.url("/echo?x=1"), headers: ["X-Test": "yes", "Content-Type": "application/json"],
                 body: Array(#"{"a":1}"#.utf8)
@@ -29,27 +28,23 @@ struct KeepAliveHTTPTransportTests {
             #expect(response.setCookies == ["a=1; Path=/", "b=2; Path=/"], "each Set-Cookie kept apart")
             #expect(response.headers["set-cookie"] == nil)
             #expect(String(decoding: response.body, as: UTF8.self) == #"{"a":1}"#)
-            await transport.close()
         }
     }
 
     @Test("requests one after another share one connection")
     func keepsTheConnection() async throws {
-        try await TestHTTPServer.with { server in
-            let transport = KeepAliveHTTPTransport()
+        try await withTransport { server, transport in
             for _ in 0..<5 {
                 let response = try await transport.send(HTTPRequest(method: "GET", url: server.url("/echo")))
                 #expect(response.status == 201)
             }
             #expect(server.connections == 1)
-            await transport.close()
         }
     }
 
     @Test("after the server closes the connection, the next request opens a new one")
     func reconnects() async throws {
-        try await TestHTTPServer.with { server in
-            let transport = KeepAliveHTTPTransport()
+        try await withTransport { server, transport in
             let closing = try await transport.send(HTTPRequest(method: "GET", url: server.url("/close")))
             #expect(closing.status == 200)
             // The server's close reaches the client's event loop on its own schedule: wait for it rather than race it.
@@ -58,7 +53,6 @@ struct KeepAliveHTTPTransportTests {
             let next = try await transport.send(HTTPRequest(method: "GET", url: server.url("/echo")))
             #expect(next.status == 201)
             #expect(server.connections == 2)
-            await transport.close()
         }
     }
 
@@ -79,8 +73,7 @@ struct KeepAliveHTTPTransportTests {
 
     @Test("a server that never answers is a transport error after the timeout, and the next request still works")
     func timesOut() async throws {
-        try await TestHTTPServer.with { server in
-            let transport = KeepAliveHTTPTransport()
+        try await withTransport { server, transport in
             await expectTransportError(containing: "no response within 200 ms") {
                 _ = try await transport.send(HTTPRequest(method: "GET", url: server.url("/silent")), timeout: .milliseconds(200))
             }
@@ -88,18 +81,15 @@ struct KeepAliveHTTPTransportTests {
             let next = try await transport.send(HTTPRequest(method: "GET", url: server.url("/echo")))
             #expect(next.status == 201)
             #expect(server.connections == 2)
-            await transport.close()
         }
     }
 
     @Test("a response body over the limit is a transport error")
     func limitsTheBody() async throws {
-        try await TestHTTPServer.with { server in
-            let transport = KeepAliveHTTPTransport()
+        try await withTransport { server, transport in
             await expectTransportError(containing: "larger than \(KeepAliveHTTPTransport.maximumBodySize) bytes") {
                 _ = try await transport.send(HTTPRequest(method: "GET", url: server.url("/large")))
             }
-            await transport.close()
         }
     }
 
@@ -109,6 +99,21 @@ struct KeepAliveHTTPTransportTests {
         await expectTransportError(containing: "is not an http:// URL") {
             _ = try await transport.send(HTTPRequest(method: "GET", url: try #require(URL(string: "https://example.com/"))))
         }
+    }
+}
+
+/// Runs `body` with a new transport against a new ``TestHTTPServer``, and closes the transport whether `body` returns or
+/// throws.
+private func withTransport(_ body: (TestHTTPServer, KeepAliveHTTPTransport) async throws -> Void) async throws {
+    try await TestHTTPServer.with { server in
+        let transport = KeepAliveHTTPTransport()
+        do {
+            try await body(server, transport)
+        } catch {
+            await transport.close()
+            throw error
+        }
+        await transport.close()
     }
 }
 
