@@ -117,4 +117,14 @@ struct ClientDataCompatibilityTests {
         let credential = try await harness.create(options, tampering: Tampering(rpID: "old.example"))
         _ = try await harness.finishRegistration(credential, options: options)
     }
+
+    @Test("an rpIdHash of no accepted RP ID is refused, and the message names every accepted one")
+    func unknownRPIDNamesTheAcceptedOnes() async throws {
+        let harness = Harness { $0.additionalRPIDs = ["old.example"] }
+        let options = harness.creationOptions()
+        let credential = try await harness.create(options, tampering: Tampering(rpID: "elsewhere.example"))
+        let error = await #expect(throws: WebAuthnError.self) { _ = try await harness.finishRegistration(credential, options: options) }
+        #expect(error?.code == .rpIdHashMismatch)
+        #expect(error?.message.contains("(\(Harness.rpID), old.example)") == true, "\(error.map { "\($0)" } ?? "")")
+    }
 }

@@ -67,11 +67,9 @@ public enum ChallengeEncoding: String, Sendable, Hashable, Codable {
 
 /// The authenticator-data checks both ceremonies share; like ``ClientDataCheck`` it keeps only the settings it checks.
 struct AuthenticatorDataCheck {
-    /// SHA-256 of each RP ID accepted (``RelyingParty/acceptedRPIDs``).
+    /// SHA-256 of each RP ID accepted, and the IDs themselves for the message when none matches.
     let acceptedRPIDHashes: [[UInt8]]
-    /// The RP ID and the further accepted ones, for the message when none matches.
-    let rpID: String
-    let additionalRPIDs: [String]
+    let acceptedRPIDs: [String]
     let appID: String?
     let requireUserVerification: Bool
     /// Whether UP must be set: ``RelyingParty/requireUserPresence`` unless the ceremony says otherwise.
@@ -81,8 +79,7 @@ struct AuthenticatorDataCheck {
 
     init(relyingParty: borrowing RelyingParty, requireUserVerification: Bool, requireUserPresence: Bool? = nil, appIDHash: [UInt8]? = nil) {
         acceptedRPIDHashes = relyingParty.acceptedRPIDHashes
-        rpID = relyingParty.id
-        additionalRPIDs = relyingParty.additionalRPIDs
+        acceptedRPIDs = relyingParty.acceptedRPIDs
         appID = relyingParty.appID
         self.requireUserVerification = requireUserVerification
         // Not `??`: its autoclosure would capture, and so copy, the borrowed relying party.
@@ -95,7 +92,7 @@ struct AuthenticatorDataCheck {
         let matchesRPID = acceptedRPIDHashes.contains { constantTimeEquals($0, authData.rpIDHash) }
             || appIDHash.map { constantTimeEquals($0, authData.rpIDHash) } == true
         guard matchesRPID else {
-            var list = ([rpID] + additionalRPIDs).joined(separator: ", ")
+            var list = acceptedRPIDs.joined(separator: ", ")
             if appIDHash != nil, let appID { list += ", AppID \(appID)" }
             throw WebAuthnError(.rpIdHashMismatch, "rpIdHash matches none of the expected RP IDs (\(list))")
         }

@@ -16,7 +16,7 @@ import Foundation
 public struct RelyingParty: Sendable {
     /// The RP ID: a registrable domain suffix of the origins (e.g. `example.com`).
     public var id: String {
-        didSet { acceptedRPIDHashes = Self.hashes(of: acceptedRPIDs) }
+        didSet { acceptRPIDs() }
     }
     /// The relying party's name, shown to users in registration options.
     public var name: String
@@ -25,8 +25,10 @@ public struct RelyingParty: Sendable {
     public var origins: [String]
     /// Further RP IDs whose hash is accepted in authenticator data (for migrations between RP IDs).
     public var additionalRPIDs: [String] = [] {
-        didSet { acceptedRPIDHashes = Self.hashes(of: acceptedRPIDs) }
+        didSet { acceptRPIDs() }
     }
+    /// All RP IDs whose hash is accepted: ``id``, then ``additionalRPIDs``.
+    public private(set) var acceptedRPIDs: [String]
     /// SHA-256 of each accepted RP ID, kept with the configuration so no ceremony hashes them again.
     private(set) var acceptedRPIDHashes: [[UInt8]]
     /// Whether ceremonies in cross-origin frames are accepted (denied by default).
@@ -70,15 +72,19 @@ public struct RelyingParty: Sendable {
         self.id = id
         self.name = name
         self.origins = origins
+        self.acceptedRPIDs = [id]
         self.acceptedRPIDHashes = Self.hashes(of: [id])
+    }
+
+    /// Keeps ``acceptedRPIDs`` and their hashes in step with ``id`` and ``additionalRPIDs``.
+    private mutating func acceptRPIDs() {
+        acceptedRPIDs = [id] + additionalRPIDs
+        acceptedRPIDHashes = Self.hashes(of: acceptedRPIDs)
     }
 
     private static func hashes(of rpIDs: [String]) -> [[UInt8]] {
         rpIDs.map { Array(SHA256.hash(data: Array($0.utf8))) }
     }
-
-    /// All RP IDs whose hash is accepted.
-    public var acceptedRPIDs: [String] { [id] + additionalRPIDs }
 
     /// Makes a random challenge (or any other random value: session tokens, salts, IDs) from the operating system's
     /// CSPRNG, with one system call for the whole value (`getrandom(2)` on Linux, `arc4random_buf` on Apple platforms).
