@@ -148,7 +148,11 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 "AppleSignIn",
             ],
-            resources: [.copy("Resources/Web")]
+            resources: [.copy("Resources/Web")],
+            // The server's own async functions run on their caller's executor (SE-0461) instead of hopping to the
+            // generic executor on entry and after each call; on SwiftNIO's event loops every such hop was a job
+            // (docs/PERFORMANCE.md, eleventh round). Hummingbird's middleware requirement stays `@concurrent`.
+            swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
         ),
         .testTarget(
             name: "LatchkeyServerTests",

@@ -7,7 +7,10 @@ struct BodyLimitMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
     let limit: Int
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    @concurrent
+    func handle(
+        _ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response
+    ) async throws -> Response {
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
             throw APIError.bodyTooLarge
         }

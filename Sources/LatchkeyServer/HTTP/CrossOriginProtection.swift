@@ -23,7 +23,10 @@ struct CrossOriginProtection: RouterMiddleware {
     /// Paths that are never checked.
     let bypassPaths: Set<String>
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    @concurrent
+    func handle(
+        _ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response
+    ) async throws -> Response {
         guard isAllowed(request) else { throw APIError.crossOrigin }
         return try await next(request, context)
     }

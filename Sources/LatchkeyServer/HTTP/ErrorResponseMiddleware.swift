@@ -22,7 +22,10 @@ struct ErrorResponseMiddleware: RouterMiddleware {
 
     var format: Format = .native
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    @concurrent
+    func handle(
+        _ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response
+    ) async throws -> Response {
         do {
             return try await next(request, context)
         } catch {

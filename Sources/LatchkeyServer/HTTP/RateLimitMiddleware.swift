@@ -8,7 +8,10 @@ struct RateLimitMiddleware: RouterMiddleware {
     let limiter: TokenBucketLimiter
     let clients: ClientAddressResolver
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    @concurrent
+    func handle(
+        _ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response
+    ) async throws -> Response {
         let client = clients.rateLimitKey(of: request, peer: context.remoteAddress)
         if let wait = limiter.acquire(client) {
             let seconds = max(1, Int(wait.components.seconds) + (wait.components.attoseconds > 0 ? 1 : 0))

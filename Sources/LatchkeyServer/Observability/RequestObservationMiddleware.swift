@@ -8,7 +8,10 @@ struct RequestObservationMiddleware: RouterMiddleware {
     let metrics: ServerMetrics
     let clients: ClientAddressResolver
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    @concurrent
+    func handle(
+        _ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response
+    ) async throws -> Response {
         let start = ContinuousClock.now
         let response: Response
         do {
