@@ -17,7 +17,7 @@ extension Request {
     /// refusing it keeps such forms from finishing a ceremony in a victim's browser (login CSRF).
     func bodyBytes(context: ServerRequestContext) async throws -> ByteBuffer {
         // BodyLimitMiddleware has collected the body within the configured limit; this only hands it over.
-        let buffer = try await body.collect(upTo: .max)
+        let buffer = if let collected = context.collectedBody { collected } else { try await body.collect(upTo: .max) }
         if buffer.readableBytes > 0, let contentType = headers[.contentType]?.lowercased(),
            Self.formMediaTypes.contains(where: { contentType.hasPrefix($0) }) {
             throw APIError(.unsupportedMediaType, code: "request.unsupportedMediaType", message: "send the body as Content-Type: application/json")

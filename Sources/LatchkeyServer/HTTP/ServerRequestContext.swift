@@ -8,6 +8,9 @@ public struct ServerRequestContext: RequestContext, RemoteAddressRequestContext 
     public var coreContext: CoreRequestContextStorage
     /// The address of the TCP peer: the client, or the last proxy in front of it.
     public let remoteAddress: SocketAddress?
+    /// The request's body once ``BodyLimitMiddleware`` has collected it within the limit, so that a route takes it
+    /// from here instead of iterating the body again (each step of that iteration was a job on the event loop).
+    var collectedBody: ByteBuffer?
 
     /// A context for a request arriving on the application's channel.
     public init(source: ApplicationRequestContextSource) {
