@@ -27,10 +27,38 @@ struct PostgresPoolTests {
         #expect(count == 1)
     }
 
+    @Test("pool_keepalive runs PostgresNIO's keep-alive query on an idle connection; by default none runs")
+    func keepAliveQueriesAreOptIn() async throws {
+        // PostgreSQL shows each connection's last statement in pg_stat_activity.query.
+        let keptAlive = try await withStore(keepAlive: .seconds(1)) { database, admin in
+            try await eventually { try await lastQueries(in: database, admin: admin).contains("SELECT 1;") }
+        }
+        #expect(keptAlive, "an idle connection ran SELECT 1 within 5 s of a 1 s keep-alive")
+        let queries = try await withStore(keepAlive: nil) { database, admin in
+            try await Task.sleep(for: .milliseconds(2500))
+            return try await lastQueries(in: database, admin: admin)
+        }
+        #expect(!queries.isEmpty && !queries.contains("SELECT 1;"), "\(queries)")
+    }
+
     /// Runs a store with this pool on a new database, makes one call, and returns how many connections the database
     /// has: once the count reaches `expected` (or after 5 s), read again a little later, so that a pool still opening
     /// more is seen.
     private func connections(minimumConnections: Int?, maximumConnections: Int, expecting expected: Int) async throws -> Int {
+        try await withStore(minimumConnections: minimumConnections, maximumConnections: maximumConnections) { database, admin in
+            _ = try await eventually { try await count(in: database, admin: admin) == expected }
+            try await Task.sleep(for: .milliseconds(300))
+            return try await count(in: database, admin: admin)
+        }
+    }
+
+    /// Runs a store with this pool on a new database of its own, makes one call on it, and returns what `body` finds
+    /// through `admin`, a client of the server's own database. Whatever `body` does, the store stops and the database
+    /// goes.
+    private func withStore<Result: Sendable>(
+        minimumConnections: Int? = 1, maximumConnections: Int = 1, keepAlive: Duration? = nil,
+        _ body: (_ database: String, _ admin: PostgresClient) async throws -> Result
+    ) async throws -> Result {
         let url = try #require(Backend.postgresURL)
         guard case .postgres(var configuration) = try StoreURL(url) else { throw StoreError(.invalidConfiguration, url) }
         let database = "lk_pool_\(UInt32.random(in: 0...UInt32.max))"
@@ -44,6 +72,7 @@ struct PostgresPoolTests {
         configuration.database = database
         configuration.maximumConnections = maximumConnections
         configuration.minimumConnections = minimumConnections
+        if let keepAlive { configuration.keepAliveInterval = keepAlive }
         let store = try PostgresStore(configuration: configuration, logger: Self.logger)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await admin.run() }
@@ -51,35 +80,44 @@ struct PostgresPoolTests {
             // `database` is a generated plain identifier.
             try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"), logger: Self.logger)
             let storeTask = Task { await store.run() }
-            // Whatever happens while counting, the store stops and the database goes.
-            let counted: Result<Int, any Error>
+            let found: Swift.Result<Result, any Error>
             do {
-                counted = .success(try await settledCount(in: database, admin: admin, store: store, expected: expected))
+                // One call (the database has no tables, so it fails, but it takes a connection).
+                _ = try? await store.user(named: "nobody")
+                found = .success(try await body(database, admin))
             } catch {
-                counted = .failure(error)
+                found = .failure(error)
             }
             storeTask.cancel()
             await storeTask.value
             try await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(database) WITH (FORCE)"), logger: Self.logger)
-            return try counted.get()
+            return try found.get()
         }
     }
 
-    private func settledCount(in database: String, admin: PostgresClient, store: PostgresStore, expected: Int) async throws -> Int {
-        // One call (the database has no tables, so it fails, but it takes a connection).
-        _ = try? await store.user(named: "nobody")
-        func count() async throws -> Int {
-            let rows = try await admin.query(
-                "SELECT count(*)::int8 FROM pg_stat_activity WHERE datname = \(database)", logger: Self.logger
-            )
-            var count = 0
-            for try await value in rows.decode(Int64.self) { count = Int(value) }
-            return count
-        }
-        for _ in 0..<50 where try await count() != expected {
+    /// Whether `condition` held within 5 s, asked every 100 ms.
+    private func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
+        for _ in 0..<50 {
+            if try await condition() { return true }
             try await Task.sleep(for: .milliseconds(100))
         }
-        try await Task.sleep(for: .milliseconds(300))
-        return try await count()
+        return false
+    }
+
+    private func count(in database: String, admin: PostgresClient) async throws -> Int {
+        let rows = try await admin.query(
+            "SELECT count(*)::int8 FROM pg_stat_activity WHERE datname = \(database)", logger: Self.logger
+        )
+        var count = 0
+        for try await value in rows.decode(Int64.self) { count = Int(value) }
+        return count
+    }
+
+    /// The last statement of each of the database's connections.
+    private func lastQueries(in database: String, admin: PostgresClient) async throws -> [String] {
+        let rows = try await admin.query("SELECT query FROM pg_stat_activity WHERE datname = \(database)", logger: Self.logger)
+        var queries: [String] = []
+        for try await query in rows.decode(String.self) { queries.append(query) }
+        return queries
     }
 }
