@@ -84,6 +84,18 @@ struct KeepAliveHTTPTransportTests {
         }
     }
 
+    @Test("a connection the server closes before answering is a transport error, and the next request opens a new one")
+    func failsWhenTheServerHangsUp() async throws {
+        try await withTransport { server, transport in
+            await expectTransportError(containing: "the server closed the connection before it answered") {
+                _ = try await transport.send(HTTPRequest(method: "GET", url: server.url("/hangup")))
+            }
+            let next = try await transport.send(HTTPRequest(method: "GET", url: server.url("/echo")))
+            #expect(next.status == 201)
+            #expect(server.connections == 2)
+        }
+    }
+
     @Test("a response body over the limit is a transport error")
     func limitsTheBody() async throws {
         try await withTransport { server, transport in
@@ -131,8 +143,8 @@ private func expectTransportError(
 
 /// A small HTTP/1.1 server on loopback that counts the connections it accepts. `/echo` answers 201
 /// with the request's method, URI, Host, `X-Test` and `Content-Length` as headers, a repeated field, two cookies and
-/// the body back; `/close` answers and closes the connection; `/silent` never answers; `/large` answers with a body
-/// one byte over the transport's limit.
+/// the body back; `/close` answers and closes the connection; `/hangup` closes it without answering; `/silent` never
+/// answers; `/large` answers with a body one byte over the transport's limit.
 private struct TestHTTPServer {
     final class Counters: Sendable {
         let accepted = Atomic<Int>(0)
@@ -209,6 +221,9 @@ private struct TestHTTPServer {
             case "/close":
                 headers.add(name: "Connection", value: "close")
             case "/silent":
+                return
+            case "/hangup":
+                context.close(promise: nil)
                 return
             case "/large":
                 bytes = Array(repeating: 0x61, count: KeepAliveHTTPTransport.maximumBodySize + 1)
