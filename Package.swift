@@ -202,6 +202,7 @@ let package = Package(
             name: "LatchkeyCLITests",
             dependencies: ["LatchkeyCLI", "WebAuthn", "CBOR", "AppleSignIn", "LatchkeyServer", "LatchkeyStore", "LatchkeyTestSupport",
                            .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "GRDBSQLite", package: "GRDB.swift"),
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdTesting", package: "hummingbird"),
                            .product(name: "Logging", package: "swift-log"),
