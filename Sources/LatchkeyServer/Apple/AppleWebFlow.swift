@@ -34,8 +34,8 @@ enum AppleWebFlow {
     /// Checks that the browser posting the callback started the flow: 400 `apple.stateNotBound` otherwise.
     static func checkBinding(_ request: Request, state: String) throws {
         // Digest equality in swift-crypto is constant-time.
-        guard let cookie = request.cookies[bindingCookieName],
-              SHA256.hash(data: Array(cookie.value.utf8)) == SHA256.hash(data: Array(state.utf8)) else {
+        guard let cookie = request.cookie(named: bindingCookieName),
+              SHA256.hash(data: Array(cookie.utf8)) == SHA256.hash(data: Array(state.utf8)) else {
             throw APIError.badRequest("apple.stateNotBound", "this Sign in with Apple flow was started in another browser; start again")
         }
     }

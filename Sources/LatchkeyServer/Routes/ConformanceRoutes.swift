@@ -89,10 +89,10 @@ struct ConformanceRoutes: Sendable {
 
     /// The ticket from the ceremony cookie; 400 `ceremony.cookieMissing` without it.
     private func ceremonyTicket(_ request: Request) throws -> String {
-        guard let cookie = request.cookies[SessionCookies.ceremonyName], !cookie.value.isEmpty else {
+        guard let ticket = request.cookie(named: SessionCookies.ceremonyName), !ticket.isEmpty else {
             throw APIError.badRequest("ceremony.cookieMissing", "no pending ceremony: call the options endpoint first and send its cookie back")
         }
-        return cookie.value
+        return String(ticket)
     }
 
     /// `{"status":"ok","errorMessage":""}`, clearing the ceremony cookie and, when a session was issued, setting it.

@@ -20,13 +20,7 @@ struct SessionCookies: Sendable {
     /// The session cookie values `request` carries, in order. More than one means a planted cookie beside the real
     /// one (browsers send every cookie that matches), which the server refuses rather than guessing.
     func sessionValues(in request: Request) -> [Substring] {
-        request.headers[values: .cookie].flatMap { header in
-            header.split(separator: ";").compactMap { pair -> Substring? in
-                let trimmed = pair.drop { $0 == " " }
-                guard let equals = trimmed.firstIndex(of: "=") else { return nil }
-                return trimmed[..<equals] == sessionName ? trimmed[trimmed.index(after: equals)...] : nil
-            }
-        }
+        request.cookieValues(named: sessionName)
     }
 
     func session(_ token: SessionToken, expiresAt: Date) -> Cookie {
