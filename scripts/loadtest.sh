@@ -9,9 +9,10 @@
 # --client PATH runs the load generator from another build (default: the server's binary), so that an older server is
 # loaded by the same client. --event-loops N runs each server with that many event loops (default: the server's,
 # one per core). --perf FILE records the (first) server with `perf record -g` during the logins (Debian's linux-perf).
-# --counts counts, in the (first) server, calls of malloc, swift_retain and swift_release (perf uprobes, as root),
-# system calls and futex calls (threads meeting on a lock) per login: figures that do not move with the host's load, to compare builds by. The probes slow the
-# server down, so the CPU and latency figures of a counting run are not comparable with others.
+# --counts counts, in the (first) server, calls of malloc, swift_retain and swift_release, Swift Concurrency jobs run
+# (swift_job_run) (perf uprobes, as root), system calls and futex calls (threads meeting on a lock) per login: figures
+# that do not move with the host's load, to compare builds by. The probes slow the server down, so the CPU and latency
+# figures of a counting run are not comparable with others.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -55,7 +56,9 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
-remove_probes() { perf probe -q -d 'probe_libc:latchkey_*' -d 'probe_libswiftCore:latchkey_*' 2>/dev/null || true; }
+remove_probes() {
+    perf probe -q -d 'probe_libc:latchkey_*' -d 'probe_libswiftCore:latchkey_*' -d 'probe_libswift_Concurrency:latchkey_*' 2>/dev/null || true
+}
 
 database=${postgres:-$work/latchkey.sqlite}
 # /metrics needs a bearer token; the load generator reads the servers' CPU time there.
@@ -101,8 +104,10 @@ if [ -n "$counts" ]; then
     remove_probes
     perf probe -q -x "$(library '^libc\\.so')" --add 'latchkey_malloc=malloc'
     perf probe -q -x "$(library '^libswiftCore\\.so')" --add 'latchkey_retain=swift_retain' --add 'latchkey_release=swift_release'
+    perf probe -q -x "$(library '^libswift_Concurrency\\.so')" --add 'latchkey_job=swift_job_run'
     perf stat -x, -o "$work/counts" -p "${pids[0]}" -e probe_libc:latchkey_malloc,probe_libswiftCore:latchkey_retain \
-        -e probe_libswiftCore:latchkey_release,raw_syscalls:sys_enter,syscalls:sys_enter_futex &
+        -e probe_libswiftCore:latchkey_release,probe_libswift_Concurrency:latchkey_job \
+        -e raw_syscalls:sys_enter,syscalls:sys_enter_futex &
     counter=$!
     sleep 0.5
 fi
@@ -116,7 +121,8 @@ if [ -n "$counts" ]; then
     # perf stat -x, writes count,unit,event,...: one line per event.
     awk -F, -v logins="$logins" -v instances="$instances" '
         $3 ~ /latchkey_malloc$/ { name = "mallocs" } $3 ~ /latchkey_retain$/ { name = "retains" }
-        $3 ~ /latchkey_release$/ { name = "releases" } $3 == "raw_syscalls:sys_enter" { name = "syscalls" }
+        $3 ~ /latchkey_release$/ { name = "releases" } $3 ~ /latchkey_job$/ { name = "jobs" }
+        $3 == "raw_syscalls:sys_enter" { name = "syscalls" }
         $3 == "syscalls:sys_enter_futex" { name = "futexes" }
         name != "" { printf "server_%s_per_login=%.1f\n", name, $1 * instances / logins; name = "" }
     ' "$work/counts"

@@ -34,6 +34,19 @@ import Testing
         }
     }
 
+    @Test("a route not behind the middleware still reads its body, collecting it itself")
+    func bodyBytesCollectsWithoutTheMiddleware() async throws {
+        let router = Router(context: ServerRequestContext.self)
+        router.post("/echo") { request, context -> String in
+            let collected = context.collectedBody.map { String(buffer: $0) } ?? "none"
+            return "collected=\(collected) read=\(String(buffer: try await request.bodyBytes(context: context)))"
+        }
+        try await Application(router: router).test(.live) { client in
+            let response = try await client.execute(uri: "/echo", method: .post, body: ByteBuffer(string: "{}"))
+            #expect(String(buffer: response.body) == "collected=none read={}")
+        }
+    }
+
     @Test func aBodyOverTheLimitNeverReachesTheRoute() async throws {
         try await Application(router: router(limit: 8)).test(.live) { client in
             let response = try await client.execute(uri: "/echo", method: .post, body: ByteBuffer(string: String(repeating: "a", count: 9)))
