@@ -10,8 +10,8 @@ import ServiceLifecycle
 /// ## Lifecycle
 /// A store is a ServiceLifecycle `Service`: run ``run()`` in a task (or hand the store to a `ServiceGroup`), then
 /// call ``migrate()`` once before any other call. ``PostgresStore`` needs ``run()`` to reach the database at all;
-/// ``SQLiteStore`` migrates when opened and its ``run()`` only waits for shutdown, so code written for either works
-/// with both.
+/// ``SQLiteStore`` migrates when opened and works without ``run()``, which moves its log checkpoints to a thread of
+/// their own until shutdown; code written for either works with both.
 ///
 /// ## Errors
 /// Every call throws ``StoreError`` only. Look-ups return nil for a missing record; changes to a missing record

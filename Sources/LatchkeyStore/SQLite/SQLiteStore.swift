@@ -19,6 +19,8 @@ public final class SQLiteStore: LatchkeyStore {
     private let pool: DatabasePool
     /// Account and credential reads, outside GRDB's reader pool.
     private let accounts: SQLiteAccountReader
+    /// Checkpoints the write-ahead log on a thread of its own while ``run()`` runs.
+    let checkpointer: SQLiteCheckpointer
 
     /// How long a write waits for another process's lock before failing with ``StoreError/Code/unavailable``.
     public static let busyTimeout: TimeInterval = 5
@@ -27,8 +29,14 @@ public final class SQLiteStore: LatchkeyStore {
     /// database at `path` and migrates it.
     ///
     /// Throws ``StoreError/Code/unavailable`` if the file cannot be opened or migrated.
-    public init(path: String) throws(StoreError) {
+    public convenience init(path: String) throws(StoreError) {
+        try self.init(path: path, checkpointer: SQLiteCheckpointer(path: path))
+    }
+
+    /// A store whose ``run()`` checkpoints with `checkpointer` (tests choose its thresholds).
+    init(path: String, checkpointer: SQLiteCheckpointer) throws(StoreError) {
         self.path = path
+        self.checkpointer = checkpointer
         accounts = SQLiteAccountReader(path: path)
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
@@ -71,9 +79,35 @@ public final class SQLiteStore: LatchkeyStore {
         latchkey_sqlite_turn_off_memory_statistics() == SQLITE_OK
     }
 
-    /// Waits until graceful shutdown or cancellation; the pool needs no background task.
+    /// Checkpoints the write-ahead log on a thread of its own until graceful shutdown or cancellation.
+    ///
+    /// While it runs, the writer's commits no longer copy the log back into the database file themselves (SQLite's
+    /// automatic checkpoint, every 1,000 frames); a background thread does, on its own connection, and a commit only
+    /// checkpoints when the log has grown past 4,000 frames regardless (``SQLiteCheckpointer``). A store that is not
+    /// run (a one-off command) checkpoints as SQLite does by default.
+    ///
+    /// Throws ``StoreError/Code/unavailable`` when the checkpointer's connection cannot be opened.
     public func run() async throws {
+        guard try checkpointer.start() else {
+            // Already running (run() called twice): this call only waits.
+            try? await gracefulShutdown()
+            return
+        }
+        let checkpointer = checkpointer
+        // GRDB's blocking overloads, on this thread: the asynchronous ones give up in a cancelled task, and a store
+        // cancelled rather than shut down gracefully must still give the writer SQLite's own checkpoint back. Each is
+        // one brief turn of the writer, with no statement.
+        do {
+            try installCheckpointer(checkpointer)
+        } catch {
+            checkpointer.stop()
+            throw StoreError(sqlite: error)
+        }
         try? await gracefulShutdown()
+        // Should the writer fail here, the hook stays: the checkpointer lives as long as the store, so the hook stays
+        // valid, and commits past the backstop still checkpoint.
+        try? uninstallCheckpointer()
+        checkpointer.stop()
     }
 
     public func migrate() async throws(StoreError) {
@@ -353,6 +387,15 @@ public final class SQLiteStore: LatchkeyStore {
         } catch {
             throw StoreError(sqlite: error)
         }
+    }
+
+    // Synchronous, so that GRDB's blocking overloads are the ones called.
+    private func installCheckpointer(_ checkpointer: SQLiteCheckpointer) throws {
+        try pool.writeWithoutTransaction { db in checkpointer.install(on: db) }
+    }
+
+    private func uninstallCheckpointer() throws {
+        try pool.writeWithoutTransaction { db in SQLiteCheckpointer.uninstall(from: db) }
     }
 
     // Synchronous, so that GRDB's blocking overload is the one called.

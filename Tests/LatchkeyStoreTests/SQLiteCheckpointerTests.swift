@@ -1,0 +1,114 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import Testing
+
+@testable import LatchkeyStore
+
+/// ``SQLiteCheckpointer``: while ``SQLiteStore/run()`` runs, the write-ahead log is copied back by a thread of its own,
+/// and the writer's commits only checkpoint past the backstop; otherwise SQLite's automatic checkpoint, as before.
+@Suite("SQLite checkpoints: on a thread of their own while the store runs")
+struct SQLiteCheckpointerTests {
+    private func withStore(
+        threshold: Int32, backstop: Int32, _ body: (SQLiteStore, String) async throws -> Void
+    ) async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-checkpoint-\(UUID().uuidString).sqlite").path
+        defer {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
+        let store = try SQLiteStore(path: path, checkpointer: SQLiteCheckpointer(path: path, threshold: threshold, backstop: backstop))
+        try await body(store, path)
+    }
+
+    /// The writer connection's automatic checkpoint in frames: 0 while another WAL hook (the checkpointer's) is set.
+    private func automaticCheckpoint(_ store: SQLiteStore) async throws -> Int {
+        try await store.write { db in try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint") ?? -1 }
+    }
+
+    /// Runs the store until `body` returns, with the checkpointer's hook installed.
+    private func whileRunning(_ store: SQLiteStore, _ body: () async throws -> Void) async throws {
+        let running = Task { try await store.run() }
+        var attempts = 0
+        while try await automaticCheckpoint(store) != 0 {
+            attempts += 1
+            try #require(attempts < 500, "run() did not install the checkpointer")
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        do {
+            try await body()
+        } catch {
+            running.cancel()
+            _ = await running.result
+            throw error
+        }
+        running.cancel()
+        try await running.value
+    }
+
+    private func createUsers(_ count: Int, in store: SQLiteStore, prefix: String) async throws {
+        for index in 0..<count {
+            try await store.createUser(StoredUser(
+                userHandle: Data("\(prefix)-\(index)".utf8), name: "\(prefix)\(index)", displayName: "User \(index)",
+                createdAt: Date(timeIntervalSince1970: 1_000)
+            ))
+        }
+    }
+
+    /// The log's length in frames, read by a connection of the test's own (its passive checkpoint copies what it can,
+    /// but never rewinds the log).
+    private func logFrames(at path: String) throws -> Int32 {
+        var handle: OpaquePointer?
+        defer { sqlite3_close_v2(handle) }
+        try #require(sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK)
+        try #require(sqlite3_exec(handle, "PRAGMA journal_mode", nil, nil, nil) == SQLITE_OK)
+        var frames: Int32 = -1
+        var copied: Int32 = -1
+        try #require(sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &frames, &copied) == SQLITE_OK)
+        return frames
+    }
+
+    @Test("a store that is not run keeps SQLite's automatic checkpoint of 1,000 frames")
+    func notRunKeepsSQLitesCheckpoint() async throws {
+        try await withStore(threshold: 8, backstop: 10_000) { store, _ in
+            #expect(try await automaticCheckpoint(store) == 1000)
+            try await createUsers(20, in: store, prefix: "idle")
+            #expect(store.checkpointer.backgroundCheckpoints.load(ordering: .relaxed) == 0)
+        }
+    }
+
+    @Test("while the store runs, the thread copies the log once the threshold is waiting, and the writer does not")
+    func runningCheckpointsInTheBackground() async throws {
+        try await withStore(threshold: 8, backstop: 10_000) { store, _ in
+            try await whileRunning(store) {
+                try await createUsers(40, in: store, prefix: "busy")
+                var attempts = 0
+                while store.checkpointer.backgroundCheckpoints.load(ordering: .relaxed) == 0 {
+                    attempts += 1
+                    try #require(attempts < 500, "no background checkpoint")
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+                #expect(store.checkpointer.writerCheckpoints.load(ordering: .relaxed) == 0)
+            }
+            // Stopped: the writer has SQLite's automatic checkpoint back, and everything written reads back.
+            #expect(try await automaticCheckpoint(store) == 1000)
+            for index in [0, 39] {
+                #expect(try await store.user(named: "busy\(index)")?.displayName == "User \(index)")
+            }
+        }
+    }
+
+    @Test("past the backstop the writer's commit checkpoints in place, and the log starts over")
+    func backstopCheckpointsInPlace() async throws {
+        // A threshold no commit reaches: only the backstop checkpoints.
+        try await withStore(threshold: 1_000_000, backstop: 24) { store, path in
+            try await whileRunning(store) {
+                try await createUsers(100, in: store, prefix: "full")
+                #expect(store.checkpointer.writerCheckpoints.load(ordering: .relaxed) > 0)
+                #expect(store.checkpointer.backgroundCheckpoints.load(ordering: .relaxed) == 0)
+                // A hundred users are a few hundred frames; the log rewound each time it passed 24.
+                let frames = try logFrames(at: path)
+                #expect(frames > 0 && frames < 24 + 8, "the log holds \(frames) frames")
+            }
+        }
+    }
+}
