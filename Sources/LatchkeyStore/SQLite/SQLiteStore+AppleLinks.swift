@@ -170,14 +170,11 @@ extension SQLiteStore {
     }
 
     public func purgeExpiredAppleRecords(now: Date) async throws(StoreError) -> Int {
-        try await write { db in
-            var purged = 0
-            for table in ["apple_web_states", "apple_notifications", "apple_nonces", "apple_token_uses"] {
-                try db.execute(sql: "DELETE FROM \(table) WHERE expires_at <= ?", arguments: [now])
-                purged += db.changesCount
-            }
-            return purged
+        var purged = 0
+        for table in ["apple_web_states", "apple_notifications", "apple_nonces", "apple_token_uses"] {
+            purged += try await purge(table, where: "expires_at <= ?", now)
         }
+        return purged
     }
 
     private static func fetchAppleLink(_ db: Database, subject: String) throws -> StoredAppleLink? {

@@ -101,10 +101,7 @@ extension SQLiteStore {
     }
 
     public func purgePasswordThrottles(lastFailureBefore cutoff: Date) async throws(StoreError) -> Int {
-        try await write { db in
-            try db.execute(sql: "DELETE FROM password_throttles WHERE last_failure_at < ?", arguments: [cutoff])
-            return db.changesCount
-        }
+        try await purge("password_throttles", where: "last_failure_at < ?", cutoff)
     }
 }
 

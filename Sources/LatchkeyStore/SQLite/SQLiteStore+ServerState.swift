@@ -28,9 +28,6 @@ extension SQLiteStore {
     }
 
     public func purgeRequestCounts(before cutoff: Date) async throws(StoreError) -> Int {
-        try await write { db in
-            try db.execute(sql: "DELETE FROM request_counts WHERE window_start < ?", arguments: [cutoff])
-            return db.changesCount
-        }
+        try await purge("request_counts", where: "window_start < ?", cutoff)
     }
 }

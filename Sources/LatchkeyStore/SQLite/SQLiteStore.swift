@@ -229,10 +229,7 @@ public final class SQLiteStore: LatchkeyStore {
     }
 
     public func purgeSpentTickets(now: Date) async throws(StoreError) -> Int {
-        try await write { db in
-            try db.cachedStatement(sql: "DELETE FROM spent_tickets WHERE expires_at <= ?").execute(arguments: [SQLiteDate(now)])
-            return db.changesCount
-        }
+        try await purge("spent_tickets", key: "id", where: "expires_at <= ?", SQLiteDate(now))
     }
 
     /// Records `ticket` as spent in the caller's transaction; false when it was spent already.
@@ -272,10 +269,7 @@ public final class SQLiteStore: LatchkeyStore {
     }
 
     public func purgeExpiredSessions(now: Date) async throws(StoreError) -> Int {
-        try await write { db in
-            try db.cachedStatement(sql: "DELETE FROM sessions WHERE expires_at <= ?").execute(arguments: [SQLiteDate(now)])
-            return db.changesCount
-        }
+        try await purge("sessions", where: "expires_at <= ?", SQLiteDate(now))
     }
 
     // MARK: Ceremony outcomes
