@@ -68,9 +68,11 @@ final class SQLiteCheckpointer: Sendable {
         }
         stopping.store(false, ordering: .sequentiallyConsistent)
         let connection = ThreadConnection(handle: handle)
-        let thread = Thread { [self] in runLoop(on: connection) }
-        thread.name = "LatchkeyStore checkpointer"
-        thread.start()
+        Thread { [self] in
+            // Set on the thread itself: Linux's limit is 15 bytes, and a name given before start() is not applied.
+            Thread.current.name = "sqlite-ckpt"
+            runLoop(on: connection)
+        }.start()
         return true
     }
 
