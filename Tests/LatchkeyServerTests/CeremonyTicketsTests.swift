@@ -25,7 +25,8 @@ struct CeremonyTicketsTests {
             let (spent, state) = try await tickets.open(ticket, kind: .authentication, as: PendingAuthentication.self, now: now)
             #expect(state == Self.pending)
             #expect(spent.expiresAt == Date(timeIntervalSince1970: 1_800_000_300.25))
-            #expect(spent.id.count == 16, "the 12-byte nonce, base64url")
+            #expect(spent.id == String(1_800_000_300_250, radix: 16).leftPadded(to: 12) + spent.id.suffix(16),
+                    "the expiry in milliseconds as 12 hex digits, then the 12-byte nonce, base64url")
             let (otherSpent, _) = try await tickets.open(again, kind: .authentication, as: PendingAuthentication.self, now: now)
             #expect(otherSpent.id != spent.id)
 
@@ -42,6 +43,50 @@ struct CeremonyTicketsTests {
             let later = try await tickets.seal(.authentication, state: Self.pending, now: nextHour)
             #expect(try await tickets.open(later, kind: .authentication, as: PendingAuthentication.self, now: nextHour).1 == Self.pending,
                     "each hour has its key")
+        }
+    }
+
+    @Test("spent-ticket IDs sort as their tickets expire, whatever their nonces")
+    func spentIDsSortByExpiry() async throws {
+        try await withServer(.sqlite) { server in
+            let tickets = CeremonyTickets(store: server.store, lifetime: .seconds(300))
+            let start = Date(timeIntervalSince1970: 1_800_000_000)
+            var ids: [String] = []
+            // A millisecond apart, a second apart, and across a change in the number of significant hex digits.
+            for offset in [0, 0.001, 1, 2, 1_000_000, 100_000_000] as [TimeInterval] {
+                let now = start.addingTimeInterval(offset)
+                let ticket = try await tickets.seal(.authentication, state: Self.pending, now: now)
+                ids.append(try await tickets.open(ticket, kind: .authentication, as: PendingAuthentication.self, now: now).0.id)
+            }
+            #expect(ids == ids.sorted())
+            #expect(ids.allSatisfy { $0.count == 28 })
+            #expect(CeremonyTickets.spentID(version: 2, expiry: 0xF, nonce: Array(repeating: 0, count: 12)) == "00000000000f" + "AAAAAAAAAAAAAAAA")
+        }
+    }
+
+    @Test("a version 1 ticket still opens, with its own spent-ticket ID; a changed version byte is refused")
+    func versionOneTicketsStillOpen() async throws {
+        try await withServer(.sqlite) { server in
+            let tickets = CeremonyTickets(store: server.store, lifetime: .seconds(300))
+            let now = Date()
+            let old = try await tickets.seal(.authentication, state: Self.pending, now: now, version: 1)
+            let (oldSpent, oldState) = try await tickets.open(old, kind: .authentication, as: PendingAuthentication.self, now: now)
+            #expect(oldState == Self.pending)
+            let oldBytes = try #require(Base64URL.decode(old))
+            #expect(oldSpent.id == Base64URL.encode(Array(oldBytes[5..<17])), "version 1: the nonce alone, as before")
+
+            let new = try await tickets.seal(.authentication, state: Self.pending, now: now)
+            var newBytes = try #require(Base64URL.decode(new))
+            #expect(newBytes[0] == 2)
+            // Passing either off as the other version (which would name it by another spent-ticket ID) fails.
+            newBytes[0] = 1
+            var oldAsNew = oldBytes
+            oldAsNew[0] = 2
+            for changed in [newBytes, oldAsNew] {
+                await #expect(throws: CeremonyError.notFound(.authentication)) {
+                    _ = try await tickets.open(Base64URL.encode(changed), kind: .authentication, as: PendingAuthentication.self, now: now)
+                }
+            }
         }
     }
 
@@ -126,5 +171,11 @@ struct CeremonyTicketsTests {
                 _ = try await cut.seal(.authentication, state: Self.pending, now: Date())
             }
         }
+    }
+}
+
+private extension String {
+    func leftPadded(to length: Int) -> String {
+        String(repeating: "0", count: max(0, length - count)) + self
     }
 }
