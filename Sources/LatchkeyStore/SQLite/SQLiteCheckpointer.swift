@@ -40,7 +40,7 @@ final class SQLiteCheckpointer: Sendable {
 
     /// Background checkpoints run so far (for tests and the curious).
     let backgroundCheckpoints = Atomic<Int>(0)
-    /// Checkpoints the writer's commit ran in place, past ``backstop``.
+    /// Checkpoints the writer's commits ran (or tried: the thread may hold the lock) in place, past ``backstop``.
     let writerCheckpoints = Atomic<Int>(0)
 
     init(path: String, threshold: Int32 = 1000, backstop: Int32 = 4000) {
