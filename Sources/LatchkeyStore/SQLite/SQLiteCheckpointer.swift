@@ -58,6 +58,9 @@ final class SQLiteCheckpointer: Sendable {
         }) else { return false }
         var handle: OpaquePointer?
         let opened = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
+        // Reading the header waits for another process's lock as the store's connections do (a passive checkpoint
+        // itself never waits).
+        if let handle { sqlite3_busy_timeout(handle, Int32(SQLiteStore.busyTimeout * 1000)) }
         // A connection reads the file's header, and so learns it is in WAL mode, on its first statement; until then a
         // checkpoint reports "not in WAL mode" and does nothing.
         guard opened == SQLITE_OK, let handle, sqlite3_exec(handle, "PRAGMA journal_mode", nil, nil, nil) == SQLITE_OK else {
@@ -105,10 +108,13 @@ final class SQLiteCheckpointer: Sendable {
             sqlite3_wal_checkpoint_v2(writer, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
             return
         }
-        let copied = copiedFrames.load(ordering: .relaxed)
-        // A log shorter than what was copied has been rewound: all of it is waiting.
-        let waiting = logFrames >= copied ? logFrames - copied : logFrames
-        if waiting >= threshold, !requested.exchange(true, ordering: .acquiringAndReleasing) {
+        var copied = copiedFrames.load(ordering: .relaxed)
+        if logFrames < copied {
+            // The log has been rewound since: none of it is copied.
+            copiedFrames.store(0, ordering: .relaxed)
+            copied = 0
+        }
+        if logFrames - copied >= threshold, !requested.exchange(true, ordering: .acquiringAndReleasing) {
             wake.signal()
         }
     }
