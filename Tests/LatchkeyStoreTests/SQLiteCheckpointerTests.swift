@@ -134,4 +134,21 @@ struct SQLiteCheckpointerTests {
             }
         }
     }
+
+    @Test("a checkpointer whose connection cannot be opened throws unavailable, and can be started again later")
+    func startFailsWithAStoreError() throws {
+        let missing = FileManager.default.temporaryDirectory
+            .appendingPathComponent("latchkey-missing-\(UUID().uuidString)/store.sqlite").path
+        let checkpointer = SQLiteCheckpointer(path: missing)
+        for _ in 0..<2 {
+            // Not "already running" the second time: a failed start leaves it stopped.
+            #expect(throws: StoreError.self) { _ = try checkpointer.start() }
+            do {
+                _ = try checkpointer.start()
+            } catch {
+                #expect(error.code == .unavailable)
+            }
+        }
+        checkpointer.stop()  // nothing to stop: returns at once
+    }
 }

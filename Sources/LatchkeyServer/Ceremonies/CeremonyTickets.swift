@@ -138,16 +138,10 @@ struct CeremonyTickets: Sendable {
     /// The spent record's ID: version 1, the nonce's base64url; version 2, the expiry in Unix milliseconds as 12
     /// lowercase hex digits (enough until the year 10889), then the nonce's base64url, so that IDs sort by expiry.
     static func spentID(version: UInt8, expiry: Int64, nonce: some Collection<UInt8>) -> String {
-        let encodedNonce = Base64URL.encode(Array(nonce))
+        let encodedNonce = Base64URL.encode(nonce)
         guard version >= 2 else { return encodedNonce }
-        let digits = Array("0123456789abcdef".utf8)
-        var id = [UInt8](repeating: 0, count: 12)
-        var rest = UInt64(clamping: expiry)
-        for index in id.indices.reversed() {
-            id[index] = digits[Int(rest & 0xF)]
-            rest >>= 4
-        }
-        return String(decoding: id, as: UTF8.self) + encodedNonce
+        // The low six bytes of the big-endian expiry: twelve digits.
+        return withUnsafeBytes(of: UInt64(clamping: expiry).bigEndian) { Hex.encode($0.dropFirst(2)) } + encodedNonce
     }
 
     /// What each ticket authenticates besides its plaintext: its kind and, from version 2, its version.

@@ -72,16 +72,7 @@ private final class ReadConnection: @unchecked Sendable {
     private var statements: [OpaquePointer?] = [nil, nil, nil]
 
     init(path: String) throws(StoreError) {
-        var handle: OpaquePointer?
-        let opened = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil)
-        guard opened == SQLITE_OK, let handle else {
-            let error = Self.error(opened, handle)
-            sqlite3_close_v2(handle)
-            throw error
-        }
-        sqlite3_extended_result_codes(handle, 1)
-        sqlite3_busy_timeout(handle, Int32(SQLiteStore.busyTimeout * 1000))
-        self.handle = handle
+        handle = try SQLiteRawConnection.open(path, flags: SQLITE_OPEN_READONLY)
     }
 
     deinit {
@@ -100,13 +91,13 @@ private final class ReadConnection: @unchecked Sendable {
             sqlite3_reset(statement)
             sqlite3_clear_bindings(statement)
         }
-        guard bound == SQLITE_OK else { throw Self.error(bound, handle) }
+        guard bound == SQLITE_OK else { throw SQLiteRawConnection.error(bound, handle) }
         var user: StoredUser?
         var credentials: [StoredCredential] = []
         while true {
             let stepped = sqlite3_step(statement)
             guard stepped == SQLITE_ROW else {
-                guard stepped == SQLITE_DONE else { throw Self.error(stepped, handle) }
+                guard stepped == SQLITE_DONE else { throw SQLiteRawConnection.error(stepped, handle) }
                 break
             }
             if user == nil { user = try StoredUser(sqliteStatement: statement, at: Int32(StoreColumns.credentialCount)) }
@@ -122,7 +113,7 @@ private final class ReadConnection: @unchecked Sendable {
         if let statement = statements[key.index] { return statement }
         var made: OpaquePointer?
         let result = sqlite3_prepare_v3(handle, key.sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &made, nil)
-        guard result == SQLITE_OK, let made else { throw Self.error(result, handle) }
+        guard result == SQLITE_OK, let made else { throw SQLiteRawConnection.error(result, handle) }
         statements[key.index] = made
         return made
     }
@@ -130,12 +121,6 @@ private final class ReadConnection: @unchecked Sendable {
     /// Binds `bytes` as a blob (a zero-length blob needs a non-null pointer to bind as a blob, not as NULL).
     private static func bindBlob(_ bytes: UnsafeRawBufferPointer, to statement: OpaquePointer) -> Int32 {
         sqlite3_bind_blob(statement, 1, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), SQLITE_TRANSIENT)
-    }
-
-    /// The ``StoreError`` GRDB's error for `code` maps to.
-    private static func error(_ code: Int32, _ handle: OpaquePointer?) -> StoreError {
-        let message = handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
-        return StoreError(sqlite: DatabaseError(resultCode: ResultCode(rawValue: code), message: message))
     }
 }
 

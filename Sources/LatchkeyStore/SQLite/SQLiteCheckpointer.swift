@@ -56,18 +56,20 @@ final class SQLiteCheckpointer: Sendable {
             defer { running = true }
             return !running
         }) else { return false }
-        var handle: OpaquePointer?
-        let opened = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
-        // Reading the header waits for another process's lock as the store's connections do (a passive checkpoint
-        // itself never waits).
-        if let handle { sqlite3_busy_timeout(handle, Int32(SQLiteStore.busyTimeout * 1000)) }
-        // A connection reads the file's header, and so learns it is in WAL mode, on its first statement; until then a
-        // checkpoint reports "not in WAL mode" and does nothing.
-        guard opened == SQLITE_OK, let handle, sqlite3_exec(handle, "PRAGMA journal_mode", nil, nil, nil) == SQLITE_OK else {
-            let message = handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? "code \(opened)"
-            sqlite3_close_v2(handle)
+        let handle: OpaquePointer
+        do throws(StoreError) {
+            handle = try SQLiteRawConnection.open(path, flags: SQLITE_OPEN_READWRITE)
+            // A connection reads the file's header, and so learns it is in WAL mode, on its first statement; until
+            // then a checkpoint reports "not in WAL mode" and does nothing.
+            let read = sqlite3_exec(handle, "PRAGMA journal_mode", nil, nil, nil)
+            guard read == SQLITE_OK else {
+                let error = SQLiteRawConnection.error(read, handle)
+                sqlite3_close_v2(handle)
+                throw error
+            }
+        } catch {
             running.withLock { $0 = false }
-            throw StoreError(.unavailable, "cannot open the checkpointer's connection to \(path): \(message)")
+            throw error
         }
         stopping.store(false, ordering: .sequentiallyConsistent)
         let connection = ThreadConnection(handle: handle)
