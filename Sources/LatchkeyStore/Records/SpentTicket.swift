@@ -16,7 +16,8 @@ public enum CeremonyKind: String, Sendable, Hashable, Codable, CaseIterable {
 /// (``LatchkeyStore/purgeSpentTickets(now:)``).
 public struct SpentTicket: Sendable, Hashable {
     /// What names the ticket: URL-safe (`A–Z a–z 0–9 - _`), 1 to ``maximumIDLength`` characters (a server uses the
-    /// sealed ticket's random nonce).
+    /// sealed ticket's expiry in hex and then its random nonce, so that IDs sort as they expire; the store relies on
+    /// neither).
     public var id: String
     /// When the ticket expires: until then it must stay spent.
     public var expiresAt: Date
