@@ -70,8 +70,9 @@ public protocol LatchkeyStore: AppleLinkStore, PasswordStore, ServerStateStore, 
     // MARK: Spent tickets
 
     /// Records `ticket` as spent, as a server does when a ceremony's finish fails, so that its challenge is not tried
-    /// again. Returns false, writing nothing, when the ticket was spent already (of concurrent spenders exactly one
-    /// gets true). Throws ``StoreError/Code/invalidRecord`` for an ID that is not URL-safe.
+    /// again. Returns false, writing nothing, when the ticket (its ID with its expiry, ``SpentTicket/id``) was spent
+    /// already (of concurrent spenders exactly one gets true). Throws ``StoreError/Code/invalidRecord`` for an ID that
+    /// is not URL-safe.
     func spendTicket(_ ticket: SpentTicket) async throws(StoreError) -> Bool
     /// Deletes the spent tickets expired by `now` (they can no longer be opened); returns how many.
     @discardableResult

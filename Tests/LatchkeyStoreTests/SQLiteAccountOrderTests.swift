@@ -11,18 +11,11 @@ import Testing
 struct SQLiteAccountOrderTests {
     let scratch = ScratchDirectory(prefix: "latchkey-account-order")
 
-    /// The query plan's lines for `sql`.
-    private static func plan(_ sql: String, in store: SQLiteStore) async throws -> [String] {
-        try await store.read { db in
-            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: [Data([1])]).map { $0["detail"] as String }
-        }
-    }
-
     @Test("neither account read sorts: the credentials come from credentials_user_order in account order")
     func noSortInAccountReads() async throws {
         let store = try SQLiteStore(path: scratch.path("store.sqlite"))
         for sql in [StoreColumns.accountByName, StoreColumns.accountByCredential] {
-            let plan = try await Self.plan(sql, in: store)
+            let plan = try await SQLiteInspection.plan(sql, in: store)
             #expect(plan.contains { $0.contains("credentials_user_order") }, "\(plan)")
             #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
         }
@@ -51,20 +44,12 @@ struct SQLiteAccountOrderTests {
             try SQLiteSchema.migrator.migrate(pool, upTo: "v6: spent tickets instead of stored ceremonies")
             try await pool.write { db in
                 try SQLiteStore.insert(user, into: db)
-                try db.execute(
-                    sql: """
-                        INSERT INTO credentials (id, user_id, public_key, algorithm, sign_count, aaguid, transports, backup_eligible,
-                        backed_up, attestation_format, user_verified, created_at) VALUES (?, ?, ?, -7, 0, ?, '[]', 0, 0, 'none', 1, ?)
-                        """,
-                    arguments: [Data([7]), user.id, Data(repeating: 4, count: 77), UUID(), Make.now]
-                )
+                try SQLiteInspection.insertCredential(id: Data([7]), of: user.id, into: db)
             }
         }
         let store = try SQLiteStore(path: path)
         #expect(try await store.account(named: user.name)?.credentials.map(\.id) == [Data([7])])
-        let indexes = try await store.read { db in
-            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'credentials' AND sql IS NOT NULL")
-        }
+        let indexes = try await SQLiteInspection.indexes(of: "credentials", in: store)
         #expect(indexes == ["credentials_user_order"])
     }
 }

@@ -54,24 +54,6 @@ struct SQLiteCheckpointerTests {
         }
     }
 
-    /// The log's length in frames, read by a connection of the test's own (its passive checkpoint copies what it can,
-    /// but never rewinds the log). Tried again while another checkpoint holds SQLite's checkpoint lock.
-    private func logFrames(at path: String) async throws -> Int32 {
-        var handle: OpaquePointer?
-        defer { sqlite3_close_v2(handle) }
-        try #require(sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK)
-        try #require(sqlite3_exec(handle, "PRAGMA journal_mode", nil, nil, nil) == SQLITE_OK)
-        for _ in 0..<500 {
-            var frames: Int32 = -1
-            var copied: Int32 = -1
-            let result = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &frames, &copied)
-            if result == SQLITE_OK { return frames }
-            try #require(result == SQLITE_BUSY, "checkpoint result \(result)")
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        throw CancellationError()
-    }
-
     @Test("a store that is not run keeps SQLite's automatic checkpoint of 1,000 frames")
     func notRunKeepsSQLitesCheckpoint() async throws {
         try await withStore(threshold: 8, backstop: 10_000) { store, _ in
@@ -111,7 +93,7 @@ struct SQLiteCheckpointerTests {
                 #expect(store.checkpointer.writerCheckpoints.load(ordering: .relaxed) > 0)
                 #expect(store.checkpointer.backgroundCheckpoints.load(ordering: .relaxed) == 0)
                 // A hundred users are a few hundred frames; the log rewound each time it passed 24.
-                let frames = try await logFrames(at: path)
+                let frames = try await WALFrames.count(at: path)
                 #expect(frames > 0 && frames < 24 + 8, "the log holds \(frames) frames")
             }
         }
@@ -125,7 +107,7 @@ struct SQLiteCheckpointerTests {
             try await whileRunning(store) {
                 try await createUsers(300, in: store, prefix: "both")
                 // 300 users are well over a thousand frames: a log that never rewound would hold them all.
-                let frames = try await logFrames(at: path)
+                let frames = try await WALFrames.count(at: path)
                 #expect(frames < 500, "the log holds \(frames) frames")
                 #expect(store.checkpointer.backgroundCheckpoints.load(ordering: .relaxed) > 0)
             }

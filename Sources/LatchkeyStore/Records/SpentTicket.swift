@@ -18,6 +18,10 @@ public struct SpentTicket: Sendable, Hashable {
     /// What names the ticket: URL-safe (`A–Z a–z 0–9 - _`), 1 to ``maximumIDLength`` characters (a server uses the
     /// sealed ticket's expiry in hex and then its random nonce, so that IDs sort as they expire; the store relies on
     /// neither).
+    ///
+    /// A ticket is the pair of its ID and ``expiresAt``: a store may key its records by both (SQLite keys them by expiry
+    /// first, so that purges read its primary key), so the same ticket must always come with the same expiry. A server's
+    /// does, since the expiry is sealed in the ticket with its nonce.
     public var id: String
     /// When the ticket expires: until then it must stay spent.
     public var expiresAt: Date
@@ -41,8 +45,10 @@ public struct SpentTicket: Sendable, Hashable {
 enum URLSafeID {
     /// Throws ``StoreError/Code/invalidRecord`` unless `id` follows the rule.
     static func validate(_ id: String, maximumLength: Int = 128, what: String) throws(StoreError) {
-        let urlSafe = id.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_")
+        // By UTF-8 byte: any byte of a non-ASCII character is at least 0x80, so it fails every range here.
+        let urlSafe = id.utf8.allSatisfy { byte in
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
         }
         guard (1...maximumLength).contains(id.utf8.count), urlSafe else {
             throw StoreError(.invalidRecord, "\(what) must be 1 to \(maximumLength) URL-safe characters (A-Z a-z 0-9 - _)")

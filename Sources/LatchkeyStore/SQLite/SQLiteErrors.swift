@@ -26,6 +26,9 @@ extension StoreError {
         case .SQLITE_CONSTRAINT_FOREIGNKEY:
             self = UniqueValue.missingUser
             return
+        case .SQLITE_CONSTRAINT_TRIGGER:  // a trigger's RAISE(ABORT, …): a reference the schema checks by trigger
+            self.init(.notFound, message)
+            return
         case .SQLITE_CONSTRAINT_CHECK, .SQLITE_CONSTRAINT_NOTNULL:
             self.init(.invalidRecord, "SQLite: \(message)")
             return

@@ -229,12 +229,12 @@ public final class SQLiteStore: LatchkeyStore {
     }
 
     public func purgeSpentTickets(now: Date) async throws(StoreError) -> Int {
-        try await purge("spent_tickets", key: "id", where: "expires_at <= ?", SQLiteDate(now))
+        try await purge("spent_tickets", key: "expires_at, id", where: "expires_at <= ?", SQLiteDate(now))
     }
 
     /// Records `ticket` as spent in the caller's transaction; false when it was spent already.
     private static func spend(_ ticket: SpentTicket, in db: Database) throws -> Bool {
-        try db.cachedStatement(sql: "INSERT INTO spent_tickets (id, expires_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING")
+        try db.cachedStatement(sql: "INSERT INTO spent_tickets (id, expires_at) VALUES (?, ?) ON CONFLICT (expires_at, id) DO NOTHING")
             .execute(arguments: [ticket.id, SQLiteDate(ticket.expiresAt)])
         return db.changesCount > 0
     }

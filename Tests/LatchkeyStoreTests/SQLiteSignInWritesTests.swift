@@ -1,0 +1,113 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import Testing
+
+@testable import LatchkeyStore
+
+/// What a sign-in writes to SQLite's log: one page for each table and index its commit changes, so the tables it writes
+/// keep no index they do not need (migration v8: spent tickets keyed by expiry, a session's passkey checked by triggers
+/// instead of a foreign key with an index of its own).
+@Suite("SQLite sign-in writes: no index a sign-in does not need")
+struct SQLiteSignInWritesTests {
+    let scratch = ScratchDirectory(prefix: "latchkey-sign-in-writes")
+
+    private static func signIn(_ credential: StoredCredential, count: UInt32, in store: SQLiteStore) async throws {
+        let spent = try await store.commitAuthentication(
+            spending: SpentTicket(id: "ticket-\(count)", expiresAt: Make.now.addingTimeInterval(300)),
+            credentialID: credential.id, newSignCount: count + 1, backedUp: false, usedAt: Make.now,
+            session: StoredSession(
+                tokenHash: Make.bytes(32), userID: credential.userID, createdAt: Make.now,
+                expiresAt: Make.now.addingTimeInterval(3600), credentialID: credential.id
+            ),
+            previousSignCount: count
+        )
+        #expect(spent)
+    }
+
+    @Test("a sign-in's commit writes six pages: the spent ticket, the credential, the session and its three indexes")
+    func sixPagesPerSignIn() async throws {
+        let path = scratch.path("store.sqlite")
+        let store = try SQLiteStore(path: path)
+        let user = try await store.createUser(named: "alice")
+        let credential = Make.credential(of: user.id)
+        try await store.addCredential(credential)
+        try await Self.signIn(credential, count: 0, in: store)
+
+        #expect(try await WALFrames.count(at: path, mode: SQLITE_CHECKPOINT_TRUNCATE) == 0)
+        try await Self.signIn(credential, count: 1, in: store)
+        // Before v8 the spent ticket's expiry index and the session's passkey index made it eight.
+        #expect(try await WALFrames.count(at: path) == 6)
+        #expect(try await SQLiteInspection.indexes(of: "spent_tickets", in: store) == [])
+        #expect(try await SQLiteInspection.indexes(of: "sessions", in: store) == ["sessions_expires_at", "sessions_user_credential"])
+    }
+
+    @Test("the purge reads the spent tickets' primary key, and deleting a passkey finds its sessions by index")
+    func plans() async throws {
+        let store = try SQLiteStore(path: scratch.path("store.sqlite"))
+        let plans = [
+            try await SQLiteInspection.plan(
+                "DELETE FROM spent_tickets WHERE (expires_at, id) IN (SELECT expires_at, id FROM spent_tickets WHERE expires_at <= ? LIMIT 1000)",
+                arguments: ["2026"], in: store
+            ),
+            try await SQLiteInspection.plan(
+                "DELETE FROM sessions WHERE user_id = ? AND credential_id = ?", arguments: [Data([1]), Data([2])], in: store
+            ),
+        ]
+        let searches = plans[0].filter { $0.hasPrefix("SEARCH") || $0.hasPrefix("SCAN") }
+        #expect(searches.count == 2 && searches.allSatisfy { $0.contains("USING PRIMARY KEY") }, "\(plans[0])")
+        #expect(plans[1].count == 1 && plans[1][0].contains("INDEX sessions_user_credential (user_id=? AND credential_id=?)"), "\(plans[1])")
+    }
+
+    @Test("a session with a passkey that is not its user's is refused, and nothing is written")
+    func sessionPasskeyChecked() async throws {
+        let store = try SQLiteStore(path: scratch.path("store.sqlite"))
+        let alice = try await store.createUser(named: "alice"), bob = try await store.createUser(named: "bob")
+        let bobs = Make.credential(of: bob.id)
+        try await store.addCredential(bobs)
+        for credentialID in [bobs.id, Make.bytes(16)] {
+            let session = StoredSession(
+                tokenHash: Make.bytes(32), userID: alice.id, createdAt: Make.now, expiresAt: Make.now.addingTimeInterval(60),
+                credentialID: credentialID
+            )
+            await expectStoreError(.notFound) { try await store.createSession(session) }
+            #expect(try await store.session(tokenHash: session.tokenHash, now: Make.now) == nil)
+        }
+    }
+
+    @Test("a database made before v8 keeps its spent tickets and sessions, and deleting a passkey still ends its sessions")
+    func upgradeFromV7() async throws {
+        let path = scratch.path("store.sqlite")
+        let user = Make.user()
+        let passkey = Data([7])
+        let withPasskey = StoredSession(
+            tokenHash: Make.bytes(32), userID: user.id, createdAt: Make.now, expiresAt: Make.now.addingTimeInterval(3600),
+            credentialID: passkey
+        )
+        let without = StoredSession(
+            tokenHash: Make.bytes(32), userID: user.id, createdAt: Make.now, expiresAt: Make.now.addingTimeInterval(3600)
+        )
+        let live = SpentTicket(id: "live", expiresAt: Make.now.addingTimeInterval(300))
+        do {
+            let pool = try DatabasePool(path: path)
+            try SQLiteSchema.migrator.migrate(pool, upTo: "v7: credentials indexed in account order")
+            try await pool.write { db in
+                try SQLiteStore.insert(user, into: db)
+                try SQLiteInspection.insertCredential(id: passkey, of: user.id, into: db)
+                for session in [withPasskey, without] { try SQLiteStore.insert(session, into: db) }
+                for ticket in [live, SpentTicket(id: "old", expiresAt: Make.now.addingTimeInterval(-1))] {
+                    try db.execute(sql: "INSERT INTO spent_tickets (id, expires_at) VALUES (?, ?)", arguments: [ticket.id, SQLiteDate(ticket.expiresAt)])
+                }
+            }
+        }
+        let store = try SQLiteStore(path: path)
+        #expect(try await store.spendTicket(live) == false, "still spent")
+        #expect(try await store.purgeSpentTickets(now: Make.now) == 1)
+        #expect(try await store.spendTicket(live) == false)
+        #expect(try await store.session(tokenHash: withPasskey.tokenHash, now: Make.now) == withPasskey)
+
+        try await store.deleteCredential(id: passkey, ofUser: user.id, keepingAnotherWayIn: false)
+        #expect(try await store.session(tokenHash: withPasskey.tokenHash, now: Make.now) == nil)
+        #expect(try await store.session(tokenHash: without.tokenHash, now: Make.now) == without)
+    }
+}
