@@ -2,13 +2,18 @@
 public enum Hex {
     /// Encodes bytes as lowercase hex, two digits a byte.
     public static func encode<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
-        let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
+        out.reserveCapacity(bytes.underestimatedCount * 2)
         for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0f)])
+            out.append(digit(byte >> 4))
+            out.append(digit(byte & 0x0f))
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The lowercase digit of a value 0–15.
+    private static func digit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 
     /// Decodes hex digits of either case, two a byte. Nil for an odd count or any other character.
