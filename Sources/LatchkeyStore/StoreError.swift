@@ -42,3 +42,15 @@ extension StoreError.Code {
     /// The database reported an error that none of the codes above describes.
     public static let databaseError: Self = "store.databaseError"
 }
+
+extension StoreError {
+    /// The database has migrations this version of Latchkey does not know: a newer one migrated it, and this one's
+    /// statements may not fit its tables. Refused at start-up rather than failing sign-ins one by one.
+    static func newerSchema(_ migrations: [String]) -> StoreError {
+        StoreError(
+            .unavailable,
+            "the database was migrated by a newer version of Latchkey (\(migrations.joined(separator: ", "))): run that "
+                + "version or a later one, or restore a backup made before the upgrade"
+        )
+    }
+}

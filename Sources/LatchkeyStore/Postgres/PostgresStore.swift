@@ -56,6 +56,8 @@ public final class PostgresStore: LatchkeyStore {
             let applied = Set(try await connection.all("SELECT version FROM schema_migrations", logger: logger) {
                 try $0.decode(Int64.self)
             })
+            let unknown = applied.subtracting(PostgresSchema.migrations.map(\.version))
+            guard unknown.isEmpty else { throw StoreError.newerSchema(unknown.sorted().map { "\($0)" }) }
             for migration in PostgresSchema.migrations where !applied.contains(migration.version) {
                 logger.info("applying PostgreSQL migration \(migration.version): \(migration.name)")
                 for statement in migration.statements {

@@ -41,7 +41,12 @@ enum SQLiteSchema {
     /// Applies what is new. Servers opening a new file at the same moment race: GRDB decides what to apply before it
     /// takes the write lock, so the loser's migration fails on tables the winner just made. Trying again then finds the
     /// migrations recorded and does nothing.
+    ///
+    /// Throws ``StoreError/Code/unavailable``, changing nothing, when a newer Latchkey has migrated the file: this
+    /// version would open it but could not use it (migration v8 changed the keys this version's statements name).
     static func migrate(_ pool: DatabasePool) throws {
+        let unknown = try pool.read { db in try migrator.appliedIdentifiers(db).subtracting(migrator.migrations) }
+        guard unknown.isEmpty else { throw StoreError.newerSchema(unknown.sorted()) }
         try retryingStartupRaces(when: { _ in true }) { try migrator.migrate(pool) }
     }
 
