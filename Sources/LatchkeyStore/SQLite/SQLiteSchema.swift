@@ -257,7 +257,8 @@ enum SQLiteSchema {
     ///   (user, passkey) serves the user's foreign key and a trigger that ends a passkey's sessions when it is deleted,
     ///   however it is deleted; a second trigger refuses a session whose passkey is not its user's (the foreign key
     ///   refused only a passkey that did not exist). The migration runs with foreign keys off, as GRDB runs every
-    ///   migration, and checks them at the end.
+    ///   migration, and checks them at the end. A later migration that rebuilds `credentials` or `sessions` drops
+    ///   these triggers with the table and must make them again.
     private static let v8FewerIndexWrites = """
         CREATE TABLE spent_tickets_v8 (
             id TEXT NOT NULL,
