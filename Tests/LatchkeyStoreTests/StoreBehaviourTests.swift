@@ -64,6 +64,9 @@ struct StoreBehaviourTests {
             await expectStoreError(.invalidRecord) { try await store.createSession(Make.session(of: user.id, tokenHash: Make.bytes(31))) }
             await expectStoreError(.invalidRecord) { try await store.spendTicket(SpentTicket(id: "not/url safe", expiresAt: Make.now)) }
             await expectStoreError(.invalidRecord) { try await store.spendTicket(SpentTicket(id: "", expiresAt: Make.now)) }
+            for letter in ["é", "ｱ", "Ａ", "٣"] {  // letters and digits outside ASCII
+                await expectStoreError(.invalidRecord) { try await store.spendTicket(SpentTicket(id: "ticket\(letter)", expiresAt: Make.now)) }
+            }
 
             #expect(try await store.credentialCount(ofUser: user.id) == 0)
         }

@@ -45,9 +45,12 @@ enum SQLiteSchema {
     /// Throws ``StoreError/Code/unavailable``, changing nothing, when a newer Latchkey has migrated the file: this
     /// version would open it but could not use it (migration v8 changed the keys this version's statements name).
     static func migrate(_ pool: DatabasePool) throws {
-        let unknown = try pool.read { db in try migrator.appliedIdentifiers(db).subtracting(migrator.migrations) }
-        guard unknown.isEmpty else { throw StoreError.newerSchema(unknown.sorted()) }
-        try retryingStartupRaces(when: { _ in true }) { try migrator.migrate(pool) }
+        // The check reads the file too, so it meets the same races; its own refusal is final.
+        try retryingStartupRaces(when: { !($0 is StoreError) }) {
+            let unknown = try pool.read { db in try migrator.appliedIdentifiers(db).subtracting(migrator.migrations) }
+            guard unknown.isEmpty else { throw StoreError.newerSchema(unknown.sorted()) }
+            try migrator.migrate(pool)
+        }
     }
 
     /// Opens the pool. Several servers opening a new file at once can meet SQLite's race in setting up the WAL

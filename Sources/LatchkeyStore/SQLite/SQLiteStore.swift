@@ -229,7 +229,7 @@ public final class SQLiteStore: LatchkeyStore {
     }
 
     public func purgeSpentTickets(now: Date) async throws(StoreError) -> Int {
-        try await purge("spent_tickets", key: "expires_at, id", where: "expires_at <= ?", SQLiteDate(now))
+        try await purge("spent_tickets", key: ["expires_at", "id"], where: "expires_at <= ?", SQLiteDate(now))
     }
 
     /// Records `ticket` as spent in the caller's transaction; false when it was spent already.
