@@ -201,7 +201,8 @@ let package = Package(
         .testTarget(name: "VirtualAuthenticatorTests", dependencies: ["VirtualAuthenticator", "WebAuthn", "CBOR", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates")]),
         .testTarget(
             name: "LatchkeyCLITests",
-            dependencies: ["LatchkeyCLI", "WebAuthn", "CBOR", "AppleSignIn", "LatchkeyServer", "LatchkeyStore", "LatchkeyTestSupport",
+            dependencies: ["LatchkeyCLI", "WebAuthn", "CBOR", "AppleSignIn", "LatchkeyAPI", "LatchkeyClient", "LatchkeyServer", "LatchkeyStore",
+                           "LatchkeyTestSupport", "VirtualAuthenticator",
                            .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "GRDBSQLite", package: "GRDB.swift"),
                            .product(name: "Hummingbird", package: "hummingbird"),

@@ -3,11 +3,12 @@
 # `latchkey loadtest`, which reads the servers' CPU time from /metrics before and after the logins and measures one
 # raw P-256 verification first, so the server's cost per login comes out in the same run as its baseline.
 #
-#   scripts/loadtest.sh [--binary PATH] [--client PATH] [--profile native|conformance] [--clients N] [--duration S]
-#                       [--postgres URL --instances N] [--event-loops N] [--perf FILE] [--counts]
+#   scripts/loadtest.sh [--binary PATH] [--client PATH] [--profile native|conformance] [--driver wire|client]
+#                       [--clients N] [--duration S] [--postgres URL --instances N] [--event-loops N] [--perf FILE] [--counts]
 #
 # --client PATH runs the load generator from another build (default: the server's binary), so that an older server is
-# loaded by the same client. --event-loops N runs each server with that many event loops (default: the server's,
+# loaded by the same client. --driver picks how the load generator signs in (default wire: requests written as bytes;
+# client: through the client library apps use). --event-loops N runs each server with that many event loops (default: the server's,
 # one per core). --perf FILE records the (first) server with `perf record -g` during the logins (Debian's linux-perf).
 # --counts counts, in the (first) server, calls of malloc, swift_retain and swift_release, Swift Concurrency jobs run
 # (swift_job_run) (perf uprobes, as root), system calls and futex calls (threads meeting on a lock) per login: figures
@@ -19,6 +20,7 @@ cd "$(dirname "$0")/.."
 binary=""
 client=""
 profile=native
+driver=()
 clients=16
 duration=10
 postgres=""
@@ -31,6 +33,7 @@ while [ $# -gt 0 ]; do
         --binary) binary=$2; shift 2 ;;
         --client) client=$2; shift 2 ;;
         --profile) profile=$2; shift 2 ;;
+        --driver) driver=(--driver "$2"); shift 2 ;;
         --clients) clients=$2; shift 2 ;;
         --duration) duration=$2; shift 2 ;;
         --postgres) postgres=$2; shift 2 ;;
@@ -112,7 +115,7 @@ if [ -n "$counts" ]; then
     sleep 0.5
 fi
 before=$(proc_cpu)
-"$client" loadtest "${servers[@]}" --clients "$clients" --duration "$duration" --profile "$profile" --metrics-token "$metrics_token" | tee "$work/result"
+"$client" loadtest "${servers[@]}" --clients "$clients" --duration "$duration" --profile "$profile" ${driver[@]+"${driver[@]}"} --metrics-token "$metrics_token" | tee "$work/result"
 after=$(proc_cpu)
 logins=$(sed -n 's/^logins: \([0-9]*\) in.*/\1/p' "$work/result")
 if [ -n "$counts" ]; then

@@ -1,10 +1,14 @@
 import Foundation
 import Hummingbird
+import LatchkeyAPI
+import LatchkeyClient
 import HummingbirdTesting
 import LatchkeyServer
 import LatchkeyStore
 import Logging
 import Testing
+import VirtualAuthenticator
+import WebAuthn
 
 @testable import LatchkeyCLI
 
@@ -17,6 +21,13 @@ struct LoadTestCommandTests {
     /// Runs `body` with the base URL of a live server on a fresh SQLite file, rate limiting off, `/metrics` behind
     /// ``metricsToken`` (or off).
     private func withServer(metrics: Bool = true, _ body: @escaping @Sendable (String) async throws -> Void) async throws {
+        try await withServer(metrics: metrics) { server, _ in try await body(server) }
+    }
+
+    /// The same, with the server's store too.
+    private func withServer(
+        metrics: Bool = true, _ body: @escaping @Sendable (String, any LatchkeyStore) async throws -> Void
+    ) async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-loadtest-\(UUID().uuidString).sqlite").path
         defer {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
@@ -28,9 +39,10 @@ struct LoadTestCommandTests {
         configuration.metricsToken = metrics ? Self.metricsToken : nil
         var logger = Logger(label: "latchkey.loadtest.test")
         logger.logLevel = .error
-        let app = ServerApplication.make(configuration: configuration, store: try configuration.database.makeStore(), logger: logger)
+        let store = try configuration.database.makeStore()
+        let app = ServerApplication.make(configuration: configuration, store: store, logger: logger)
         try await app.test(.live) { client in
-            try await body("http://127.0.0.1:\(try #require(client.port))")
+            try await body("http://127.0.0.1:\(try #require(client.port))", store)
         }
     }
 
@@ -48,15 +60,16 @@ struct LoadTestCommandTests {
         }
     }
 
-    @Test("each profile registers every client, signs in repeatedly with no errors, and ends with the result lines",
-          arguments: ["native", "conformance"])
-    func runsFullLogins(_ profile: String) async throws {
+    @Test("each profile and driver registers every client, signs in repeatedly with no errors, and ends with the result lines",
+          arguments: ["native", "conformance"], ["wire", "client"])
+    func runsFullLogins(_ profile: String, driver: String) async throws {
         try await withServer { server in
             let result = await CLIHarness.run([
                 "loadtest", "--server", server, "--origin", "http://localhost:8080", "--clients", "3", "--duration", "1",
-                "--profile", profile, "--no-baseline", "--metrics-token", Self.metricsToken,
+                "--profile", profile, "--driver", driver, "--no-baseline", "--metrics-token", Self.metricsToken,
             ])
             #expect(result.status == 0, "\(result.output)")
+            #expect(result.lines.first?.contains("\(profile) profile, \(driver) driver") == true, "\(result.output)")
             #expect(result.lines.contains { $0.hasPrefix("registered: 3 of 3 passkeys") }, "\(result.output)")
             let tail = Array(result.lines.suffix(7))
             #expect(tail.map { $0.split(separator: "=").first.map(String.init) } == [
@@ -89,6 +102,80 @@ struct LoadTestCommandTests {
             #expect(raw > 0)
             #expect(abs(ratio - cpu / raw) <= 0.01 * ratio + 0.01)
         }
+    }
+
+    /// A load-test user with its passkey registered (through the client library), on its own connection.
+    private func registeredUser(
+        _ name: String, profile: PasskeyProfile, server: String
+    ) async throws -> (LoadClient, KeepAliveHTTPTransport) {
+        let transport = KeepAliveHTTPTransport()
+        let user = LoadClient(
+            username: name, server: try #require(URL(string: server)), origin: "http://localhost:8080", profile: profile, transport: transport
+        )
+        try await user.register()
+        return (user, transport)
+    }
+
+    @Test("the wire driver's sign-ins are real: the server verified one assertion per login (the passkey's sign count), and made a session each",
+          arguments: [PasskeyProfile.native, .conformance])
+    func wireSignInsAreVerified(_ profile: PasskeyProfile) async throws {
+        try await withServer { server, store in
+            let (user, transport) = try await registeredUser("wire-\(profile)", profile: profile, server: server)
+            #expect(user.wire != nil, "the wire driver is the default")
+            let stored = try #require(try await store.user(named: "wire-\(profile)"))
+            _ = try await store.deleteSessions(ofUser: stored.id)
+            for _ in 0..<5 { try await user.signIn() }
+            await transport.close()
+
+            let credential = try #require(try await store.credentials(ofUser: stored.id).first)
+            #expect(credential.signCount == 5, "one verified assertion per sign-in, each counted by the virtual authenticator")
+            #expect(try await store.deleteSessions(ofUser: stored.id) == 5, "a session per sign-in (a cookie on the conformance profile)")
+        }
+    }
+
+    @Test("the wire driver reports a refused sign-in by the server's code, as the client library does",
+          arguments: [PasskeyProfile.native, .conformance])
+    func wireRefusalIsTheServersCode(_ profile: PasskeyProfile) async throws {
+        try await withServer { server, _ in
+            let (user, transport) = try await registeredUser("wire-refused", profile: profile, server: server)
+            try await user.signIn()
+            // The same passkey, claimed from an origin the server does not accept.
+            let elsewhere = WireSignIn(
+                profile: profile, username: "wire-refused", server: try #require(URL(string: server)),
+                authenticator: VirtualAuthenticatorAdapter(user.authenticator.authenticator, origin: "http://localhost:9999"),
+                transport: transport
+            )
+            await #expect {
+                try await elsewhere.signIn()
+            } throws: { error in
+                guard case LatchkeyClientError.server(_, "originNotAllowed", _) = error else { return false }
+                return true
+            }
+            await transport.close()
+        }
+    }
+
+    @Test("the wire driver's verification body is byte for byte what the client library sends")
+    func wireBodyMatchesTheClientLibrary() async throws {
+        let authenticator = VirtualAuthenticator()
+        let origin = "https://example.com"
+        _ = try await authenticator.register(
+            options: PublicKeyCredentialCreationOptions(
+                rp: .init(id: "example.com", name: "Example"), user: .init(id: [1, 2, 3], name: "ada", displayName: "Ada"),
+                challenge: [UInt8](repeating: 7, count: 32), pubKeyCredParams: [.init(alg: .es256)],
+                authenticatorSelection: .init(residentKey: .required)
+            ),
+            origin: origin
+        )
+        let credential = try await authenticator.authenticate(
+            options: PublicKeyCredentialRequestOptions(challenge: [UInt8](repeating: 9, count: 32), rpId: "example.com"), origin: origin
+        )
+        #expect(credential.response.userHandle != nil)
+        let encoder = APIJSON.makeEncoder()
+        let ticket = "AgAH-ticket_with \"quotes\""
+        #expect(WireSignIn.verifyBody(ticket: ticket, credential: credential)
+            == Array(try encoder.encode(AuthenticationVerifyRequest(ticket: ticket, credential: credential))))
+        #expect(WireSignIn.verifyBody(ticket: nil, credential: credential) == Array(try encoder.encode(credential)))
     }
 
     @Test("several --server instances sharing one store share the clients; their CPU is summed")

@@ -4,7 +4,8 @@ import Foundation
 /// `latchkey loadtest`: many concurrent virtual clients sign in to a running server again and again.
 ///
 /// Each client has its own ``VirtualAuthenticator`` and registers one passkey; then every client signs in
-/// (options, assertion, verification) in a loop until the duration is over. On a terminal a progress line
+/// (options, assertion, verification) in a loop until the duration is over, by the ``LoadTestDriver`` chosen: requests
+/// written as bytes (``WireSignIn``, the default) or through the client library. On a terminal a progress line
 /// is kept up to date on standard error; the summary ends with `logins_per_second=`, `p50_ms=`, `p99_ms=`,
 /// `errors=`, the servers' CPU per login (from `process_cpu_seconds_total` in their `/metrics`, read before and after
 /// the logins), the load generator's own, the servers' peak memory, and the cost of one raw P-256 verification
@@ -35,6 +36,9 @@ struct LoadTest: LatchkeyCommand {
     @Option(help: "native (/v1) or conformance (/attestation, /assertion).")
     var profile: PasskeyProfile = .native
 
+    @Option(help: "wire (each request written as bytes, the cheapest load) or client (through the client library apps use). Registration always goes through the client library.")
+    var driver: LoadTestDriver = .wire
+
     @Option(help: "The origin the clients claim (default: each server URL's origin).")
     var origin: String?
 
@@ -53,7 +57,7 @@ struct LoadTest: LatchkeyCommand {
         let rawVerify = noBaseline ? nil : try await Self.rawVerifyMicroseconds()
 
         let runner = LoadTestRunner(
-            targets: targets, clients: clients, duration: .milliseconds(Int64(duration * 1000)), profile: profile
+            targets: targets, clients: clients, duration: .milliseconds(Int64(duration * 1000)), profile: profile, driver: driver
         )
         let progress = LoadTestRunner.Progress()
         let onTerminal = isatty(STDERR_FILENO) == 1
@@ -67,7 +71,7 @@ struct LoadTest: LatchkeyCommand {
             FileHandle.standardError.write(Data(line.utf8))
         }
         if onTerminal { FileHandle.standardError.write(Data("\n".utf8)) }
-        for line in result.report(servers: servers.map(\.url), profile: profile, rawVerify: rawVerify) {
+        for line in result.report(servers: servers.map(\.url), profile: profile, driver: driver, rawVerify: rawVerify) {
             io.line(line)
         }
         guard result.errorCount == 0 else {

@@ -42,11 +42,11 @@ struct LoadTestResult: Sendable {
     ///
     /// - Parameter rawVerify: microseconds of one raw P-256 verification measured in this run, the unit the server's
     ///   cost is given in.
-    func report(servers: [URL], profile: PasskeyProfile, rawVerify: Double?) -> [String] {
+    func report(servers: [URL], profile: PasskeyProfile, driver: LoadTestDriver, rawVerify: Double?) -> [String] {
         let sorted = latencies.sorted()
         func ms(_ percentile: Double) -> String { Self.format(LatencyHistogram.percentile(percentile, of: sorted) * 1000) }
         var lines = [
-            "latchkey loadtest: \(clients) clients, \(profile.rawValue) profile, \(servers.map(\.absoluteString).joined(separator: " "))",
+            "latchkey loadtest: \(clients) clients, \(profile.rawValue) profile, \(driver.rawValue) driver, \(servers.map(\.absoluteString).joined(separator: " "))",
             "registered: \(registered) of \(clients) passkeys in \(Self.format(registrationSeconds)) s",
             "logins: \(logins) in \(Self.format(seconds)) s = \(Self.format(loginsPerSecond)) full logins per second",
             "latency ms: mean \(Self.format(latencies.mean * 1000))  p50 \(ms(50))  p90 \(ms(90))  p99 \(ms(99))  max \(ms(100))",

@@ -22,6 +22,7 @@ struct LoadTestRunner: Sendable {
     let clients: Int
     let duration: Duration
     let profile: PasskeyProfile
+    var driver: LoadTestDriver = .wire
 
     /// Counters the progress line reads while the test runs.
     final class Progress: Sendable {
@@ -51,7 +52,7 @@ struct LoadTestRunner: Sendable {
         let users = (0..<clients).map { index in
             let target = targets[index % targets.count]
             return LoadClient(
-                username: "loadtest-\(run)-\(index)", server: target.server, origin: target.origin, profile: profile,
+                username: "loadtest-\(run)-\(index)", server: target.server, origin: target.origin, profile: profile, driver: driver,
                 transport: transports[index]
             )
         }

@@ -124,7 +124,7 @@ public struct ConformanceClient: Sendable {
 
     /// `{"status":"failed","errorMessage":"…","errorCode":"…"}`; servers without `errorCode` get the code `failed`.
     @Sendable
-    static func readError(status: Int, body: [UInt8]) -> (code: String, message: String)? {
+    package static func readError(status: Int, body: [UInt8]) -> (code: String, message: String)? {
         guard let response = try? APIJSON.makeDecoder().decode(ServerResponse.self, from: Data(body)) else { return nil }
         return (response.errorCode ?? "failed", response.errorMessage)
     }

@@ -268,7 +268,7 @@ public struct NativeClient: Sendable {
 
     /// `{"error":{"code":"…","message":"…"}}`.
     @Sendable
-    static func readError(status: Int, body: [UInt8]) -> (code: String, message: String)? {
+    package static func readError(status: Int, body: [UInt8]) -> (code: String, message: String)? {
         guard let body = try? APIJSON.makeDecoder().decode(APIErrorBody.self, from: Data(body)) else { return nil }
         return (body.error.code, body.error.message)
     }

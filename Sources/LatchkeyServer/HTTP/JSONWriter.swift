@@ -8,21 +8,21 @@ import WebAuthn
 /// A ``JSONWritable`` value writes the same bytes `APIJSON.makeEncoder()` makes of it (sorted keys, slashes
 /// unescaped, ISO 8601 dates, nil members left out): keys are written in sorted order by hand, and a test compares
 /// the two on many values. Parts that are rare on the hot path (extensions, a passkey upgrade) are encoded by that
-/// encoder and spliced in.
-struct JSONWriter {
-    private(set) var bytes: [UInt8] = []
+/// encoder and spliced in. `latchkey loadtest` writes its sign-in requests with it too (`WireSignIn`).
+package struct JSONWriter {
+    package private(set) var bytes: [UInt8] = []
     /// Whether the next member or element needs a comma before it.
     private var needsComma = false
 
     private static let encoder = APIJSON.makeEncoder()
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    init() {
+    package init() {
         bytes.reserveCapacity(512)
     }
 
     /// `{`, the members `body` writes, `}`.
-    mutating func object(_ body: (inout JSONWriter) throws -> Void) rethrows {
+    package mutating func object(_ body: (inout JSONWriter) throws -> Void) rethrows {
         try container(UInt8(ascii: "{"), UInt8(ascii: "}"), body)
     }
 
@@ -41,7 +41,7 @@ struct JSONWriter {
     }
 
     /// A member's key; its value is written next.
-    mutating func key(_ key: StaticString) {
+    package mutating func key(_ key: StaticString) {
         separate()
         bytes.append(UInt8(ascii: "\""))
         key.withUTF8Buffer { bytes.append(contentsOf: $0) }
@@ -50,7 +50,7 @@ struct JSONWriter {
     }
 
     /// A string value, escaped as `JSONEncoder` escapes it.
-    mutating func string(_ text: String) {
+    package mutating func string(_ text: String) {
         separate()
         bytes.append(UInt8(ascii: "\""))
         var text = text
@@ -105,7 +105,7 @@ struct JSONWriter {
     }
 
     /// `"key":"text"`, or nothing when `text` is nil.
-    mutating func member(_ name: StaticString, _ text: String?) {
+    package mutating func member(_ name: StaticString, _ text: String?) {
         guard let text else { return }
         key(name)
         string(text)

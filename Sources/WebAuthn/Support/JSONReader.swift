@@ -2,11 +2,17 @@
 /// fields it asks for, skipping (but still validating) everything else. It builds no intermediate tree.
 ///
 /// Used for client data and credential JSON, which every ceremony parses; `Codable` remains available on the model types.
-struct JSONReader {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+/// `latchkey loadtest` reads the server's answers with it too (`WireSignIn`).
+package struct JSONReader {
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
         /// Set when a member was well-formed JSON but not the base64url it must be.
         var isBase64Failure = false
+
+        package init(description: String, isBase64Failure: Bool = false) {
+            self.description = description
+            self.isBase64Failure = isBase64Failure
+        }
     }
 
     private let bytes: [UInt8]
@@ -14,14 +20,14 @@ struct JSONReader {
     private var depth = 0
     static let maximumDepth = 32
 
-    init(_ bytes: [UInt8]) {
+    package init(_ bytes: [UInt8]) {
         self.bytes = bytes
     }
 
     // MARK: - Structure
 
     /// Reads one object, calling `field` with each key; `field` must consume the value (read or skip it).
-    mutating func readObject(_ field: (inout JSONReader, String) throws(Failure) -> Void) throws(Failure) {
+    package mutating func readObject(_ field: (inout JSONReader, String) throws(Failure) -> Void) throws(Failure) {
         try expect(UInt8(ascii: "{"))
         depth += 1
         guard depth <= Self.maximumDepth else { throw Failure(description: "JSON nests too deeply") }
@@ -44,7 +50,7 @@ struct JSONReader {
     }
 
     /// Reads one array, calling `element` for each element; `element` must consume it.
-    mutating func readArray(_ element: (inout JSONReader) throws(Failure) -> Void) throws(Failure) {
+    package mutating func readArray(_ element: (inout JSONReader) throws(Failure) -> Void) throws(Failure) {
         try expect(UInt8(ascii: "["))
         depth += 1
         guard depth <= Self.maximumDepth else { throw Failure(description: "JSON nests too deeply") }
@@ -64,7 +70,7 @@ struct JSONReader {
     }
 
     /// Requires that only whitespace remains.
-    mutating func finish() throws(Failure) {
+    package mutating func finish() throws(Failure) {
         skipWhitespace()
         guard index == bytes.count else { throw Failure(description: "unexpected text after the JSON value") }
     }
@@ -72,7 +78,7 @@ struct JSONReader {
     // MARK: - Values
 
     /// True when the next value is `null` (and consumes it).
-    mutating func readNullIfPresent() -> Bool {
+    package mutating func readNullIfPresent() -> Bool {
         skipWhitespace()
         guard bytes.count - index >= 4, bytes[index] == UInt8(ascii: "n"), bytes[index + 1] == UInt8(ascii: "u"),
               bytes[index + 2] == UInt8(ascii: "l"), bytes[index + 3] == UInt8(ascii: "l") else { return false }
@@ -89,7 +95,7 @@ struct JSONReader {
 
     /// Reads a string, decoding escapes; the fast path (no escapes) copies the bytes once, and an ASCII string (every
     /// base64url field of a credential) skips UTF-8 validation, which ASCII cannot fail.
-    mutating func readString() throws(Failure) -> String {
+    package mutating func readString() throws(Failure) -> String {
         skipWhitespace()
         try expect(UInt8(ascii: "\""))
         let start = index
@@ -143,7 +149,7 @@ struct JSONReader {
 
     /// Reads a string holding base64url (or base64) and decodes it straight from the JSON bytes.
     /// Returns nil when the text is not base64.
-    mutating func readBase64() throws(Failure) -> [UInt8]? {
+    package mutating func readBase64() throws(Failure) -> [UInt8]? {
         skipWhitespace()
         try expect(UInt8(ascii: "\""))
         let start = index
@@ -172,7 +178,7 @@ struct JSONReader {
     }
 
     /// Skips any value, validating its syntax.
-    mutating func skipValue() throws(Failure) {
+    package mutating func skipValue() throws(Failure) {
         skipWhitespace()
         guard let byte = peek() else { throw Failure(description: "JSON ends where a value is expected") }
         switch byte {
