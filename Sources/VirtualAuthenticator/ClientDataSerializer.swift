@@ -28,22 +28,26 @@ struct ClientDataSerializer {
 
     /// `CCDToString`: `"` and `\` are backslash-escaped, other code points below U+0020 become `\uXXXX`
     /// with lower-case hex, everything else is written as UTF-8.
+    ///
+    /// Byte by byte: every byte of a code point from U+0080 up is 0x80 or more, so the bytes below 0x20, `"` and `\`
+    /// are exactly the code points the rule escapes, and the rest is copied in runs.
     static func appendString(_ string: String, to out: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
         out.append(UInt8(ascii: "\""))
-        for scalar in string.unicodeScalars {
-            switch scalar.value {
-            case 0x22:
-                out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case 0x5c:
-                out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case 0x20...:
-                out += Array(String(scalar).utf8)
-            default:
-                let value = Int(scalar.value)
-                out += Array(#"\u00"#.utf8) + [hex[value >> 4], hex[value & 0x0f]]
+        var string = string
+        string.withUTF8 { utf8 in
+            var runStart = 0
+            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), byte]
+                default: out += Array(#"\u00"#.utf8) + [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0f)]]
+                }
+                runStart = index + 1
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
         out.append(UInt8(ascii: "\""))
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }
