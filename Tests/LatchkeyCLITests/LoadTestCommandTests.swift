@@ -234,11 +234,20 @@ struct LoadTestCommandTests {
     @Test("bad flags are usage errors with their own code", arguments: [
         (["--server", "ftp://example.com"], "usage.badServer"), (["--server", "http://localhost:1", "--clients", "0"], "usage.clients"),
         (["--server", "http://localhost:1", "--duration", "0"], "usage.duration"),
+        (["--server", "http://localhost:1", "--event-loops", "0"], "usage.eventLoops"),
     ])
     func badFlags(_ flags: [String], code: String) async {
         let result = await CLIHarness.run(["loadtest"] + flags)
         #expect(result.status == 2, "\(result.output)")
         #expect(result.errorCode == code, "\(result.output)")
+    }
+
+    @Test("the load generator's event loops come from --event-loops, one by default; what the command refuses leaves them alone")
+    func eventLoopsBeforeTheRuntimeStarts() {
+        #expect(Latchkey.loadTestEventLoops(["--server", "http://localhost:1"]) == 1)
+        #expect(Latchkey.loadTestEventLoops(["--server", "http://localhost:1", "--event-loops", "2"]) == 2)
+        #expect(Latchkey.loadTestEventLoops(["--server", "http://localhost:1", "--event-loops", "0"]) == nil)
+        #expect(Latchkey.loadTestEventLoops(["--server", "http://localhost:1", "--event-loops", "many"]) == nil)
     }
 
     @Test("percentiles use the nearest rank")

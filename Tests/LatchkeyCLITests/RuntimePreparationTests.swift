@@ -1,6 +1,8 @@
 import Foundation
 import GRDBSQLite
 import LatchkeyStore
+import NIOCore
+import NIOPosix
 import Testing
 
 @testable import LatchkeyCLI
@@ -22,6 +24,16 @@ struct RuntimePreparationTests {
             // With the statistics on, SQLite counts what the open, migrated store holds (SQLiteMemoryStatisticsTests).
             let used = withExtendedLifetime(store) { sqlite3_memory_used() }
             exit(used == 0 ? 0 : 3)
+        }
+    }
+
+    @Test("for loadtest, SwiftNIO's group has one event loop, or as many as --event-loops asks for",
+          arguments: [([], 1), (["--event-loops", "3"], 3)])
+    func sizesTheLoadGeneratorsGroup(_ flags: [String], loops: Int) async {
+        await #expect(processExitsWith: .exitCode(0)) { [flags, loops] in
+            Latchkey.prepareRuntime(for: ["latchkey", "loadtest", "--server", "http://127.0.0.1:1"] + flags)
+            let count = Array(MultiThreadedEventLoopGroup.singleton.makeIterator()).count
+            exit(count == loops ? 0 : 3)
         }
     }
 }

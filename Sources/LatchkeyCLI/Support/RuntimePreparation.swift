@@ -21,15 +21,25 @@ extension Latchkey {
     /// back: on the 2-core development machine that removed most of the futex and scheduler time of a login (see
     /// docs/PERFORMANCE.md). Blocking work never runs there: password hashing has its own threads.
     ///
-    /// For `serve` it first sizes that group with the server's `eventLoops` setting (``serveEventLoops(_:environment:)``),
-    /// since the group cannot change size once made.
+    /// It first sizes that group, since the group cannot change size once made: for `serve` with the server's `eventLoops`
+    /// setting (``serveEventLoops(_:environment:)``), for `loadtest` with its `--event-loops` (``loadTestEventLoops(_:)``).
     public static func prepareRuntime(for arguments: [String]) {
         SQLiteStore.turnOffMemoryStatistics()
         guard let command = arguments.dropFirst().first, eventLoopCommands.contains(command) else { return }
-        if command == "serve", let loops = serveEventLoops(Array(arguments.dropFirst(2)), environment: ProcessInfo.processInfo.environment) {
-            NIOSingletons.groupLoopCountSuggestion = loops
+        let commandArguments = Array(arguments.dropFirst(2))
+        let loops = switch command {
+        case "serve": serveEventLoops(commandArguments, environment: ProcessInfo.processInfo.environment)
+        default: loadTestEventLoops(commandArguments)
         }
+        if let loops { NIOSingletons.groupLoopCountSuggestion = loops }
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+    }
+
+    /// The event loop count `loadtest`'s `arguments` ask for (one unless `--event-loops` says otherwise); nil when they do
+    /// not parse or the count is out of range (the command reports those itself when it runs).
+    static func loadTestEventLoops(_ arguments: [String]) -> Int? {
+        guard let loadTest = try? LoadTest.parse(arguments), LoadTest.eventLoopRange.contains(loadTest.eventLoops) else { return nil }
+        return loadTest.eventLoops
     }
 
     /// The event loop count `serve`'s `arguments` ask for, from its flags, then `environment`, then its config file, as
