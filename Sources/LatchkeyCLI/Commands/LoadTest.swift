@@ -11,8 +11,9 @@ import LatchkeyServer
 /// `errors=`, the servers' CPU per login (from `process_cpu_seconds_total` in their `/metrics`, read before and after
 /// the logins), the load generator's own, the servers' peak memory, and the cost of one raw P-256 verification
 /// measured first in the same run, the unit the server's CPU per login is also given in. The load generator runs on
-/// `--event-loops` SwiftNIO event loops (one by default), sized before the command runs (``Latchkey/prepareRuntime(for:)``). `--server` may be repeated
-/// (instances sharing one store); the clients are spread over them. Exits 1 when any registration or login failed.
+/// `--event-loops` SwiftNIO event loops (one by default), sized before the command runs
+/// (``Latchkey/prepareRuntime(for:)``). `--server` may be repeated (instances sharing one store); the clients are
+/// spread over them. Exits 1 when any registration or login failed.
 struct LoadTest: LatchkeyCommand {
     static let configuration = CommandConfiguration(
         commandName: "loadtest",

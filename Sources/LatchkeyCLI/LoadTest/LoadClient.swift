@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import LatchkeyAPI
 import LatchkeyClient
@@ -29,7 +28,8 @@ struct LoadClient: Sendable {
         }
         authenticator = VirtualAuthenticatorAdapter(VirtualAuthenticator(), origin: origin)
         wire = switch driver {
-        case .wire: WireSignIn(profile: profile, username: username, server: server, authenticator: authenticator, transport: transport)
+        case .wire:
+            WireSignIn(profile: profile, username: username, server: server, authenticator: authenticator, transport: transport)
         case .client: nil
         }
     }
@@ -42,7 +42,7 @@ struct LoadClient: Sendable {
         }
     }
 
-    /// One full login: options, the authenticator's assertion, verification (and a new session on the native API).
+    /// One full login: options, the authenticator's assertion, verification and a new session.
     func signIn() async throws(LatchkeyClientError) {
         if let wire { return try await wire.signIn() }
         switch api {
@@ -50,13 +50,4 @@ struct LoadClient: Sendable {
         case .conformance(let client): try await client.authenticate(username: username, with: authenticator)
         }
     }
-}
-
-/// How a load test's users sign in.
-enum LoadTestDriver: String, ExpressibleByArgument, CaseIterable, Sendable {
-    /// Each request written as bytes and only the members the next step needs read from each answer
-    /// (``WireSignIn``): the server's work is the same, the load generator's is about a third less.
-    case wire
-    /// Through ``NativeClient`` or ``ConformanceClient``, the client library apps use.
-    case client
 }

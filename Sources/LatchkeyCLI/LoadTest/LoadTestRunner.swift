@@ -52,8 +52,8 @@ struct LoadTestRunner: Sendable {
         let users = (0..<clients).map { index in
             let target = targets[index % targets.count]
             return LoadClient(
-                username: "loadtest-\(run)-\(index)", server: target.server, origin: target.origin, profile: profile, driver: driver,
-                transport: transports[index]
+                username: "loadtest-\(run)-\(index)", server: target.server, origin: target.origin, profile: profile,
+                driver: driver, transport: transports[index]
             )
         }
 

@@ -24,7 +24,10 @@ struct WireSignIn: Sendable {
 
     private static let headers = ["Accept": "application/json", "Content-Type": "application/json"]
 
-    init(profile: PasskeyProfile, username: String, server: URL, authenticator: VirtualAuthenticatorAdapter, transport: any HTTPTransport) {
+    init(
+        profile: PasskeyProfile, username: String, server: URL, authenticator: VirtualAuthenticatorAdapter,
+        transport: any HTTPTransport
+    ) {
         self.profile = profile
         self.authenticator = authenticator
         self.transport = transport
@@ -51,7 +54,8 @@ struct WireSignIn: Sendable {
         } catch {
             throw .authenticator(error)
         }
-        let finished = try await post(verifyURL, body: Self.verifyBody(ticket: ticket, credential: credential), cookie: Self.cookie(started))
+        let body = Self.verifyBody(ticket: ticket, credential: credential)
+        let finished = try await post(verifyURL, body: body, cookie: Self.cookie(started))
         try checkSignedIn(finished)
     }
 
@@ -110,7 +114,9 @@ struct WireSignIn: Sendable {
     // MARK: The answers
 
     /// The ticket (native) and the options the authenticator needs, from the options answer.
-    private func startedCeremony(_ response: HTTPResponse) throws(LatchkeyClientError) -> (ticket: String?, options: PublicKeyCredentialRequestOptions) {
+    private func startedCeremony(
+        _ response: HTTPResponse
+    ) throws(LatchkeyClientError) -> (ticket: String?, options: PublicKeyCredentialRequestOptions) {
         var ticket: String?
         var fields = RequestFields()
         var status: String?
@@ -197,7 +203,8 @@ private struct RequestFields {
             try reader.readArray { reader throws(JSONReader.Failure) in
                 try reader.readObject { reader, key throws(JSONReader.Failure) in
                     if key == "id" {
-                        allowCredentials.append(PublicKeyCredentialDescriptor(id: try Self.base64(&reader, "allowCredentials.id")))
+                        let id = try Self.base64(&reader, "allowCredentials.id")
+                        allowCredentials.append(PublicKeyCredentialDescriptor(id: id))
                     } else {
                         try reader.skipValue()
                     }

@@ -50,7 +50,7 @@ package struct JSONWriter {
     }
 
     /// A string value, escaped as `JSONEncoder` escapes it.
-    package mutating func string(_ text: String) {
+    mutating func string(_ text: String) {
         separate()
         bytes.append(UInt8(ascii: "\""))
         var text = text

@@ -78,7 +78,7 @@ package struct JSONReader {
     // MARK: - Values
 
     /// True when the next value is `null` (and consumes it).
-    package mutating func readNullIfPresent() -> Bool {
+    mutating func readNullIfPresent() -> Bool {
         skipWhitespace()
         guard bytes.count - index >= 4, bytes[index] == UInt8(ascii: "n"), bytes[index + 1] == UInt8(ascii: "u"),
               bytes[index + 2] == UInt8(ascii: "l"), bytes[index + 3] == UInt8(ascii: "l") else { return false }
