@@ -262,3 +262,111 @@ struct LoadTestCommandTests {
         #expect(histogram.mean == 50.5)
     }
 }
+
+/// `WireSignIn` against answers a server should not give: each is a specific error, never a crash or a success.
+@Suite("latchkey loadtest: the wire driver's answers")
+struct WireSignInAnswerTests {
+    /// Answers the requests in order with the given responses.
+    actor CannedTransport: HTTPTransport {
+        private var responses: [LatchkeyClient.HTTPResponse]
+        private(set) var requests: [LatchkeyClient.HTTPRequest] = []
+
+        init(_ responses: [LatchkeyClient.HTTPResponse]) {
+            self.responses = responses
+        }
+
+        func send(_ request: LatchkeyClient.HTTPRequest) async throws(LatchkeyClientError) -> LatchkeyClient.HTTPResponse {
+            requests.append(request)
+            guard !responses.isEmpty else { throw .transport("no more canned responses") }
+            return responses.removeFirst()
+        }
+    }
+
+    static let origin = "http://localhost:8080"
+
+    /// A wire sign-in whose authenticator holds one discoverable passkey for `localhost`.
+    private func signIn(_ profile: PasskeyProfile, answers: [LatchkeyClient.HTTPResponse]) async throws -> (WireSignIn, CannedTransport) {
+        let authenticator = VirtualAuthenticator()
+        _ = try await authenticator.register(
+            options: PublicKeyCredentialCreationOptions(
+                rp: .init(id: "localhost", name: "Latchkey"), user: .init(id: [7], name: "ada", displayName: "Ada"),
+                challenge: [UInt8](repeating: 1, count: 32), pubKeyCredParams: [.init(alg: .es256)],
+                authenticatorSelection: .init(residentKey: .required)
+            ),
+            origin: Self.origin
+        )
+        let transport = CannedTransport(answers)
+        let wire = WireSignIn(
+            profile: profile, username: "ada", server: try #require(URL(string: "http://127.0.0.1:1")),
+            authenticator: VirtualAuthenticatorAdapter(authenticator, origin: Self.origin), transport: transport
+        )
+        return (wire, transport)
+    }
+
+    private static func json(_ text: String, status: Int = 200) -> LatchkeyClient.HTTPResponse {
+        LatchkeyClient.HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Array(text.utf8))
+    }
+
+    private static let challenge = Base64URL.encode([UInt8](repeating: 9, count: 32))
+
+    @Test("options that are not JSON, or hold no challenge or no ticket, are unexpected answers", arguments: [
+        (PasskeyProfile.native, "not json", "is not JSON"),
+        (.native, #"{"options":{"rpId":"localhost"},"ticket":"t"}"#, "no ticket and challenge"),
+        (.native, #"{"options":{"challenge":"\#(WireSignInAnswerTests.challenge)"}}"#, "no ticket and challenge"),
+        (.native, #"{"options":{"challenge":"not base64!"},"ticket":"t"}"#, "is not base64url"),
+        (.conformance, #"{"status":"ok","errorMessage":""}"#, "no ticket and challenge"),
+        (.native, #"{"options":{},"ticket":"t"} trailing"#, "is not JSON"),
+    ])
+    func malformedOptions(_ profile: PasskeyProfile, body: String, expected: String) async throws {
+        let (wire, transport) = try await signIn(profile, answers: [Self.json(body)])
+        await #expect {
+            try await wire.signIn()
+        } throws: { error in
+            guard case LatchkeyClientError.unexpectedResponse(200, let message) = error else { return false }
+            return message.contains(expected)
+        }
+        #expect(await transport.requests.count == 1, "nothing is sent after a bad answer")
+    }
+
+    @Test("a refusal is the server's code: a native error body, a conformance failure with status 200 or 4xx")
+    func refusals() async throws {
+        let cases: [(PasskeyProfile, LatchkeyClient.HTTPResponse, Int, String)] = [
+            (.native, Self.json(#"{"error":{"code":"request.rateLimited","message":"slow down"}}"#, status: 429), 429, "request.rateLimited"),
+            (.conformance, Self.json(#"{"status":"failed","errorMessage":"no such user","errorCode":"user.notFound"}"#), 200, "user.notFound"),
+            (.conformance, Self.json(#"{"status":"failed","errorMessage":"bad"}"#, status: 400), 400, "failed"),
+        ]
+        for (profile, answer, status, code) in cases {
+            let (wire, _) = try await signIn(profile, answers: [answer])
+            await #expect {
+                try await wire.signIn()
+            } throws: { error in
+                guard case LatchkeyClientError.server(status, code, _) = error else { return false }
+                return true
+            }
+        }
+    }
+
+    @Test("a verification answer that signs no one in is an error; one that does is a sign-in", arguments: [PasskeyProfile.native, .conformance])
+    func verificationAnswers(_ profile: PasskeyProfile) async throws {
+        let options = profile == .native
+            ? #"{"options":{"challenge":"\#(Self.challenge)","rpId":"localhost"},"ticket":"T1"}"#
+            : #"{"status":"ok","errorMessage":"","challenge":"\#(Self.challenge)","rpId":"localhost","allowCredentials":[]}"#
+        let signedIn = profile == .native ? #"{"session":{"token":"abc","expiresAt":"2026-11-25T10:00:00Z"}}"# : #"{"status":"ok","errorMessage":""}"#
+        let empty = profile == .native ? #"{"session":{"token":""}}"# : #"{"status":"failed","errorMessage":"bad signature"}"#
+
+        var (wire, transport) = try await signIn(profile, answers: [Self.json(options), Self.json(signedIn)])
+        try await wire.signIn()
+        let sent = await transport.requests
+        #expect(sent.map(\.url.path) == (profile == .native
+            ? ["/v1/passkeys/authentication/options", "/v1/passkeys/authentication/verify"] : ["/assertion/options", "/assertion/result"]))
+        let verify = try #require(sent.last?.body)
+        if profile == .native {
+            #expect(try APIJSON.makeDecoder().decode(AuthenticationVerifyRequest.self, from: Data(verify)).ticket == "T1")
+        } else {
+            #expect(try APIJSON.makeDecoder().decode(AuthenticationCredential.self, from: Data(verify)).response.userHandle?.bytes == [7])
+        }
+
+        (wire, transport) = try await signIn(profile, answers: [Self.json(options), Self.json(empty)])
+        await #expect(throws: LatchkeyClientError.self) { try await wire.signIn() }
+    }
+}
