@@ -173,9 +173,16 @@ struct LoadTestCommandTests {
         #expect(credential.response.userHandle != nil)
         let encoder = APIJSON.makeEncoder()
         let ticket = "AgAH-ticket_with \"quotes\""
-        #expect(WireSignIn.verifyBody(ticket: ticket, credential: credential)
+        #expect(try WireSignIn.verifyBody(ticket: ticket, credential: credential)
             == Array(try encoder.encode(AuthenticationVerifyRequest(ticket: ticket, credential: credential))))
-        #expect(WireSignIn.verifyBody(ticket: nil, credential: credential) == Array(try encoder.encode(credential)))
+        #expect(try WireSignIn.verifyBody(ticket: nil, credential: credential) == Array(try encoder.encode(credential)))
+        // Extension outputs are kept, not dropped.
+        var withExtensions = credential
+        withExtensions.clientExtensionResults = [
+            "credProps": .object(["rk": .bool(true)]), "largeBlob": .object(["written": .bool(false)]),
+        ]
+        #expect(try WireSignIn.verifyBody(ticket: ticket, credential: withExtensions)
+            == Array(try encoder.encode(AuthenticationVerifyRequest(ticket: ticket, credential: withExtensions))))
     }
 
     @Test("several --server instances sharing one store share the clients; their CPU is summed")
@@ -310,12 +317,13 @@ struct WireSignInAnswerTests {
     private static let challenge = Base64URL.encode([UInt8](repeating: 9, count: 32))
 
     @Test("options that are not JSON, or hold no challenge or no ticket, are unexpected answers", arguments: [
-        (PasskeyProfile.native, "not json", "is not JSON"),
+        (PasskeyProfile.native, "not json", "cannot be read"),
         (.native, #"{"options":{"rpId":"localhost"},"ticket":"t"}"#, "no ticket and challenge"),
         (.native, #"{"options":{"challenge":"\#(WireSignInAnswerTests.challenge)"}}"#, "no ticket and challenge"),
         (.native, #"{"options":{"challenge":"not base64!"},"ticket":"t"}"#, "is not base64url"),
         (.conformance, #"{"status":"ok","errorMessage":""}"#, "no ticket and challenge"),
-        (.native, #"{"options":{},"ticket":"t"} trailing"#, "is not JSON"),
+        (.native, #"{"options":{},"ticket":"t"} trailing"#, "cannot be read"),
+        (.native, #"{"options":{"challenge":"\#(WireSignInAnswerTests.challenge)","allowCredentials":[{"id":"!!"}]},"ticket":"t"}"#, "allowCredentials.id' is not base64url"),
     ])
     func malformedOptions(_ profile: PasskeyProfile, body: String, expected: String) async throws {
         let (wire, transport) = try await signIn(profile, answers: [Self.json(body)])

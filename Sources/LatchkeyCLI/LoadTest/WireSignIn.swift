@@ -54,7 +54,12 @@ struct WireSignIn: Sendable {
         } catch {
             throw .authenticator(error)
         }
-        let body = Self.verifyBody(ticket: ticket, credential: credential)
+        let body: [UInt8]
+        do {
+            body = try Self.verifyBody(ticket: ticket, credential: credential)
+        } catch {
+            throw .invalidRequest("the credential cannot be encoded: \(error)")
+        }
         let finished = try await post(verifyURL, body: body, cookie: Self.cookie(started))
         try checkSignedIn(finished)
     }
@@ -63,25 +68,30 @@ struct WireSignIn: Sendable {
 
     /// The verification request's body: the credential as the client library sends it, inside `{"ticket":…}` on the
     /// native API.
-    static func verifyBody(ticket: String?, credential: AuthenticationCredential) -> [UInt8] {
+    static func verifyBody(ticket: String?, credential: AuthenticationCredential) throws -> [UInt8] {
         var json = JSONWriter()
         if let ticket {
-            json.object { json in
+            try json.object { json in
                 json.key("credential")
-                write(credential, to: &json)
+                try write(credential, to: &json)
                 json.member("ticket", ticket)
             }
         } else {
-            write(credential, to: &json)
+            try write(credential, to: &json)
         }
         return json.bytes
     }
 
-    private static func write(_ credential: AuthenticationCredential, to json: inout JSONWriter) {
-        json.object { json in
+    /// Extension outputs (none in a load test's sign-ins) go through `APIJSON`'s encoder, as the server writes them.
+    private static func write(_ credential: AuthenticationCredential, to json: inout JSONWriter) throws {
+        try json.object { json in
             json.member("authenticatorAttachment", credential.authenticatorAttachment?.rawValue)
             json.key("clientExtensionResults")
-            json.object { _ in }
+            if credential.clientExtensionResults.isEmpty {
+                json.object { _ in }
+            } else {
+                try json.encoded(credential.clientExtensionResults)
+            }
             json.member("id", credential.id)
             json.member("rawId", credential.rawId.base64URL)
             json.key("response")
@@ -136,7 +146,7 @@ struct WireSignIn: Sendable {
             }
             try reader.finish()
         } catch {
-            throw .unexpectedResponse(status: response.status, "\(optionsURL.path()): the body is not JSON: \(error)")
+            throw .unexpectedResponse(status: response.status, "\(optionsURL.path()): the body cannot be read: \(error)")
         }
         if profile == .conformance, status != ServerStatus.ok.rawValue { throw refusal(response, optionsURL) }
         guard let options = fields.requestOptions, profile == .conformance || ticket != nil else {
@@ -163,7 +173,7 @@ struct WireSignIn: Sendable {
             }
             try reader.finish()
         } catch {
-            throw .unexpectedResponse(status: response.status, "\(verifyURL.path()): the body is not JSON: \(error)")
+            throw .unexpectedResponse(status: response.status, "\(verifyURL.path()): the body cannot be read: \(error)")
         }
         switch profile {
         case .native:

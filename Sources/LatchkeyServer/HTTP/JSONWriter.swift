@@ -98,7 +98,7 @@ package struct JSONWriter {
     }
 
     /// Any value, through `APIJSON`'s encoder (for the parts that are not on the hot path).
-    mutating func encoded(_ value: some Encodable) throws {
+    package mutating func encoded(_ value: some Encodable) throws {
         separate()
         bytes.append(contentsOf: try Self.encoder.encode(value))
         needsComma = true
