@@ -9,10 +9,10 @@ public enum CredentialChoice: Sendable {
     /// The matching credential with this user name.
     case userName(String)
     /// Ask: the closure gets the matching credentials, oldest first, and returns one of them, or nil to cancel.
-    case ask(@Sendable ([StoredCredential]) -> StoredCredential?)
+    case ask(@Sendable ([CredentialSource]) -> CredentialSource?)
 
     /// Picks from `candidates` (oldest first, not empty); nil when the choice matches none.
-    func pick(from candidates: [StoredCredential]) -> StoredCredential? {
+    func pick(from candidates: [CredentialSource]) -> CredentialSource? {
         switch self {
         case .mostRecent: candidates.last
         case .credentialID(let id): candidates.first { $0.id == id }

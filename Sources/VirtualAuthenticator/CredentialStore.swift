@@ -4,33 +4,33 @@
 /// encrypted file store or the Keychain can take its place without the authenticator changing.
 public protocol CredentialStore: Sendable {
     /// Adds a credential, or replaces the one with the same ID.
-    func save(_ credential: StoredCredential) async throws
+    func save(_ credential: CredentialSource) async throws
     /// The credential with this ID, if the store has it.
-    func credential(id: [UInt8]) async throws -> StoredCredential?
+    func credential(id: [UInt8]) async throws -> CredentialSource?
     /// Every credential for the RP ID, oldest first.
-    func credentials(rpID: String) async throws -> [StoredCredential]
+    func credentials(rpID: String) async throws -> [CredentialSource]
     /// Removes the credential with this ID; removing one that is not there is not an error.
     func delete(id: [UInt8]) async throws
 }
 
 /// A credential store that lives in memory, for tests and short-lived tools.
 public actor InMemoryCredentialStore: CredentialStore {
-    private var byID: [[UInt8]: StoredCredential] = [:]
+    private var byID: [[UInt8]: CredentialSource] = [:]
 
     /// A store holding `credentials`.
-    public init(_ credentials: [StoredCredential] = []) {
+    public init(_ credentials: [CredentialSource] = []) {
         for credential in credentials { byID[credential.id] = credential }
     }
 
-    public func save(_ credential: StoredCredential) {
+    public func save(_ credential: CredentialSource) {
         byID[credential.id] = credential
     }
 
-    public func credential(id: [UInt8]) -> StoredCredential? {
+    public func credential(id: [UInt8]) -> CredentialSource? {
         byID[id]
     }
 
-    public func credentials(rpID: String) -> [StoredCredential] {
+    public func credentials(rpID: String) -> [CredentialSource] {
         byID.values.filter { $0.rpID == rpID }.sorted(by: Self.creationOrder)
     }
 
@@ -39,12 +39,12 @@ public actor InMemoryCredentialStore: CredentialStore {
     }
 
     /// Every credential in the store, oldest first.
-    public var all: [StoredCredential] {
+    public var all: [CredentialSource] {
         byID.values.sorted(by: Self.creationOrder)
     }
 
     /// Oldest first; the credential ID breaks ties so the order is stable.
-    private static func creationOrder(_ lhs: StoredCredential, _ rhs: StoredCredential) -> Bool {
+    private static func creationOrder(_ lhs: CredentialSource, _ rhs: CredentialSource) -> Bool {
         if lhs.createdAt != rhs.createdAt { return lhs.createdAt < rhs.createdAt }
         return lhs.id.lexicographicallyPrecedes(rhs.id)
     }

@@ -83,7 +83,7 @@ public actor VirtualAuthenticator {
         let key = try SigningKey.generate(for: algorithm, rsaKeys: configuration.rsaKeySource)
         let publicKey = try key.coseKey()
         let credentialID = RelyingParty.generateChallenge(byteCount: min(max(configuration.credentialIDLength, 1), 1023))
-        let record = StoredCredential(
+        let record = CredentialSource(
             id: credentialID, rpID: rpID, userHandle: options.user.id.bytes, userName: options.user.name,
             userDisplayName: options.user.displayName, algorithm: algorithm, privateKey: key.portableBytes,
             isDiscoverable: discoverable, backupEligible: configuration.backupEligible,
@@ -190,7 +190,7 @@ public actor VirtualAuthenticator {
     }
 
     /// The record's key, loaded once while its stored bytes stay the same.
-    private func signingKey(for record: StoredCredential) throws(VirtualAuthenticatorError) -> SigningKey {
+    private func signingKey(for record: CredentialSource) throws(VirtualAuthenticatorError) -> SigningKey {
         if let loaded = loadedKeys[record.id], loaded.portableBytes == record.privateKey, loaded.key.algorithm == record.algorithm {
             return loaded.key
         }
@@ -247,7 +247,7 @@ public actor VirtualAuthenticator {
 
     private func chooseCredential(
         rpID: String, allowCredentials: [PublicKeyCredentialDescriptor], choice: CredentialChoice
-    ) async throws(VirtualAuthenticatorError) -> StoredCredential {
+    ) async throws(VirtualAuthenticatorError) -> CredentialSource {
         let stored = try await storedCredentials(rpID: rpID)
         let allowed = Set(allowCredentials.map(\.id.bytes))
         let candidates = allowed.isEmpty
@@ -284,7 +284,7 @@ public actor VirtualAuthenticator {
         }
     }
 
-    private func flags(for record: StoredCredential, userVerified: Bool, tampering: Tampering) -> AuthenticatorFlags {
+    private func flags(for record: CredentialSource, userVerified: Bool, tampering: Tampering) -> AuthenticatorFlags {
         var flags: AuthenticatorFlags = []
         if !tampering.clearUserPresence { flags.insert(.userPresent) }
         if userVerified, !tampering.clearUserVerification { flags.insert(.userVerified) }
@@ -339,7 +339,7 @@ public actor VirtualAuthenticator {
 
     // MARK: Store access
 
-    private func storedCredentials(rpID: String) async throws(VirtualAuthenticatorError) -> [StoredCredential] {
+    private func storedCredentials(rpID: String) async throws(VirtualAuthenticatorError) -> [CredentialSource] {
         do {
             return try await store.credentials(rpID: rpID)
         } catch {
@@ -347,7 +347,7 @@ public actor VirtualAuthenticator {
         }
     }
 
-    private func save(_ record: StoredCredential) async throws(VirtualAuthenticatorError) {
+    private func save(_ record: CredentialSource) async throws(VirtualAuthenticatorError) {
         do {
             try await store.save(record)
         } catch {

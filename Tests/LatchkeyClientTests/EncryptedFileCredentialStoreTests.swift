@@ -16,8 +16,8 @@ struct EncryptedFileCredentialStoreTests {
 
     var path: String { directory + "/credentials" }
 
-    static func credential(_ id: UInt8, rpID: String = "example.com", created: TimeInterval = 0) -> StoredCredential {
-        StoredCredential(
+    static func credential(_ id: UInt8, rpID: String = "example.com", created: TimeInterval = 0) -> CredentialSource {
+        CredentialSource(
             id: [id, id, id], rpID: rpID, userHandle: [id], userName: "user\(id)", userDisplayName: "User \(id)",
             algorithm: .es256, privateKey: Array(repeating: id, count: 32), isDiscoverable: true,
             backupEligible: false, backedUp: false, createdAt: Date(timeIntervalSince1970: 1_700_000_000 + created)

@@ -42,8 +42,8 @@ struct KeychainCredentialStoreTests {
         func put(_ account: String, _ data: Data) { lock.withLock { items[account] = data } }
     }
 
-    func credential(_ id: UInt8, rpID: String = "example.com", at seconds: TimeInterval) -> StoredCredential {
-        StoredCredential(
+    func credential(_ id: UInt8, rpID: String = "example.com", at seconds: TimeInterval) -> CredentialSource {
+        CredentialSource(
             id: [id], rpID: rpID, userHandle: [id], userName: "u\(id)", userDisplayName: "U", algorithm: .es256,
             privateKey: Array(repeating: id, count: 32), isDiscoverable: true, backupEligible: false, backedUp: false,
             createdAt: Date(timeIntervalSince1970: seconds)

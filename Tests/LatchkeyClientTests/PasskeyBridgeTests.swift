@@ -194,8 +194,8 @@ struct Envelope {
 /// A credential store whose every call fails.
 struct BrokenStore: CredentialStore {
     struct Failure: Error, CustomStringConvertible { var description: String { "disk on fire" } }
-    func save(_ credential: StoredCredential) async throws { throw Failure() }
-    func credential(id: [UInt8]) async throws -> StoredCredential? { throw Failure() }
-    func credentials(rpID: String) async throws -> [StoredCredential] { throw Failure() }
+    func save(_ credential: CredentialSource) async throws { throw Failure() }
+    func credential(id: [UInt8]) async throws -> CredentialSource? { throw Failure() }
+    func credentials(rpID: String) async throws -> [CredentialSource] { throw Failure() }
     func delete(id: [UInt8]) async throws { throw Failure() }
 }

@@ -31,7 +31,7 @@ struct CredentialStoreTests {
         let json = try JSONEncoder().encode(stored)
         let text = String(decoding: json, as: UTF8.self)
         #expect(text.contains(#""privateKey":""#) && text.contains(#""id":"\#(Base64URL.encode(stored.id))""#))
-        let decoded = try JSONDecoder().decode(StoredCredential.self, from: json)
+        let decoded = try JSONDecoder().decode(CredentialSource.self, from: json)
         #expect(decoded == stored)
 
         let moved = Harness(store: InMemoryCredentialStore([decoded]))
@@ -84,8 +84,8 @@ struct CredentialStoreTests {
     func inMemoryStore() async throws {
         let memory = InMemoryCredentialStore()
         let store: any CredentialStore = memory
-        func credential(_ id: UInt8, rp: String, age: TimeInterval) -> StoredCredential {
-            StoredCredential(
+        func credential(_ id: UInt8, rp: String, age: TimeInterval) -> CredentialSource {
+            CredentialSource(
                 id: [id], rpID: rp, userHandle: [id], userName: "user\(id)", userDisplayName: "User \(id)",
                 algorithm: .es256, privateKey: [], isDiscoverable: true, backupEligible: false, backedUp: false,
                 createdAt: Date(timeIntervalSince1970: 1_000_000 - age)
@@ -152,9 +152,9 @@ struct CredentialStoreTests {
 /// A store whose every operation fails.
 private struct FailingStore: CredentialStore {
     struct Failure: Error {}
-    func save(_ credential: StoredCredential) async throws { throw Failure() }
-    func credential(id: [UInt8]) async throws -> StoredCredential? { throw Failure() }
-    func credentials(rpID: String) async throws -> [StoredCredential] { throw Failure() }
+    func save(_ credential: CredentialSource) async throws { throw Failure() }
+    func credential(id: [UInt8]) async throws -> CredentialSource? { throw Failure() }
+    func credentials(rpID: String) async throws -> [CredentialSource] { throw Failure() }
     func delete(id: [UInt8]) async throws { throw Failure() }
 }
 
@@ -166,15 +166,15 @@ private struct YieldingStore: CredentialStore {
         for _ in 0..<4 { await Task.yield() }
         try? await Task.sleep(for: .milliseconds(1))
     }
-    func save(_ credential: StoredCredential) async throws {
+    func save(_ credential: CredentialSource) async throws {
         await suspend()
         await base.save(credential)
     }
-    func credential(id: [UInt8]) async throws -> StoredCredential? {
+    func credential(id: [UInt8]) async throws -> CredentialSource? {
         await suspend()
         return await base.credential(id: id)
     }
-    func credentials(rpID: String) async throws -> [StoredCredential] {
+    func credentials(rpID: String) async throws -> [CredentialSource] {
         await suspend()
         return await base.credentials(rpID: rpID)
     }

@@ -106,7 +106,7 @@ struct LocalPasskeyReport: Encodable {
     let algorithm: String
     let createdAt: Date
 
-    init(_ credential: StoredCredential) {
+    init(_ credential: CredentialSource) {
         id = Base64URL.encode(credential.id)
         rpID = credential.rpID
         userName = credential.userName

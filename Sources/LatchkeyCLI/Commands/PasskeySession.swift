@@ -17,7 +17,7 @@ enum PasskeySession {
 
     /// The local credentials usable at the server: those whose RP ID is the server's host or a parent domain of
     /// it (a server at `login.example.com` serves passkeys for `example.com`), oldest first.
-    static func localCredentials(_ store: EncryptedFileCredentialStore, for server: ServerURL) async throws(CommandError) -> [StoredCredential] {
+    static func localCredentials(_ store: EncryptedFileCredentialStore, for server: ServerURL) async throws(CommandError) -> [CredentialSource] {
         do {
             return try await store.all().filter { server.isOn(rpID: $0.rpID) }
         } catch {

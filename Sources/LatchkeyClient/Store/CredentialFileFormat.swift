@@ -13,7 +13,7 @@ import WebAuthn
 /// ```
 ///
 /// `keyCheck` (HMAC-SHA256 of a fixed label under the key, 16 bytes) tells a wrong passphrase apart from a
-/// damaged file; `sealed` is nonce ‖ ciphertext ‖ tag of the JSON array of ``StoredCredential``s, with the
+/// damaged file; `sealed` is nonce ‖ ciphertext ‖ tag of the JSON array of ``CredentialSource``s, with the
 /// format name, version and key check as associated data.
 struct CredentialFileFormat: Codable, Sendable {
     static let formatName = "latchkey-credentials"
@@ -46,7 +46,7 @@ struct CredentialFileFormat: Codable, Sendable {
 
     /// Seals `credentials` under `key`.
     static func seal(
-        _ credentials: [StoredCredential], key: SymmetricKey, keyDerivation: KeyDerivation, path: String
+        _ credentials: [CredentialSource], key: SymmetricKey, keyDerivation: KeyDerivation, path: String
     ) throws(CredentialFileError) -> [UInt8] {
         let check = keyCheck(for: key)
         do {
@@ -76,7 +76,7 @@ struct CredentialFileFormat: Codable, Sendable {
     }
 
     /// Opens the sealed credentials with `key`.
-    func open(key: SymmetricKey, path: String) throws(CredentialFileError) -> [StoredCredential] {
+    func open(key: SymmetricKey, path: String) throws(CredentialFileError) -> [CredentialSource] {
         guard Self.keyCheck(for: key) == keyCheck.bytes else { throw .wrongKey(path: path) }
         let plaintext: Data
         do {
@@ -86,7 +86,7 @@ struct CredentialFileFormat: Codable, Sendable {
             throw .corrupted(path: path, reason: "the encrypted credentials fail authentication (altered or cut short)")
         }
         do {
-            return try JSONDecoder().decode([StoredCredential].self, from: plaintext)
+            return try JSONDecoder().decode([CredentialSource].self, from: plaintext)
         } catch {
             throw .corrupted(path: path, reason: "the decrypted credentials are not readable")
         }

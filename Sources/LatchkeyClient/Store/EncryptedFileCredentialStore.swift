@@ -30,17 +30,17 @@ public actor EncryptedFileCredentialStore: CredentialStore {
     }
 
     /// Adds or replaces `credential` and rewrites the file.
-    public func save(_ credential: StoredCredential) async throws {
+    public func save(_ credential: CredentialSource) async throws {
         try await modify { await $0.save(credential) }
     }
 
     /// The credential with this ID, or nil.
-    public func credential(id: [UInt8]) async throws -> StoredCredential? {
+    public func credential(id: [UInt8]) async throws -> CredentialSource? {
         try load().credentials.first { $0.id == id }
     }
 
     /// The credentials for `rpID`.
-    public func credentials(rpID: String) async throws -> [StoredCredential] {
+    public func credentials(rpID: String) async throws -> [CredentialSource] {
         await InMemoryCredentialStore(try load().credentials).credentials(rpID: rpID)
     }
 
@@ -50,7 +50,7 @@ public actor EncryptedFileCredentialStore: CredentialStore {
     }
 
     /// Every credential in the file, oldest first.
-    public func all() async throws(CredentialFileError) -> [StoredCredential] {
+    public func all() async throws(CredentialFileError) -> [CredentialSource] {
         await InMemoryCredentialStore(try load().credentials).all
     }
 
@@ -68,7 +68,7 @@ public actor EncryptedFileCredentialStore: CredentialStore {
 
     /// The credentials in the file (none when it does not exist yet) and the key to write them back with.
     private func load() throws(CredentialFileError) -> (
-        credentials: [StoredCredential], derivation: CredentialFileFormat.KeyDerivation, key: SymmetricKey
+        credentials: [CredentialSource], derivation: CredentialFileFormat.KeyDerivation, key: SymmetricKey
     ) {
         guard let bytes = try AtomicFile.read(path) else {
             let (derivation, key) = try newKey()

@@ -41,7 +41,7 @@ public struct KeychainCredentialStore: CredentialStore {
     }
 
     /// Adds or replaces `credential` as one Keychain item.
-    public func save(_ credential: StoredCredential) async throws {
+    public func save(_ credential: CredentialSource) async throws {
         let data = try JSONEncoder().encode(credential)
         let account = Base64URL.encode(credential.id)
         if try keychain.update(account: account, data: data) { return }
@@ -54,14 +54,14 @@ public struct KeychainCredentialStore: CredentialStore {
     }
 
     /// The credential with this ID, or nil.
-    public func credential(id: [UInt8]) async throws -> StoredCredential? {
+    public func credential(id: [UInt8]) async throws -> CredentialSource? {
         let account = Base64URL.encode(id)
         guard let data = try keychain.data(account: account) else { return nil }
         return try Self.decode(data, account: account)
     }
 
     /// The credentials for `rpID`.
-    public func credentials(rpID: String) async throws -> [StoredCredential] {
+    public func credentials(rpID: String) async throws -> [CredentialSource] {
         try keychain.allItems()
             .map { item in try Self.decode(item.data, account: item.account) }
             .filter { $0.rpID == rpID }
@@ -75,9 +75,9 @@ public struct KeychainCredentialStore: CredentialStore {
         _ = try keychain.delete(account: Base64URL.encode(id))
     }
 
-    private static func decode(_ data: Data, account: String) throws(KeychainStoreError) -> StoredCredential {
+    private static func decode(_ data: Data, account: String) throws(KeychainStoreError) -> CredentialSource {
         do {
-            return try JSONDecoder().decode(StoredCredential.self, from: data)
+            return try JSONDecoder().decode(CredentialSource.self, from: data)
         } catch {
             throw KeychainStoreError(status: KeychainStoreError.decode, "the Keychain item \(account) is not a stored credential")
         }

@@ -1,10 +1,13 @@
 import Foundation
 import WebAuthn
 
-/// One credential as the virtual authenticator keeps it: the private key in a portable form and what the
-/// authenticator knows about the account. Codable, so stores can write it anywhere (binary fields are
-/// base64url strings in JSON).
-public struct StoredCredential: Codable, Sendable, Hashable {
+/// One credential as the virtual authenticator keeps it, WebAuthn's *public key credential source*: the private key in
+/// a portable form and what the authenticator knows about the account. Codable, so stores can write it anywhere
+/// (binary fields are base64url strings in JSON).
+///
+/// The relying party's record of a credential (its public key, sign count and owner) is `LatchkeyStore`'s
+/// `StoredCredential`; this is the other side of the same credential, and holds the secret.
+public struct CredentialSource: Codable, Sendable, Hashable {
     /// The credential ID.
     public var id: [UInt8]
     /// The relying party the credential is scoped to.
