@@ -12,7 +12,7 @@ enum MetadataBLOBTarget {
 
     static func run(_ bytes: [UInt8]) {
         _ = try? MetadataBLOB(payloadJSON: bytes)
-        let roots = (try? CompactJWS(compact: bytes, name: "fuzz", malformed: .metadataMalformed))?.certificates.suffix(1) ?? []
+        let roots = (try? CertificateJWS(compact: bytes, name: "fuzz", malformed: .metadataMalformed))?.certificates.suffix(1) ?? []
         let verifier = MetadataBLOBVerifier(trustRoots: Array(roots))
         blocking { _ = try? await verifier.verify(bytes, at: time) }
     }

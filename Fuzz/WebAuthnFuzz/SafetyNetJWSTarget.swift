@@ -6,7 +6,7 @@ enum SafetyNetJWSTarget {
         if let response = try? SafetyNetResponse(compact: bytes) {
             _ = try? response.jws.isSignedByLeaf()
         }
-        let jws = try? CompactJWS(compact: bytes, name: "fuzz", malformed: .metadataMalformed)
+        let jws = try? CertificateJWS(compact: bytes, name: "fuzz", malformed: .metadataMalformed)
         _ = try? jws?.isSignedByLeaf()
     }
 }

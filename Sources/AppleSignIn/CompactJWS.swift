@@ -18,7 +18,8 @@ public struct JWSHeader: Codable, Sendable, Equatable {
     }
 }
 
-/// A JWS in compact serialization (`header.payload.signature`), split and decoded but not yet verified.
+/// A JWS in compact serialization (`header.payload.signature`) as Apple's tokens and client secrets use it (a key named
+/// by `kid`), split and decoded (``ByteEncoding/JWSCompactParts``) but not yet verified.
 public struct CompactJWS: Sendable {
     /// The decoded protected header.
     public let header: JWSHeader
@@ -32,18 +33,21 @@ public struct CompactJWS: Sendable {
     /// Splits and decodes a compact JWS. Throws `apple.malformedToken` for anything that is not three base64url
     /// parts with a JSON-object header that names an algorithm.
     public init(_ token: String) throws(AppleSignInError) {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3 else {
-            throw AppleSignInError(.malformedToken, "a compact JWS has three dot-separated parts, this has \(parts.count)")
+        let parts: JWSCompactParts
+        do {
+            parts = try JWSCompactParts(token.utf8)
+        } catch {
+            switch error {
+            case .partCount(let count):
+                throw AppleSignInError(.malformedToken, "a compact JWS has three dot-separated parts, this has \(count)")
+            case .notBase64URL:
+                throw AppleSignInError(.malformedToken, "a part of the JWS is not base64url")
+            }
         }
-        guard let headerBytes = Base64URL.decode(parts[0]), let payload = Base64URL.decode(parts[1]),
-              let signature = Base64URL.decode(parts[2]) else {
-            throw AppleSignInError(.malformedToken, "a part of the JWS is not base64url")
-        }
-        self.header = try decodeJSON(JWSHeader.self, from: headerBytes, code: .malformedToken, what: "JWS header")
-        self.payload = payload
-        self.signingInput = Array(parts[0].utf8) + [UInt8(ascii: ".")] + Array(parts[1].utf8)
-        self.signature = signature
+        header = try decodeJSON(JWSHeader.self, from: parts.header, code: .malformedToken, what: "JWS header")
+        payload = parts.payload
+        signingInput = parts.signingInput
+        signature = parts.signature
     }
 
     /// Serializes a header and payload and signs them with `sign`, which receives the signing input.

@@ -3,9 +3,10 @@ import Foundation
 import X509
 
 /// A compact JWS (RFC 7515) signed with a certificate chain in its header (`x5c`, standard base64 DER, leaf
-/// first), as SafetyNet responses and FIDO MDS3 BLOBs are. Parsing checks structure only; the caller verifies
+/// first), as SafetyNet responses and FIDO MDS3 BLOBs are. Split by ``ByteEncoding/JWSCompactParts``, as Sign in with
+/// Apple's `kid`-keyed tokens are. Parsing checks structure only; the caller verifies
 /// ``signature`` over ``signingInput`` with the leaf and judges the chain.
-struct CompactJWS: Sendable {
+struct CertificateJWS: Sendable {
     private struct Header: Decodable {
         let alg: String
         let x5c: [String]
@@ -38,16 +39,21 @@ struct CompactJWS: Sendable {
         func malformed(_ message: String) -> WebAuthnError {
             WebAuthnError(malformedCode, "\(name) \(message)")
         }
-        let parts = compact.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard parts.count == 3 else { throw malformed("is not a compact JWS (header.payload.signature)") }
-        guard let headerJSON = Base64URL.decode(String(decoding: parts[0], as: UTF8.self)),
-              let payload = Base64URL.decode(String(decoding: parts[1], as: UTF8.self)),
-              let rawSignature = Base64URL.decode(String(decoding: parts[2], as: UTF8.self))
-        else { throw malformed("has a part that is not base64url") }
+        let parts: JWSCompactParts
+        do {
+            parts = try JWSCompactParts(compact)
+        } catch {
+            switch error {
+            case .partCount:
+                throw malformed("is not a compact JWS (header.payload.signature)")
+            case .notBase64URL:
+                throw malformed("has a part that is not base64url")
+            }
+        }
 
         let header: Header
         do {
-            header = try JSONDecoder().decode(Header.self, from: Data(headerJSON))
+            header = try JSONDecoder().decode(Header.self, from: Data(parts.header))
         } catch {
             throw malformed("header is not JSON with \"alg\" and \"x5c\"")
         }
@@ -66,9 +72,9 @@ struct CompactJWS: Sendable {
         }
         self.algorithm = algorithm
         self.certificates = certificates
-        self.payload = payload
-        signingInput = Array(parts[0]) + [UInt8(ascii: ".")] + Array(parts[1])
-        signature = Self.verifierSignature(rawSignature, algorithm: algorithm)
+        payload = parts.payload
+        signingInput = parts.signingInput
+        signature = Self.verifierSignature(parts.signature, algorithm: algorithm)
     }
 
     /// The leaf certificate (x5c[0]).

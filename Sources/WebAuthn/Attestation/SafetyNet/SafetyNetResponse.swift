@@ -1,7 +1,7 @@
 import Foundation
 import X509
 
-/// A SafetyNet attestation response: a compact JWS (``CompactJWS``) signed by `attest.android.com`, whose
+/// A SafetyNet attestation response: a compact JWS (``CertificateJWS``) signed by `attest.android.com`, whose
 /// payload holds the attestation result.
 struct SafetyNetResponse: Sendable {
     /// The payload fields WebAuthn checks.
@@ -12,7 +12,7 @@ struct SafetyNetResponse: Sendable {
         let basicIntegrity: Bool?
     }
 
-    let jws: CompactJWS
+    let jws: CertificateJWS
     let payload: Payload
 
     var algorithm: COSEAlgorithm { jws.algorithm }
@@ -23,7 +23,7 @@ struct SafetyNetResponse: Sendable {
     /// Parses the compact serialization; fails with `attestation.android-safetynet.responseMalformed`.
     init(compact: [UInt8]) throws(WebAuthnError) {
         let malformed = WebAuthnError.Code.attestation("android-safetynet", "responseMalformed")
-        jws = try CompactJWS(compact: compact, name: "android-safetynet response", malformed: malformed)
+        jws = try CertificateJWS(compact: compact, name: "android-safetynet response", malformed: malformed)
         do {
             payload = try JSONDecoder().decode(Payload.self, from: Data(jws.payload))
         } catch {

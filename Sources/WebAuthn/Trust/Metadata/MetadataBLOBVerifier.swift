@@ -38,7 +38,7 @@ public struct MetadataBLOBVerifier: Sendable {
     public func verify(_ blob: [UInt8], at time: Date = Date(), previousNumber: Int? = nil) async throws(WebAuthnError) -> MetadataBLOB {
         let isWhitespace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }
         let text = blob.drop(while: isWhitespace).reversed().drop(while: isWhitespace).reversed()  // files end in a newline
-        let jws = try CompactJWS(compact: Array(text), name: "metadata BLOB", malformed: .metadataMalformed)
+        let jws = try CertificateJWS(compact: Array(text), name: "metadata BLOB", malformed: .metadataMalformed)
         guard (try? jws.isSignedByLeaf()) == true else {
             throw WebAuthnError(.metadataBadSignature, "metadata BLOB signature does not verify with its x5c leaf (\(jws.leaf.subject))")
         }
