@@ -6,10 +6,11 @@ import LatchkeyAPI
 struct WellKnownRoutes: Sendable {
     let configuration: ServerConfiguration
 
+    /// Adds the three routes, each answering with its file encoded once, here.
     func add(to routes: RouterGroup<ServerRequestContext>) {
-        let association = AppleAppSiteAssociation(apps: configuration.appleAppIDs)
-        let assetLinks = configuration.androidApps.map(AssetLinkStatement.init(app:))
-        let related = RelatedOrigins(origins: configuration.relatedOrigins)
+        let association = EncodedJSON(AppleAppSiteAssociation(apps: configuration.appleAppIDs))
+        let assetLinks = EncodedJSON(configuration.androidApps.map(AssetLinkStatement.init(app:)))
+        let related = EncodedJSON(RelatedOrigins(origins: configuration.relatedOrigins))
         let caching: HTTPFields = [.cacheControl: "public, max-age=3600"]
         routes.get(RouterPath(APIPaths.WellKnown.appleAppSiteAssociation)) { _, _ in
             try Response.json(association, headers: caching)
