@@ -84,11 +84,14 @@ struct KeepAliveHTTPTransportTests {
         }
     }
 
-    @Test("a connection the server closes before answering is a transport error, and the next request opens a new one")
-    func failsWhenTheServerHangsUp() async throws {
+    @Test("a connection the server closes before answering, or a response that is not HTTP/1.1, is a transport error; the next request opens a new connection", arguments: [
+        ("/hangup", "the server closed the connection before it answered"),
+        ("/garbage", "the response is not HTTP/1.1"),
+    ])
+    func failsAndReconnects(path: String, message: String) async throws {
         try await withTransport { server, transport in
-            await expectTransportError(containing: "the server closed the connection before it answered") {
-                _ = try await transport.send(HTTPRequest(method: "GET", url: server.url("/hangup")))
+            await expectTransportError(containing: message) {
+                _ = try await transport.send(HTTPRequest(method: "GET", url: server.url(path)))
             }
             let next = try await transport.send(HTTPRequest(method: "GET", url: server.url("/echo")))
             #expect(next.status == 201)
@@ -102,6 +105,40 @@ struct KeepAliveHTTPTransportTests {
             await expectTransportError(containing: "larger than \(KeepAliveHTTPTransport.maximumBodySize) bytes") {
                 _ = try await transport.send(HTTPRequest(method: "GET", url: server.url("/large")))
             }
+        }
+    }
+
+    @Test("a request is written as HTTP/1.1: request line, Host, fields in name order, Content-Length, body")
+    func writesRequestBytes() throws {
+        let request = HTTPRequest(
+            method: "POST", url: try #require(URL(string: "http://127.0.0.1:8080/v1/x?y=1")),
+            headers: ["X-B": "2", "Content-Type": "application/json", "Cookie": "a=b"], body: Array("{}".utf8)
+        )
+        let text = "POST /v1/x?y=1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nContent-Type: application/json\r\nCookie: a=b\r\n"
+            + "X-B: 2\r\nContent-Length: 2\r\n\r\n{}"
+        #expect(try KeepAliveHTTPTransport.wire(request) == Array(text.utf8))
+        let get = HTTPRequest(method: "GET", url: try #require(URL(string: "http://localhost")))
+        #expect(try KeepAliveHTTPTransport.wire(get) == Array("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
+    }
+
+    @Test("a field or method HTTP/1.1 cannot carry is refused before anything is sent", arguments: [
+        ("GET", "X-Injected", "a\r\nEvil: 1"), ("GET", "Bad Name", "x"), ("GET", "", "x"), ("GE T", "X", "y"),
+    ])
+    func refusesFieldsThatWouldSplitTheRequest(method: String, name: String, value: String) async throws {
+        try await withTransport { server, transport in
+            await expectTransportError(containing: "cannot be sent in HTTP/1.1") {
+                _ = try await transport.send(HTTPRequest(method: method, url: server.url("/echo"), headers: [name: value]))
+            }
+            #expect(server.connections == 0)
+        }
+    }
+
+    @Test("a chunked response is read whole")
+    func readsChunkedResponses() async throws {
+        try await withTransport { server, transport in
+            let response = try await transport.send(HTTPRequest(method: "GET", url: server.url("/chunked")))
+            #expect(response.status == 200)
+            #expect(String(decoding: response.body, as: UTF8.self) == "hello, world")
         }
     }
 
@@ -144,7 +181,8 @@ private func expectTransportError(
 /// A small HTTP/1.1 server on loopback that counts the connections it accepts. `/echo` answers 201
 /// with the request's method, URI, Host, `X-Test` and `Content-Length` as headers, a repeated field, two cookies and
 /// the body back; `/close` answers and closes the connection; `/hangup` closes it without answering; `/silent` never
-/// answers; `/large` answers with a body one byte over the transport's limit.
+/// answers; `/large` answers with a body one byte over the transport's limit; `/garbage` answers with bytes that are not
+/// HTTP/1.1; `/chunked` answers with a chunked body.
 private struct TestHTTPServer {
     final class Counters: Sendable {
         let accepted = Atomic<Int>(0)
@@ -227,6 +265,19 @@ private struct TestHTTPServer {
                 return
             case "/large":
                 bytes = Array(repeating: 0x61, count: KeepAliveHTTPTransport.maximumBodySize + 1)
+            case "/garbage":
+                // Raw bytes, written from the HTTP encoder's place in the pipeline so that they pass below it.
+                let bytes = context.channel.allocator.buffer(string: "SPDY/3 200 OK\r\n\r\n")
+                try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self).writeAndFlush(NIOAny(bytes), promise: nil)
+                return
+            case "/chunked":
+                // No Content-Length: NIO's encoder frames the body in chunks.
+                context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok))), promise: nil)
+                for part in ["hello", ", ", "world"] {
+                    context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: part)))), promise: nil)
+                }
+                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+                return
             default:
                 status = .notFound
             }

@@ -1,7 +1,6 @@
 import Foundation
 import LatchkeyClient
 import NIOCore
-import NIOHTTP1
 import NIOPosix
 import Synchronization
 
@@ -12,22 +11,25 @@ import Synchronization
 /// AsyncHTTPClient's pool and request state machines the load generator, which shares the machine with the server under
 /// test, spent about a third more CPU per login (docs/PERFORMANCE.md, ninth round). Here a request is a message down one channel and its
 /// response completes a promise: responses come back in the order the requests went out, so requests that do overlap
-/// are still answered correctly. A closed connection is opened again by the next request, and a request to another
+/// are still answered correctly. The channel carries bytes: each request is written as HTTP/1.1 in one buffer, and
+/// responses are read by ``HTTP1ResponseReader`` (fifteenth round). A closed connection is opened again by the next request, and a request to another
 /// server replaces the connection with one to that server.
 final class KeepAliveHTTPTransport: HTTPTransport, Sendable {
     /// Why an exchange failed without a response.
     enum Failure: Error, CustomStringConvertible {
         case notHTTP(URL)
+        case invalidField(String)
         case timedOut(TimeAmount)
         case closed
-        case responseTooLarge(Int)
+        case unrequested
 
         var description: String {
             switch self {
             case .notHTTP(let url): "\(url.absoluteString) is not an http:// URL with a host"
+            case .invalidField(let name): "the header field \"\(name)\" cannot be sent in HTTP/1.1 (a name that is not a token, or a line break in the value)"
             case .timedOut(let limit): "no response within \(limit.nanoseconds / 1_000_000) ms"
             case .closed: "the server closed the connection before it answered"
-            case .responseTooLarge(let limit): "the response is larger than \(limit) bytes"
+            case .unrequested: "the server sent a response to no request"
             }
         }
     }
@@ -68,6 +70,7 @@ final class KeepAliveHTTPTransport: HTTPTransport, Sendable {
     /// Sends `request` and waits at most `timeout` for its response.
     func send(_ request: LatchkeyClient.HTTPRequest, timeout: TimeAmount) async throws(LatchkeyClientError) -> HTTPResponse {
         do {
+            let bytes = try Self.wire(request)
             let channel = try await connectedChannel(for: request.url)
             let promise = channel.eventLoop.makePromise(of: HTTPResponse.self)
             let timer = channel.eventLoop.scheduleTask(in: timeout) {
@@ -77,7 +80,7 @@ final class KeepAliveHTTPTransport: HTTPTransport, Sendable {
             // response with it, or nothing would.
             let written = channel.eventLoop.makePromise(of: Void.self)
             written.futureResult.whenFailure { promise.fail($0) }
-            channel.writeAndFlush(Exchange(request: Self.wire(request), promise: promise), promise: written)
+            channel.writeAndFlush(Exchange(request: bytes, promise: promise), promise: written)
             defer { timer.cancel() }
             return try await promise.futureResult.get()
         } catch {
@@ -97,7 +100,6 @@ final class KeepAliveHTTPTransport: HTTPTransport, Sendable {
             .connectTimeout(.seconds(3))
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
                     try channel.pipeline.syncOperations.addHandler(ExchangeHandler())
                 }
             }
@@ -111,63 +113,85 @@ final class KeepAliveHTTPTransport: HTTPTransport, Sendable {
         return channel
     }
 
-    /// The request as HTTP/1.1 parts: its headers, `Host` and the body's length.
-    private static func wire(_ request: LatchkeyClient.HTTPRequest) -> (head: HTTPRequestHead, body: [UInt8]?) {
-        var path = request.url.path(percentEncoded: true)
-        if path.isEmpty { path = "/" }
-        if let query = request.url.query(percentEncoded: true) { path += "?" + query }
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(request.headers.count + 2)
-        let host = request.url.host ?? "localhost"
-        headers.add(name: "Host", value: request.url.port.map { "\(host):\($0)" } ?? host)
-        for (name, value) in request.headers { headers.add(name: name, value: value) }
-        if let body = request.body { headers.add(name: "Content-Length", value: String(body.count)) }
-        return (HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: request.method), uri: path, headers: headers), request.body)
+    /// The request as HTTP/1.1 bytes: the request line, `Host`, its fields, `Content-Length` when it has a body, and the
+    /// body. Throws ``Failure/invalidField(_:)`` for a field HTTP/1.1 cannot carry (it would split the request).
+    static func wire(_ request: LatchkeyClient.HTTPRequest) throws(Failure) -> [UInt8] {
+        guard let host = request.url.host else { throw .notHTTP(request.url) }
+        var target = request.url.path(percentEncoded: true)
+        if target.isEmpty { target = "/" }
+        if let query = request.url.query(percentEncoded: true) { target += "?" + query }
+        guard isToken(request.method), !target.utf8.contains(where: { $0 <= 32 || $0 == 127 }) else {
+            throw .invalidField(request.method)
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256 + (request.body?.count ?? 0))
+        func line(_ parts: String...) {
+            for part in parts { bytes.append(contentsOf: part.utf8) }
+            bytes.append(contentsOf: [13, 10])
+        }
+        line(request.method, " ", target, " HTTP/1.1")
+        line("Host: ", request.url.port.map { "\(host):\($0)" } ?? host)
+        // Sorted, so that the same request is always the same bytes.
+        for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
+            guard isToken(name), !value.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else { throw .invalidField(name) }
+            line(name, ": ", value)
+        }
+        if let body = request.body { line("Content-Length: ", String(body.count)) }
+        line()
+        if let body = request.body { bytes.append(contentsOf: body) }
+        return bytes
+    }
+
+    /// Whether `text` is an HTTP token (RFC 9110 §5.6.2): a field name or a method.
+    private static func isToken(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                true
+            default:
+                Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+            }
+        }
     }
 }
 
-/// A request going out and the promise its response completes.
+/// A request going out, as bytes, and the promise its response completes.
 private struct Exchange: Sendable {
-    let request: (head: HTTPRequestHead, body: [UInt8]?)
+    let request: [UInt8]
     let promise: EventLoopPromise<HTTPResponse>
 }
 
-/// Writes each ``Exchange``'s request and completes the oldest waiting promise with each response; fails every
-/// waiting promise when the connection fails or closes. Confined to its channel's event loop.
+/// Writes each ``Exchange``'s request and completes the oldest waiting promise with each response read; fails every
+/// waiting promise when the connection fails or closes, or a response cannot be read. Confined to its channel's event
+/// loop.
 private final class ExchangeHandler: ChannelDuplexHandler {
-    typealias InboundIn = HTTPClientResponsePart
+    typealias InboundIn = ByteBuffer
     typealias OutboundIn = Exchange
-    typealias OutboundOut = HTTPClientRequestPart
+    typealias OutboundOut = ByteBuffer
 
     private var waiting = CircularBuffer<EventLoopPromise<HTTPResponse>>()
-    private var head: HTTPResponseHead?
-    private var body: [UInt8] = []
+    private var reader = HTTP1ResponseReader(maximumBodySize: KeepAliveHTTPTransport.maximumBodySize)
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let exchange = unwrapOutboundIn(data)
         waiting.append(exchange.promise)
-        context.write(wrapOutboundOut(.head(exchange.request.head)), promise: nil)
-        if let bytes = exchange.request.body {
-            context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: bytes)))), promise: nil)
-        }
-        context.write(wrapOutboundOut(.end(nil)), promise: promise)
+        context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: exchange.request)), promise: promise)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .head(let responseHead):
-            head = responseHead
-            body.removeAll(keepingCapacity: true)
-        case .body(let buffer):
-            guard body.count + buffer.readableBytes <= KeepAliveHTTPTransport.maximumBodySize else {
-                fail(KeepAliveHTTPTransport.Failure.responseTooLarge(KeepAliveHTTPTransport.maximumBodySize), context: context)
-                return
+        reader.append(unwrapInboundIn(data).readableBytesView)
+        do {
+            while let response = try reader.next() {
+                guard let promise = waiting.popFirst() else {
+                    fail(KeepAliveHTTPTransport.Failure.unrequested, context: context)
+                    return
+                }
+                promise.succeed(HTTPResponse(
+                    status: response.status, headers: response.headers, setCookies: response.setCookies, body: response.body
+                ))
             }
-            body.append(contentsOf: buffer.readableBytesView)
-        case .end:
-            guard let responseHead = head, let promise = waiting.popFirst() else { return }
-            head = nil
-            promise.succeed(Self.response(responseHead, body: body))
+        } catch {
+            fail(error, context: context)
         }
     }
 
@@ -185,23 +209,7 @@ private final class ExchangeHandler: ChannelDuplexHandler {
     private func fail(_ error: any Error, context: ChannelHandlerContext) {
         let failed = waiting
         waiting.removeAll()
-        head = nil
         context.close(promise: nil)
         for promise in failed { promise.fail(error) }
-    }
-
-    /// The response as ``LatchkeyClient/HTTPResponse`` holds it: `Set-Cookie` fields apart, other repeated fields joined.
-    private static func response(_ head: HTTPResponseHead, body: [UInt8]) -> HTTPResponse {
-        var headers: [String: String] = [:]
-        var setCookies: [String] = []
-        for (name, value) in head.headers {
-            let key = name.lowercased()
-            if key == "set-cookie" {
-                setCookies.append(value)
-            } else {
-                headers[key] = headers[key].map { "\($0), \(value)" } ?? value
-            }
-        }
-        return HTTPResponse(status: Int(head.status.code), headers: headers, setCookies: setCookies, body: body)
     }
 }
