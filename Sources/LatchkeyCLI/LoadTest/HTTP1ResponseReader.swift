@@ -108,37 +108,74 @@ struct HTTP1ResponseReader {
         return nil
     }
 
-    /// The status line and fields.
+    /// The status line and fields: the head up to (not including) the CRLF that ends its last line.
     private static func head(_ head: ArraySlice<UInt8>) throws(Failure) -> Response {
-        var lines = head.split(separator: 10, omittingEmptySubsequences: false).map { line in
-            line.last == 13 ? line.dropLast() : line
-        }
-        let statusLine = lines.removeFirst()
-        // HTTP-version SP 3DIGIT SP [reason-phrase]
-        let version = Array("HTTP/1.".utf8)
-        guard statusLine.count >= 12, statusLine.starts(with: version),
-              (48...57).contains(statusLine[statusLine.startIndex + 7]), statusLine[statusLine.startIndex + 8] == 32,
-              statusLine[statusLine.startIndex + 12 ..< statusLine.endIndex].first.map({ $0 == 32 }) ?? true
-        else { throw .malformed("the status line is not HTTP/1.x and a status code") }
-        var status = 0
-        for digit in statusLine[(statusLine.startIndex + 9)..<(statusLine.startIndex + 12)] {
-            guard (48...57).contains(digit) else { throw .malformed("the status code is not three digits") }
-            status = status * 10 + Int(digit - 48)
-        }
-        var response = Response(status: status, headers: [:], setCookies: [], body: [])
-        for line in lines {
-            guard let colon = line.firstIndex(of: 58), colon > line.startIndex,
-                  !line[line.startIndex..<colon].contains(where: { $0 == 32 || $0 == 9 })
-            else { throw .malformed("a header line is not a name, a colon and a value") }
-            let name = String(decoding: line[line.startIndex..<colon], as: UTF8.self).lowercased()
-            let value = String(decoding: trimmed(line[(colon + 1)...]), as: UTF8.self)
+        var lines = LineIterator(head)
+        var response = Response(status: try status(of: lines.next() ?? []), headers: [:], setCookies: [], body: [])
+        response.headers.reserveCapacity(8)
+        while let line = lines.next() {
+            let (name, value) = try field(line)
             if name == "set-cookie" {
                 response.setCookies.append(value)
+            } else if let earlier = response.headers[name] {
+                response.headers[name] = earlier + ", " + value
             } else {
-                response.headers[name] = response.headers[name].map { "\($0), \(value)" } ?? value
+                response.headers[name] = value
             }
         }
         return response
+    }
+
+    /// The lines of a head, each without its CRLF (or bare LF).
+    private struct LineIterator {
+        let bytes: ArraySlice<UInt8>
+        var start: Int
+
+        init(_ bytes: ArraySlice<UInt8>) {
+            self.bytes = bytes
+            start = bytes.startIndex
+        }
+
+        mutating func next() -> ArraySlice<UInt8>? {
+            guard start <= bytes.endIndex else { return nil }
+            var end = start
+            while end < bytes.endIndex && bytes[end] != 10 { end += 1 }
+            let line = bytes[start..<(end > start && bytes[end - 1] == 13 ? end - 1 : end)]
+            start = end + 1
+            return line
+        }
+    }
+
+    /// The code of a status line: `HTTP/1.x SP 3DIGIT [SP reason-phrase]`.
+    private static func status(of line: ArraySlice<UInt8>) throws(Failure) -> Int {
+        let base = line.startIndex
+        guard line.count >= 12, line[base..<(base + 7)].elementsEqual("HTTP/1.".utf8), (48...57).contains(line[base + 7]),
+              line[base + 8] == 32, line.count == 12 || line[base + 12] == 32
+        else { throw .malformed("the status line is not HTTP/1.x and a status code") }
+        var status = 0
+        for digit in line[(base + 9)..<(base + 12)] {
+            guard (48...57).contains(digit) else { throw .malformed("the status code is not three digits") }
+            status = status * 10 + Int(digit - 48)
+        }
+        return status
+    }
+
+    /// A field line's name, lowercased, and its value without surrounding spaces and tabs.
+    private static func field(_ line: ArraySlice<UInt8>) throws(Failure) -> (name: String, value: String) {
+        var colon = line.startIndex
+        while colon < line.endIndex && line[colon] != 58 {
+            guard line[colon] != 32 && line[colon] != 9 else { break }
+            colon += 1
+        }
+        guard colon < line.endIndex, line[colon] == 58, colon > line.startIndex else {
+            throw .malformed("a header line is not a name, a colon and a value")
+        }
+        let nameBytes = line[line.startIndex..<colon]
+        let name = String(unsafeUninitializedCapacity: nameBytes.count) { buffer in
+            for (offset, byte) in nameBytes.enumerated() { buffer[offset] = (65...90).contains(byte) ? byte + 32 : byte }
+            return nameBytes.count
+        }
+        return (name, String(decoding: trimmed(line[(colon + 1)...]), as: UTF8.self))
     }
 
     /// `bytes` without leading and trailing spaces and tabs.
@@ -167,11 +204,18 @@ struct HTTP1ResponseReader {
         guard let field = response.headers["content-length"] else {
             throw .malformed("a body with neither Content-Length nor chunked coding")
         }
-        // Repeated fields were joined; every value must be the same number.
-        let values = Set(field.split(separator: ",").map { $0.trimmingPrefix(" ") })
-        guard values.count == 1, let value = values.first, !value.isEmpty, value.utf8.count <= 18,
-              value.utf8.allSatisfy({ (48...57).contains($0) }), let length = Int(value)
-        else { throw .malformed("Content-Length is not one number: \(field)") }
+        // Repeated fields were joined: every value must be the same number.
+        var length: Int?
+        for value in Array(field.utf8).split(separator: 44, omittingEmptySubsequences: false) {
+            let digits = trimmed(value)
+            guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy({ (48...57).contains($0) }) else {
+                throw .malformed("Content-Length is not one number: \(field)")
+            }
+            let number = digits.reduce(0) { $0 * 10 + Int($1 - 48) }
+            guard length == nil || length == number else { throw .malformed("Content-Length is not one number: \(field)") }
+            length = number
+        }
+        guard let length else { throw .malformed("Content-Length is not one number: \(field)") }
         return .length(length)
     }
 
