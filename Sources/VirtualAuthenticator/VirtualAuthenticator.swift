@@ -45,6 +45,9 @@ public actor VirtualAuthenticator {
     private var loadedKeys: [[UInt8]: (portableBytes: [UInt8], key: SigningKey)] = [:]
     /// At most this many keys are kept loaded; past it the cache starts again.
     private static let loadedKeyLimit = 256
+    /// Origins parsed for the RP ID rule, by their text; past ``parsedOriginLimit`` the cache starts again.
+    private var parsedOrigins: [String: RelyingPartyIDCheck.Origin] = [:]
+    private static let parsedOriginLimit = 16
 
     /// An authenticator with `configuration`, keeping credentials in `store` (in memory by default).
     public init(
@@ -73,7 +76,7 @@ public actor VirtualAuthenticator {
     ) async throws(VirtualAuthenticatorError) -> RegistrationCredential {
         await beginCeremony()
         defer { endCeremony() }
-        let rpID = try RelyingPartyIDCheck.rpID(requested: options.rp.id, origin: origin)
+        let rpID = try rpID(requested: options.rp.id, origin: origin)
         let algorithm = try chooseAlgorithm(options.pubKeyCredParams)
         try await checkExcludedCredentials(options.excludeCredentials ?? [], rpID: rpID)
         let selection = options.authenticatorSelection
@@ -158,7 +161,7 @@ public actor VirtualAuthenticator {
     ) async throws(VirtualAuthenticatorError) -> AuthenticationCredential {
         await beginCeremony()
         defer { endCeremony() }
-        let rpID = try RelyingPartyIDCheck.rpID(requested: options.rpId, origin: origin)
+        let rpID = try rpID(requested: options.rpId, origin: origin)
         var record = try await chooseCredential(rpID: rpID, allowCredentials: options.allowCredentials ?? [], choice: choice)
         let userVerified = try performUserVerification(options.userVerification)
         let key = try signingKey(for: record)
@@ -187,6 +190,19 @@ public actor VirtualAuthenticator {
             ),
             authenticatorAttachment: configuration.authenticatorAttachment
         )
+    }
+
+    /// The RP ID for `requested` at `origin` (``RelyingPartyIDCheck``), with the origin parsed once.
+    private func rpID(requested: String?, origin: String) throws(VirtualAuthenticatorError) -> String {
+        let parsed: RelyingPartyIDCheck.Origin
+        if let known = parsedOrigins[origin] {
+            parsed = known
+        } else {
+            parsed = RelyingPartyIDCheck.Origin(origin)
+            if parsedOrigins.count >= Self.parsedOriginLimit { parsedOrigins.removeAll() }
+            parsedOrigins[origin] = parsed
+        }
+        return try RelyingPartyIDCheck.rpID(requested: requested, origin: origin, parsed: parsed)
     }
 
     /// The record's key, loaded once while its stored bytes stay the same.

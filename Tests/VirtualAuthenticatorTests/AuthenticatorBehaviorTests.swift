@@ -309,6 +309,20 @@ struct AuthenticatorBehaviorTests {
         #expect(authenticatorData.rpIDHash == Array(SHA256.hash(data: Array(expected.utf8))))
     }
 
+    @Test("one authenticator judges each origin by itself, origins it has seen (kept parsed) and more than it keeps")
+    func rpIDAcrossOrigins() async throws {
+        let harness = Harness()
+        var options = harness.creationOptions()
+        options.rp.id = "example.com"
+        let fitting = (0..<20).map { "https://app\($0).example.com" }
+        for origin in fitting + fitting {
+            _ = try await harness.authenticator.register(options: options, origin: origin)
+            await #expect(throws: VirtualAuthenticatorError.rpIDNotValidForOrigin(rpID: "example.com", origin: origin + ".evil")) {
+                try await harness.authenticator.register(options: options, origin: origin + ".evil")
+            }
+        }
+    }
+
     @Test("an app origin needs the RP ID from the options")
     func appOriginNeedsRPID() async throws {
         let harness = Harness()
