@@ -31,6 +31,20 @@ struct KeepAliveHTTPTransportTests {
         }
     }
 
+    @Test("each request goes out with its own method and target, however often the same ones were sent before")
+    func repeatsAndVariesRequests() async throws {
+        try await withTransport { server, transport in
+            let requests = [("POST", "/echo?a=1"), ("GET", "/echo?a=1"), ("POST", "/echo?a=2"), ("POST", "/echo")]
+            for round in 0..<3 {
+                for (method, target) in requests {
+                    let response = try await transport.send(HTTPRequest(method: method, url: server.url(target)))
+                    #expect(response.headers["x-method"] == method && response.headers["x-uri"] == target, "round \(round)")
+                }
+            }
+            #expect(server.connections == 1)
+        }
+    }
+
     @Test("requests one after another share one connection")
     func keepsTheConnection() async throws {
         try await withTransport { server, transport in
