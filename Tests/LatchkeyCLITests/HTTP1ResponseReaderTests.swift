@@ -63,7 +63,8 @@ struct HTTP1ResponseReaderTests {
 
     @Test("a chunked body, with a chunk extension and trailers, whole and a byte at a time")
     func readsChunkedBodies() throws {
-        let text = "HTTP/1.1 200 OK\r\nTransfer-Encoding: Chunked\r\n\r\n4;name=value\r\nWiki\r\nA\r\npedia in c\r\n0\r\nX-Trailer: t\r\n\r\n"
+        let text = "HTTP/1.1 200 OK\r\nTransfer-Encoding: Chunked\r\n\r\n"
+            + "4;name=value\r\nWiki\r\nA\r\npedia in c\r\n0\r\nX-Trailer: t\r\n\r\n"
             + "HTTP/1.1 204 No Content\r\n\r\n"
         for piece in [nil, 1] {
             let responses = try Self.read(text, piece: piece)

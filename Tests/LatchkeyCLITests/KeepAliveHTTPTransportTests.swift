@@ -98,10 +98,13 @@ struct KeepAliveHTTPTransportTests {
         }
     }
 
-    @Test("a connection the server closes before answering, or a response that is not HTTP/1.1, is a transport error; the next request opens a new connection", arguments: [
-        ("/hangup", "the server closed the connection before it answered"),
-        ("/garbage", "the response is not HTTP/1.1"),
-    ])
+    @Test(
+        "a connection closed before the answer, or an answer that is not HTTP/1.1, fails the request; the next one reconnects",
+        arguments: [
+            ("/hangup", "the server closed the connection before it answered"),
+            ("/garbage", "the response is not HTTP/1.1"),
+        ]
+    )
     func failsAndReconnects(path: String, message: String) async throws {
         try await withTransport { server, transport in
             await expectTransportError(containing: message) {

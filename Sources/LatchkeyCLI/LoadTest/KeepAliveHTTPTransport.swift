@@ -12,8 +12,8 @@ import Synchronization
 /// test, spent about a third more CPU per login (docs/PERFORMANCE.md, ninth round). Here a request is a message down one channel and its
 /// response completes a promise: responses come back in the order the requests went out, so requests that do overlap
 /// are still answered correctly. The channel carries bytes: each request is written as HTTP/1.1 in one buffer, and
-/// responses are read by ``HTTP1ResponseReader`` (fifteenth round). A closed connection is opened again by the next request, and a request to another
-/// server replaces the connection with one to that server.
+/// responses are read by ``HTTP1ResponseReader`` (fifteenth round). A closed connection is opened again by the next
+/// request, and a request to another server replaces the connection with one to that server.
 final class KeepAliveHTTPTransport: HTTPTransport, Sendable {
     /// Why an exchange failed without a response.
     enum Failure: Error, CustomStringConvertible {
@@ -26,7 +26,8 @@ final class KeepAliveHTTPTransport: HTTPTransport, Sendable {
         var description: String {
             switch self {
             case .notHTTP(let url): "\(url.absoluteString) is not an http:// URL with a host"
-            case .invalidField(let name): "the header field \"\(name)\" cannot be sent in HTTP/1.1 (a name that is not a token, or a line break in the value)"
+            case .invalidField(let name):
+                "the header field \"\(name)\" cannot be sent in HTTP/1.1 (a name that is not a token, or a line break in the value)"
             case .timedOut(let limit): "no response within \(limit.nanoseconds / 1_000_000) ms"
             case .closed: "the server closed the connection before it answered"
             case .unrequested: "the server sent a response to no request"
@@ -133,7 +134,9 @@ final class KeepAliveHTTPTransport: HTTPTransport, Sendable {
         line("Host: ", request.url.port.map { "\(host):\($0)" } ?? host)
         // Sorted, so that the same request is always the same bytes.
         for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
-            guard isToken(name), !value.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else { throw .invalidField(name) }
+            guard isToken(name), !value.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else {
+                throw .invalidField(name)
+            }
             line(name, ": ", value)
         }
         if let body = request.body { line("Content-Length: ", String(body.count)) }
@@ -149,10 +152,13 @@ final class KeepAliveHTTPTransport: HTTPTransport, Sendable {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 true
             default:
-                Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+                tokenSymbols.contains(byte)
             }
         }
     }
+
+    /// The characters besides letters and digits a token may have.
+    private static let tokenSymbols = Array("!#$%&'*+-.^_`|~".utf8)
 }
 
 /// A request going out, as bytes, and the promise its response completes.
