@@ -19,7 +19,7 @@ public struct JWSHeader: Codable, Sendable, Equatable {
 }
 
 /// A JWS in compact serialization (`header.payload.signature`) as Apple's tokens and client secrets use it (a key named
-/// by `kid`), split and decoded (``ByteEncoding/JWSCompactParts``) but not yet verified.
+/// by `kid`), split and decoded (`ByteEncoding`'s `JWSCompactParts`) but not yet verified.
 public struct CompactJWS: Sendable {
     /// The decoded protected header.
     public let header: JWSHeader

@@ -3,7 +3,7 @@ import Foundation
 import X509
 
 /// A compact JWS (RFC 7515) signed with a certificate chain in its header (`x5c`, standard base64 DER, leaf
-/// first), as SafetyNet responses and FIDO MDS3 BLOBs are. Split by ``ByteEncoding/JWSCompactParts``, as Sign in with
+/// first), as SafetyNet responses and FIDO MDS3 BLOBs are. Split by `ByteEncoding`'s `JWSCompactParts`, as Sign in with
 /// Apple's `kid`-keyed tokens are. Parsing checks structure only; the caller verifies
 /// ``signature`` over ``signingInput`` with the leaf and judges the chain.
 struct CertificateJWS: Sendable {
