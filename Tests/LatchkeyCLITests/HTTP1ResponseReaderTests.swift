@@ -1,3 +1,4 @@
+import LatchkeyClient
 import Testing
 
 @testable import LatchkeyCLI
@@ -8,10 +9,10 @@ struct HTTP1ResponseReaderTests {
     private static let limit = 64
 
     /// The responses `text` reads to when fed in pieces of `piece` bytes (all at once when nil).
-    private static func read(_ text: String, piece: Int? = nil) throws(HTTP1ResponseReader.Failure) -> [HTTP1ResponseReader.Response] {
+    private static func read(_ text: String, piece: Int? = nil) throws(HTTP1ResponseReader.Failure) -> [HTTPResponse] {
         var reader = HTTP1ResponseReader(maximumBodySize: limit)
         let bytes = Array(text.utf8)
-        var responses: [HTTP1ResponseReader.Response] = []
+        var responses: [HTTPResponse] = []
         var offset = 0
         repeat {
             let end = min(bytes.count, offset + (piece ?? bytes.count))
@@ -28,7 +29,7 @@ struct HTTP1ResponseReaderTests {
     @Test("status, fields (names lowercased, repeats joined, Set-Cookie kept apart, values trimmed) and the body")
     func readsAResponse() throws {
         let responses = try Self.read(Self.full)
-        #expect(responses == [HTTP1ResponseReader.Response(
+        #expect(responses == [HTTPResponse(
             status: 201,
             headers: ["content-type": "application/json", "x-repeated": "one, two", "content-length": "7"],
             setCookies: ["a=1; Path=/", "b=2"],

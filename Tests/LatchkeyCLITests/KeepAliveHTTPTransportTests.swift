@@ -31,7 +31,7 @@ struct KeepAliveHTTPTransportTests {
         }
     }
 
-    @Test("each request goes out with its own method and target, however often the same ones were sent before")
+    @Test("requests one after another share one connection, each with its own method and target, round after round")
     func repeatsAndVariesRequests() async throws {
         try await withTransport { server, transport in
             let requests = [("POST", "/echo?a=1"), ("GET", "/echo?a=1"), ("POST", "/echo?a=2"), ("POST", "/echo")]
@@ -40,17 +40,6 @@ struct KeepAliveHTTPTransportTests {
                     let response = try await transport.send(HTTPRequest(method: method, url: server.url(target)))
                     #expect(response.headers["x-method"] == method && response.headers["x-uri"] == target, "round \(round)")
                 }
-            }
-            #expect(server.connections == 1)
-        }
-    }
-
-    @Test("requests one after another share one connection")
-    func keepsTheConnection() async throws {
-        try await withTransport { server, transport in
-            for _ in 0..<5 {
-                let response = try await transport.send(HTTPRequest(method: "GET", url: server.url("/echo")))
-                #expect(response.status == 201)
             }
             #expect(server.connections == 1)
         }
@@ -150,6 +139,19 @@ struct KeepAliveHTTPTransportTests {
         }
     }
 
+    @Test("a second response to one request is refused: the request keeps the first, the connection is closed")
+    func refusesUnrequestedResponses() async throws {
+        try await withTransport { server, transport in
+            let first = try await transport.send(HTTPRequest(method: "GET", url: server.url("/twice")))
+            #expect(first.status == 200 && first.body == Array("1".utf8))
+            for _ in 0..<400 where transport.isConnected { try await Task.sleep(for: .milliseconds(5)) }
+            #expect(!transport.isConnected)
+            let next = try await transport.send(HTTPRequest(method: "GET", url: server.url("/echo")))
+            #expect(next.status == 201)
+            #expect(server.connections == 2)
+        }
+    }
+
     @Test("a chunked response is read whole")
     func readsChunkedResponses() async throws {
         try await withTransport { server, transport in
@@ -199,7 +201,7 @@ private func expectTransportError(
 /// with the request's method, URI, Host, `X-Test` and `Content-Length` as headers, a repeated field, two cookies and
 /// the body back; `/close` answers and closes the connection; `/hangup` closes it without answering; `/silent` never
 /// answers; `/large` answers with a body one byte over the transport's limit; `/garbage` answers with bytes that are not
-/// HTTP/1.1; `/chunked` answers with a chunked body.
+/// HTTP/1.1; `/twice` answers twice; `/chunked` answers with a chunked body.
 private struct TestHTTPServer {
     final class Counters: Sendable {
         let accepted = Atomic<Int>(0)
@@ -285,6 +287,13 @@ private struct TestHTTPServer {
             case "/garbage":
                 // Raw bytes, written from the HTTP encoder's place in the pipeline so that they pass below it.
                 let bytes = context.channel.allocator.buffer(string: "SPDY/3 200 OK\r\n\r\n")
+                try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self).writeAndFlush(NIOAny(bytes), promise: nil)
+                return
+            case "/twice":
+                // Two answers in one write, to one request.
+                let bytes = context.channel.allocator.buffer(
+                    string: "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\n1HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\n2"
+                )
                 try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self).writeAndFlush(NIOAny(bytes), promise: nil)
                 return
             case "/chunked":

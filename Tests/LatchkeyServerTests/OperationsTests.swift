@@ -22,10 +22,14 @@ struct OperationsTests {
     @Test func wellKnownFilesAreJSONWithoutRedirect() async throws {
         try await withServer(.sqlite, settings: Self.wellKnownSettings) { server in
             let app = server.app()
-            let association = try await app.send(.get, APIPaths.WellKnown.appleAppSiteAssociation)
-            #expect(association.status == .ok)
-            #expect(association.headers[.contentType]?.hasPrefix("application/json") == true)
-            #expect(association.text == #"{"webcredentials":{"apps":["ABCDE12345.com.example.app"]}}"#)
+            // Twice: the body is encoded once and shared, and every answer carries all of it.
+            for _ in 0..<2 {
+                let association = try await app.send(.get, APIPaths.WellKnown.appleAppSiteAssociation)
+                #expect(association.status == .ok)
+                #expect(association.headers[.contentType]?.hasPrefix("application/json") == true)
+                #expect(association.headers[.cacheControl] == "public, max-age=3600")
+                #expect(association.text == #"{"webcredentials":{"apps":["ABCDE12345.com.example.app"]}}"#)
+            }
 
             let links = try await app.send(.get, APIPaths.WellKnown.assetLinks)
             #expect(links.status == .ok)

@@ -42,7 +42,7 @@ struct LoadTest: LatchkeyCommand {
     @Option(help: "wire (each request written as bytes, the cheapest load) or client (through the client library apps use). Registration always goes through the client library.")
     var driver: LoadTestDriver = .wire
 
-    @Option(help: "The load generator's SwiftNIO event loops (threads). One by default: on a machine it shares with the server, one loop costs it about a fifth less CPU per login than one per core; at its ~120 µs per login one core drives about 8,000 logins per second.")
+    @Option(help: "The load generator's SwiftNIO event loops (threads). One by default: on a machine it shares with the server, one loop costs it about a fifth less CPU per login than one per core; at its ~100 µs per login one core drives about 10,000 logins per second.")
     var eventLoops: Int = 1
 
     @Option(help: "The origin the clients claim (default: each server URL's origin).")

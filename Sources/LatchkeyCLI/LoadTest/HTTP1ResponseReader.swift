@@ -1,12 +1,15 @@
+import LatchkeyClient
+
 /// Reads HTTP/1.1 responses (RFC 9112) from one connection's bytes, for the load generator's transport
 /// (``KeepAliveHTTPTransport``): a status line, header fields, and a body framed by `Content-Length` or chunked
 /// transfer coding, or none (1xx, 204, 304). A response framed only by the connection's close is refused: the servers a
 /// load test talks to frame every answer.
 ///
-/// Bytes go in as they arrive (``append(_:)``); ``next()`` returns each response once it is whole. Written by hand
-/// because the load generator shares the cores with the server it measures, and SwiftNIO's general decoder (llhttp,
-/// then a head, header list and message per part through the pipeline) was a tenth of its CPU (docs/PERFORMANCE.md,
-/// fifteenth round).
+/// Bytes go in as they arrive (``append(_:)``); ``next()`` returns each response once it is whole, as the client
+/// library's `HTTPResponse` (field names lowercased, repeated fields joined with `, ` except `Set-Cookie`, whose fields
+/// are kept apart). Written by hand because the load generator shares the cores with the server it measures, and
+/// SwiftNIO's general decoder (llhttp, then a head, header list and message per part through the pipeline) was a tenth
+/// of its CPU (docs/PERFORMANCE.md, fifteenth round).
 struct HTTP1ResponseReader {
     /// A response that cannot be read.
     enum Failure: Error, Equatable, CustomStringConvertible {
@@ -19,15 +22,6 @@ struct HTTP1ResponseReader {
             case .tooLarge(let limit): "the response is larger than \(limit) bytes"
             }
         }
-    }
-
-    /// One whole response: field names lowercased, repeated fields joined with `, ` except `Set-Cookie`, whose fields
-    /// are kept apart.
-    struct Response: Equatable {
-        var status: Int
-        var headers: [String: String]
-        var setCookies: [String]
-        var body: [UInt8]
     }
 
     /// The longest status line and header section read (bytes).
@@ -62,7 +56,7 @@ struct HTTP1ResponseReader {
 
     /// The next whole response, or nil until more bytes arrive. After a failure the connection's bytes cannot be
     /// read further.
-    mutating func next() throws(Failure) -> Response? {
+    mutating func next() throws(Failure) -> HTTPResponse? {
         while true {
             guard let headEnd = findHeadEnd() else {
                 guard bytes.count - start <= Self.maximumHeadSize else { throw .malformed("a header section over 64 KiB") }
@@ -109,9 +103,10 @@ struct HTTP1ResponseReader {
     }
 
     /// The status line and fields: the head up to (not including) the CRLF that ends its last line.
-    private static func head(_ head: ArraySlice<UInt8>) throws(Failure) -> Response {
+    private static func head(_ head: ArraySlice<UInt8>) throws(Failure) -> HTTPResponse {
         var lines = LineIterator(head)
-        var response = Response(status: try status(of: lines.next() ?? []), headers: [:], setCookies: [], body: [])
+        // Filled in place: the names are lowercased here, so `HTTPResponse`'s initializer need not build its fields again.
+        var response = HTTPResponse(status: try status(of: lines.next() ?? []))
         response.headers.reserveCapacity(8)
         while let line = lines.next() {
             let (name, value) = try field(line)
@@ -191,7 +186,7 @@ struct HTTP1ResponseReader {
     }
 
     /// How the body after this head ends (RFC 9112 §6.3).
-    private static func framing(of response: Response) throws(Failure) -> Framing {
+    private static func framing(of response: HTTPResponse) throws(Failure) -> Framing {
         switch response.status {
         case 100...199: return .interim
         case 204, 304: return .none

@@ -192,9 +192,7 @@ private final class ExchangeHandler: ChannelDuplexHandler {
                     fail(KeepAliveHTTPTransport.Failure.unrequested, context: context)
                     return
                 }
-                promise.succeed(HTTPResponse(
-                    status: response.status, headers: response.headers, setCookies: response.setCookies, body: response.body
-                ))
+                promise.succeed(response)
             }
         } catch {
             fail(error, context: context)
