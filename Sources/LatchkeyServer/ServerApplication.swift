@@ -35,11 +35,15 @@ public enum ServerApplication {
         logger: Logger = Logger(label: "latchkey.server"),
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> App {
-        let router = makeRouter(configuration: configuration, store: store, metrics: metrics, logger: logger)
+        let responder = makeRouter(configuration: configuration, store: store, metrics: metrics, logger: logger).buildResponder()
+        let serverName = "Latchkey"
         var app = Application(
-            router: router,
-            server: DeadlineHTTP1Channel.builder(configuration.connectionDeadlines),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Latchkey"),
+            responder: responder,
+            server: HTTP1ServerChannel.builder(
+                responder: responder, deadlines: configuration.connectionDeadlines, bodyLimit: configuration.bodyLimit,
+                serverName: serverName
+            ),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger
         )

@@ -1,13 +1,9 @@
-import Hummingbird
-import HummingbirdCore
-import Logging
 import NIOCore
-import NIOHTTP1
 
 /// How long a client may take over each part of an HTTP/1 connection before the server closes it.
 ///
 /// - `idle`: a connection with no request under way (a new one before its first byte, or a kept-alive one between
-///   requests). Enforced by Hummingbird's own `HTTP1Channel` idle timeout.
+///   requests).
 /// - `header`: from the first byte of a request to the end of its headers.
 /// - `body`: from the end of the headers to the end of the body.
 ///
@@ -28,85 +24,67 @@ public struct ConnectionDeadlines: Sendable, Equatable {
     }
 }
 
-/// Hummingbird's `HTTP1Channel` with ``ConnectionDeadlines``: the idle timeout in its configuration, and two small
-/// handlers of ours, sharing one ``RequestReadTimer`` per connection, for the header and body deadlines.
-struct DeadlineHTTP1Channel: ServerChildChannel {
-    typealias Value = HTTP1Channel.Value
-
-    let inner: HTTP1Channel
-    let deadlines: ConnectionDeadlines
-
-    /// The server builder for `Application(server:)`.
-    static func builder(_ deadlines: ConnectionDeadlines) -> HTTPServerBuilder {
-        HTTPServerBuilder { responder in
-            DeadlineHTTP1Channel(
-                inner: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: TimeAmount(deadlines.idle))),
-                deadlines: deadlines
-            )
-        }
-    }
-
-    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
-            let operations = channel.pipeline.syncOperations
-            let timer = RequestReadTimer(channel: channel, header: TimeAmount(deadlines.header), body: TimeAmount(deadlines.body))
-            // Raw bytes, before the HTTP decoder: the first byte of a request starts the header deadline.
-            try operations.addHandler(RequestBytesObserver(timer: timer), position: .first)
-            // Decoded parts, right after the decoder: the end of the headers and of the body.
-            let decoder = try operations.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
-            try operations.addHandler(RequestPartObserver(timer: timer), position: .after(decoder.handler))
-            return value
-        }
-    }
-
-    func handle(value: Value, logger: Logger) async {
-        await inner.handle(value: value, logger: logger)
-    }
-}
-
-/// The header and body deadlines of one connection. Confined to the connection's event loop.
+/// The idle, header and body deadlines of one connection. Confined to the connection's event loop.
 ///
 /// A request moves the deadline; it does not schedule a timer. One timer at a time is pending per connection: when it
 /// fires, the connection is closed if the current phase's deadline has passed, and otherwise the timer is set again for
-/// that deadline (or not at all between requests). A new timer is scheduled only when a deadline comes before the
-/// pending one. On a kept-alive connection with steady traffic that is one timer per header deadline (10 s), not
-/// two timers scheduled and cancelled per request, which was a visible part of a request's cost.
+/// that deadline. A new timer is scheduled only when a deadline comes before the pending one. On a kept-alive
+/// connection with steady traffic that is one timer per header deadline (10 s), not timers scheduled and cancelled
+/// per request, which was a visible part of a request's cost.
 final class RequestReadTimer {
-    private enum Phase { case waiting, headers, body }
+    private enum Phase {
+        /// No request under way and none waiting for its answer: the idle timeout.
+        case waiting
+        /// From a request's first byte to the end of its headers.
+        case headers
+        /// From the end of the headers to the end of the body.
+        case body
+        /// Requests read and waiting for their answers: no deadline (the server's own work is not the client's).
+        case answering
+    }
 
     private let channel: any Channel
-    private let header: TimeAmount
-    private let body: TimeAmount
+    private let deadlines: (idle: TimeAmount, header: TimeAmount, body: TimeAmount)
     private var phase = Phase.waiting
-    /// When the current phase must be over (`distantFuture` between requests).
+    /// When the current phase must be over (`distantFuture` while answering).
     private var deadline = NIODeadline.distantFuture
     /// The pending timer and when it fires.
     private var scheduled: (task: Scheduled<Void>, at: NIODeadline)?
 
-    init(channel: any Channel, header: TimeAmount, body: TimeAmount) {
+    init(channel: any Channel, deadlines: ConnectionDeadlines) {
         self.channel = channel
-        self.header = header
-        self.body = body
+        self.deadlines = (TimeAmount(deadlines.idle), TimeAmount(deadlines.header), TimeAmount(deadlines.body))
     }
 
-    /// Bytes arrived: when no request is under way, they begin one and its headers must be complete in time.
+    /// A new connection: its first request must begin within the idle timeout.
+    func waitForRequest() {
+        phase = .waiting
+        move(to: .now() + deadlines.idle)
+    }
+
+    /// Bytes arrived: when no request is being read, they begin one and its headers must be complete in time.
     func bytesArrived() {
-        guard phase == .waiting else { return }
+        guard phase == .waiting || phase == .answering else { return }
         phase = .headers
-        move(to: .now() + header)
+        move(to: .now() + deadlines.header)
     }
 
     /// The headers are complete: the body must be complete in time.
     func headReceived() {
         phase = .body
-        move(to: .now() + body)
+        move(to: .now() + deadlines.body)
     }
 
-    /// The request is complete; the next one starts with its first byte (until then the idle timeout applies). A
-    /// pending timer stays: when it fires between requests it does nothing.
+    /// The request is complete; it waits for its answer, with no deadline.
     func endReceived() {
-        phase = .waiting
+        phase = .answering
         deadline = .distantFuture
+    }
+
+    /// Every request read has been answered: unless another is being read, the idle timeout starts again.
+    func allAnswered() {
+        guard phase == .answering else { return }
+        waitForRequest()
     }
 
     func cancel() {
@@ -134,7 +112,7 @@ final class RequestReadTimer {
 
     private func fired() {
         scheduled = nil
-        guard phase != .waiting else { return }
+        guard deadline != .distantFuture else { return }
         if deadline <= .now() {
             channel.close(promise: nil)
         } else {
@@ -165,27 +143,6 @@ final class RequestBytesObserver: ChannelInboundHandler, RemovableChannelHandler
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if unwrapInboundIn(data).readableBytes > 0 { timer.bytesArrived() }
-        context.fireChannelRead(data)
-    }
-}
-
-/// Sees the decoded request parts (right after the HTTP decoder) and tells the ``RequestReadTimer``.
-final class RequestPartObserver: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPServerRequestPart
-    typealias InboundOut = HTTPServerRequestPart
-
-    private let timer: RequestReadTimer
-
-    init(timer: RequestReadTimer) {
-        self.timer = timer
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .head: timer.headReceived()
-        case .body: break
-        case .end: timer.endReceived()
-        }
         context.fireChannelRead(data)
     }
 }

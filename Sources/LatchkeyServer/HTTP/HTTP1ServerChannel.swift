@@ -1,0 +1,132 @@
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import Foundation
+import LatchkeyAPI
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// The server's HTTP/1 connections: each request is read whole on the connection's event loop
+/// (``HTTP1ConnectionHandler``), answered by the router in the connection's task, and written back as one buffer.
+///
+/// Hummingbird's `Server` still binds, accepts, runs one task per connection (``handle(value:logger:)``) and tells
+/// each connection to quiesce on graceful shutdown. What this replaces is Hummingbird's `HTTP1Channel`, which streams
+/// each request and response as parts through a `NIOAsyncChannel` (an inbound stream, an outbound writer, the body
+/// as its own stream): about 15 µs of server CPU per request more than a task that receives whole requests, which is
+/// most of the framework's share of a login (docs/PERFORMANCE.md, sixteenth round). Every route of ours takes a small
+/// JSON or form body and answers with one buffer, so nothing here needs streaming.
+///
+/// What a connection guarantees, as Hummingbird's did:
+/// - the ``ConnectionDeadlines`` (idle, headers, body), by one ``RequestReadTimer``;
+/// - responses in request order; at most ``HTTP1ConnectionHandler/maxRequestsInFlight`` requests read ahead;
+/// - `Connection: close` and HTTP/1.0 answered and then closed;
+/// - a body over the limit refused with 413 at once when `Content-Length` says so (the rest read and dropped);
+/// - a request that is not HTTP/1.1 answered 400 `request.invalid`, then closed;
+/// - on graceful shutdown, requests already read are answered, then the connection closes.
+struct HTTP1ServerChannel: ServerChildChannel {
+    /// One accepted connection: its channel, the whole requests its handler reads, and the handler to answer through.
+    struct Connection: ServerChildChannelValue {
+        let channel: any Channel
+        let requests: AsyncStream<HTTP1ConnectionHandler.Incoming>
+        let handler: NIOLoopBound<HTTP1ConnectionHandler>
+
+        /// Hands a response to the handler, on the connection's event loop.
+        func send(_ response: HTTPResponse, body: ByteBuffer, for request: HTTP1ConnectionHandler.RequestFacts) {
+            let handler = handler
+            if channel.eventLoop.inEventLoop {
+                handler.value.send(response, body: body, for: request)
+            } else {
+                channel.eventLoop.execute { handler.value.send(response, body: body, for: request) }
+            }
+        }
+    }
+
+    let responder: RouterResponder<ServerRequestContext>
+    let deadlines: ConnectionDeadlines
+    let bodyLimit: Int
+    let serverName: String
+
+    /// The server builder for `Application(responder:server:)`, answering with `responder`.
+    ///
+    /// Hummingbird's `Application` hands a builder its own responder closure, which answers through a
+    /// `ResponseWriter` on a `NIOAsyncChannel`; this channel does not take it and calls the router's responder itself.
+    static func builder(
+        responder: RouterResponder<ServerRequestContext>, deadlines: ConnectionDeadlines, bodyLimit: Int, serverName: String
+    ) -> HTTPServerBuilder {
+        HTTPServerBuilder { _ in
+            HTTP1ServerChannel(responder: responder, deadlines: deadlines, bodyLimit: bodyLimit, serverName: serverName)
+        }
+    }
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Connection> {
+        channel.eventLoop.makeCompletedFuture {
+            let (requests, continuation) = AsyncStream.makeStream(of: HTTP1ConnectionHandler.Incoming.self)
+            let timer = RequestReadTimer(channel: channel, deadlines: deadlines)
+            let handler = HTTP1ConnectionHandler(
+                requests: continuation, timer: timer, bodyLimit: bodyLimit, serverName: serverName
+            )
+            let operations = channel.pipeline.syncOperations
+            // Raw bytes, before the HTTP decoder: the first byte of a request starts the header deadline.
+            try operations.addHandler(RequestBytesObserver(timer: timer))
+            try operations.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes)))
+            try operations.addHandler(handler)
+            timer.waitForRequest()
+            return Connection(channel: channel, requests: requests, handler: NIOLoopBound(handler, eventLoop: channel.eventLoop))
+        }
+    }
+
+    func handle(value connection: Connection, logger: Logger) async {
+        await withTaskCancellationHandler {
+            for await incoming in connection.requests {
+                switch incoming {
+                case .request(let request, let facts):
+                    let (response, body) = await respond(to: request, channel: connection.channel, logger: logger)
+                    connection.send(response, body: body, for: facts)
+                case .malformed:
+                    connection.send(Self.malformed.response, body: Self.malformed.body, for: .closing)
+                }
+            }
+        } onCancel: {
+            connection.channel.close(promise: nil)
+        }
+    }
+
+    /// The router's answer to `request` with its body collected; 500 when the router throws, as Hummingbird's
+    /// application answers (our error middleware answers every error before that).
+    private func respond(to request: Request, channel: any Channel, logger: Logger) async -> (HTTPResponse, ByteBuffer) {
+        let context = ServerRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
+        do {
+            let response = try await responder.respond(to: request, context: context)
+            let collector = ResponseBodyCollector()
+            try await response.body.write(collector)
+            return (response.head, collector.buffer)
+        } catch {
+            logger.error("request failed outside the routes", metadata: ["error.type": "\(type(of: error))"])
+            return (HTTPResponse(status: .internalServerError), ByteBuffer())
+        }
+    }
+
+    /// The answer to bytes that are not an HTTP/1.1 request: 400 `request.invalid` in the native error body.
+    static let malformed: (response: HTTPResponse, body: ByteBuffer) = {
+        let error = APIErrorBody(code: "request.invalid", message: "the request is not valid HTTP/1.1", credentialId: nil, rpId: nil)
+        let body = (try? JSONEncoder().encode(error)).map { ByteBuffer(bytes: $0) } ?? ByteBuffer()
+        return (HTTPResponse(status: .badRequest, headerFields: [.contentType: "application/json; charset=utf-8"]), body)
+    }()
+}
+
+/// Gathers a response body's buffers into one (our responses are small JSON bodies and the web page's files).
+private final class ResponseBodyCollector: ResponseBodyWriter {
+    var buffer = ByteBuffer()
+
+    func write(_ buffer: ByteBuffer) async throws {
+        var buffer = buffer
+        if self.buffer.readableBytes == 0 {
+            self.buffer = buffer
+        } else {
+            self.buffer.writeBuffer(&buffer)
+        }
+    }
+
+    func finish(_ trailingHeaders: HTTPFields?) async throws {}
+}

@@ -1,0 +1,199 @@
+import Foundation
+@testable import LatchkeyServer
+import NIOCore
+import ServiceLifecycle
+import Testing
+
+/// The server's own HTTP/1 connection layer (`HTTP1ServerChannel`, `HTTP1ConnectionHandler`), over raw TCP
+/// connections to a live server: whole requests answered in order, read-ahead held and released, every way a
+/// connection closes, the body limit before the body is read, `Expect: 100-continue`, `HEAD`, and the `Date` field.
+@Suite("HTTP/1 connections: order, closing, limits")
+struct HTTP1ConnectionTests {
+    static let health = "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n"
+    static let association = "GET /.well-known/apple-app-site-association HTTP/1.1\r\nHost: localhost\r\n\r\n"
+
+    /// The settings of these tests: a 1 KiB body limit.
+    static var settings: ServerSettings {
+        var settings = ServerSettings.test
+        settings.bodyLimit = 1024
+        return settings
+    }
+
+    /// Runs `body` over one raw connection to a fresh server, with the connection's replies as they arrive.
+    private static func withConnection(
+        _ body: @escaping @Sendable (RawConnection, inout AsyncStream<String>.Iterator) async throws -> Void
+    ) async throws {
+        try await withServer(.sqlite, settings: settings) { server in
+            let connection = try await RawConnection.open(port: try #require(server.client.port))
+            var replies = try await connection.replies()
+            try await body(connection, &replies)
+        }
+    }
+
+    /// The head of a request for sign-in options with `fields` (each ending in CRLF) and its blank line.
+    static func optionsHead(_ fields: String) -> String {
+        "POST /v1/passkeys/authentication/options HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\(fields)\r\n"
+    }
+
+    /// Sends a health check on `connection` and expects its answer.
+    private static func expectServed(
+        after bytes: String = "", on connection: RawConnection, _ replies: inout AsyncStream<String>.Iterator
+    ) async throws {
+        try await connection.send(bytes + health)
+        let text = await RawConnection.reply(containing: #"{"status":"ok"}"#, from: &replies)
+        #expect(text.contains("HTTP/1.1 200 OK\r\n"), "\(text)")
+    }
+
+    /// What arrives until `complete` says it is all there, or the connection ends.
+    private static func read(from replies: inout AsyncStream<String>.Iterator, until complete: (String) -> Bool) async -> String {
+        var text = ""
+        while !complete(text), let chunk = await replies.next() { text += chunk }
+        return text
+    }
+
+    private static func count(_ marker: String, in text: String) -> Int {
+        text.components(separatedBy: marker).count - 1
+    }
+
+    @Test func pipelinedRequestsAreAnsweredInOrderPastTheReadAhead() async throws {
+        try await Self.withConnection { connection, iterator in
+            // Ten requests in one write: more than the four the handler reads ahead of their answers.
+            let sent = (0..<10).map { $0 % 3 == 0 ? Self.association : Self.health }
+            try await connection.send(sent.joined())
+            let text = await Self.read(from: &iterator) {
+                Self.count(#"{"status":"ok"}"#, in: $0) == 6 && Self.count("webcredentials", in: $0) == 4
+            }
+            let kinds = text.components(separatedBy: "HTTP/1.1 200 OK").dropFirst().map { $0.contains("webcredentials") ? "a" : "h" }
+            #expect(kinds.joined() == "ahhahhahha", "\(text)")
+        }
+    }
+
+    @Test(
+        "a request that ends its connection is answered, then the connection closes",
+        arguments: ["GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", "GET /healthz HTTP/1.0\r\n\r\n"]
+    )
+    func aLastRequestIsAnsweredThenTheConnectionCloses(_ request: String) async throws {
+        try await Self.withConnection { connection, iterator in
+            try await connection.send(request)
+            let text = await RawConnection.reply(containing: #"{"status":"ok"}"#, from: &iterator)
+            #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n") && text.contains("\r\nConnection: close\r\n"), "\(text)")
+            #expect(await connection.closedWithin(.seconds(5)) != nil)
+        }
+    }
+
+    @Test func bytesThatAreNotHTTPAreAnswered400ThenTheConnectionCloses() async throws {
+        try await Self.withConnection { connection, iterator in
+            // One good request first: it is answered, then the garbage after it.
+            try await connection.send(Self.health + "NOT HTTP AT ALL\r\n\r\n")
+            let text = await RawConnection.reply(containing: "request.invalid", from: &iterator)
+            #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(text)")
+            let refusal = try #require(text.range(of: "HTTP/1.1 400 Bad Request\r\n"), "\(text)")
+            #expect(text[refusal.lowerBound...].contains(#"{"error":{"code":"request.invalid","#), "\(text)")
+            #expect(await connection.closedWithin(.seconds(5)) != nil)
+        }
+    }
+
+    @Test func aBodyOverTheLimitByItsLengthIsRefusedBeforeItIsSentAndDropped() async throws {
+        try await Self.withConnection { connection, iterator in
+            try await connection.send(Self.optionsHead("Content-Length: 100000\r\n"))
+            let text = await RawConnection.reply(containing: "request.tooLarge", from: &iterator)
+            #expect(text.hasPrefix("HTTP/1.1 413 "), "\(text)")
+            // The body is read and dropped; then the connection serves its next request.
+            try await Self.expectServed(after: String(repeating: " ", count: 100_000), on: connection, &iterator)
+        }
+    }
+
+    @Test func aChunkedBodyThatGrowsOverTheLimitIsRefusedAndDropped() async throws {
+        try await Self.withConnection { connection, iterator in
+            let chunk = "320\r\n" + String(repeating: " ", count: 800) + "\r\n"
+            try await connection.send(Self.optionsHead("Transfer-Encoding: chunked\r\n") + chunk + chunk)
+            let text = await RawConnection.reply(containing: "request.tooLarge", from: &iterator)
+            #expect(text.hasPrefix("HTTP/1.1 413 "), "\(text)")
+            try await Self.expectServed(after: chunk + "0\r\n\r\n", on: connection, &iterator)
+        }
+    }
+
+    @Test func expectContinueGetsAnInterimAnswerBeforeTheBody() async throws {
+        try await Self.withConnection { connection, iterator in
+            try await connection.send(Self.optionsHead("Content-Length: 2\r\nExpect: 100-continue\r\n"))
+            let interim = await RawConnection.reply(containing: "\r\n\r\n", from: &iterator)
+            #expect(interim == "HTTP/1.1 100 Continue\r\n\r\n")
+            try await connection.send("{}")
+            let text = await RawConnection.reply(containing: #""ticket""#, from: &iterator)
+            #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(text)")
+        }
+    }
+
+    @Test func aHeadAnswerHasItsLengthButNoBody() async throws {
+        try await Self.withConnection { connection, iterator in
+            // The page's HEAD, then a GET on the same connection: its answer must follow the HEAD answer's blank line.
+            try await connection.send("HEAD / HTTP/1.1\r\nHost: localhost\r\n\r\n" + Self.health)
+            let text = await RawConnection.reply(containing: #"{"status":"ok"}"#, from: &iterator)
+            let answers = text.components(separatedBy: "\r\n\r\n")
+            #expect(answers.count == 3 && answers[0].contains("\r\nContent-Length: ") && answers[1].hasPrefix("HTTP/1.1 200 OK\r\n"), "\(text)")
+        }
+    }
+
+    @Test func aClientThatClosesItsSendingSideStillGetsItsAnswer() async throws {
+        try await Self.withConnection { connection, iterator in
+            try await connection.send(Self.health)
+            try await connection.channel.close(mode: .output)
+            let text = await RawConnection.reply(containing: #"{"status":"ok"}"#, from: &iterator)
+            #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(text)")
+            #expect(await connection.closedWithin(.seconds(5)) != nil)
+        }
+    }
+
+    @Test func answersCarryTheDateAndTheServer() async throws {
+        #expect(HTTPDate.imfFixdate(second: 784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(HTTPDate.imfFixdate(second: 1_795_000_000) == "Wed, 18 Nov 2026 11:06:40 GMT")
+        try await Self.withConnection { connection, iterator in
+            try await connection.send(Self.health)
+            let text = await RawConnection.reply(containing: #"{"status":"ok"}"#, from: &iterator)
+            #expect(text.contains("\r\nServer: Latchkey\r\n"), "\(text)")
+            let date = try #require(text.components(separatedBy: "\r\n").first { $0.hasPrefix("Date: ") })
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+            let sent = try #require(formatter.date(from: String(date.dropFirst("Date: ".count))), "\(date)")
+            #expect(abs(sent.timeIntervalSinceNow) < 60)
+        }
+    }
+}
+
+/// Graceful shutdown through the server's own connections: idle ones close at once, one whose request is under way is
+/// answered first. Timing-dependent (the request's head must have been read when the shutdown begins), so it runs in
+/// the timing step of scripts/test.sh (`LATCHKEY_TEST_TIMING=1`), with nothing else on the cores.
+@Suite("HTTP/1 connections: graceful shutdown", .enabled(if: ProcessInfo.processInfo.environment["LATCHKEY_TEST_TIMING"] == "1"))
+struct HTTP1GracefulShutdownTests {
+    @Test func aRequestUnderWayIsAnsweredAndIdleConnectionsClose() async throws {
+        try await TestDatabase.with(.sqlite) { database in
+            var settings = ServerSettings.test
+            settings.port = 0
+            let configuration = try ServerConfiguration(settings)
+            let (ports, port) = AsyncStream.makeStream(of: Int.self)
+            let app = ServerApplication.make(configuration: configuration, store: try database.makeStore(), logger: quietLogger) {
+                port.yield($0)
+            }
+            let group = ServiceGroup(configuration: .init(services: [app], logger: quietLogger))
+            try await withThrowingTaskGroup(of: Void.self) { tasks in
+                tasks.addTask { try await group.run() }
+                var portIterator = ports.makeAsyncIterator()
+                let bound = try #require(await portIterator.next())
+                let idle = try await RawConnection.open(port: bound)
+                let busy = try await RawConnection.open(port: bound)
+                var replies = try await busy.replies()
+                try await busy.send(HTTP1ConnectionTests.optionsHead("Content-Length: 2\r\n"))
+                try await Task.sleep(for: .milliseconds(500))
+                await group.triggerGracefulShutdown()
+                #expect(await idle.closedWithin(.seconds(5)) != nil, "an idle connection closes at once")
+                try await busy.send("{}")
+                let text = await RawConnection.reply(containing: #""ticket""#, from: &replies)
+                #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(text)")
+                #expect(await busy.closedWithin(.seconds(5)) != nil, "then it closes")
+                try await tasks.next()
+            }
+        }
+    }
+}
