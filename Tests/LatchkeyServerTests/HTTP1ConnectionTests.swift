@@ -1,7 +1,10 @@
 import Foundation
+import LatchkeyAPI
 @testable import LatchkeyServer
+import Logging
 import NIOCore
 import ServiceLifecycle
+import Synchronization
 import Testing
 
 /// The server's own HTTP/1 connection layer (`HTTP1ServerChannel`, `HTTP1ConnectionHandler`), over raw TCP
@@ -88,7 +91,9 @@ struct HTTP1ConnectionTests {
             let text = await RawConnection.reply(containing: "request.invalid", from: &iterator)
             #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(text)")
             let refusal = try #require(text.range(of: "HTTP/1.1 400 Bad Request\r\n"), "\(text)")
-            #expect(text[refusal.lowerBound...].contains(#"{"error":{"code":"request.invalid","#), "\(text)")
+            let body = try #require(text[refusal.lowerBound...].components(separatedBy: "\r\n\r\n").last)
+            let error = try JSONDecoder().decode(APIErrorBody.self, from: Data(body.utf8))
+            #expect(error.error.code == "request.invalid", "\(text)")
             #expect(await connection.closedWithin(.seconds(5)) != nil)
         }
     }
@@ -159,6 +164,41 @@ struct HTTP1ConnectionTests {
             let sent = try #require(formatter.date(from: String(date.dropFirst("Date: ".count))), "\(date)")
             #expect(abs(sent.timeIntervalSinceNow) < 60)
         }
+    }
+    @Test func eachRequestsLogLinesCarryTheirOwnRequestID() async throws {
+        let recorded = RecordedLog()
+        var logger = Logger(label: "latchkey.server.test") { _ in RecordingLogHandler(log: recorded) }
+        logger.logLevel = .info
+        try await withServer(.sqlite, settings: Self.settings, logger: logger) { server in
+            for _ in 0..<2 {
+                let reply = try await server.app().send(.get, APIPaths.Operations.health)
+                #expect(reply.status == .ok)
+            }
+        }
+        let ids = recorded.lines.withLock { $0 }.filter { $0.message == "request" }.compactMap { $0.metadata["hb.request.id"] }
+        #expect(ids.count == 2 && ids[0] != ids[1], "\(ids)")
+    }
+}
+
+/// The log events a test's server wrote.
+final class RecordedLog: Sendable {
+    let lines = Mutex<[(message: String, metadata: [String: String])]>([])
+}
+
+/// Records each event with its handler metadata and its own, as text.
+struct RecordingLogHandler: LogHandler {
+    let log: RecordedLog
+    var logLevel: Logger.Level = .info
+    var metadata: Logger.Metadata = [:]
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let fields = metadata.merging(event.metadata ?? [:]) { $1 }.mapValues(\.description)
+        log.lines.withLock { $0.append((event.message.description, fields)) }
     }
 }
 

@@ -93,8 +93,11 @@ struct HTTP1ServerChannel: ServerChildChannel {
     }
 
     /// The router's answer to `request` with its body collected; 500 when the router throws, as Hummingbird's
-    /// application answers (our error middleware answers every error before that).
+    /// application answers (our error middleware answers every error before that). The request's log lines carry a
+    /// request ID (`hb.request.id`, Hummingbird's), as they did under Hummingbird's application.
     private func respond(to request: Request, channel: any Channel, logger: Logger) async -> (HTTPResponse, ByteBuffer) {
+        var logger = logger
+        logger[metadataKey: "hb.request.id"] = .stringConvertible(RequestID())
         let context = ServerRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
         do {
             let response = try await responder.respond(to: request, context: context)
@@ -110,7 +113,7 @@ struct HTTP1ServerChannel: ServerChildChannel {
     /// The answer to bytes that are not an HTTP/1.1 request: 400 `request.invalid` in the native error body.
     static let malformed: (response: HTTPResponse, body: ByteBuffer) = {
         let error = APIErrorBody(code: "request.invalid", message: "the request is not valid HTTP/1.1", credentialId: nil, rpId: nil)
-        let body = (try? JSONEncoder().encode(error)).map { ByteBuffer(bytes: $0) } ?? ByteBuffer()
+        let body = (try? APIJSON.makeEncoder().encode(error)).map { ByteBuffer(bytes: $0) } ?? ByteBuffer()
         return (HTTPResponse(status: .badRequest, headerFields: [.contentType: "application/json; charset=utf-8"]), body)
     }()
 }
