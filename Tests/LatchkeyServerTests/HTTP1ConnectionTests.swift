@@ -84,10 +84,18 @@ struct HTTP1ConnectionTests {
         }
     }
 
-    @Test func bytesThatAreNotHTTPAreAnswered400ThenTheConnectionCloses() async throws {
+    @Test(
+        "bytes that are not HTTP, or a head over the limits, are answered 400, then the connection closes",
+        arguments: [
+            "NOT HTTP AT ALL\r\n\r\n",
+            "GET /healthz HTTP/1.1\r\nHost: localhost\r\n" + String(repeating: "X-Field: 1\r\n", count: 1001) + "\r\n",
+            "GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Big: " + String(repeating: "a", count: 81 * 1024) + "\r\n\r\n",
+        ]
+    )
+    func badBytesAreAnswered400ThenTheConnectionCloses(_ bad: String) async throws {
         try await Self.withConnection { connection, iterator in
-            // One good request first: it is answered, then the garbage after it.
-            try await connection.send(Self.health + "NOT HTTP AT ALL\r\n\r\n")
+            // One good request first: it is answered, then the bad bytes after it.
+            try await connection.send(Self.health + bad)
             let text = await RawConnection.reply(containing: "request.invalid", from: &iterator)
             #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(text)")
             let refusal = try #require(text.range(of: "HTTP/1.1 400 Bad Request\r\n"), "\(text)")

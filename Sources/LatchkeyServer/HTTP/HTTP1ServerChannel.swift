@@ -22,7 +22,7 @@ import NIOHTTP1
 /// - responses in request order; at most ``HTTP1ConnectionHandler/maxRequestsInFlight`` requests read ahead;
 /// - `Connection: close` and HTTP/1.0 answered and then closed;
 /// - a body over the limit refused with 413 at once when `Content-Length` says so (the rest read and dropped);
-/// - a request that is not HTTP/1.1 answered 400 `request.invalid`, then closed;
+/// - a request that is not HTTP/1.1, or whose head is over ``headLimits``, answered 400 `request.invalid`, then closed;
 /// - on graceful shutdown, requests already read are answered, then the connection closes.
 struct HTTP1ServerChannel: ServerChildChannel {
     /// One accepted connection: its channel, the whole requests its handler reads, and the handler to answer through.
@@ -69,7 +69,7 @@ struct HTTP1ServerChannel: ServerChildChannel {
             let operations = channel.pipeline.syncOperations
             // Raw bytes, before the HTTP decoder: the first byte of a request starts the header deadline.
             try operations.addHandler(RequestBytesObserver(timer: timer))
-            try operations.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes)))
+            try operations.addHandler(ByteToMessageHandler(HTTPRequestDecoder(limitConfiguration: Self.headLimits)))
             try operations.addHandler(handler)
             timer.waitForRequest()
             return Connection(channel: channel, requests: requests, handler: NIOLoopBound(handler, eventLoop: channel.eventLoop))
@@ -109,6 +109,16 @@ struct HTTP1ServerChannel: ServerChildChannel {
             return (HTTPResponse(status: .internalServerError), ByteBuffer())
         }
     }
+
+    /// The limits on a request's head, Hummingbird's: 80 KiB for a field and for all of them, at most 1,000 fields.
+    /// A head over them is answered 400 `request.invalid`.
+    static let headLimits: NIOHTTPDecoderLimitConfiguration = {
+        var limits = NIOHTTPDecoderLimitConfiguration()
+        limits.maxHeaderFieldSize = 80 * 1024
+        limits.maxHeaderListSize = 80 * 1024
+        limits.maxHeaderFieldCount = 1000
+        return limits
+    }()
 
     /// The answer to bytes that are not an HTTP/1.1 request: 400 `request.invalid` in the native error body.
     static let malformed: (response: HTTPResponse, body: ByteBuffer) = {
