@@ -73,7 +73,8 @@ struct HTTP1ConnectionTests {
 
     @Test(
         "a request that ends its connection is answered, then the connection closes",
-        arguments: ["GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", "GET /healthz HTTP/1.0\r\n\r\n"]
+        arguments: ["GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", "GET /healthz HTTP/1.0\r\n\r\n",
+                    "GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"]
     )
     func aLastRequestIsAnsweredThenTheConnectionCloses(_ request: String) async throws {
         try await Self.withConnection { connection, iterator in

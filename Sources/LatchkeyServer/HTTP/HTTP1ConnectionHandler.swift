@@ -10,7 +10,7 @@ import NIOHTTPTypesHTTP1
 ///
 /// - **Order and read-ahead.** Requests go to the task in order and are answered in order. While
 ///   ``maxRequestsInFlight`` are waiting for their answers, the handler stops reading the socket, so a client that
-///   pipelines cannot make the server hold more than that.
+///   pipelines makes the server hold no more than those and what the reads so far brought.
 /// - **Body limit.** A body whose `Content-Length` is over the limit is not kept: the request goes to the task at once
 ///   with an empty body (the route's body limit answers 413 from the header). A chunked body that grows over the limit
 ///   goes to the task as soon as it does, with what came so far. Either way the rest of the body is read and dropped,
@@ -109,7 +109,7 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
                 context.writeAndFlush(wrapOutboundOut(ByteBuffer(staticString: "HTTP/1.1 100 Continue\r\n\r\n")), promise: nil)
             }
         case (.body(var part), .body(let head, let gathered)):
-            // The enum lets go of the buffer first, so that appending to it does not copy it.
+            // The enum lets go of the buffer first, so that appending to it need not copy it.
             reading = .idle
             var body = gathered ?? ByteBuffer()
             body.writeBuffer(&part)
@@ -146,7 +146,8 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
             malformed()
             return
         }
-        let close = closing || !head.isKeepAlive
+        // HTTP/1.0 closes after each answer, even with `Connection: keep-alive` (the answer is HTTP/1.1's).
+        let close = closing || !head.isKeepAlive || head.version != .http1_1
         inFlight += 1
         closing = closing || close
         reading = refused ? .discarding : close ? .done : .idle
