@@ -1,7 +1,7 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
-import Foundation
 import LatchkeyAPI
 import Logging
 import NIOCore
@@ -17,13 +17,16 @@ import NIOHTTP1
 /// most of the framework's share of a login (docs/PERFORMANCE.md, sixteenth round). Every route of ours takes a small
 /// JSON or form body and answers with one buffer, so nothing here needs streaming.
 ///
-/// What a connection guarantees, as Hummingbird's did:
+/// What a connection does, as Hummingbird's did:
 /// - the ``ConnectionDeadlines`` (idle, headers, body), by one ``RequestReadTimer``;
-/// - responses in request order; at most ``HTTP1ConnectionHandler/maxRequestsInFlight`` requests read ahead;
+/// - responses in request order;
 /// - `Connection: close` and HTTP/1.0 answered and then closed;
 /// - a body over the limit refused with 413 at once when `Content-Length` says so (the rest read and dropped);
 /// - a request that is not HTTP/1.1, or whose head is over ``headLimits``, answered 400 `request.invalid`, then closed;
 /// - on graceful shutdown, requests already read are answered, then the connection closes.
+///
+/// And what it adds: reading held while ``HTTP1ConnectionHandler/maxRequestsInFlight`` requests wait for their
+/// answers, and `100 Continue` for `Expect: 100-continue`.
 struct HTTP1ServerChannel: ServerChildChannel {
     /// One accepted connection: its channel, the whole requests its handler reads, and the handler to answer through.
     struct Connection: ServerChildChannelValue {
@@ -92,8 +95,8 @@ struct HTTP1ServerChannel: ServerChildChannel {
         }
     }
 
-    /// The router's answer to `request` with its body collected; 500 when the router throws, as Hummingbird's
-    /// application answers (our error middleware answers every error before that). The request's log lines carry a
+    /// The router's answer to `request` with its body collected; 500 `internalError` when the router throws or a
+    /// streamed body fails (our error middleware answers every route's error before that). The request's log lines carry a
     /// request ID (`hb.request.id`, Hummingbird's), as they did under Hummingbird's application.
     private func respond(to request: Request, channel: any Channel, logger: Logger) async -> (HTTPResponse, ByteBuffer) {
         var logger = logger
@@ -106,7 +109,7 @@ struct HTTP1ServerChannel: ServerChildChannel {
             return (response.head, collector.buffer)
         } catch {
             logger.error("request failed outside the routes", metadata: ["error.type": "\(type(of: error))"])
-            return (HTTPResponse(status: .internalServerError), ByteBuffer())
+            return Self.internalError
         }
     }
 
@@ -120,12 +123,20 @@ struct HTTP1ServerChannel: ServerChildChannel {
         return limits
     }()
 
-    /// The answer to bytes that are not an HTTP/1.1 request: 400 `request.invalid` in the native error body.
-    static let malformed: (response: HTTPResponse, body: ByteBuffer) = {
-        let error = APIErrorBody(code: "request.invalid", message: "the request is not valid HTTP/1.1", credentialId: nil, rpId: nil)
-        let body = (try? APIJSON.makeEncoder().encode(error)).map { ByteBuffer(bytes: $0) } ?? ByteBuffer()
-        return (HTTPResponse(status: .badRequest, headerFields: [.contentType: "application/json; charset=utf-8"]), body)
-    }()
+    /// The answer to bytes that are not an HTTP/1.1 request: 400 `request.invalid`.
+    static let malformed = errorAnswer(APIError(.badRequest, code: "request.invalid", message: "the request is not valid HTTP/1.1"))
+
+    /// The answer when the router itself fails: 500 `internalError`, with no detail.
+    static let internalError = errorAnswer(.internal)
+
+    /// An error answer in the native error body (`{"error":{"code","message"}}`), made once.
+    private static func errorAnswer(_ error: APIError) -> (response: HTTPResponse, body: ByteBuffer) {
+        let body = (try? APIJSON.makeEncoder().encode(APIErrorBody(code: error.code, message: error.message)))
+        return (
+            HTTPResponse(status: error.status, headerFields: [.contentType: "application/json; charset=utf-8"]),
+            body.map { ByteBuffer(bytes: $0) } ?? ByteBuffer()
+        )
+    }
 }
 
 /// Gathers a response body's buffers into one (our responses are small JSON bodies and the web page's files).
