@@ -91,9 +91,13 @@ public enum ServerApplication {
         let services = Services(configuration: configuration, store: store, metrics: metrics, logger: logger)
         let (sessions, ceremonies, passwords, apple) = (services.sessions, services.ceremonies, services.passwords, services.apple)
 
+        // Each group's middleware is added as one stack (Hummingbird's `addMiddleware` builder): a stack is one layer of
+        // the responder chain, where each middleware added alone is a layer of its own, with its own executor hops.
         let router = Router(context: ServerRequestContext.self)
-        router.add(middleware: RequestObservationMiddleware(metrics: metrics, clients: clients))
-        router.add(middleware: ErrorResponseMiddleware(format: .native))
+        router.addMiddleware {
+            RequestObservationMiddleware(metrics: metrics, clients: clients)
+            ErrorResponseMiddleware(format: .native)
+        }
 
         // Cross-origin protection and the body limit are group middleware, so that in the conformance group they answer
         // in that group's error format.
@@ -101,15 +105,24 @@ public enum ServerApplication {
             trustedOrigins: Set(configuration.origins + configuration.relatedOrigins), bypassPaths: [APIPaths.Apple.callback]
         )
         let bodyLimit = BodyLimitMiddleware(limit: configuration.bodyLimit)
-        let routes = router.group().add(middleware: crossOrigin).add(middleware: bodyLimit)
-        let ceremonyRoutes = router.group().add(middleware: crossOrigin).add(middleware: bodyLimit)
+        let rateLimit = configuration.rateLimitPerMinute > 0
+            ? RateLimitMiddleware(limiter: TokenBucketLimiter(perMinute: configuration.rateLimitPerMinute), clients: clients)
+            : nil
+        let routes = router.group().addMiddleware {
+            crossOrigin
+            bodyLimit
+        }
+        let ceremonyRoutes = router.group().addMiddleware {
+            crossOrigin
+            bodyLimit
+            if let rateLimit { rateLimit }
+        }
         // The conformance profile's routes answer errors in its own body shape, chosen here by group.
-        let conformanceRoutes = router.group()
-            .add(middleware: ErrorResponseMiddleware(format: .conformance)).add(middleware: crossOrigin).add(middleware: bodyLimit)
-        if configuration.rateLimitPerMinute > 0 {
-            let limiter = TokenBucketLimiter(perMinute: configuration.rateLimitPerMinute)
-            ceremonyRoutes.add(middleware: RateLimitMiddleware(limiter: limiter, clients: clients))
-            conformanceRoutes.add(middleware: RateLimitMiddleware(limiter: limiter, clients: clients))
+        let conformanceRoutes = router.group().addMiddleware {
+            ErrorResponseMiddleware(format: .conformance)
+            crossOrigin
+            bodyLimit
+            if let rateLimit { rateLimit }
         }
         ConformanceRoutes(ceremonies: ceremonies, sessions: sessions).add(to: conformanceRoutes)
         PasskeyRoutes(ceremonies: ceremonies, sessions: sessions).add(to: ceremonyRoutes)

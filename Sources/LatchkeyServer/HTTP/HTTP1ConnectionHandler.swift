@@ -25,8 +25,8 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
 
     /// What the connection's task receives.
     enum Incoming: Sendable {
-        /// A whole request.
-        case request(Request, RequestFacts)
+        /// A whole request, and its body (also in the request).
+        case request(Request, ByteBuffer, RequestFacts)
         /// Bytes that are not an HTTP/1.1 request: answer 400; the connection then closes.
         case malformed
     }
@@ -152,7 +152,8 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
         closing = closing || close
         reading = refused ? .discarding : close ? .done : .idle
         let facts = RequestFacts(close: close, head: head.method == .HEAD)
-        requests.yield(.request(Request(head: request, body: RequestBody(buffer: body ?? ByteBuffer())), facts))
+        let body = body ?? ByteBuffer()
+        requests.yield(.request(Request(head: request, body: RequestBody(buffer: body)), body, facts))
     }
 
     private func malformed() {

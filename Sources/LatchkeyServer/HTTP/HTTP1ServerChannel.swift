@@ -83,8 +83,10 @@ struct HTTP1ServerChannel: ServerChildChannel {
         await withTaskCancellationHandler {
             for await incoming in connection.requests {
                 switch incoming {
-                case .request(let request, let facts):
-                    let (response, body) = await respond(to: request, channel: connection.channel, logger: logger)
+                case .request(let request, let requestBody, let facts):
+                    let (response, body) = await respond(
+                        to: request, body: requestBody, channel: connection.channel, logger: logger
+                    )
                     connection.send(response, body: body, for: facts)
                 case .malformed:
                     connection.send(Self.malformed.response, body: Self.malformed.body, for: .closing)
@@ -98,10 +100,15 @@ struct HTTP1ServerChannel: ServerChildChannel {
     /// The router's answer to `request` with its body collected; 500 `internalError` when the router throws or a
     /// streamed body fails (our error middleware answers every route's error before that). The request's log lines carry a
     /// request ID (`hb.request.id`, Hummingbird's), as they did under Hummingbird's application.
-    private func respond(to request: Request, channel: any Channel, logger: Logger) async -> (HTTPResponse, ByteBuffer) {
+    private func respond(
+        to request: Request, body: ByteBuffer, channel: any Channel, logger: Logger
+    ) async -> (HTTPResponse, ByteBuffer) {
         var logger = logger
         logger[metadataKey: "hb.request.id"] = .stringConvertible(RequestID())
-        let context = ServerRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
+        var context = ServerRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
+        // The body is whole already: the body limit measures it and the routes read it from here, without iterating
+        // the request's body stream (each step of that was executor hops).
+        context.collectedBody = body
         do {
             let response = try await responder.respond(to: request, context: context)
             let collector = ResponseBodyCollector()
