@@ -1,4 +1,6 @@
 import Foundation
+import Hummingbird
+import HummingbirdTesting
 import LatchkeyAPI
 @testable import LatchkeyServer
 import Logging
@@ -174,6 +176,40 @@ struct HTTP1ConnectionTests {
             #expect(abs(sent.timeIntervalSinceNow) < 60)
         }
     }
+    /// A router with no error middleware, so that its errors reach the connection: a route that throws, and one whose
+    /// streamed body fails after its head.
+    private struct Broken: Error {}
+
+    @Test("an error that escapes the router is answered 500 internalError in the error body, and the connection serves on")
+    func anErrorThatEscapesTheRouterIsAnswered500() async throws {
+        let router = Router(context: ServerRequestContext.self)
+        router.get("/throws") { _, _ -> Response in throw Broken() }
+        router.get("/breaks") { _, _ in
+            Response(status: .ok, body: ResponseBody { writer in
+                try await writer.write(ByteBuffer(string: "half"))
+                throw Broken()
+            })
+        }
+        router.get("/fine") { _, _ in "fine" }
+        let responder = router.buildResponder()
+        let deadlines = ConnectionDeadlines(idle: .seconds(60), header: .seconds(10), body: .seconds(30))
+        let app = Application(
+            responder: responder,
+            server: HTTP1ServerChannel.builder(responder: responder, deadlines: deadlines, bodyLimit: 1024, serverName: "Latchkey"),
+            logger: quietLogger
+        )
+        try await app.test(.live) { client in
+            for path in ["/throws", "/breaks"] {
+                let response = try await client.execute(uri: path, method: .get)
+                #expect(response.status == .internalServerError, "\(path)")
+                let body = try JSONDecoder().decode(APIErrorBody.self, from: Data(buffer: response.body))
+                #expect(body.error.code == "internalError", "\(path)")
+            }
+            let fine = try await client.execute(uri: "/fine", method: .get)
+            #expect(String(buffer: fine.body) == "fine")
+        }
+    }
+
     @Test func eachRequestsLogLinesCarryTheirOwnRequestID() async throws {
         let recorded = RecordedLog()
         var logger = Logger(label: "latchkey.server.test") { _ in RecordingLogHandler(log: recorded) }
