@@ -50,12 +50,7 @@ struct KeepAliveHTTPTransportTests {
         try await withTransport { server, transport in
             let closing = try await transport.send(HTTPRequest(method: "GET", url: server.url("/close")))
             #expect(closing.status == 200)
-            // The server's close reaches the client's event loop on its own schedule: wait for it rather than race it.
-            for _ in 0..<400 where transport.isConnected { try await Task.sleep(for: .milliseconds(5)) }
-            #expect(!transport.isConnected)
-            let next = try await transport.send(HTTPRequest(method: "GET", url: server.url("/echo")))
-            #expect(next.status == 201)
-            #expect(server.connections == 2)
+            try await expectReconnects(server, transport)
         }
     }
 
@@ -144,11 +139,7 @@ struct KeepAliveHTTPTransportTests {
         try await withTransport { server, transport in
             let first = try await transport.send(HTTPRequest(method: "GET", url: server.url("/twice")))
             #expect(first.status == 200 && first.body == Array("1".utf8))
-            for _ in 0..<400 where transport.isConnected { try await Task.sleep(for: .milliseconds(5)) }
-            #expect(!transport.isConnected)
-            let next = try await transport.send(HTTPRequest(method: "GET", url: server.url("/echo")))
-            #expect(next.status == 201)
-            #expect(server.connections == 2)
+            try await expectReconnects(server, transport)
         }
     }
 
@@ -172,6 +163,16 @@ struct KeepAliveHTTPTransportTests {
 
 /// Runs `body` with a new transport against a new ``TestHTTPServer``, and closes the transport whether `body` returns or
 /// throws.
+/// Once the server has closed the transport's connection, the next request opens a second one and is answered.
+private func expectReconnects(_ server: TestHTTPServer, _ transport: KeepAliveHTTPTransport) async throws {
+    // The server's close reaches the client's event loop on its own schedule: wait for it rather than race it.
+    for _ in 0..<400 where transport.isConnected { try await Task.sleep(for: .milliseconds(5)) }
+    #expect(!transport.isConnected)
+    let next = try await transport.send(HTTPRequest(method: "GET", url: server.url("/echo")))
+    #expect(next.status == 201)
+    #expect(server.connections == 2)
+}
+
 private func withTransport(_ body: (TestHTTPServer, KeepAliveHTTPTransport) async throws -> Void) async throws {
     try await TestHTTPServer.with { server in
         let transport = KeepAliveHTTPTransport()

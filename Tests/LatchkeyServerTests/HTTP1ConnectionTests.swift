@@ -4,7 +4,10 @@ import HummingbirdTesting
 import LatchkeyAPI
 @testable import LatchkeyServer
 import Logging
+import HTTPTypes
 import NIOCore
+import NIOEmbedded
+import NIOHTTP1
 import ServiceLifecycle
 import Synchronization
 import Testing
@@ -71,6 +74,36 @@ struct HTTP1ConnectionTests {
             let kinds = text.components(separatedBy: "HTTP/1.1 200 OK").dropFirst().map { $0.contains("webcredentials") ? "a" : "h" }
             #expect(kinds.joined() == "ahhahhahha", "\(text)")
         }
+    }
+
+    /// The read hold on its own, over an embedded channel: reads pass through a counter in front of the decoder.
+    @Test func readingStopsWhileFourRequestsWaitAndResumesWhenOneIsAnswered() throws {
+        let channel = EmbeddedChannel()
+        let reads = ReadCounter()
+        let (requests, continuation) = AsyncStream.makeStream(of: HTTP1ConnectionHandler.Incoming.self)
+        let deadlines = ConnectionDeadlines(idle: .seconds(60), header: .seconds(10), body: .seconds(30))
+        let handler = HTTP1ConnectionHandler(
+            requests: continuation, timer: RequestReadTimer(channel: channel, deadlines: deadlines), bodyLimit: 1024,
+            serverName: "Latchkey"
+        )
+        try channel.pipeline.syncOperations.addHandlers([reads, ByteToMessageHandler(HTTPRequestDecoder()), handler])
+        let answer = { handler.send(HTTPResponse(status: .ok), body: ByteBuffer(), for: .init(close: false, head: false)) }
+
+        try channel.writeInbound(ByteBuffer(string: String(repeating: Self.health, count: 3)))
+        channel.read()
+        #expect(reads.count == 1, "three waiting: the read goes on")
+        try channel.writeInbound(ByteBuffer(string: String(repeating: Self.health, count: 2)))
+        channel.read()
+        #expect(reads.count == 1, "five waiting: the read is held")
+        answer()
+        #expect(reads.count == 1, "four waiting: still held")
+        answer()
+        #expect(reads.count == 2, "three waiting: the held read goes on")
+        answer()
+        #expect(reads.count == 2, "no read was held, none is made")
+        #expect(try channel.readOutbound(as: ByteBuffer.self).map { String(buffer: $0) }?.hasPrefix("HTTP/1.1 200 OK\r\n") == true)
+        _ = try channel.finish()
+        _ = requests
     }
 
     @Test(
@@ -280,5 +313,16 @@ struct HTTP1GracefulShutdownTests {
                 try await tasks.next()
             }
         }
+    }
+}
+
+/// Counts the reads the channel's handlers pass towards the socket.
+final class ReadCounter: ChannelOutboundHandler {
+    typealias OutboundIn = Any
+    private(set) var count = 0
+
+    func read(context: ChannelHandlerContext) {
+        count += 1
+        context.read()
     }
 }

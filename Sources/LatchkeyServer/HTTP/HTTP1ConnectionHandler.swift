@@ -237,7 +237,9 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
     /// `Connection: close` when the connection closes after it, then the body (none for `HEAD`, 1xx, 204 and 304).
     private func serialize(_ response: HTTPResponse, body: ByteBuffer, facts: RequestFacts, allocator: ByteBufferAllocator) -> ByteBuffer {
         let code = response.status.code
-        let bodyless = facts.head || code < 200 || code == 204 || code == 304
+        // RFC 9112 §6.3: 1xx, 204 and 304 answers have no body and no length; a HEAD answer has a length but no body.
+        let statusHasBody = code >= 200 && code != 204 && code != 304
+        let bodyless = facts.head || !statusHasBody
         var bytes = allocator.buffer(capacity: 160 + response.headerFields.count * 48 + (bodyless ? 0 : body.readableBytes))
         bytes.writeStaticString("HTTP/1.1 ")
         bytes.writeString(String(code))
@@ -252,7 +254,7 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
             bytes.writeString(field.value)
             bytes.writeStaticString("\r\n")
         }
-        if !hasLength, code >= 200, code != 204, code != 304 {
+        if !hasLength, statusHasBody {
             bytes.writeStaticString("Content-Length: ")
             bytes.writeString(String(body.readableBytes))
             bytes.writeStaticString("\r\n")
