@@ -183,7 +183,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LatchkeyStoreTests",
-            dependencies: ["LatchkeyStore", "LatchkeyTestSupport", .product(name: "Logging", package: "swift-log"),
+            dependencies: ["LatchkeyStore", "CSQLiteSettings", "LatchkeyTestSupport", .product(name: "Logging", package: "swift-log"),
                            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOPosix", package: "swift-nio"), .product(name: "PostgresNIO", package: "postgres-nio")]
         ),

@@ -19,6 +19,11 @@ public final class SQLiteStore: LatchkeyStore {
     private let pool: DatabasePool
     /// Account and credential reads, outside GRDB's reader pool.
     private let accounts: SQLiteAccountReader
+    /// Whether SQLite writes the write-ahead log through the VFS that batches a commit's frames into one system call
+    /// (`latchkey_sqlite_install_log_write_batching`): installed, as the process's default VFS, before the first store
+    /// opens its database. The log's bytes are the same either way; see docs/PERFORMANCE.md (seventeenth round).
+    static let logWriteBatching: Bool = latchkey_sqlite_install_log_write_batching() == SQLITE_OK
+
     /// Checkpoints the write-ahead log on a thread of its own while ``run()`` runs.
     let checkpointer: SQLiteCheckpointer
 
@@ -35,6 +40,7 @@ public final class SQLiteStore: LatchkeyStore {
 
     /// A store whose ``run()`` checkpoints with `checkpointer` (tests choose its thresholds).
     init(path: String, checkpointer: SQLiteCheckpointer) throws(StoreError) {
+        _ = Self.logWriteBatching
         self.path = path
         self.checkpointer = checkpointer
         accounts = SQLiteAccountReader(path: path)
