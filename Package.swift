@@ -77,10 +77,12 @@ let package = Package(
         .executableTarget(name: "latchkey", dependencies: ["LatchkeyCLI"]),
         // One C function: Swift cannot call SQLite's variadic sqlite3_config.
         .target(name: "CSQLiteSettings", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")]),
+        .target(name: "CSQLiteLogWrites", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")]),
         .target(
             name: "LatchkeyStore",
             dependencies: [
                 "CSQLiteSettings",
+                "CSQLiteLogWrites",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -183,7 +185,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LatchkeyStoreTests",
-            dependencies: ["LatchkeyStore", "CSQLiteSettings", "LatchkeyTestSupport", .product(name: "Logging", package: "swift-log"),
+            dependencies: ["LatchkeyStore", "CSQLiteLogWrites", "LatchkeyTestSupport", .product(name: "Logging", package: "swift-log"),
                            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOPosix", package: "swift-nio"), .product(name: "PostgresNIO", package: "postgres-nio")]
         ),

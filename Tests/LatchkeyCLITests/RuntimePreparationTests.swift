@@ -27,6 +27,15 @@ struct RuntimePreparationTests {
         }
     }
 
+    @Test("for any command, SQLite's write-ahead log is written through the VFS that batches a commit's frames")
+    func batchesSQLiteLogWrites() async {
+        await #expect(processExitsWith: .exitCode(0)) {
+            Latchkey.prepareRuntime(for: ["latchkey", "inspect"])
+            guard let vfs = sqlite3_vfs_find(nil) else { exit(2) }
+            exit(String(cString: vfs.pointee.zName) == "latchkey-log-batching" ? 0 : 3)
+        }
+    }
+
     @Test("for loadtest, SwiftNIO's group has one event loop, or as many as --event-loops asks for",
           arguments: [([], 1), (["--event-loops", "3"], 3)])
     func sizesTheLoadGeneratorsGroup(_ flags: [String], loops: Int) async {

@@ -1,12 +1,12 @@
-import CSQLiteSettings
+import CSQLiteLogWrites
 import Foundation
 import GRDBSQLite
 import Testing
 
 @testable import LatchkeyStore
 
-/// The VFS every store's connections use (``SQLiteStore/logWriteBatching``): a commit's log frames go to the file in
-/// one `pwritev`, before the commit is visible, and the log is the one SQLite would have written.
+/// ``SQLiteStore/installLogWriteBatching()``: a commit's log frames go to the file in one `pwritev`, before the commit
+/// is visible, and the log is the one SQLite would have written.
 @Suite("SQLite's write-ahead log: a commit's frames in one write")
 struct SQLiteLogWriteTests {
     /// A raw connection in WAL mode on a fresh file, through the process's default VFS.
@@ -57,7 +57,7 @@ struct SQLiteLogWriteTests {
     private static let frameSize: Int64 = 4096 + 24
 
     private func withDatabase(_ body: (String) throws -> Void) throws {
-        #expect(SQLiteStore.logWriteBatching)
+        #expect(SQLiteStore.installLogWriteBatching())
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-log-\(UUID().uuidString).sqlite").path
         defer {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
@@ -70,9 +70,10 @@ struct SQLiteLogWriteTests {
         return size <= 32 ? 0 : (size - 32) / Self.frameSize
     }
 
-    @Test("the store's connections write the log through the batching VFS")
+    @Test("installed, it is the process's default VFS, and installing it again changes nothing")
     func installedAsTheDefault() throws {
-        #expect(SQLiteStore.logWriteBatching)
+        #expect(SQLiteStore.installLogWriteBatching())
+        #expect(SQLiteStore.installLogWriteBatching())
         let vfs = try #require(sqlite3_vfs_find(nil))
         #expect(String(cString: vfs.pointee.zName) == "latchkey-log-batching")
     }

@@ -1,5 +1,5 @@
 // A VFS that writes each frame of SQLite's write-ahead log with one system call instead of two, and a commit's frames
-// with one `pwritev` in all. See CSQLiteSettings.h for what it guarantees and why.
+// with one `pwritev` in all. See CSQLiteLogWrites.h for what it guarantees and why.
 //
 // SQLite writes a log frame as two `xWrite` calls: its 24-byte header (page number; for the last frame of a commit,
 // the database's size in pages, which makes it the commit frame; salts and checksums), then the page right after it.
@@ -15,10 +15,11 @@
 // them first. A process that dies with frames held has not committed them, which is what SQLite's recovery assumes of
 // any frame after the last commit frame.
 
-#include "CSQLiteSettings.h"
+#include "CSQLiteLogWrites.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <string.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -334,13 +335,13 @@ static int vfsCurrentTimeInt64(sqlite3_vfs *vfs, sqlite3_int64 *now) {
 }
 
 static sqlite3_vfs logVFS;
+static pthread_once_t installOnce = PTHREAD_ONCE_INIT;
+static int installResult = SQLITE_ERROR;
 
-int latchkey_sqlite_install_log_write_batching(void) {
+static void install(void) {
     sqlite3_vfs *real = sqlite3_vfs_find(NULL);
-    if (!real) return SQLITE_ERROR;
-    if (real == &logVFS) return SQLITE_OK;
     // Version 2 (xCurrentTimeInt64) is what the default VFS has on every platform SQLite supports today.
-    if (real->iVersion < 2) return SQLITE_ERROR;
+    if (!real || real->iVersion < 2) return;
     logVFS = (sqlite3_vfs){
         .iVersion = 2,
         .szOsFile = (int)sizeof(LogFile) + real->szOsFile,
@@ -361,7 +362,13 @@ int latchkey_sqlite_install_log_write_batching(void) {
         .xGetLastError = vfsGetLastError,
         .xCurrentTimeInt64 = vfsCurrentTimeInt64,
     };
-    return sqlite3_vfs_register(&logVFS, 1);
+    installResult = sqlite3_vfs_register(&logVFS, 1);
+}
+
+// Once per process: a second install would wrap whatever is the default by then, which may be a VFS over this one.
+int latchkey_sqlite_install_log_write_batching(void) {
+    pthread_once(&installOnce, install);
+    return installResult;
 }
 
 int latchkey_sqlite_log_write_counts(sqlite3 *connection, long long *writeCalls, long long *framesWritten) {
