@@ -72,8 +72,8 @@ static int writeHeld(LogFile *file) {
     struct iovec vectors[MAX_HELD_FRAMES * 2];
     int count = 0;
     for (int index = 0; index < file->heldCount; index++) {
-        vectors[count++] = (struct iovec){ file->held[index].header, FRAME_HEADER_SIZE };
         HeldFrame *frame = &file->held[index];
+        vectors[count++] = (struct iovec){ frame->header, FRAME_HEADER_SIZE };
         if (frame->pageSize > 0) vectors[count++] = (struct iovec){ file->pages + frame->pageOffset, (size_t)frame->pageSize };
     }
     sqlite3_int64 offset = file->heldStart;
