@@ -24,7 +24,6 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include <sqlite3.h>
 
 #define FRAME_HEADER_SIZE 24
 #define LOG_HEADER_SIZE 32
@@ -51,8 +50,6 @@ typedef struct LogFile {
     /// Offset where the next held write must begin.
     sqlite3_int64 heldEnd;
     int heldCount;
-    /// The last held frame has a header but no page yet.
-    int awaitingPage;
     /// What this file has written with `pwritev`, for tests (one connection's log file is used by one thread at a time).
     long long writeCalls;
     long long framesWritten;
@@ -108,7 +105,6 @@ static int writeHeld(LogFile *file) {
     if (result == SQLITE_OK) file->framesWritten += file->heldCount;
     file->heldCount = 0;
     file->pagesUsed = 0;
-    file->awaitingPage = 0;
     return result;
 }
 
@@ -205,9 +201,14 @@ static int reservePage(LogFile *file, size_t amount) {
     return 1;
 }
 
+/// Whether the last held frame has its header but not yet its page.
+static int awaitingPage(const LogFile *file) {
+    return file->heldCount > 0 && file->held[file->heldCount - 1].pageSize == 0;
+}
+
 static int logWrite(sqlite3_file *base, const void *buffer, int amount, sqlite3_int64 offset) {
     LogFile *file = (LogFile *)base;
-    if (file->awaitingPage && offset == file->heldEnd) {
+    if (awaitingPage(file) && amount > 0 && offset == file->heldEnd) {
         HeldFrame *frame = &file->held[file->heldCount - 1];
         if (!reservePage(file, (size_t)amount)) {
             // Write the header alone, then this page, as SQLite would have.
@@ -219,12 +220,11 @@ static int logWrite(sqlite3_file *base, const void *buffer, int amount, sqlite3_
         memcpy(file->pages + file->pagesUsed, buffer, (size_t)amount);
         file->pagesUsed += (size_t)amount;
         frame->pageSize = amount;
-        file->awaitingPage = 0;
         file->heldEnd = offset + amount;
         if (isCommitHeader(frame->header) || file->heldCount == MAX_HELD_FRAMES) return writeHeld(file);
         return SQLITE_OK;
     }
-    if (isFrameHeader(amount, offset) && !file->awaitingPage) {
+    if (isFrameHeader(amount, offset) && !awaitingPage(file)) {
         if (file->heldCount > 0 && offset != file->heldEnd) {
             int held = writeHeld(file);
             if (held != SQLITE_OK) return held;
@@ -234,7 +234,6 @@ static int logWrite(sqlite3_file *base, const void *buffer, int amount, sqlite3_
         memcpy(frame->header, buffer, FRAME_HEADER_SIZE);
         frame->pageOffset = 0;
         frame->pageSize = 0;
-        file->awaitingPage = 1;
         file->heldEnd = offset + FRAME_HEADER_SIZE;
         return SQLITE_OK;
     }
@@ -273,7 +272,6 @@ static int vfsOpen(sqlite3_vfs *vfs, const char *name, sqlite3_file *base, int f
     file->heldStart = 0;
     file->heldEnd = 0;
     file->heldCount = 0;
-    file->awaitingPage = 0;
     file->writeCalls = 0;
     file->framesWritten = 0;
     file->pages = NULL;

@@ -10,15 +10,26 @@ import Testing
 /// is visible, and the log is the one SQLite would have written.
 @Suite("SQLite's write-ahead log: a commit's frames in one write")
 struct SQLiteLogWriteTests {
-    /// A raw connection in WAL mode on a fresh file, through the process's default VFS.
-    private final class Connection {
+    /// A SQLite call that did not succeed: the statement and SQLite's message.
+    struct CallFailed: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// A raw connection through the process's default VFS, in WAL mode unless read-only. It throws ``CallFailed``
+    /// rather than recording issues, so that threads of its own and a child process can use it too.
+    final class Connection {
         let handle: OpaquePointer
 
-        init(_ path: String) throws {
+        init(_ path: String, readOnly: Bool = false) throws {
             var handle: OpaquePointer?
-            try #require(sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK)
-            self.handle = try #require(handle)
-            try execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+            let flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+            guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK, let handle else {
+                sqlite3_close_v2(handle)
+                throw CallFailed(description: "cannot open \(path)")
+            }
+            self.handle = handle
+            sqlite3_busy_timeout(handle, 5_000)
+            if !readOnly { try execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL") }
         }
 
         deinit { sqlite3_close_v2(handle) }
@@ -27,42 +38,61 @@ struct SQLiteLogWriteTests {
             var message: UnsafeMutablePointer<CChar>?
             let result = sqlite3_exec(handle, sql, nil, nil, &message)
             defer { sqlite3_free(message) }
-            try #require(result == SQLITE_OK, "\(sql): \(message.map { String(cString: $0) } ?? "result \(result)")")
+            guard result == SQLITE_OK else {
+                throw CallFailed(description: "\(sql): \(message.map { String(cString: $0) } ?? "result \(result)")")
+            }
+        }
+
+        /// The first row of `sql`'s answer, as integers.
+        func integers(_ sql: String) throws -> [Int64] {
+            try firstRow(sql) { statement in (0..<sqlite3_column_count(statement)).map { sqlite3_column_int64(statement, $0) } }
         }
 
         func integer(_ sql: String) throws -> Int64 {
-            var statement: OpaquePointer?
-            try #require(sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK)
-            defer { sqlite3_finalize(statement) }
-            try #require(sqlite3_step(statement) == SQLITE_ROW)
-            return sqlite3_column_int64(statement, 0)
+            try integers(sql)[0]
         }
 
         func text(_ sql: String) throws -> String {
+            try firstRow(sql) { statement in sqlite3_column_text(statement, 0).map { String(cString: $0) } ?? "" }
+        }
+
+        private func firstRow<T>(_ sql: String, _ read: (OpaquePointer) -> T) throws -> T {
             var statement: OpaquePointer?
-            try #require(sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK)
             defer { sqlite3_finalize(statement) }
-            try #require(sqlite3_step(statement) == SQLITE_ROW)
-            return String(cString: try #require(sqlite3_column_text(statement, 0)))
+            guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement,
+                  sqlite3_step(statement) == SQLITE_ROW
+            else { throw CallFailed(description: "\(sql): \(String(cString: sqlite3_errmsg(handle)))") }
+            return read(statement)
         }
 
         /// The log file's `pwritev` calls and frames so far.
         func logWrites() throws -> (calls: Int64, frames: Int64) {
             var calls: Int64 = 0
             var frames: Int64 = 0
-            try #require(latchkey_sqlite_log_write_counts(handle, &calls, &frames) == 1, "the log is not written through the batching VFS")
+            guard latchkey_sqlite_log_write_counts(handle, &calls, &frames) == 1 else {
+                throw CallFailed(description: "the log is not written through the batching VFS")
+            }
             return (calls, frames)
         }
+    }
+
+    /// `SELECT select FROM` a series of `count` rows (`i` from 1), for inserting many rows in one statement.
+    static func series(_ count: Int, _ select: String) -> String {
+        "WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < \(count)) SELECT \(select) FROM s"
+    }
+
+    /// A path for a new database file, and the removal of it and its log and index.
+    static func temporaryDatabase(_ name: String) -> (path: String, remove: () -> Void) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-\(name)-\(UUID().uuidString).sqlite").path
+        return (path, { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } })
     }
 
     private static let frameSize: Int64 = 4096 + 24
 
     private func withDatabase(_ body: (String) throws -> Void) throws {
         #expect(SQLiteStore.installLogWriteBatching())
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-log-\(UUID().uuidString).sqlite").path
-        defer {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        }
+        let (path, remove) = Self.temporaryDatabase("log")
+        defer { remove() }
         try body(path)
     }
 
@@ -94,7 +124,7 @@ struct SQLiteLogWriteTests {
                 let framesBefore = try logFrames(path)
                 try writer.execute("""
                     BEGIN IMMEDIATE;
-                    INSERT INTO t (a, b) WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 40) SELECT hex(randomblob(16)), randomblob(300) FROM s;
+                    INSERT INTO t (a, b) \(Self.series(40, "hex(randomblob(16)), randomblob(300)"));
                     INSERT INTO u (c) VALUES ('round \(round)');
                     COMMIT
                     """)
@@ -104,6 +134,24 @@ struct SQLiteLogWriteTests {
                 #expect(after.calls - before.calls == 1)
                 #expect(after.frames - before.frames == framesWritten)
             }
+        }
+    }
+
+    @Test("a commit of more frames than are held at once is written 64 frames at a time, all before it returns")
+    func largeCommitInParts() throws {
+        try withDatabase { path in
+            let writer = try Connection(path)
+            try writer.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, b BLOB)")
+            let before = try writer.logWrites()
+            let framesBefore = try logFrames(path)
+            // About 150 pages, well within the default cache: nothing spills, one commit writes them all.
+            try writer.execute("INSERT INTO t (b) \(Self.series(600, "randomblob(900)"))")
+            let after = try writer.logWrites()
+            let framesWritten = try logFrames(path) - framesBefore
+            #expect(framesWritten > 128)
+            #expect(after.frames - before.frames == framesWritten)
+            #expect(after.calls - before.calls == (framesWritten + 63) / 64)
+            #expect(try Connection(path).integer("SELECT count(*) FROM t") == 600)
         }
     }
 
@@ -128,7 +176,7 @@ struct SQLiteLogWriteTests {
             try writer.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, b BLOB); PRAGMA cache_size = 10")
             let reader = try Connection(path)
             let before = try writer.logWrites()
-            try writer.execute("BEGIN IMMEDIATE; INSERT INTO t (b) WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 2000) SELECT randomblob(600) FROM s")
+            try writer.execute("BEGIN IMMEDIATE; INSERT INTO t (b) \(Self.series(2000, "randomblob(600)"))")
             // Pages spilled before the commit are read back from the log by this connection.
             #expect(try writer.integer("SELECT sum(length(b)) FROM t") == 1_200_000)
             #expect(try reader.integer("SELECT count(*) FROM t") == 0)
@@ -147,7 +195,7 @@ struct SQLiteLogWriteTests {
             let writer = try Connection(path)
             try writer.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, b BLOB); PRAGMA cache_size = 10")
             try writer.execute("INSERT INTO t (b) VALUES (x'01')")
-            try writer.execute("BEGIN IMMEDIATE; INSERT INTO t (b) WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 500) SELECT randomblob(600) FROM s; ROLLBACK")
+            try writer.execute("BEGIN IMMEDIATE; INSERT INTO t (b) \(Self.series(500, "randomblob(600)")); ROLLBACK")
             try writer.execute("INSERT INTO t (b) VALUES (x'02')")
             let reader = try Connection(path)
             #expect(try reader.integer("SELECT count(*) FROM t") == 2)
@@ -161,7 +209,7 @@ struct SQLiteLogWriteTests {
             let writer = try Connection(path)
             try writer.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT); CREATE INDEX t_v ON t(v)")
             for _ in 0..<30 {
-                try writer.execute("INSERT INTO t (v) WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 20) SELECT hex(randomblob(40)) FROM s")
+                try writer.execute("INSERT INTO t (v) \(Self.series(20, "hex(randomblob(40))"))")
             }
             #expect(try logFrames(path) > 30, "the commits are still in the log")
             let copy = path + "-copy"
@@ -188,48 +236,35 @@ struct SQLiteLogWriteTests {
             let writing = Atomic<Bool>(true)
             let failures = Mutex<[String]>([])
             DispatchQueue.concurrentPerform(iterations: 4) { role in
-                var handle: OpaquePointer?
-                guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let handle else {
-                    failures.withLock { $0.append("role \(role): cannot open") }
-                    return
-                }
-                defer { sqlite3_close_v2(handle) }
-                sqlite3_busy_timeout(handle, 5_000)
-                switch role {
-                case 0:
-                    // The writer: each commit adds one batch of rows and a blob that spans pages.
-                    for batch in 1...commits {
-                        let sql = "INSERT INTO t (batch, v) WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < \(rowsPerCommit)) SELECT \(batch), randomblob(900) FROM s"
-                        if sqlite3_exec(handle, sql, nil, nil, nil) != SQLITE_OK {
-                            failures.withLock { $0.append("commit \(batch): \(String(cString: sqlite3_errmsg(handle)))") }
+                do {
+                    let connection = try Connection(path)
+                    switch role {
+                    case 0:
+                        // The writer: each commit adds one batch of rows, each with a blob of most of a page.
+                        defer { writing.store(false, ordering: .releasing) }
+                        for batch in 1...commits {
+                            try connection.execute("INSERT INTO t (batch, v) \(Self.series(rowsPerCommit, "\(batch), randomblob(900)"))")
+                        }
+                    case 3:
+                        // A passive checkpoint over and over, as the store's checkpointer runs one.
+                        while writing.load(ordering: .acquiring) {
+                            sqlite3_wal_checkpoint_v2(connection.handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+                        }
+                    default:
+                        // A reader: in one snapshot, every batch it sees is whole, through the table and the index alike.
+                        while writing.load(ordering: .acquiring) {
+                            let seen = try connection.integers("""
+                                SELECT count(*), count(DISTINCT batch), coalesce(max(batch), 0),
+                                       (SELECT count(*) FROM t INDEXED BY t_batch WHERE batch > 0) FROM t
+                                """)
+                            let (rows, batches, last, indexed) = (seen[0], seen[1], seen[2], seen[3])
+                            if rows != batches * Int64(rowsPerCommit) || batches != last || indexed != rows {
+                                failures.withLock { $0.append("reader \(role) saw \(rows) rows in \(batches) batches up to \(last), \(indexed) by the index") }
+                            }
                         }
                     }
-                    writing.store(false, ordering: .releasing)
-                case 3:
-                    // A passive checkpoint over and over, as the store's checkpointer runs one.
-                    while writing.load(ordering: .acquiring) {
-                        sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-                    }
-                default:
-                    // A reader: in one snapshot, every batch it sees is whole, through the table and the index alike.
-                    while writing.load(ordering: .acquiring) {
-                        let sql = "SELECT count(*), count(DISTINCT batch), coalesce(max(batch), 0), (SELECT count(*) FROM t INDEXED BY t_batch WHERE batch > 0) FROM t"
-                        var statement: OpaquePointer?
-                        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
-                            failures.withLock { $0.append("reader \(role): \(String(cString: sqlite3_errmsg(handle)))") }
-                            return
-                        }
-                        defer { sqlite3_finalize(statement) }
-                        guard sqlite3_step(statement) == SQLITE_ROW else {
-                            failures.withLock { $0.append("reader \(role): \(String(cString: sqlite3_errmsg(handle)))") }
-                            return
-                        }
-                        let rows = sqlite3_column_int64(statement, 0), batches = sqlite3_column_int64(statement, 1)
-                        let last = sqlite3_column_int64(statement, 2), indexed = sqlite3_column_int64(statement, 3)
-                        if rows != batches * Int64(rowsPerCommit) || batches != last || indexed != rows {
-                            failures.withLock { $0.append("reader \(role) saw \(rows) rows in \(batches) batches up to \(last), \(indexed) by the index") }
-                        }
-                    }
+                } catch {
+                    failures.withLock { $0.append("role \(role): \(error)") }
                 }
             }
             #expect(failures.withLock { $0 } == [])
@@ -253,52 +288,35 @@ struct SQLiteLogWriteTests {
     static func failedWriteScenario() -> Int32 {
         signal(SIGXFSZ, SIG_IGN)  // a write past the limit then fails with EFBIG instead of ending the process
         guard SQLiteStore.installLogWriteBatching() else { return 1 }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-log-limit-\(UUID().uuidString).sqlite").path
-        defer {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        }
-        var handle: OpaquePointer?
-        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK, let handle else { return 2 }
-        defer { sqlite3_close_v2(handle) }
-        func run(_ sql: String) -> Int32 { sqlite3_exec(handle, sql, nil, nil, nil) }
-        func count() -> Int64 {
-            var statement: OpaquePointer?
-            defer { sqlite3_finalize(statement) }
-            guard sqlite3_prepare_v2(handle, "SELECT count(*) FROM t", -1, &statement, nil) == SQLITE_OK,
-                  sqlite3_step(statement) == SQLITE_ROW else { return -1 }
-            return sqlite3_column_int64(statement, 0)
-        }
-        guard run("PRAGMA journal_mode = WAL; CREATE TABLE t (id INTEGER PRIMARY KEY, v BLOB); INSERT INTO t (v) VALUES (x'01')") == SQLITE_OK
-        else { return 3 }
-        guard let size = (try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int else { return 4 }
+        let (path, remove) = temporaryDatabase("log-limit")
+        defer { remove() }
         #if canImport(Glibc)
         let fileSize = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
         #else
         let fileSize = RLIMIT_FSIZE
         #endif
-        var limit = rlimit()
-        getrlimit(fileSize, &limit)
-        let unlimited = limit.rlim_cur
-        // Room for about two more frames: the commit below needs about twenty.
-        limit.rlim_cur = rlim_t(size + 9_000)
-        guard setrlimit(fileSize, &limit) == 0 else { return 5 }
-        let cutShort = run("INSERT INTO t (v) WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 80) SELECT randomblob(900) FROM s")
-        limit.rlim_cur = unlimited
-        guard setrlimit(fileSize, &limit) == 0 else { return 6 }
-        guard cutShort != SQLITE_OK else { return 7 }
-        guard count() == 1 else { return 8 }
-        guard run("INSERT INTO t (v) VALUES (x'02')") == SQLITE_OK, count() == 2 else { return 9 }
-        // Another connection reads the file and its log as they are: the two commits, and a sound database.
-        var other: OpaquePointer?
-        guard sqlite3_open_v2(path, &other, SQLITE_OPEN_READONLY, nil) == SQLITE_OK, let other else { return 10 }
-        defer { sqlite3_close_v2(other) }
-        var statement: OpaquePointer?
-        defer { sqlite3_finalize(statement) }
-        guard sqlite3_prepare_v2(other, "SELECT (SELECT count(*) FROM t), (SELECT integrity_check FROM pragma_integrity_check)", -1, &statement, nil) == SQLITE_OK,
-              sqlite3_step(statement) == SQLITE_ROW,
-              sqlite3_column_int64(statement, 0) == 2,
-              let check = sqlite3_column_text(statement, 1), String(cString: check) == "ok"
-        else { return 11 }
-        return 0
+        do {
+            let writer = try Connection(path)
+            try writer.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v BLOB); INSERT INTO t (v) VALUES (x'01')")
+            guard let size = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int else { return 2 }
+            var limit = rlimit()
+            getrlimit(fileSize, &limit)
+            let unlimited = limit.rlim_cur
+            // Room for about two more frames: the commit below needs about twenty.
+            limit.rlim_cur = rlim_t(size + 9_000)
+            guard setrlimit(fileSize, &limit) == 0 else { return 3 }
+            let cutShort = Result { try writer.execute("INSERT INTO t (v) \(series(80, "randomblob(900)"))") }
+            limit.rlim_cur = unlimited
+            guard setrlimit(fileSize, &limit) == 0 else { return 4 }
+            guard case .failure = cutShort else { return 5 }
+            guard try writer.integer("SELECT count(*) FROM t") == 1 else { return 6 }
+            try writer.execute("INSERT INTO t (v) VALUES (x'02')")
+            // Another connection reads the file and its log as they are: the two commits, and a sound database.
+            let other = try Connection(path, readOnly: true)
+            guard try other.integer("SELECT count(*) FROM t") == 2, try other.text("PRAGMA integrity_check") == "ok" else { return 7 }
+            return 0
+        } catch {
+            return 8
+        }
     }
 }

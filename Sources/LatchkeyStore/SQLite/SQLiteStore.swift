@@ -20,25 +20,6 @@ public final class SQLiteStore: LatchkeyStore {
     private let pool: DatabasePool
     /// Account and credential reads, outside GRDB's reader pool.
     private let accounts: SQLiteAccountReader
-    /// Makes SQLite write each commit's frames of the write-ahead log with one system call (`pwritev`) instead of two
-    /// for each frame (a `pwrite` of its 24-byte header, then one of its page), for every connection the process opens
-    /// afterwards; `latchkey` calls it first thing, after ``turnOffMemoryStatistics()``. Returns whether it is in place.
-    ///
-    /// It installs a VFS of our own (`CSQLiteLogWrites`) as the process's default, over the one that was. That VFS
-    /// passes every file but a write-ahead log, and every call but a log's writes, to the one below unchanged. Each
-    /// commit's frames are written before SQLite makes the commit visible to any other connection, and what the log
-    /// holds is what SQLite would have written, so another process (the `sqlite3` shell, a backup) reads and writes the
-    /// file as ever. On a sign-in's commit of seven frames it saved about 15 µs of CPU (docs/PERFORMANCE.md, seventeenth
-    /// round).
-    ///
-    /// The default VFS is process-wide, so the store does not install it behind its embedder's back: a process that
-    /// embeds the store calls this itself (before it opens a database, for the store's connections to use it) or not at
-    /// all. Calling it again does nothing.
-    @discardableResult
-    public static func installLogWriteBatching() -> Bool {
-        latchkey_sqlite_install_log_write_batching() == SQLITE_OK
-    }
-
     /// Checkpoints the write-ahead log on a thread of its own while ``run()`` runs.
     let checkpointer: SQLiteCheckpointer
 
@@ -97,6 +78,25 @@ public final class SQLiteStore: LatchkeyStore {
     @discardableResult
     public static func turnOffMemoryStatistics() -> Bool {
         latchkey_sqlite_turn_off_memory_statistics() == SQLITE_OK
+    }
+
+    /// Makes SQLite write each commit's frames of the write-ahead log with one system call (`pwritev`) instead of two
+    /// for each frame (a `pwrite` of its 24-byte header, then one of its page), for every connection the process opens
+    /// afterwards; `latchkey` calls it first thing, after ``turnOffMemoryStatistics()``. Returns whether it is in place.
+    ///
+    /// It installs a VFS of our own (`CSQLiteLogWrites`) as the process's default, over the one that was. That VFS
+    /// passes every file but a write-ahead log, and every call but a log's writes, to the one below unchanged. Each
+    /// commit's frames are written before SQLite makes the commit visible to any other connection, and what the log
+    /// holds is what SQLite would have written, so another process (the `sqlite3` shell, a backup) reads and writes the
+    /// file as ever. On a sign-in's commit of seven frames it saved about 15 µs of CPU (docs/PERFORMANCE.md, seventeenth
+    /// round).
+    ///
+    /// The default VFS is process-wide, so the store does not install it behind its embedder's back: a process that
+    /// embeds the store calls this itself (before it opens a database, for the store's connections to use it) or not at
+    /// all. Calling it again does nothing.
+    @discardableResult
+    public static func installLogWriteBatching() -> Bool {
+        latchkey_sqlite_install_log_write_batching() == SQLITE_OK
     }
 
     /// Checkpoints the write-ahead log on a thread of its own until graceful shutdown or cancellation.
