@@ -141,7 +141,7 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
     private func deliver(_ head: HTTPRequestHead, body: ByteBuffer?, refused: Bool) {
         let request: HTTPRequest
         do {
-            request = try HTTPRequest(head, secure: false, splitCookie: false)
+            request = try HTTPRequest(plainHTTP: head)
         } catch {
             malformed()
             return
