@@ -92,11 +92,8 @@ struct CeremonyTickets: Sendable {
         let nonce = bytes[(1 + Self.hourLength)..<header]
         let plaintext: Data
         do {
-            let box = try AES.GCM.SealedBox(
-                nonce: AES.GCM.Nonce(data: nonce),
-                ciphertext: bytes[header..<(bytes.count - Self.tagLength)],
-                tag: bytes[(bytes.count - Self.tagLength)...]
-            )
+            // The nonce, the ciphertext and the tag are contiguous in the ticket, in the order of GCM's combined form.
+            let box = try AES.GCM.SealedBox(combined: bytes[(1 + Self.hourLength)...])
             plaintext = try AES.GCM.open(box, using: key, authenticating: Self.associatedData(kind, version: version))
         } catch {
             throw CeremonyError.notFound(kind)
