@@ -33,6 +33,7 @@ extension HTTPRequest {
             }
         }
         var headerFields = HTTPFields()
+        headerFields.reserveCapacity(fields.count)  // its append grows one field at a time
         headerFields.replaceSubrange(headerFields.endIndex..<headerFields.endIndex, with: fields)
         self.init(
             method: try Method(head.method), scheme: "http", authority: authority, path: head.uri,
