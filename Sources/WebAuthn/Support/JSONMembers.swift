@@ -14,19 +14,26 @@ public struct JSONMembers: Sendable {
 
     private let bytes: [UInt8]
     private let ranges: [String: Range<Int>]
+    /// Whether some member's name came more than once (``subscript(_:)`` gives its last value; Foundation's
+    /// `JSONDecoder` reads the first).
+    public let hasRepeatedMember: Bool
 
     /// Reads `bytes`, which must be exactly one JSON object. A repeated member keeps its last value.
     public init(_ bytes: [UInt8]) throws(Malformed) {
         var ranges: [String: Range<Int>] = [:]
+        var repeated = false
         var reader = JSONReader(bytes)
         do {
-            try reader.readObject { reader, key throws(JSONReader.Failure) in ranges[key] = try reader.skipRawValue() }
+            try reader.readObject { reader, key throws(JSONReader.Failure) in
+                if ranges.updateValue(try reader.skipRawValue(), forKey: key) != nil { repeated = true }
+            }
             try reader.finish()
         } catch {
             throw Malformed(description: error.description)
         }
         self.bytes = bytes
         self.ranges = ranges
+        hasRepeatedMember = repeated
     }
 
     /// The raw JSON text of member `name`, or nil when there is none.

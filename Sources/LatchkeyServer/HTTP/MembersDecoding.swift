@@ -1,0 +1,28 @@
+import LatchkeyAPI
+import WebAuthn
+
+/// A request body whose usual form is read from its top-level members (``JSONMembers``, one pass of WebAuthn's
+/// `JSONReader`) instead of by Foundation's `JSONDecoder`, whose fixed cost was about 1 % of a login's server CPU for
+/// the sign-in options' one-member body (docs/PERFORMANCE.md, eighteenth round).
+///
+/// `init(members:)` returns nil for anything but that usual form, and the body then goes to `JSONDecoder`
+/// (``Request/decodeJSONIfPresent(_:context:)``), so a body the fast form does not take, and every error, is decoded
+/// and answered as before; where both read a body, they read the same value.
+protocol MembersDecodable: Decodable {
+    /// The value, when `members` is in the form this reads; nil sends the body to `JSONDecoder`.
+    init?(members: JSONMembers)
+}
+
+extension AuthenticationOptionsRequest: MembersDecodable {
+    /// `username` a string, `null` or absent; other members are ignored, as `JSONDecoder` ignores them. A body that
+    /// repeats a member is left to `JSONDecoder`, which reads a repeated member's first value.
+    init?(members: JSONMembers) {
+        guard !members.hasRepeatedMember else { return nil }
+        guard let raw = members["username"], !raw.elementsEqual("null".utf8) else {
+            self.init(username: nil)
+            return
+        }
+        guard let username = members.string("username") else { return nil }
+        self.init(username: username)
+    }
+}
