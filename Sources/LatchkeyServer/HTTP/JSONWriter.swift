@@ -288,11 +288,8 @@ extension PendingAuthentication: JSONWritable {
             allowedIDs.append(id)
         }
         // Optional members: absent or null, or a string; anything else is left to the decoder.
-        func optional(_ name: String) -> String?? {
-            guard let raw = members[name], raw.first != UInt8(ascii: "n") else { return .some(nil) }
-            return members.string(name).map { .some($0) }
-        }
-        guard let userHandleText = optional("userHandle"), let mediation = optional("mediation") else { return nil }
+        guard let userHandleText = members.optionalString("userHandle"), let mediation = members.optionalString("mediation")
+        else { return nil }
         var userHandle: [UInt8]?
         if let userHandleText {
             guard let bytes = Base64URL.decode(userHandleText) else { return nil }

@@ -14,15 +14,9 @@ protocol MembersDecodable: Decodable {
 }
 
 extension AuthenticationOptionsRequest: MembersDecodable {
-    /// `username` a string, `null` or absent; other members are ignored, as `JSONDecoder` ignores them. A body that
-    /// repeats a member is left to `JSONDecoder`, which reads a repeated member's first value.
+    /// `username` a string, `null` or absent; other members are ignored, as `JSONDecoder` ignores them.
     init?(members: JSONMembers) {
-        guard !members.hasRepeatedMember else { return nil }
-        guard let raw = members["username"], !raw.elementsEqual("null".utf8) else {
-            self.init(username: nil)
-            return
-        }
-        guard let username = members.string("username") else { return nil }
+        guard let username = members.optionalString("username") else { return nil }
         self.init(username: username)
     }
 }

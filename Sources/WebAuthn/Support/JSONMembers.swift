@@ -14,18 +14,16 @@ public struct JSONMembers: Sendable {
 
     private let bytes: [UInt8]
     private let ranges: [String: Range<Int>]
-    /// Whether some member's name came more than once (``subscript(_:)`` gives its last value; Foundation's
-    /// `JSONDecoder` reads the first).
-    public let hasRepeatedMember: Bool
 
-    /// Reads `bytes`, which must be exactly one JSON object. A repeated member keeps its last value.
+    /// Reads `bytes`, which must be exactly one JSON object. A repeated member keeps its first value, as Foundation's
+    /// `JSONDecoder` reads it, so a body read here and one read by `JSONDecoder` agree.
     public init(_ bytes: [UInt8]) throws(Malformed) {
         var ranges: [String: Range<Int>] = [:]
-        var repeated = false
         var reader = JSONReader(bytes)
         do {
             try reader.readObject { reader, key throws(JSONReader.Failure) in
-                if ranges.updateValue(try reader.skipRawValue(), forKey: key) != nil { repeated = true }
+                let range = try reader.skipRawValue()
+                if ranges[key] == nil { ranges[key] = range }
             }
             try reader.finish()
         } catch {
@@ -33,7 +31,6 @@ public struct JSONMembers: Sendable {
         }
         self.bytes = bytes
         self.ranges = ranges
-        hasRepeatedMember = repeated
     }
 
     /// The raw JSON text of member `name`, or nil when there is none.
@@ -46,6 +43,13 @@ public struct JSONMembers: Sendable {
         guard let range = ranges[name], bytes[range.lowerBound] == UInt8(ascii: "\"") else { return nil }
         var reader = JSONReader(Array(bytes[range]))
         return try? reader.readString()
+    }
+
+    /// Member `name` as an optional string: `.some(nil)` when it is missing or `null`, `.some(text)` when it is a JSON
+    /// string, and nil when it is of another type.
+    public func optionalString(_ name: String) -> String?? {
+        guard let range = ranges[name], bytes[range.lowerBound] != UInt8(ascii: "n") else { return .some(nil) }
+        return string(name).map { .some($0) }
     }
 
     /// Member `name` when it is a JSON array of strings; nil when it is missing or anything else.
