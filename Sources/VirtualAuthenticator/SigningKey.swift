@@ -19,13 +19,13 @@ struct SigningKey: Sendable {
         case p521(P521.Signing.PrivateKey)
         case ed25519(Curve25519.Signing.PrivateKey)
         case rsa(_RSA.Signing.PrivateKey)
-        case mlDSA65(MLDSA65.PrivateKey)
-        case mlDSA87(MLDSA87.PrivateKey)
+        case mlDSA(MLDSAPrivateKey)
     }
 
     /// The key families, each with the algorithms that use it.
     enum Family {
-        case p256, p384, p521, ed25519, rsa, mlDSA65, mlDSA87
+        case p256, p384, p521, ed25519, rsa
+        case mlDSA(MLDSAParameterSet)
 
         init?(_ algorithm: COSEAlgorithm) {
             switch algorithm {
@@ -34,8 +34,8 @@ struct SigningKey: Sendable {
             case .es512, .esp512: self = .p521
             case .edDSA, .ed25519: self = .ed25519
             case .rs1, .rs256, .rs384, .rs512, .ps256, .ps384, .ps512: self = .rsa
-            case .mlDSA65: self = .mlDSA65
-            case .mlDSA87: self = .mlDSA87
+            case .mlDSA65: self = .mlDSA(.mlDSA65)
+            case .mlDSA87: self = .mlDSA(.mlDSA87)
             default: return nil
             }
         }
@@ -58,8 +58,7 @@ struct SigningKey: Sendable {
             case .p521: .p521(P521.Signing.PrivateKey())
             case .ed25519: .ed25519(Curve25519.Signing.PrivateKey())
             case .rsa: .rsa(try rsaKey(from: rsaKeys))
-            case .mlDSA65: .mlDSA65(try MLDSA65.PrivateKey())
-            case .mlDSA87: .mlDSA87(try MLDSA87.PrivateKey())
+            case .mlDSA(let set): .mlDSA(try Self.mlDSAKey(algorithm, try MLDSAPrivateKey.generate(set)))
             }
             return SigningKey(key, algorithm: algorithm)
         } catch let error as VirtualAuthenticatorError {
@@ -67,6 +66,15 @@ struct SigningKey: Sendable {
         } catch {
             throw .keyGenerationFailed("\(algorithm.name): \(error)")
         }
+    }
+
+    /// The ML-DSA key made, or `unsupportedAlgorithm` on a system without ML-DSA (Apple platforms before iOS 26 and
+    /// macOS 26, where ``VirtualAuthenticator/supportedAlgorithms`` leaves ML-DSA out).
+    private static func mlDSAKey(_ algorithm: COSEAlgorithm, _ made: MLDSAPrivateKey?) throws(VirtualAuthenticatorError) -> MLDSAPrivateKey {
+        guard let key = made else {
+            throw VirtualAuthenticatorError.unsupportedAlgorithm(requested: [algorithm])
+        }
+        return key
     }
 
     /// One key for every `.sharedPerProcess` authenticator; nil if generation failed.
@@ -96,9 +104,10 @@ struct SigningKey: Sendable {
             case .p521: key = .p521(try P521.Signing.PrivateKey(derRepresentation: bytes))
             case .ed25519: key = .ed25519(try Curve25519.Signing.PrivateKey(rawRepresentation: bytes))
             case .rsa: key = .rsa(try _RSA.Signing.PrivateKey(derRepresentation: bytes))
-            case .mlDSA65: key = .mlDSA65(try MLDSA65.PrivateKey(seedRepresentation: bytes, publicKey: nil))
-            case .mlDSA87: key = .mlDSA87(try MLDSA87.PrivateKey(seedRepresentation: bytes, publicKey: nil))
+            case .mlDSA(let set): key = .mlDSA(try Self.mlDSAKey(algorithm, try MLDSAPrivateKey(set, seedRepresentation: bytes)))
             }
+        } catch let error as VirtualAuthenticatorError {
+            throw error
         } catch {
             throw .storedKeyMalformed("\(algorithm.name) key: \(error)")
         }
@@ -118,8 +127,7 @@ struct SigningKey: Sendable {
         case .p521(let k): Array(k.derRepresentation)
         case .ed25519(let k): Array(k.rawRepresentation)
         case .rsa(let k): Array(k.pkcs8DERRepresentation)
-        case .mlDSA65(let k): Array(k.seedRepresentation)
-        case .mlDSA87(let k): Array(k.seedRepresentation)
+        case .mlDSA(let k): k.seedRepresentation
         }
     }
 
@@ -142,8 +150,7 @@ struct SigningKey: Sendable {
             } catch {
                 throw .keyGenerationFailed("RSA public key: \(error)")
             }
-        case .mlDSA65(let k): parameters = .akp(publicKey: Array(k.publicKey.rawRepresentation))
-        case .mlDSA87(let k): parameters = .akp(publicKey: Array(k.publicKey.rawRepresentation))
+        case .mlDSA(let k): parameters = .akp(publicKey: k.publicKeyRawRepresentation)
         }
         return COSEKey(algorithm: algorithm, parameters: parameters)
     }
@@ -156,7 +163,7 @@ struct SigningKey: Sendable {
         case .p521(let k): Certificate.PublicKey(k.publicKey)
         case .ed25519(let k): Certificate.PublicKey(k.publicKey)
         case .rsa(let k): Certificate.PublicKey(k.publicKey)
-        case .mlDSA65, .mlDSA87: nil
+        case .mlDSA: nil
         }
     }
 
@@ -165,10 +172,9 @@ struct SigningKey: Sendable {
         var serializer = DER.Serializer()
         do {
             switch key {
-            case .mlDSA65(let k):
-                try Self.serializeMLDSA(oid: Self.idMLDSA65, Array(k.publicKey.rawRepresentation), into: &serializer)
-            case .mlDSA87(let k):
-                try Self.serializeMLDSA(oid: Self.idMLDSA87, Array(k.publicKey.rawRepresentation), into: &serializer)
+            case .mlDSA(let k):
+                let oid = k.parameterSet == .mlDSA65 ? Self.idMLDSA65 : Self.idMLDSA87
+                try Self.serializeMLDSA(oid: oid, k.publicKeyRawRepresentation, into: &serializer)
             default:
                 guard let publicKey = certificatePublicKey else { return nil }
                 try serializer.serialize(publicKey)
@@ -189,8 +195,7 @@ struct SigningKey: Sendable {
             case .p521(let k): return Array(try k.signature(for: data).derRepresentation)
             case .ed25519(let k): return Array(try k.signature(for: data))
             case .rsa(let k): return try Self.rsaSignature(k, algorithm: algorithm, data: data)
-            case .mlDSA65(let k): return Array(try k.signature(for: data))
-            case .mlDSA87(let k): return Array(try k.signature(for: data))
+            case .mlDSA(let k): return try k.signature(for: data)
             }
         } catch let error as VirtualAuthenticatorError {
             throw error

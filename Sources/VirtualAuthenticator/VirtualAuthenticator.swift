@@ -20,11 +20,11 @@ import WebAuthn
 /// authenticator, it runs one ceremony at a time: concurrent calls wait their turn, so each assertion gets
 /// its own counter value. (Two authenticators sharing one store do not coordinate.)
 public actor VirtualAuthenticator {
-    /// Every algorithm the virtual authenticator signs with (all that swift-crypto can).
-    public static let supportedAlgorithms: [COSEAlgorithm] = [
-        .es256, .esp256, .es384, .esp384, .es512, .esp512, .edDSA, .ed25519,
-        .rs256, .rs384, .rs512, .ps256, .ps384, .ps512, .rs1, .mlDSA65, .mlDSA87,
-    ]
+    /// Every algorithm the virtual authenticator signs with on this system: all that swift-crypto can, with ML-DSA-65
+    /// and ML-DSA-87 only where the platform has ML-DSA (always on Linux; iOS 26 and macOS 26 on Apple platforms).
+    public static let supportedAlgorithms: [COSEAlgorithm] =
+        [.es256, .esp256, .es384, .esp384, .es512, .esp512, .edDSA, .ed25519, .rs256, .rs384, .rs512, .ps256, .ps384, .ps512, .rs1]
+        + (MLDSAParameterSet.isAvailable ? [.mlDSA65, .mlDSA87] : [])
 
     /// The AAGUID a virtual authenticator reports unless configured otherwise (`LatchkeyVirtual!` in ASCII).
     public static let defaultAAGUID = AAGUID(bytes: Array("LatchkeyVirtual!".utf8))

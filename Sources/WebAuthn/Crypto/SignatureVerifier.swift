@@ -14,8 +14,7 @@ public struct SignatureVerifier: Sendable {
         case p521(P521.Signing.PublicKey)
         case ed25519(Curve25519.Signing.PublicKey)
         case rsa(_RSA.Signing.PublicKey, padding: RSAPadding, hash: RSAHash)
-        case mlDSA65(MLDSA65.PublicKey)
-        case mlDSA87(MLDSA87.PublicKey)
+        case mlDSA(MLDSAPublicKey)
     }
 
     enum RSAPadding: Sendable { case pkcs1, pss }
@@ -52,9 +51,9 @@ public struct SignatureVerifier: Sendable {
                 guard let (padding, hash) = Self.rsaScheme(alg) else { throw Self.mismatch(coseKey) }
                 key = .rsa(try _RSA.Signing.PublicKey(n: n, e: e), padding: padding, hash: hash)
             case (.akp(let publicKey), .mlDSA65):
-                key = .mlDSA65(try MLDSA65.PublicKey(rawRepresentation: publicKey))
+                key = .mlDSA(try Self.mlDSAKey(.mlDSA65, publicKey))
             case (.akp(let publicKey), .mlDSA87):
-                key = .mlDSA87(try MLDSA87.PublicKey(rawRepresentation: publicKey))
+                key = .mlDSA(try Self.mlDSAKey(.mlDSA87, publicKey))
             case (.akp, .mlDSA44):
                 throw WebAuthnError(.unsupportedAlgorithm, "ML-DSA-44 keys cannot be verified (swift-crypto has ML-DSA-65 and ML-DSA-87 only)")
             default:
@@ -131,9 +130,7 @@ public struct SignatureVerifier: Sendable {
             case .sha384: return k.isValidSignature(sig, for: SHA384.hash(data: data), padding: rsaPadding)
             case .sha512: return k.isValidSignature(sig, for: SHA512.hash(data: data), padding: rsaPadding)
             }
-        case .mlDSA65(let k):
-            return k.isValidSignature(signature, for: data)
-        case .mlDSA87(let k):
+        case .mlDSA(let k):
             return k.isValidSignature(signature, for: data)
         }
     }
@@ -149,6 +146,14 @@ public struct SignatureVerifier: Sendable {
         case .ps512: (.pss, .sha512)
         default: nil
         }
+    }
+
+    /// An ML-DSA key, or `unsupportedAlgorithm` on a system without ML-DSA (Apple platforms before iOS 26 / macOS 26).
+    private static func mlDSAKey(_ parameterSet: MLDSAParameterSet, _ raw: [UInt8]) throws -> MLDSAPublicKey {
+        guard let key = try MLDSAPublicKey(parameterSet, rawRepresentation: raw) else {
+            throw WebAuthnError(.unsupportedAlgorithm, parameterSet.unavailableReason)
+        }
+        return key
     }
 
     private static func expect(_ condition: Bool, _ message: String) throws(WebAuthnError) {

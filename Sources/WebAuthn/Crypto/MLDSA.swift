@@ -1,0 +1,111 @@
+import Crypto
+
+// The package's only use of the ML-DSA (FIPS 204) types, for WebAuthn's verification and the virtual
+// authenticator's keys.
+//
+// On Linux, swift-crypto implements `MLDSA65` and `MLDSA87` itself. On Apple platforms its `Crypto` module is
+// CryptoKit, which declares them only in the iOS 26 / macOS 26 SDKs (CryptoKit 324.0.4, the version swift-crypto's
+// own ML-DSA tests gate on) and has them only on those systems. So every use sits behind two gates: the SDK declares
+// the types (`#if`, so the package also builds with an older Xcode) and the system has them (`if #available`).
+// Elsewhere the keys below are nil and callers answer `unsupportedAlgorithm`.
+//
+// scripts/apple-sdk-check.sh compiles this file for iOS, in Embedded Swift so that availability is checked against a
+// deployment target, with a CryptoKit stand-in that declares ML-DSA as Apple does: it may use only the standard
+// library and Crypto.
+
+/// The ML-DSA parameter sets this package signs and verifies with (COSE `-49` and `-50`).
+package enum MLDSAParameterSet: Sendable {
+    case mlDSA65, mlDSA87
+
+    /// Whether this system has ML-DSA: always on Linux, from iOS 26 and macOS 26 on Apple platforms.
+    package static var isAvailable: Bool {
+        #if !canImport(CryptoKit) || canImport(CryptoKit, _version: 324.0.4)
+            if #available(iOS 26, macOS 26, tvOS 26, watchOS 26, visionOS 26, *) { return true }
+        #endif
+        return false
+    }
+
+    /// Why a key of this set cannot be used here, for `unsupportedAlgorithm` errors.
+    package var unavailableReason: String {
+        let name = self == .mlDSA65 ? "ML-DSA-65" : "ML-DSA-87"
+        return "\(name) needs iOS 26 or macOS 26 and their SDK (CryptoKit has no ML-DSA before them)"
+    }
+}
+
+/// An ML-DSA public key, checking signatures with an empty context as WebAuthn specifies.
+package struct MLDSAPublicKey: Sendable {
+    package let parameterSet: MLDSAParameterSet
+    private let check: @Sendable ([UInt8], [UInt8]) -> Bool
+
+    /// Reads a FIPS 204 public key; nil where this system has no ML-DSA, and an error when the bytes are not a key.
+    package init?(_ parameterSet: MLDSAParameterSet, rawRepresentation raw: [UInt8]) throws {
+        self.parameterSet = parameterSet
+        #if !canImport(CryptoKit) || canImport(CryptoKit, _version: 324.0.4)
+            if #available(iOS 26, macOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+                switch parameterSet {
+                case .mlDSA65:
+                    let key = try MLDSA65.PublicKey(rawRepresentation: raw)
+                    check = { key.isValidSignature($0, for: $1) }
+                case .mlDSA87:
+                    let key = try MLDSA87.PublicKey(rawRepresentation: raw)
+                    check = { key.isValidSignature($0, for: $1) }
+                }
+                return
+            }
+        #endif
+        return nil
+    }
+
+    package func isValidSignature(_ signature: [UInt8], for data: [UInt8]) -> Bool {
+        check(signature, data)
+    }
+}
+
+/// An ML-DSA private key, kept and exchanged as its 32-byte FIPS 204 seed.
+package struct MLDSAPrivateKey: Sendable {
+    package let parameterSet: MLDSAParameterSet
+    /// The 32-byte seed (`ML-DSA.KeyGen_internal`'s input) the key is made from.
+    package let seedRepresentation: [UInt8]
+    /// The FIPS 204 encoding of the public key.
+    package let publicKeyRawRepresentation: [UInt8]
+    private let sign: @Sendable ([UInt8]) throws -> [UInt8]
+
+    /// Makes a new key; nil where this system has no ML-DSA.
+    package static func generate(_ parameterSet: MLDSAParameterSet) throws -> MLDSAPrivateKey? {
+        try MLDSAPrivateKey(parameterSet, seedRepresentation: nil)
+    }
+
+    /// Loads a key from its seed; nil where this system has no ML-DSA, and an error when the seed is not 32 bytes.
+    package init?(_ parameterSet: MLDSAParameterSet, seedRepresentation seed: [UInt8]) throws {
+        try self.init(parameterSet, seedRepresentation: Optional(seed))
+    }
+
+    private init?(_ parameterSet: MLDSAParameterSet, seedRepresentation seed: [UInt8]?) throws {
+        self.parameterSet = parameterSet
+        #if !canImport(CryptoKit) || canImport(CryptoKit, _version: 324.0.4)
+            if #available(iOS 26, macOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+                switch parameterSet {
+                case .mlDSA65:
+                    let key = try seed.map { try MLDSA65.PrivateKey(seedRepresentation: $0, publicKey: nil) }
+                        ?? MLDSA65.PrivateKey()
+                    seedRepresentation = Array(key.seedRepresentation)
+                    publicKeyRawRepresentation = Array(key.publicKey.rawRepresentation)
+                    sign = { Array(try key.signature(for: $0)) }
+                case .mlDSA87:
+                    let key = try seed.map { try MLDSA87.PrivateKey(seedRepresentation: $0, publicKey: nil) }
+                        ?? MLDSA87.PrivateKey()
+                    seedRepresentation = Array(key.seedRepresentation)
+                    publicKeyRawRepresentation = Array(key.publicKey.rawRepresentation)
+                    sign = { Array(try key.signature(for: $0)) }
+                }
+                return
+            }
+        #endif
+        return nil
+    }
+
+    /// Signs `data` with an empty context.
+    package func signature(for data: [UInt8]) throws -> [UInt8] {
+        try sign(data)
+    }
+}
