@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "AppleSignIn", targets: ["AppleSignIn"]),
         .library(name: "AppleStandIn", targets: ["AppleStandIn"]),
         .library(name: "LatchkeyClient", targets: ["LatchkeyClient"]),
+        .library(name: "VirtualAuthenticatorClient", targets: ["VirtualAuthenticatorClient"]),
         .executable(name: "latchkey", targets: ["latchkey"]),
     ],
     dependencies: [
@@ -61,7 +62,7 @@ let package = Package(
         .target(
             name: "LatchkeyCLI",
             dependencies: [
-                "WebAuthn", "CBOR", "VirtualAuthenticator", "AppleSignIn", "LatchkeyClient", "LatchkeyAPI", "LatchkeyServer", "LatchkeyStore",
+                "WebAuthn", "CBOR", "VirtualAuthenticator", "VirtualAuthenticatorClient", "AppleSignIn", "LatchkeyClient", "LatchkeyAPI", "LatchkeyServer", "LatchkeyStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -120,10 +121,17 @@ let package = Package(
                            .product(name: "CryptoExtras", package: "swift-crypto"),
                            .product(name: "AsyncHTTPClient", package: "async-http-client")]
         ),
+        // What an app links: the typed client, the bridge and the Apple adapters. The software authenticator is not in it.
         .target(
             name: "LatchkeyClient",
+            dependencies: ["LatchkeyAPI", "WebAuthn", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        // The software authenticator as a LatchkeyClient `Authenticator`, with its credential stores (an encrypted
+        // file, the Keychain): for the command line, tests and tools.
+        .target(
+            name: "VirtualAuthenticatorClient",
             dependencies: [
-                "LatchkeyAPI", "WebAuthn", "VirtualAuthenticator",
+                "LatchkeyClient", "VirtualAuthenticator", "WebAuthn",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
@@ -180,7 +188,7 @@ let package = Package(
         .testTarget(
             name: "LatchkeyClientTests",
             dependencies: [
-                "LatchkeyClient", "LatchkeyAPI", "WebAuthn", "VirtualAuthenticator", "LatchkeyTestSupport",
+                "LatchkeyClient", "LatchkeyAPI", "WebAuthn", "VirtualAuthenticator", "VirtualAuthenticatorClient", "LatchkeyTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -234,7 +242,8 @@ let package = Package(
         .testTarget(
             name: "LatchkeyClientServerTests",
             dependencies: [
-                "LatchkeyClient", "LatchkeyServer", "LatchkeyStore", "LatchkeyAPI", "LatchkeyTestSupport", "VirtualAuthenticator", "WebAuthn",
+                "LatchkeyClient", "LatchkeyServer", "LatchkeyStore", "LatchkeyAPI", "LatchkeyTestSupport", "VirtualAuthenticator",
+                "VirtualAuthenticatorClient", "WebAuthn",
                 "AppleStandIn", "AppleSignIn",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),

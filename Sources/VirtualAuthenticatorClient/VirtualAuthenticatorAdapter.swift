@@ -1,3 +1,4 @@
+import LatchkeyClient
 import VirtualAuthenticator
 import WebAuthn
 

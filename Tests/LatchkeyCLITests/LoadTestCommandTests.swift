@@ -8,6 +8,7 @@ import LatchkeyStore
 import Logging
 import Testing
 import VirtualAuthenticator
+import VirtualAuthenticatorClient
 import WebAuthn
 
 @testable import LatchkeyCLI

@@ -5,6 +5,7 @@ import LatchkeyStore
 import LatchkeyTestSupport
 import Testing
 import VirtualAuthenticator
+import VirtualAuthenticatorClient
 import WebAuthn
 
 /// `ConformanceClient` against the real server over real HTTP: the `/attestation/*` and `/assertion/*`

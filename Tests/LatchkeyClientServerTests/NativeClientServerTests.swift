@@ -5,6 +5,7 @@ import LatchkeyStore
 import LatchkeyTestSupport
 import Testing
 import VirtualAuthenticator
+import VirtualAuthenticatorClient
 import WebAuthn
 
 /// `NativeClient` against the real server over real HTTP: every `/v1` endpoint, on each database.

@@ -4,6 +4,7 @@ import LatchkeyClient
 import LatchkeyTestSupport
 import Testing
 import VirtualAuthenticator
+import VirtualAuthenticatorClient
 import WebAuthn
 
 /// The client half of keeping password managers in step and of the automatic passkey upgrade, against the real

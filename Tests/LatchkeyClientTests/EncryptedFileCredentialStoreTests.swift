@@ -3,6 +3,7 @@ import LatchkeyClient
 import LatchkeyTestSupport
 import Testing
 import VirtualAuthenticator
+import VirtualAuthenticatorClient
 import WebAuthn
 
 @Suite("EncryptedFileCredentialStore")

@@ -2,6 +2,7 @@ import Foundation
 import LatchkeyClient
 import Testing
 import VirtualAuthenticator
+import VirtualAuthenticatorClient
 import WebAuthn
 
 /// The Keychain store's logic over an in-memory keychain that behaves as the Keychain does (duplicate adds refused,

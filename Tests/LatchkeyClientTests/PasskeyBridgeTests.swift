@@ -2,6 +2,7 @@ import Foundation
 import LatchkeyClient
 import Testing
 import VirtualAuthenticator
+import VirtualAuthenticatorClient
 import WebAuthn
 
 @Suite("PasskeyBridge")

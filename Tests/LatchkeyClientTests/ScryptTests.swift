@@ -1,6 +1,7 @@
 import Foundation
 import LatchkeyClient
 import Testing
+import VirtualAuthenticatorClient
 
 @Suite("Scrypt")
 struct ScryptTests {

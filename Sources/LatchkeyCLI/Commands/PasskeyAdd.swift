@@ -1,6 +1,7 @@
 import ArgumentParser
 import LatchkeyAPI
 import LatchkeyClient
+import VirtualAuthenticatorClient
 
 /// `latchkey passkey add`: puts another passkey on a signed-in account (native profile) — signs in with a
 /// passkey from `--sign-in-store`, then creates the new one in `--store`, as a second device would. One

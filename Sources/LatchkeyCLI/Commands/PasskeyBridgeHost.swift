@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LatchkeyClient
 import VirtualAuthenticator
+import VirtualAuthenticatorClient
 import WebAuthn
 
 /// `latchkey passkey bridge`: the native side of a hybrid app, for developing and testing its pages. It reads

@@ -3,6 +3,7 @@ import Foundation
 import LatchkeyAPI
 import LatchkeyClient
 import VirtualAuthenticator
+import VirtualAuthenticatorClient
 import WebAuthn
 
 /// `latchkey passkey list`: the account's passkeys on the server (native profile, after signing in with a

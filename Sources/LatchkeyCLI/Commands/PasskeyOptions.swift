@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LatchkeyClient
 import VirtualAuthenticator
+import VirtualAuthenticatorClient
 import WebAuthn
 
 /// Which server API `latchkey passkey` speaks.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import LatchkeyClient
+import VirtualAuthenticatorClient
 import WebAuthn
 
 /// `latchkey passkey remove ID`: deletes a passkey on the server first, then the local credential (the

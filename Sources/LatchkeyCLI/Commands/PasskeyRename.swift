@@ -1,6 +1,7 @@
 import ArgumentParser
 import LatchkeyAPI
 import LatchkeyClient
+import VirtualAuthenticatorClient
 
 /// `latchkey passkey rename ID NAME`: renames one of the account's passkeys on the server (native profile).
 struct PasskeyRename: LatchkeyCommand {

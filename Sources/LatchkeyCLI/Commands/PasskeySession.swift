@@ -1,5 +1,6 @@
 import LatchkeyClient
 import VirtualAuthenticator
+import VirtualAuthenticatorClient
 
 /// What the management commands share: signing in with a local passkey, and reading the local store.
 enum PasskeySession {

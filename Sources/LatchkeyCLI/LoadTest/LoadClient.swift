@@ -2,6 +2,7 @@ import Foundation
 import LatchkeyAPI
 import LatchkeyClient
 import VirtualAuthenticator
+import VirtualAuthenticatorClient
 
 /// One simulated user of a load test: its own ``VirtualAuthenticator`` and API client. It registers a passkey
 /// once with the client library, then signs in with it as often as it is asked, by the ``LoadTestDriver`` chosen.

@@ -2,6 +2,7 @@ import Foundation
 import LatchkeyAPI
 import LatchkeyClient
 import LatchkeyServer
+import VirtualAuthenticatorClient
 import WebAuthn
 
 /// One load-test user's sign-in spoken straight on the wire: the same two requests ``NativeClient`` and

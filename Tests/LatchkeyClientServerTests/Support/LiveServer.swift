@@ -6,6 +6,7 @@ import LatchkeyStore
 import LatchkeyTestSupport
 import Testing
 import VirtualAuthenticator
+import VirtualAuthenticatorClient
 
 /// A real Latchkey server listening on a loopback port for one test, over a fresh database, and the
 /// clients that reach it over real HTTP (``URLSessionTransport``).
