@@ -37,7 +37,7 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        .target(name: "CBOR"),
+        .target(name: "CBOR", dependencies: ["ByteEncoding"]),
         .target(name: "ByteEncoding"),
         .target(
             name: "WebAuthn",
@@ -184,7 +184,7 @@ let package = Package(
                 "AppleStandIn", "AppleSignIn",
             ]
         ),
-        .testTarget(name: "CBORTests", dependencies: ["CBOR"]),
+        .testTarget(name: "CBORTests", dependencies: ["CBOR", "ByteEncoding"]),
         .testTarget(
             name: "LatchkeyClientTests",
             dependencies: [

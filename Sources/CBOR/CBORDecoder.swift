@@ -1,3 +1,5 @@
+import ByteEncoding
+
 /// A strict RFC 8949 decoder for the subset WebAuthn uses.
 ///
 /// It rejects, with a ``CBORError``: truncated input, lengths past the end, nesting deeper than
@@ -108,7 +110,7 @@ private struct Reader {
         case 3:
             let length = try readArgument(info, itemOffset: itemOffset)
             let raw = try readBytes(length, itemOffset: itemOffset)
-            guard let text = String(validating: raw, as: UTF8.self) else { throw .invalidUTF8(offset: itemOffset) }
+            guard let text = StrictUTF8.decode(raw) else { throw .invalidUTF8(offset: itemOffset) }
             return .textString(text)
         case 4:
             let count = try readArgument(info, itemOffset: itemOffset)

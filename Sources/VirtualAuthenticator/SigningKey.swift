@@ -104,7 +104,7 @@ struct SigningKey: Sendable {
             case .p521: key = .p521(try P521.Signing.PrivateKey(derRepresentation: bytes))
             case .ed25519: key = .ed25519(try Curve25519.Signing.PrivateKey(rawRepresentation: bytes))
             case .rsa: key = .rsa(try _RSA.Signing.PrivateKey(derRepresentation: bytes))
-            case .mlDSA(let set): key = .mlDSA(try Self.mlDSAKey(algorithm, try MLDSAPrivateKey(set, seedRepresentation: bytes)))
+            case .mlDSA(let set): key = .mlDSA(try Self.mlDSAKey(algorithm, try MLDSAPrivateKey.load(set, seedRepresentation: bytes)))
             }
         } catch let error as VirtualAuthenticatorError {
             throw error

@@ -72,33 +72,33 @@ package struct MLDSAPrivateKey: Sendable {
 
     /// Makes a new key; nil where this system has no ML-DSA.
     package static func generate(_ parameterSet: MLDSAParameterSet) throws -> MLDSAPrivateKey? {
-        try MLDSAPrivateKey(parameterSet, seedRepresentation: nil)
+        try make(parameterSet, seed: nil)
     }
 
     /// Loads a key from its seed; nil where this system has no ML-DSA, and an error when the seed is not 32 bytes.
-    package init?(_ parameterSet: MLDSAParameterSet, seedRepresentation seed: [UInt8]) throws {
-        try self.init(parameterSet, seedRepresentation: Optional(seed))
+    package static func load(_ parameterSet: MLDSAParameterSet, seedRepresentation seed: [UInt8]) throws -> MLDSAPrivateKey? {
+        try make(parameterSet, seed: seed)
     }
 
-    private init?(_ parameterSet: MLDSAParameterSet, seedRepresentation seed: [UInt8]?) throws {
-        self.parameterSet = parameterSet
+    private static func make(_ parameterSet: MLDSAParameterSet, seed: [UInt8]?) throws -> MLDSAPrivateKey? {
         #if !canImport(CryptoKit) || canImport(CryptoKit, _version: 324.0.4)
             if #available(iOS 26, macOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
                 switch parameterSet {
                 case .mlDSA65:
                     let key = try seed.map { try MLDSA65.PrivateKey(seedRepresentation: $0, publicKey: nil) }
                         ?? MLDSA65.PrivateKey()
-                    seedRepresentation = Array(key.seedRepresentation)
-                    publicKeyRawRepresentation = Array(key.publicKey.rawRepresentation)
-                    sign = { Array(try key.signature(for: $0)) }
+                    return MLDSAPrivateKey(
+                        parameterSet: parameterSet, seedRepresentation: Array(key.seedRepresentation),
+                        publicKeyRawRepresentation: Array(key.publicKey.rawRepresentation),
+                        sign: { Array(try key.signature(for: $0)) })
                 case .mlDSA87:
                     let key = try seed.map { try MLDSA87.PrivateKey(seedRepresentation: $0, publicKey: nil) }
                         ?? MLDSA87.PrivateKey()
-                    seedRepresentation = Array(key.seedRepresentation)
-                    publicKeyRawRepresentation = Array(key.publicKey.rawRepresentation)
-                    sign = { Array(try key.signature(for: $0)) }
+                    return MLDSAPrivateKey(
+                        parameterSet: parameterSet, seedRepresentation: Array(key.seedRepresentation),
+                        publicKeyRawRepresentation: Array(key.publicKey.rawRepresentation),
+                        sign: { Array(try key.signature(for: $0)) })
                 }
-                return
             }
         #endif
         return nil

@@ -1,3 +1,5 @@
+import ByteEncoding
+
 /// A small, strict, allocation-light JSON reader for the hot path: it walks one JSON text and hands the caller the
 /// fields it asks for, skipping (but still validating) everything else. It builds no intermediate tree.
 ///
@@ -106,7 +108,7 @@ package struct JSONReader {
                 let text: String
                 if highBits < 0x80 {
                     text = String(decoding: bytes[start..<index], as: UTF8.self)
-                } else if let validated = String(validating: bytes[start..<index], as: UTF8.self) {
+                } else if let validated = StrictUTF8.decode(bytes[start..<index]) {
                     text = validated
                 } else {
                     throw Failure(description: "JSON string is not valid UTF-8")
@@ -252,7 +254,7 @@ package struct JSONReader {
         // the fast path of ``readString()``.
         func flush() throws(Failure) {
             guard !pendingUTF8.isEmpty else { return }
-            guard let text = String(validating: pendingUTF8, as: UTF8.self) else {
+            guard let text = StrictUTF8.decode(pendingUTF8) else {
                 throw Failure(description: "JSON string is not valid UTF-8")
             }
             scalars.append(contentsOf: text.unicodeScalars)
