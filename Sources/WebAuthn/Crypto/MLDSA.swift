@@ -1,5 +1,3 @@
-import Crypto
-
 // The package's only use of the ML-DSA (FIPS 204) types, for WebAuthn's verification and the virtual
 // authenticator's keys.
 //
@@ -9,21 +7,78 @@ import Crypto
 // the types (`#if`, so the package also builds with an older Xcode) and the system has them (`if #available`).
 // Elsewhere the keys below are nil and callers answer `unsupportedAlgorithm`.
 //
-// scripts/apple-sdk-check.sh compiles this file for iOS, in Embedded Swift so that availability is checked against a
+// The SDK gate is this file's first line and wraps the import: the compiler reads CryptoKit's version from its
+// interface there, while an `#if` evaluated after CryptoKit was loaded (in a function body, say) finds no version,
+// ignores it and takes the branch as true.
+//
+// scripts/apple-sdk-check.sh compiles this file for iOS in Embedded Swift, so that availability is checked against a
 // deployment target, with a CryptoKit stand-in that declares ML-DSA as Apple does: it may use only the standard
 // library and Crypto.
+#if !canImport(CryptoKit) || canImport(CryptoKit, _version: 324.0.4)
+    import Crypto
+
+    extension MLDSAParameterSet {
+        package static var isAvailable: Bool {
+            if #available(iOS 26, macOS 26, tvOS 26, watchOS 26, visionOS 26, *) { return true }
+            return false
+        }
+    }
+
+    extension MLDSAPublicKey {
+        fileprivate static func check(
+            _ parameterSet: MLDSAParameterSet, _ raw: [UInt8]
+        ) throws -> (@Sendable ([UInt8], [UInt8]) -> Bool)? {
+            guard #available(iOS 26, macOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return nil }
+            switch parameterSet {
+            case .mlDSA65:
+                let key = try MLDSA65.PublicKey(rawRepresentation: raw)
+                return { key.isValidSignature($0, for: $1) }
+            case .mlDSA87:
+                let key = try MLDSA87.PublicKey(rawRepresentation: raw)
+                return { key.isValidSignature($0, for: $1) }
+            }
+        }
+    }
+
+    extension MLDSAPrivateKey {
+        fileprivate static func make(_ parameterSet: MLDSAParameterSet, seed: [UInt8]?) throws -> MLDSAPrivateKey? {
+            guard #available(iOS 26, macOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return nil }
+            switch parameterSet {
+            case .mlDSA65:
+                let key = try seed.map { try MLDSA65.PrivateKey(seedRepresentation: $0, publicKey: nil) } ?? MLDSA65.PrivateKey()
+                return MLDSAPrivateKey(
+                    parameterSet: parameterSet, seedRepresentation: Array(key.seedRepresentation),
+                    publicKeyRawRepresentation: Array(key.publicKey.rawRepresentation),
+                    sign: { Array(try key.signature(for: $0)) })
+            case .mlDSA87:
+                let key = try seed.map { try MLDSA87.PrivateKey(seedRepresentation: $0, publicKey: nil) } ?? MLDSA87.PrivateKey()
+                return MLDSAPrivateKey(
+                    parameterSet: parameterSet, seedRepresentation: Array(key.seedRepresentation),
+                    publicKeyRawRepresentation: Array(key.publicKey.rawRepresentation),
+                    sign: { Array(try key.signature(for: $0)) })
+            }
+        }
+    }
+#else
+    extension MLDSAParameterSet {
+        package static var isAvailable: Bool { false }
+    }
+
+    extension MLDSAPublicKey {
+        fileprivate static func check(_: MLDSAParameterSet, _: [UInt8]) -> (@Sendable ([UInt8], [UInt8]) -> Bool)? { nil }
+    }
+
+    extension MLDSAPrivateKey {
+        fileprivate static func make(_: MLDSAParameterSet, seed _: [UInt8]?) -> MLDSAPrivateKey? { nil }
+    }
+#endif
 
 /// The ML-DSA parameter sets this package signs and verifies with (COSE `-49` and `-50`).
+///
+/// ``isAvailable`` says whether this system has ML-DSA: always on Linux, from iOS 26 and macOS 26 on Apple platforms
+/// (built with their SDK).
 package enum MLDSAParameterSet: Sendable {
     case mlDSA65, mlDSA87
-
-    /// Whether this system has ML-DSA: always on Linux, from iOS 26 and macOS 26 on Apple platforms.
-    package static var isAvailable: Bool {
-        #if !canImport(CryptoKit) || canImport(CryptoKit, _version: 324.0.4)
-            if #available(iOS 26, macOS 26, tvOS 26, watchOS 26, visionOS 26, *) { return true }
-        #endif
-        return false
-    }
 
     /// Why a key of this set cannot be used here, for `unsupportedAlgorithm` errors.
     package var unavailableReason: String {
@@ -39,21 +94,9 @@ package struct MLDSAPublicKey: Sendable {
 
     /// Reads a FIPS 204 public key; nil where this system has no ML-DSA, and an error when the bytes are not a key.
     package init?(_ parameterSet: MLDSAParameterSet, rawRepresentation raw: [UInt8]) throws {
+        guard let check = try Self.check(parameterSet, raw) else { return nil }
         self.parameterSet = parameterSet
-        #if !canImport(CryptoKit) || canImport(CryptoKit, _version: 324.0.4)
-            if #available(iOS 26, macOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-                switch parameterSet {
-                case .mlDSA65:
-                    let key = try MLDSA65.PublicKey(rawRepresentation: raw)
-                    check = { key.isValidSignature($0, for: $1) }
-                case .mlDSA87:
-                    let key = try MLDSA87.PublicKey(rawRepresentation: raw)
-                    check = { key.isValidSignature($0, for: $1) }
-                }
-                return
-            }
-        #endif
-        return nil
+        self.check = check
     }
 
     package func isValidSignature(_ signature: [UInt8], for data: [UInt8]) -> Bool {
@@ -70,6 +113,16 @@ package struct MLDSAPrivateKey: Sendable {
     package let publicKeyRawRepresentation: [UInt8]
     private let sign: @Sendable ([UInt8]) throws -> [UInt8]
 
+    fileprivate init(
+        parameterSet: MLDSAParameterSet, seedRepresentation: [UInt8], publicKeyRawRepresentation: [UInt8],
+        sign: @escaping @Sendable ([UInt8]) throws -> [UInt8]
+    ) {
+        self.parameterSet = parameterSet
+        self.seedRepresentation = seedRepresentation
+        self.publicKeyRawRepresentation = publicKeyRawRepresentation
+        self.sign = sign
+    }
+
     /// Makes a new key; nil where this system has no ML-DSA.
     package static func generate(_ parameterSet: MLDSAParameterSet) throws -> MLDSAPrivateKey? {
         try make(parameterSet, seed: nil)
@@ -78,30 +131,6 @@ package struct MLDSAPrivateKey: Sendable {
     /// Loads a key from its seed; nil where this system has no ML-DSA, and an error when the seed is not 32 bytes.
     package static func load(_ parameterSet: MLDSAParameterSet, seedRepresentation seed: [UInt8]) throws -> MLDSAPrivateKey? {
         try make(parameterSet, seed: seed)
-    }
-
-    private static func make(_ parameterSet: MLDSAParameterSet, seed: [UInt8]?) throws -> MLDSAPrivateKey? {
-        #if !canImport(CryptoKit) || canImport(CryptoKit, _version: 324.0.4)
-            if #available(iOS 26, macOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-                switch parameterSet {
-                case .mlDSA65:
-                    let key = try seed.map { try MLDSA65.PrivateKey(seedRepresentation: $0, publicKey: nil) }
-                        ?? MLDSA65.PrivateKey()
-                    return MLDSAPrivateKey(
-                        parameterSet: parameterSet, seedRepresentation: Array(key.seedRepresentation),
-                        publicKeyRawRepresentation: Array(key.publicKey.rawRepresentation),
-                        sign: { Array(try key.signature(for: $0)) })
-                case .mlDSA87:
-                    let key = try seed.map { try MLDSA87.PrivateKey(seedRepresentation: $0, publicKey: nil) }
-                        ?? MLDSA87.PrivateKey()
-                    return MLDSAPrivateKey(
-                        parameterSet: parameterSet, seedRepresentation: Array(key.seedRepresentation),
-                        publicKeyRawRepresentation: Array(key.publicKey.rawRepresentation),
-                        sign: { Array(try key.signature(for: $0)) })
-                }
-            }
-        #endif
-        return nil
     }
 
     /// Signs `data` with an empty context.
