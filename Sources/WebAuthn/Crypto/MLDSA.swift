@@ -7,14 +7,14 @@
 // the types (`#if`, so the package also builds with an older Xcode) and the system has them (`if #available`).
 // Elsewhere the keys below are nil and callers answer `unsupportedAlgorithm`.
 //
-// The SDK gate is this file's first line and wraps the import: the compiler reads CryptoKit's version from its
-// interface there, while an `#if` evaluated after CryptoKit was loaded (in a function body, say) finds no version,
-// ignores it and takes the branch as true.
+// The SDK gate asks for CryptoKit's version first: once a plain `canImport(CryptoKit)` has been evaluated in a compile,
+// the compiler (6.3, against the iOS 16.5 SDK) no longer finds the version, warns that it ignores it and takes the
+// versioned check as true. So nothing else in the package asks `canImport(CryptoKit)`; the Apple SDK check greps for it.
 //
 // scripts/apple-sdk-check.sh compiles this file for iOS in Embedded Swift, so that availability is checked against a
 // deployment target, with a CryptoKit stand-in that declares ML-DSA as Apple does: it may use only the standard
 // library and Crypto.
-#if !canImport(CryptoKit) || canImport(CryptoKit, _version: 324.0.4)
+#if canImport(CryptoKit, _version: 324.0.4) || !canImport(CryptoKit)
     import Crypto
 
     extension MLDSAParameterSet {
