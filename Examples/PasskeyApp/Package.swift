@@ -9,13 +9,19 @@ let package = Package(
     platforms: [.iOS(.v17), .macOS(.v14)],
     dependencies: [.package(name: "Latchkey", path: "../..")],
     targets: [
+        // The app's SwiftUI screens: they show `Account` and call it.
         .executableTarget(
             name: "PasskeyApp",
+            dependencies: ["PasskeyAppCore", .product(name: "LatchkeyAPI", package: "Latchkey")]
+        ),
+        // Everything but the screens: the account model on LatchkeyClient, the saved session, the sheets' window.
+        .target(
+            name: "PasskeyAppCore",
             dependencies: [
                 .product(name: "LatchkeyClient", package: "Latchkey"),
                 .product(name: "LatchkeyAPI", package: "Latchkey"),
             ]
-        )
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

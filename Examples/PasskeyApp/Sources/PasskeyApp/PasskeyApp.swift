@@ -1,3 +1,4 @@
+import PasskeyAppCore
 import SwiftUI
 
 /// The example app: the one sign-in sheet, sign-up with a passkey, the account's passkeys, and sign-out, against

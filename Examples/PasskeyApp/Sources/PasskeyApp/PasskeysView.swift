@@ -1,4 +1,5 @@
 import LatchkeyAPI
+import PasskeyAppCore
 import SwiftUI
 
 /// Signed in: the account's passkeys, to rename, remove or add to; and sign-out.

@@ -1,3 +1,4 @@
+import PasskeyAppCore
 import SwiftUI
 
 /// Signed out: sign in with whatever this device has for the app, or make an account with a passkey.

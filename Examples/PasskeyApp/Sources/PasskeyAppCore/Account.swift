@@ -5,29 +5,29 @@ import LatchkeyAPI
 import LatchkeyClient
 
 /// The signed-in user and everything the screens do with the server: one place that talks to `latchkey serve` through
-/// ``NativeClient`` and to the system's sheets through LatchkeyClient's Apple adapters.
+/// `NativeClient` and to the system's sheets through LatchkeyClient's Apple adapters. The SwiftUI views only show it.
 @MainActor
-final class Account: ObservableObject {
-    enum State: Equatable {
+public final class Account: ObservableObject {
+    public enum State: Equatable {
         /// Restoring a saved session or waiting for the server.
         case starting
         case signedOut
         case signedIn(UserProfile)
     }
 
-    @Published private(set) var state: State = .starting
-    @Published private(set) var passkeys: [PasskeySummary] = []
+    @Published public private(set) var state: State = .starting
+    @Published public private(set) var passkeys: [PasskeySummary] = []
     /// What went wrong, for an alert; nil when there is nothing to say (the user closed a sheet).
-    @Published var problem: String?
+    @Published public var problem: String?
     /// Set when a password sign-in could not quietly add a passkey: the passkeys screen offers one.
-    @Published private(set) var offersPasskey = false
+    @Published public private(set) var offersPasskey = false
 
     private let client: NativeClient?
     private let relyingPartyIdentifier: String
     private var appleUserID: String?
     private var monitor: AppleIDCredentialMonitor?
 
-    init(server: URL? = AppConfiguration.server) {
+    public init(server: URL? = AppConfiguration.server) {
         client = server.map { NativeClient(server: $0, signals: { _ = await PasskeySignalReporter.report($0) }) }
         relyingPartyIdentifier = server?.host ?? ""
     }
@@ -36,7 +36,7 @@ final class Account: ObservableObject {
 
     /// At launch: the saved session if the server still knows it (and, after Sign in with Apple, the Apple ID is still
     /// authorized); otherwise the one sign-in sheet, shown only if this device has a credential for the app.
-    func launch() async {
+    public func launch() async {
         guard let client else {
             state = .signedOut
             problem = "Set LatchkeyServerURL in the app's Info.plist to your latchkey serve address."
@@ -65,7 +65,7 @@ final class Account: ObservableObject {
 
     /// The one sheet for every way in: a passkey, a password saved for the app, or the user's Apple ID.
     /// `immediatelyAvailable` shows it only when the device holds one of them (at launch).
-    func signInWithSheet(immediatelyAvailable: Bool = false) async {
+    public func signInWithSheet(immediatelyAvailable: Bool = false) async {
         guard let client else { return }
         await run {
             let started = try await client.authenticationOptions(AuthenticationOptionsRequest())
@@ -108,7 +108,7 @@ final class Account: ObservableObject {
     }
 
     /// A new account whose first way in is a passkey made on this device.
-    func signUp(username: String) async {
+    public func signUp(username: String) async {
         guard let client else { return }
         await run {
             let signedUp = try await client.signUp(username: username, displayName: username, with: passkeyManager())
@@ -117,19 +117,19 @@ final class Account: ObservableObject {
     }
 
     /// Ends the session on the server and on this device.
-    func signOut() async {
+    public func signOut() async {
         if let client { try? await client.logout() }
         signedOut()
     }
 
     // MARK: Passkeys
 
-    func refreshPasskeys() async {
+    public func refreshPasskeys() async {
         guard let client else { return }
         await run { passkeys = try await client.passkeys() }
     }
 
-    func addPasskey() async {
+    public func addPasskey() async {
         guard let client else { return }
         await run {
             _ = try await client.addPasskey(with: passkeyManager())
@@ -138,7 +138,7 @@ final class Account: ObservableObject {
         }
     }
 
-    func rename(_ passkey: PasskeySummary, to name: String) async {
+    public func rename(_ passkey: PasskeySummary, to name: String) async {
         guard let client else { return }
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         await run {
@@ -147,7 +147,7 @@ final class Account: ObservableObject {
         }
     }
 
-    func remove(_ passkey: PasskeySummary) async {
+    public func remove(_ passkey: PasskeySummary) async {
         guard let client else { return }
         await run {
             try await client.deletePasskey(id: passkey.id)
@@ -209,7 +209,7 @@ final class Account: ObservableObject {
         }
     }
 
-    static func message(for error: LatchkeyClientError) -> String {
+    public static func message(for error: LatchkeyClientError) -> String {
         switch error {
         case .authenticator(let failure) where failure.code == .excludedCredential:
             "This device already has a passkey for your account."
