@@ -76,7 +76,7 @@ public final class Account: ObservableObject {
                 outcome = try await SignInSheet(anchor: presentationAnchor()).present(
                     request, immediatelyAvailable: immediatelyAvailable)
             } catch {
-                throw .authenticator(error)
+                throw LatchkeyClientError.authenticator(error)
             }
             switch outcome {
             case .passkey(let credential):
@@ -88,7 +88,7 @@ public final class Account: ObservableObject {
                 do throws(AuthenticatorError) {
                     body = try apple.signInRequest(for: credential)
                 } catch {
-                    throw .authenticator(error)
+                    throw LatchkeyClientError.authenticator(error)
                 }
                 signedIn(try await client.signInWithApple(body), appleUserID: credential.user)
             case .password(let saved):
@@ -196,16 +196,21 @@ public final class Account: ObservableObject {
         self.monitor = monitor
     }
 
-    /// Runs a call to the server; a failure becomes ``problem``, except the user closing a sheet.
-    private func run(_ work: () async throws(LatchkeyClientError) -> Void) async {
+    /// Runs calls to the server; a failure becomes ``problem``, except the user closing a sheet.
+    private func run(_ work: () async throws -> Void) async {
         do {
             try await work()
-        } catch .authenticator(let failure) where failure.code == .cancelled || failure.code == .noCredentials {
-            return
-        } catch .server(status: 401, _, _) {
-            signedOut()
+        } catch let error as LatchkeyClientError {
+            switch error {
+            case .authenticator(let failure) where failure.code == .cancelled || failure.code == .noCredentials:
+                return
+            case .server(status: 401, _, _):
+                signedOut()
+            default:
+                problem = Self.message(for: error)
+            }
         } catch {
-            problem = Self.message(for: error)
+            problem = error.localizedDescription
         }
     }
 
