@@ -34,7 +34,8 @@ swift build --build-tests
 docs=0
 bash scripts/docs.sh || docs=1
 
-# LatchkeyClient's Apple-platform code (and docs/snippets) type-checked against stand-ins of Apple's SDK (Tests/AppleSDK).
+# What an iOS/macOS app builds (LatchkeyClient and its closure from source, the example app, docs/snippets) type-checked
+# against stand-ins of Apple's SDK (Tests/AppleSDK).
 applesdk=0
 bash scripts/apple-sdk-check.sh || applesdk=1
 

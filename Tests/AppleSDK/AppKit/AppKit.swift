@@ -1,5 +1,5 @@
-// Stand-in for AppKit as Swift imports it from the macOS 26 SDK: only the classes Latchkey touches (the
-// presentation anchor and app life-cycle notifications). Type-checking only; bodies are `fatalError("stand-in")`.
+// Stand-in for AppKit as Swift imports it from the macOS 26 SDK: only the classes Latchkey and the example app touch
+// (the presentation anchor, the key window and app life-cycle notifications). Type-checking only; bodies are `fatalError("stand-in")`.
 // Each declaration was checked against its developer.apple.com page; see Tests/AppleSDK/README.md.
 // Not modelled: NSCoding conformances, `init?(coder:)`, and every member not listed here.
 @_exported import Foundation
@@ -34,6 +34,9 @@ open class NSWindow: NSResponder {
 open class NSApplication: NSResponder {
     /// `class var shared: NSApplication { get }`
     open class var shared: NSApplication { fatalError("stand-in") }
+
+    /// `var keyWindow: NSWindow? { get }` — https://developer.apple.com/documentation/appkit/nsapplication/keywindow
+    open var keyWindow: NSWindow? { fatalError("stand-in") }
 
     /// `class let didBecomeActiveNotification: NSNotification.Name` — not `nonisolated`, unlike UIKit's:
     /// https://developer.apple.com/documentation/appkit/nsapplication/didbecomeactivenotification

@@ -1,7 +1,6 @@
 import Foundation
-// The PRF types use CryptoKit's `SymmetricKey`. CryptoKit does not exist on Linux; swift-crypto's `Crypto` module
-// provides the same `SymmetricKey` API (and re-exports CryptoKit on Apple platforms), so the stand-in uses it.
-import Crypto
+// The PRF types use CryptoKit's `SymmetricKey`: the check's CryptoKit stand-in, built from swift-crypto's own API.
+import CryptoKit
 
 // WebAuthn extensions as the Swift overlay refines them (NS_REFINED_FOR_SWIFT: the Objective-C classes are hidden
 // and these Swift structs are what the request and result properties traffic in). None of them is documented as

@@ -1,5 +1,5 @@
-// Stand-in for UIKit as Swift imports it from the iOS 26 SDK: only the classes Latchkey touches (the
-// presentation anchor and app life-cycle notifications). Type-checking only; bodies are `fatalError("stand-in")`.
+// Stand-in for UIKit as Swift imports it from the iOS 26 SDK: only the classes Latchkey and the example app touch (the
+// presentation anchor, the app's scenes and life-cycle notifications). Type-checking only; bodies are `fatalError("stand-in")`.
 // Each declaration was checked against its developer.apple.com page; see Tests/AppleSDK/README.md.
 // Not modelled: NSCoding conformances, `init?(coder:)`, and every member not listed here.
 @_exported import Foundation
@@ -20,7 +20,7 @@ open class UIView: UIResponder {
 
 /// `@MainActor class UIWindow` (inherits UIView) — https://developer.apple.com/documentation/uikit/uiwindow
 /// Initializers documented there: `convenience init()`, `init(frame: CGRect)`, `init(windowScene:)` (the last
-/// is not modelled: UIWindowScene is not).
+/// is not modelled).
 @available(iOS 2.0, *)
 @MainActor
 open class UIWindow: UIView {
@@ -34,6 +34,11 @@ open class UIWindow: UIView {
 open class UIApplication: UIResponder {
     /// `class var shared: UIApplication { get }`
     open class var shared: UIApplication { fatalError("stand-in") }
+
+    /// `var connectedScenes: Set<UIScene> { get }` (iOS 13.0) —
+    /// https://developer.apple.com/documentation/uikit/uiapplication/connectedscenes
+    @available(iOS 13.0, *)
+    open var connectedScenes: Set<UIScene> { fatalError("stand-in") }
 
     /// `nonisolated class let willEnterForegroundNotification: NSNotification.Name` (iOS 4.0) —
     /// https://developer.apple.com/documentation/uikit/uiapplication/willenterforegroundnotification
@@ -80,4 +85,30 @@ public struct UITextContentType: Hashable, Equatable, RawRepresentable, Sendable
     /// https://developer.apple.com/documentation/uikit/uitextcontenttype/password
     @available(iOS 11.0, *)
     public static let password = UITextContentType(rawValue: "password")
+}
+
+/// `@MainActor class UIScene` (inherits UIResponder) — https://developer.apple.com/documentation/uikit/uiscene
+@available(iOS 13.0, *)
+@MainActor
+open class UIScene: UIResponder {
+    /// `var activationState: UIScene.ActivationState { get }` —
+    /// https://developer.apple.com/documentation/uikit/uiscene/activationstate-swift.property
+    open var activationState: UIScene.ActivationState { fatalError("stand-in") }
+
+    /// `enum UIScene.ActivationState: Int` — https://developer.apple.com/documentation/uikit/uiscene/activationstate-swift.enum
+    public enum ActivationState: Int, Sendable {
+        case unattached = -1
+        case foregroundActive = 0
+        case foregroundInactive = 1
+        case background = 2
+    }
+}
+
+/// `@MainActor class UIWindowScene` (inherits UIScene) — https://developer.apple.com/documentation/uikit/uiwindowscene
+@available(iOS 13.0, *)
+@MainActor
+open class UIWindowScene: UIScene {
+    /// `var keyWindow: UIWindow? { get }` (iOS 15.0) — https://developer.apple.com/documentation/uikit/uiwindowscene/keywindow
+    @available(iOS 15.0, *)
+    open var keyWindow: UIWindow? { fatalError("stand-in") }
 }
