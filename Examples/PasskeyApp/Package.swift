@@ -7,6 +7,7 @@ import PackageDescription
 let package = Package(
     name: "PasskeyApp",
     platforms: [.iOS(.v17), .macOS(.v14)],
+    products: [.library(name: "PasskeyAppCore", targets: ["PasskeyAppCore"])],
     dependencies: [.package(name: "Latchkey", path: "../..")],
     targets: [
         // The app's SwiftUI screens: they show `Account` and call it.

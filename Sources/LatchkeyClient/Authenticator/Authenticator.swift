@@ -1,7 +1,8 @@
 import WebAuthn
 
 /// Something that makes and uses passkeys for the client: the platform (AuthenticationServices on Apple
-/// systems), a security key, or ``VirtualAuthenticatorAdapter`` everywhere else.
+/// systems), a security key, or the software authenticator (`VirtualAuthenticatorAdapter`, in the
+/// `VirtualAuthenticatorClient` product) everywhere else.
 ///
 /// An implementation knows the origin it acts for (a web origin, or an app whose associated domains the
 /// platform checks), so callers pass only the relying party's options.

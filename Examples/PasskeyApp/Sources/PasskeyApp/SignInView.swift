@@ -18,7 +18,7 @@ struct SignInView: View {
             }
             Section {
                 TextField("Email or username", text: $username)
-                    #if os(iOS)
+                    #if canImport(UIKit)
                         .textContentType(.username)
                         .textInputAutocapitalization(.never)
                     #endif
