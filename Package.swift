@@ -62,7 +62,8 @@ let package = Package(
         .target(
             name: "LatchkeyCLI",
             dependencies: [
-                "WebAuthn", "CBOR", "VirtualAuthenticator", "VirtualAuthenticatorClient", "AppleSignIn", "LatchkeyClient", "LatchkeyAPI", "LatchkeyServer", "LatchkeyStore",
+                "WebAuthn", "CBOR", "VirtualAuthenticator", "VirtualAuthenticatorClient", "AppleSignIn",
+                "LatchkeyClient", "LatchkeyAPI", "LatchkeyServer", "LatchkeyStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -116,10 +117,12 @@ let package = Package(
         ),
         .testTarget(
             name: "AppleSignInTests",
-            dependencies: ["AppleSignIn", "AppleStandIn", "WebAuthn",
-                           .product(name: "Crypto", package: "swift-crypto"),
-                           .product(name: "CryptoExtras", package: "swift-crypto"),
-                           .product(name: "AsyncHTTPClient", package: "async-http-client")]
+            dependencies: [
+                "AppleSignIn", "AppleStandIn", "WebAuthn",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
         ),
         // What an app links: the typed client, the bridge and the Apple adapters. The software authenticator is not in it.
         .target(
@@ -169,7 +172,8 @@ let package = Package(
         .testTarget(
             name: "LatchkeyServerTests",
             dependencies: [
-                "LatchkeyServer", "LatchkeyAPI", "LatchkeyStore", "WebAuthn", "VirtualAuthenticator", "CBOR", "MetadataTestSupport", "LatchkeyTestSupport",
+                "LatchkeyServer", "LatchkeyAPI", "LatchkeyStore", "WebAuthn", "VirtualAuthenticator", "CBOR",
+                "MetadataTestSupport", "LatchkeyTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -188,44 +192,61 @@ let package = Package(
         .testTarget(
             name: "LatchkeyClientTests",
             dependencies: [
-                "LatchkeyClient", "LatchkeyAPI", "WebAuthn", "VirtualAuthenticator", "VirtualAuthenticatorClient", "LatchkeyTestSupport",
+                "LatchkeyClient", "LatchkeyAPI", "WebAuthn", "VirtualAuthenticator", "VirtualAuthenticatorClient",
+                "LatchkeyTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(
             name: "LatchkeyStoreTests",
-            dependencies: ["LatchkeyStore", "CSQLiteLogWrites", "LatchkeyTestSupport", .product(name: "Logging", package: "swift-log"),
-                           .product(name: "GRDB", package: "GRDB.swift"), .product(name: "NIOCore", package: "swift-nio"),
-                           .product(name: "NIOPosix", package: "swift-nio"), .product(name: "PostgresNIO", package: "postgres-nio")]
+            dependencies: [
+                "LatchkeyStore", "CSQLiteLogWrites", "LatchkeyTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
         ),
         .testTarget(
             name: "WebAuthnTests",
-            dependencies: ["WebAuthn", "CBOR", "VirtualAuthenticator", "MetadataTestSupport",
-                           .product(name: "Crypto", package: "swift-crypto"),
-                           .product(name: "X509", package: "swift-certificates")],
+            dependencies: [
+                "WebAuthn", "CBOR", "VirtualAuthenticator", "MetadataTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
             resources: [.copy("Fixtures")]
         ),
         .target(
             name: "MetadataTestSupport",
-            dependencies: ["WebAuthn",
-                           .product(name: "Crypto", package: "swift-crypto"),
-                           .product(name: "X509", package: "swift-certificates"),
-                           .product(name: "SwiftASN1", package: "swift-asn1")],
+            dependencies: [
+                "WebAuthn",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
             path: "Tests/MetadataTestSupport"
         ),
-        .testTarget(name: "VirtualAuthenticatorTests", dependencies: ["VirtualAuthenticator", "WebAuthn", "CBOR", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates")]),
+        .testTarget(
+            name: "VirtualAuthenticatorTests",
+            dependencies: [
+                "VirtualAuthenticator", "WebAuthn", "CBOR", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ]),
         .testTarget(
             name: "LatchkeyCLITests",
-            dependencies: ["LatchkeyCLI", "WebAuthn", "CBOR", "AppleSignIn", "LatchkeyAPI", "LatchkeyClient", "LatchkeyServer", "LatchkeyStore",
-                           "LatchkeyTestSupport", "VirtualAuthenticator",
-                           .product(name: "Crypto", package: "swift-crypto"),
-                           .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                           .product(name: "Hummingbird", package: "hummingbird"),
-                           .product(name: "HummingbirdTesting", package: "hummingbird"),
-                           .product(name: "Logging", package: "swift-log"),
-                           .product(name: "NIOCore", package: "swift-nio"),
-                           .product(name: "NIOHTTP1", package: "swift-nio"),
-                           .product(name: "NIOPosix", package: "swift-nio")],
+            dependencies: [
+                "LatchkeyCLI", "WebAuthn", "CBOR", "AppleSignIn", "LatchkeyAPI", "LatchkeyClient", "LatchkeyServer",
+                "LatchkeyStore",
+                "LatchkeyTestSupport", "VirtualAuthenticator",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             resources: [.copy("Fixtures")]
         ),
         .target(
@@ -242,7 +263,8 @@ let package = Package(
         .testTarget(
             name: "LatchkeyClientServerTests",
             dependencies: [
-                "LatchkeyClient", "LatchkeyServer", "LatchkeyStore", "LatchkeyAPI", "LatchkeyTestSupport", "VirtualAuthenticator",
+                "LatchkeyClient", "LatchkeyServer", "LatchkeyStore", "LatchkeyAPI", "LatchkeyTestSupport",
+                "VirtualAuthenticator",
                 "VirtualAuthenticatorClient", "WebAuthn",
                 "AppleStandIn", "AppleSignIn",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -259,7 +281,9 @@ let package = Package(
 // modules again and nothing else. `-enable-testing`: the targets reach internal parsers through `@testable import`.
 if Context.environment["LATCHKEY_FUZZ"] != nil {
     let sanitizers: [SwiftSetting] = [.unsafeFlags(["-sanitize=fuzzer,address", "-enable-testing"])]
-    let instrumented: Set<String> = ["CBOR", "ByteEncoding", "WebAuthn", "LatchkeyAPI", "LatchkeyStore", "AppleSignIn", "LatchkeyServer"]
+    let instrumented: Set<String> = [
+        "CBOR", "ByteEncoding", "WebAuthn", "LatchkeyAPI", "LatchkeyStore", "AppleSignIn", "LatchkeyServer",
+    ]
     for target in package.targets where instrumented.contains(target.name) {
         target.swiftSettings = (target.swiftSettings ?? []) + sanitizers
     }
@@ -275,9 +299,11 @@ if Context.environment["LATCHKEY_FUZZ"] != nil {
         ),
         .executableTarget(
             name: "ServerFuzz",
-            dependencies: ["FuzzSupport", "AppleSignIn", "LatchkeyStore", "LatchkeyServer",
-                           .product(name: "Crypto", package: "swift-crypto"),
-                           .product(name: "CryptoExtras", package: "swift-crypto")],
+            dependencies: [
+                "FuzzSupport", "AppleSignIn", "LatchkeyStore", "LatchkeyServer",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
             path: "Fuzz/ServerFuzz",
             swiftSettings: sanitizers,
             linkerSettings: linkFuzzer

@@ -28,6 +28,11 @@ LATCHKEY_TEST_PYTHON=$(bash scripts/python-env.sh "$work/pyenv" | tail -n 1)
 export LATCHKEY_TEST_PYTHON
 echo "Python for interoperability tests: $LATCHKEY_TEST_PYTHON"
 
+# The repository's formatter (.swift-format), strictly: a line it would change fails the run.
+format=0
+swift format lint --recursive --strict --parallel --configuration .swift-format \
+    Package.swift Sources Tests Examples Fuzz docs/snippets || format=1
+
 swift build --build-tests
 
 # DocC for WebAuthn, AppleSignIn, LatchkeyClient and LatchkeyServer, with DocC's warnings as errors.
@@ -96,6 +101,7 @@ elif [ "$status" -ne 0 ]; then
     echo "error: the swift test run failed (exit status $status); its failures:"
     bash scripts/swift-test-failures.sh "$work/test.log"
 fi
+fail_if "$format" "swift format lint found lines the formatter would change (run: swift format -i -r Package.swift Sources Tests Examples Fuzz docs/snippets)"
 fail_if "$watchdog" "the test watchdog's own check failed (see above; Tests/Scripts/watchdog_test.sh)"
 fail_if "$timing" "the timing-dependent tests failed (see above)"
 [ "$timing" -eq 0 ] || cat "$work/timing-failures.txt"

@@ -2,6 +2,7 @@ import Crypto
 import CryptoExtras
 import Foundation
 import FuzzSupport
+
 @testable import AppleSignIn
 
 /// Sign in with Apple's compact JWS: the token split and header, the verifier's checks up to the RS256 signature

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+
 @testable import LatchkeyServer
 
 /// The configuration file (`--config`, JSON) and `LATCHKEY_*` variables (the input read as `NAME=value` lines),
@@ -12,7 +13,8 @@ enum ConfigurationTarget {
     static let process = ProcessInfo.processInfo.processIdentifier
     static let applePrivateKeyPath: String = {
         let path = "\(directory)/latchkey-fuzz-apple-\(process).p8"
-        _ = FileManager.default.createFile(atPath: path, contents: Data(P256.Signing.PrivateKey().pemRepresentation.utf8))
+        _ = FileManager.default.createFile(
+            atPath: path, contents: Data(P256.Signing.PrivateKey().pemRepresentation.utf8))
         return path
     }()
 

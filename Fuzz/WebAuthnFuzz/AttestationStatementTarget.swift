@@ -1,6 +1,7 @@
 import CBOR
 import Foundation
 import FuzzSupport
+
 @testable import WebAuthn
 
 /// One attestation statement format's verifier, fed a whole attestation object whatever its `fmt`.
@@ -24,7 +25,8 @@ enum AttestationStatementTarget {
             let time = Date(timeIntervalSince1970: TimeInterval(seconds % 4_102_444_800))  // before 2100
             let clientDataHash = Array(bytes[8..<40])
             guard let object = try? AttestationObject(bytes: Array(bytes[40...])),
-                  let credential = object.authenticatorData.attestedCredentialData else { return }
+                let credential = object.authenticatorData.attestedCredentialData
+            else { return }
             var options = AttestationOptions()
             options.safetyNetSkipTimestampCheck = seconds & 1 == 1
             let context = AttestationContext(

@@ -1,6 +1,7 @@
 import CBOR
 import Foundation
 import FuzzSupport
+
 @testable import WebAuthn
 
 /// Certificate chains as the attestation verifiers read them: `x5c` (a CBOR array of DER certificates) parsed by
@@ -25,7 +26,9 @@ enum CertificateChainTarget {
             _ = try? context.checkAAGUIDExtension(of: chain[0])
             blocking {
                 _ = try? await CertificatePath(chain: chain, format: "packed")
-                    .evaluate(at: time, anchors: .init([root], required: seconds & 1 == 1), extraCriticalExtensions: extensions)
+                    .evaluate(
+                        at: time, anchors: .init([root], required: seconds & 1 == 1),
+                        extraCriticalExtensions: extensions)
                 _ = try? await context.evaluateTrust(of: chain, extraCriticalExtensions: extensions)
             }
         }
@@ -36,8 +39,12 @@ extension AttestedCredentialData {
     /// Authenticator data with an attested ES256 credential (the W3C none-attestation vector's), for contexts
     /// that need one.
     static let fuzzPlaceholder: (AuthenticatorData, AttestedCredentialData)? = {
-        let authData = Base64URL.decode("v6vDdDKViwYzYNOtZGHJxHNa5_jt1GWSpeDwFFKy5LVFAAAAAIg_T2AU8ZwJ2HqjgSO-SNAAIG4QUMDSyi8Hx1XLLGanTGT6QwZcGPk4NU2ZFdsr1c5XpQECAyYgASFYICIgCkc_kLEQeIUVUNA7TkSiJ5-MTsonsxU97f4D5Ol9Ilggy9C-ledGrW9agZG-EXVuTAQg5y9ltGbTm8VrixI6nG4")
-        guard let authData, let data = try? AuthenticatorData(bytes: authData), let credential = data.attestedCredentialData else { return nil }
+        let authData = Base64URL.decode(
+            "v6vDdDKViwYzYNOtZGHJxHNa5_jt1GWSpeDwFFKy5LVFAAAAAIg_T2AU8ZwJ2HqjgSO-SNAAIG4QUMDSyi8Hx1XLLGanTGT6QwZcGPk4NU2ZFdsr1c5XpQECAyYgASFYICIgCkc_kLEQeIUVUNA7TkSiJ5-MTsonsxU97f4D5Ol9Ilggy9C-ledGrW9agZG-EXVuTAQg5y9ltGbTm8VrixI6nG4"
+        )
+        guard let authData, let data = try? AuthenticatorData(bytes: authData),
+            let credential = data.attestedCredentialData
+        else { return nil }
         return (data, credential)
     }()
 }

@@ -1,6 +1,7 @@
 import Foundation
 import FuzzSupport
 import X509
+
 @testable import WebAuthn
 
 /// The FIDO MDS3 BLOB: the JWS, its chain against a root, and the payload JSON (also parsed directly, since a
@@ -12,7 +13,9 @@ enum MetadataBLOBTarget {
 
     static func run(_ bytes: [UInt8]) {
         _ = try? MetadataBLOB(payloadJSON: bytes)
-        let roots = (try? CertificateJWS(compact: bytes, name: "fuzz", malformed: .metadataMalformed))?.certificates.suffix(1) ?? []
+        let roots =
+            (try? CertificateJWS(compact: bytes, name: "fuzz", malformed: .metadataMalformed))?.certificates.suffix(1)
+            ?? []
         let verifier = MetadataBLOBVerifier(trustRoots: Array(roots))
         blocking { _ = try? await verifier.verify(bytes, at: time) }
     }

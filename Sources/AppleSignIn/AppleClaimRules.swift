@@ -18,7 +18,8 @@ public struct AppleClaimRules: Sendable {
     func checkIssuer(_ issuer: String?) throws(AppleSignInError) {
         guard let issuer else { throw AppleSignInError(.claimMissing, "the token has no iss") }
         guard issuer == AppleEndpoints.issuer else {
-            throw AppleSignInError(.issuerMismatch, "the token's issuer is \"\(issuer.prefix(80))\", not \(AppleEndpoints.issuer)")
+            throw AppleSignInError(
+                .issuerMismatch, "the token's issuer is \"\(issuer.prefix(80))\", not \(AppleEndpoints.issuer)")
         }
     }
 
@@ -28,7 +29,8 @@ public struct AppleClaimRules: Sendable {
             throw AppleSignInError(.claimMissing, "the token has no aud")
         }
         guard values.allSatisfy(clientIDs.contains) else {
-            throw AppleSignInError(.audienceMismatch, "the token is for \"\(first.prefix(80))\", which is not a configured client ID")
+            throw AppleSignInError(
+                .audienceMismatch, "the token is for \"\(first.prefix(80))\", which is not a configured client ID")
         }
         return first
     }
@@ -37,7 +39,8 @@ public struct AppleClaimRules: Sendable {
     /// Returns the checked expiry and issue time.
     @discardableResult
     func checkTimes(expires: NumericDate?, issued: NumericDate?, requireIssued: Bool, now: Date)
-        throws(AppleSignInError) -> (expires: Date, issued: Date?) {
+        throws(AppleSignInError) -> (expires: Date, issued: Date?)
+    {
         let time = now.timeIntervalSince1970
         guard let expires else { throw AppleSignInError(.claimMissing, "the token has no exp") }
         guard expires.seconds > time - leeway else {

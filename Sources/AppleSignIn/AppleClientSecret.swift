@@ -12,7 +12,9 @@ public struct AppleClientSecret: Sendable, CustomStringConvertible {
     public let expiresAt: Date
 
     /// A description that never shows the secret.
-    public var description: String { "AppleClientSecret(clientID: \(clientID), expiresAt: \(expiresAt), value: <redacted>)" }
+    public var description: String {
+        "AppleClientSecret(clientID: \(clientID), expiresAt: \(expiresAt), value: <redacted>)"
+    }
 }
 
 /// Signs client secrets with the team's private key (the `.p8` file from Apple's developer portal, PKCS#8 PEM).
@@ -49,9 +51,12 @@ public struct AppleClientSecretSigner: Sendable, CustomStringConvertible {
     }
 
     /// Signs a secret for `clientID` valid from `issuedAt` for `lifetime` seconds (at most ``maximumLifetime``).
-    public func makeSecret(clientID: String, issuedAt: Date = Date(), lifetime: TimeInterval) throws(AppleSignInError) -> AppleClientSecret {
+    public func makeSecret(clientID: String, issuedAt: Date = Date(), lifetime: TimeInterval) throws(AppleSignInError)
+        -> AppleClientSecret
+    {
         guard lifetime > 0, lifetime <= Self.maximumLifetime else {
-            throw AppleSignInError(.clientSecretLifetime, "a client secret lives more than 0 s and at most 15777000 s (six months)")
+            throw AppleSignInError(
+                .clientSecretLifetime, "a client secret lives more than 0 s and at most 15777000 s (six months)")
         }
         let iat = Int(issuedAt.timeIntervalSince1970.rounded(.down))
         let exp = iat + Int(lifetime)
@@ -66,7 +71,8 @@ public struct AppleClientSecretSigner: Sendable, CustomStringConvertible {
         } catch {
             throw AppleSignInError(.privateKeyInvalid, "the .p8 key could not sign")
         }
-        return AppleClientSecret(value: token, clientID: clientID, expiresAt: Date(timeIntervalSince1970: TimeInterval(exp)))
+        return AppleClientSecret(
+            value: token, clientID: clientID, expiresAt: Date(timeIntervalSince1970: TimeInterval(exp)))
     }
 }
 
@@ -103,8 +109,10 @@ public actor AppleClientSecretCache {
 
     /// Makes a cache. Secrets live `lifetime` seconds (default one day) and are renewed `renewBefore` seconds
     /// (default one hour) before they expire. `now` is the clock.
-    public init(signer: AppleClientSecretSigner, lifetime: TimeInterval = 86_400, renewBefore: TimeInterval = 3600,
-                now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        signer: AppleClientSecretSigner, lifetime: TimeInterval = 86_400, renewBefore: TimeInterval = 3600,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.signer = signer
         self.lifetime = lifetime
         self.renewBefore = min(renewBefore, lifetime / 2)

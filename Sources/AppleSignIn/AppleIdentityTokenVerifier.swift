@@ -23,8 +23,9 @@ public struct AppleIdentityTokenVerifier: Sendable {
     ///     `nonce` must then be its SHA-256 hex. Pass `nil` only for flows that use no nonce.
     /// - Returns: the verified identity.
     public func verify(_ token: String, rawNonce: String?) async throws(AppleSignInError) -> AppleIdentity {
-        let claims = try await signatures.verifiedClaims(of: token, as: IdentityTokenClaims.self, code: .malformedToken,
-                                                         what: "the identity token's claims")
+        let claims = try await signatures.verifiedClaims(
+            of: token, as: IdentityTokenClaims.self, code: .malformedToken,
+            what: "the identity token's claims")
         try rules.checkIssuer(claims.iss)
         let audience = try rules.checkAudience(claims.aud)
         let times = try rules.checkTimes(expires: claims.exp, issued: claims.iat, requireIssued: true, now: now())

@@ -18,22 +18,28 @@ public struct AppleJWSVerifier: Sendable {
     public func verifiedPayload(of token: String) async throws(AppleSignInError) -> [UInt8] {
         let jws = try CompactJWS(token)
         guard jws.header.alg == Self.algorithm else {
-            throw AppleSignInError(.algorithmNotAllowed, "Apple signs with RS256; this token says \"\(jws.header.alg.prefix(16))\"")
+            throw AppleSignInError(
+                .algorithmNotAllowed, "Apple signs with RS256; this token says \"\(jws.header.alg.prefix(16))\"")
         }
         guard let kid = jws.header.kid, !kid.isEmpty else {
             throw AppleSignInError(.unknownKey, "the token's header names no kid")
         }
         let key = try await keys.key(for: kid)
         let signature = _RSA.Signing.RSASignature(rawRepresentation: jws.signature)
-        guard key.isValidSignature(signature, for: SHA256.hash(data: jws.signingInput), padding: .insecurePKCS1v1_5) else {
-            throw AppleSignInError(.badSignature, "the token's RS256 signature does not verify under Apple's key \"\(kid.prefix(64))\"")
+        guard key.isValidSignature(signature, for: SHA256.hash(data: jws.signingInput), padding: .insecurePKCS1v1_5)
+        else {
+            throw AppleSignInError(
+                .badSignature, "the token's RS256 signature does not verify under Apple's key \"\(kid.prefix(64))\"")
         }
         return jws.payload
     }
 
     /// Verifies the token and decodes its payload as `Claims`, failing with `code` when the payload does not decode.
-    func verifiedClaims<Claims: Decodable>(of token: String, as type: Claims.Type, code: AppleSignInError.Code, what: String)
-        async throws(AppleSignInError) -> Claims {
+    func verifiedClaims<Claims: Decodable>(
+        of token: String, as type: Claims.Type, code: AppleSignInError.Code, what: String
+    )
+        async throws(AppleSignInError) -> Claims
+    {
         try decodeJSON(type, from: try await verifiedPayload(of: token), code: code, what: what)
     }
 }

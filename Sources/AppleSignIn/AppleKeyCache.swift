@@ -15,7 +15,9 @@ public struct AppleKeysEndpoint: AppleKeySource {
     private let endpoints: AppleEndpoints
 
     /// Makes a source reading `endpoints.keys` through `httpClient`, giving up after `timeout`.
-    public init(endpoints: AppleEndpoints = .production, httpClient: HTTPClient = .shared, timeout: TimeAmount = .seconds(10)) {
+    public init(
+        endpoints: AppleEndpoints = .production, httpClient: HTTPClient = .shared, timeout: TimeAmount = .seconds(10)
+    ) {
         self.http = AppleHTTP(client: httpClient, timeout: timeout)
         self.endpoints = endpoints
     }
@@ -48,7 +50,10 @@ public actor AppleKeyCache {
         public var maximumStaleness: TimeInterval
 
         /// Makes a policy; the defaults are one hour fresh, one refetch per minute, one day stale.
-        public init(freshFor: TimeInterval = 3600, minimumRefetchInterval: TimeInterval = 60, maximumStaleness: TimeInterval = 86_400) {
+        public init(
+            freshFor: TimeInterval = 3600, minimumRefetchInterval: TimeInterval = 60,
+            maximumStaleness: TimeInterval = 86_400
+        ) {
             self.freshFor = freshFor
             self.minimumRefetchInterval = minimumRefetchInterval
             self.maximumStaleness = maximumStaleness
@@ -67,7 +72,8 @@ public actor AppleKeyCache {
     public private(set) var fetchCount = 0
 
     /// Makes a cache over `source`. `now` is the clock (injectable for tests).
-    public init(source: any AppleKeySource, policy: Policy = Policy(), now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(source: any AppleKeySource, policy: Policy = Policy(), now: @escaping @Sendable () -> Date = { Date() })
+    {
         self.source = source
         self.policy = policy
         self.now = now
@@ -105,7 +111,8 @@ public actor AppleKeyCache {
         if let cached, time.timeIntervalSince(cached.fetchedAt) < policy.maximumStaleness {
             return cached.keys
         }
-        throw AppleSignInError(.keysUnavailable, "Apple's keys are unavailable" + (error.map { ": \($0.message)" } ?? ""))
+        throw AppleSignInError(
+            .keysUnavailable, "Apple's keys are unavailable" + (error.map { ": \($0.message)" } ?? ""))
     }
 
     private func mayFetch(at time: Date) -> Bool {

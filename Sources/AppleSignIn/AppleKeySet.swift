@@ -1,7 +1,7 @@
+import ByteEncoding
 import Crypto
 import CryptoExtras
 import Foundation
-import ByteEncoding
 
 /// Apple's public signing keys (`GET /auth/keys`, a JWKS), indexed by `kid`.
 ///
@@ -17,9 +17,11 @@ public struct AppleKeySet: Sendable {
     public init(jwks bytes: [UInt8]) throws(AppleSignInError) {
         let document = try decodeJSON(JWKSDocument.self, from: bytes, code: .keysMalformed, what: "Apple's key set")
         var keys: [String: _RSA.Signing.PublicKey] = [:]
-        for jwk in document.keys where jwk.kty == "RSA" && (jwk.alg ?? "RS256") == "RS256" && (jwk.use ?? "sig") == "sig" {
+        for jwk in document.keys
+        where jwk.kty == "RSA" && (jwk.alg ?? "RS256") == "RS256" && (jwk.use ?? "sig") == "sig" {
             guard let kid = jwk.kid, let n = jwk.n.flatMap(Base64URL.decode), let e = jwk.e.flatMap(Base64URL.decode),
-                  let key = try? _RSA.Signing.PublicKey(n: n, e: e) else { continue }
+                let key = try? _RSA.Signing.PublicKey(n: n, e: e)
+            else { continue }
             keys[kid] = key
         }
         guard !keys.isEmpty else {
@@ -51,8 +53,9 @@ extension _RSA.Signing.PublicKey {
     /// This key as a JWK (`kty` RSA, `alg` RS256, `use` sig) with the given `kid`.
     func jwk(kid: String) -> JWK? {
         guard let primitives = try? getKeyPrimitives() else { return nil }
-        return JWK(kty: "RSA", kid: kid, use: "sig", alg: "RS256",
-                   n: Base64URL.encode(primitives.modulus), e: Base64URL.encode(primitives.publicExponent))
+        return JWK(
+            kty: "RSA", kid: kid, use: "sig", alg: "RS256",
+            n: Base64URL.encode(primitives.modulus), e: Base64URL.encode(primitives.publicExponent))
     }
 }
 

@@ -1,5 +1,5 @@
-import Crypto
 import ByteEncoding
+import Crypto
 
 /// The nonce rule of Sign in with Apple: the app (or the web flow) keeps a random raw nonce, hands Apple its SHA-256
 /// as lowercase hex, and Apple copies that hex into the identity token's `nonce` claim. The server receives the raw
@@ -20,8 +20,8 @@ public enum AppleNonce {
         }
         // Both values are public (the raw nonce arrives with the token), so a plain comparison leaks nothing.
         guard claim.lowercased() == hashed(rawNonce) else {
-            throw AppleSignInError(.nonceMismatch, "the token's nonce is not the SHA-256 of the nonce this sign-in started with")
+            throw AppleSignInError(
+                .nonceMismatch, "the token's nonce is not the SHA-256 of the nonce this sign-in started with")
         }
     }
 }
-

@@ -18,14 +18,16 @@ public struct AppleNotificationVerifier: Sendable {
     /// Verifies the HTTP body Apple posts, `{"payload": "<JWS>"}`.
     public func verify(body: [UInt8]) async throws(AppleSignInError) -> AppleNotification {
         struct Body: Decodable { var payload: String }
-        let envelope = try decodeJSON(Body.self, from: body, code: .malformedNotification, what: "the notification body")
+        let envelope = try decodeJSON(
+            Body.self, from: body, code: .malformedNotification, what: "the notification body")
         return try await verify(payload: envelope.payload)
     }
 
     /// Verifies the notification JWS itself.
     private func verify(payload token: String) async throws(AppleSignInError) -> AppleNotification {
-        let claims = try await signatures.verifiedClaims(of: token, as: NotificationClaims.self, code: .malformedNotification,
-                                                         what: "the notification's claims")
+        let claims = try await signatures.verifiedClaims(
+            of: token, as: NotificationClaims.self, code: .malformedNotification,
+            what: "the notification's claims")
         try rules.checkIssuer(claims.iss)
         let audience = try rules.checkAudience(claims.aud)
         let times = try rules.checkTimes(expires: claims.exp, issued: claims.iat, requireIssued: false, now: now())

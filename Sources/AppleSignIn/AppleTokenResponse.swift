@@ -35,7 +35,8 @@ struct AppleOAuthErrorBody: Decodable {
         let detail = error_description.map { " (\($0.prefix(200)))" } ?? ""
         switch error {
         case "invalid_grant":
-            return AppleSignInError(.invalidGrant, "the code or refresh token expired, was already used, or was revoked" + detail)
+            return AppleSignInError(
+                .invalidGrant, "the code or refresh token expired, was already used, or was revoked" + detail)
         case "invalid_client":
             return AppleSignInError(.invalidClient, "Apple rejected the client ID or client secret" + detail)
         case "invalid_request":

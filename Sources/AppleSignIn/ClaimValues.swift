@@ -19,7 +19,8 @@ public struct FlexibleBool: Decodable, Sendable, Equatable {
             case "true": value = true
             case "false": value = false
             default:
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a boolean or \"true\"/\"false\"")
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "not a boolean or \"true\"/\"false\"")
             }
         }
     }

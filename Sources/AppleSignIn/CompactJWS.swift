@@ -1,5 +1,5 @@
-import Foundation
 import ByteEncoding
+import Foundation
 
 /// The protected header of a JWS, as far as Apple's tokens use it.
 public struct JWSHeader: Codable, Sendable, Equatable {
@@ -39,7 +39,8 @@ public struct CompactJWS: Sendable {
         } catch {
             switch error {
             case .partCount(let count):
-                throw AppleSignInError(.malformedToken, "a compact JWS has three dot-separated parts, this has \(count)")
+                throw AppleSignInError(
+                    .malformedToken, "a compact JWS has three dot-separated parts, this has \(count)")
             case .notBase64URL:
                 throw AppleSignInError(.malformedToken, "a part of the JWS is not base64url")
             }
@@ -65,13 +66,16 @@ public struct CompactJWS: Sendable {
 
 /// Decodes JSON into `T`, turning any decoding failure into an ``AppleSignInError`` with `code`.
 func decodeJSON<T: Decodable>(_ type: T.Type, from bytes: [UInt8], code: AppleSignInError.Code, what: String)
-    throws(AppleSignInError) -> T {
+    throws(AppleSignInError) -> T
+{
     do {
         return try JSONDecoder().decode(T.self, from: Data(bytes))
     } catch let DecodingError.keyNotFound(key, _) {
         throw AppleSignInError(code, "\(what) lacks \"\(key.stringValue)\"")
     } catch let DecodingError.typeMismatch(_, context) {
-        throw AppleSignInError(code, "\(what) has a value of the wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))")
+        throw AppleSignInError(
+            code,
+            "\(what) has a value of the wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))")
     } catch {
         throw AppleSignInError(code, "\(what) is not valid JSON")
     }

@@ -1,6 +1,6 @@
+import ByteEncoding
 import Crypto
 import Foundation
-import ByteEncoding
 
 /// Encrypts small secrets at rest (Apple refresh tokens) with AES-256-GCM under a 32-byte key from configuration.
 ///
@@ -36,7 +36,8 @@ public struct SecretBox: Sendable, CustomStringConvertible {
     public func seal(_ plaintext: [UInt8], context: [UInt8] = []) throws(AppleSignInError) -> [UInt8] {
         // With the default 12-byte nonce, `combined` is always present.
         guard let box = try? AES.GCM.seal(plaintext, using: key, authenticating: [Self.version] + context),
-              let combined = box.combined else {
+            let combined = box.combined
+        else {
             throw AppleSignInError(.secretBoxSealFailed, "AES-GCM sealing failed")
         }
         return [Self.version] + Array(combined)
@@ -51,7 +52,8 @@ public struct SecretBox: Sendable, CustomStringConvertible {
             let box = try AES.GCM.SealedBox(combined: sealed.dropFirst())
             return Array(try AES.GCM.open(box, using: key, authenticating: [version] + context))
         } catch {
-            throw AppleSignInError(.secretBoxOpenFailed, "the sealed value was not opened: wrong key or context, or tampered")
+            throw AppleSignInError(
+                .secretBoxOpenFailed, "the sealed value was not opened: wrong key or context, or tampered")
         }
     }
 

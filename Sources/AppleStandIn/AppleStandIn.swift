@@ -29,8 +29,10 @@ public final class AppleStandIn: Sendable {
         public var now: @Sendable () -> Date
 
         /// Makes a configuration.
-        public init(teamID: String, keyID: String, teamKey: P256.Signing.PublicKey, signingKeyCount: Int = 3,
-                    now: @escaping @Sendable () -> Date = { Date() }) {
+        public init(
+            teamID: String, keyID: String, teamKey: P256.Signing.PublicKey, signingKeyCount: Int = 3,
+            now: @escaping @Sendable () -> Date = { Date() }
+        ) {
             self.teamID = teamID
             self.keyID = keyID
             self.teamKey = teamKey
@@ -80,7 +82,8 @@ public final class AppleStandIn: Sendable {
             do {
                 var iterator = ports.makeAsyncIterator()
                 guard let port = await iterator.next(), port > 0 else { throw StandInError.notStarted }
-                let result = try await body(AppleStandIn(port: port, keyRing: keyRing, ledger: ledger, configuration: configuration))
+                let result = try await body(
+                    AppleStandIn(port: port, keyRing: keyRing, ledger: ledger, configuration: configuration))
                 await services.triggerGracefulShutdown()
                 try await group.waitForAll()
                 return result
@@ -95,8 +98,10 @@ public final class AppleStandIn: Sendable {
 
     /// The claims of a valid identity token for `subject` and `audience`: Apple's issuer, `iat` now, `exp` in ten
     /// minutes, the SHA-256 hex of `rawNonce` when given, and the email claims Apple sends (as strings, as Apple does).
-    public func identityClaims(subject: String, audience: String, rawNonce: String? = nil,
-                               email: String? = nil, isPrivateEmail: Bool = false, realUserStatus: Int? = 2) -> StandInClaims {
+    public func identityClaims(
+        subject: String, audience: String, rawNonce: String? = nil,
+        email: String? = nil, isPrivateEmail: Bool = false, realUserStatus: Int? = 2
+    ) -> StandInClaims {
         let now = Int(configuration.now().timeIntervalSince1970)
         var claims: StandInClaims = [
             "iss": .string(AppleEndpoints.issuer), "aud": .string(audience), "sub": .string(subject),
@@ -113,10 +118,14 @@ public final class AppleStandIn: Sendable {
     }
 
     /// The claims of a valid server-to-server notification about `subject` for `audience`.
-    public func notificationClaims(type: String, subject: String, audience: String, jti: String = UUID().uuidString,
-                                   email: String? = nil, isPrivateEmail: Bool? = nil) -> StandInClaims {
+    public func notificationClaims(
+        type: String, subject: String, audience: String, jti: String = UUID().uuidString,
+        email: String? = nil, isPrivateEmail: Bool? = nil
+    ) -> StandInClaims {
         let now = Int(configuration.now().timeIntervalSince1970)
-        var event: [String: ClaimValue] = ["type": .string(type), "sub": .string(subject), "event_time": .int(now * 1000)]
+        var event: [String: ClaimValue] = [
+            "type": .string(type), "sub": .string(subject), "event_time": .int(now * 1000),
+        ]
         if let email { event["email"] = .string(email) }
         if let isPrivateEmail { event["is_private_email"] = .string(isPrivateEmail ? "true" : "false") }
         let eventJSON = String(decoding: Self.json(event), as: UTF8.self)
@@ -165,11 +174,15 @@ public final class AppleStandIn: Sendable {
     /// Issues a single-use authorization code (valid five minutes) for `client`, as the user signing in would get.
     /// Web codes carry the `redirectURI` of the authorization request; the identity token returned on exchange
     /// holds `subject`, the nonce hash of `rawNonce` and `email`.
-    public func issueCode(for client: AppleClientID, subject: String, rawNonce: String? = nil, email: String? = nil,
-                          redirectURI: String? = nil) async -> String {
+    public func issueCode(
+        for client: AppleClientID, subject: String, rawNonce: String? = nil, email: String? = nil,
+        redirectURI: String? = nil
+    ) async -> String {
         let identity = identityClaims(subject: subject, audience: client.rawValue, rawNonce: rawNonce, email: email)
-        return await ledger.issue(code: .init(client: client, redirectURI: redirectURI, identity: identity,
-                                              expiresAt: configuration.now().addingTimeInterval(300)))
+        return await ledger.issue(
+            code: .init(
+                client: client, redirectURI: redirectURI, identity: identity,
+                expiresAt: configuration.now().addingTimeInterval(300)))
     }
 
     static func json<T: Encodable>(_ value: T) -> [UInt8] {

@@ -11,9 +11,10 @@ struct ClientSecretCheck: Sendable {
 
     func check(_ secret: String, clientID: String, now: Date) -> Bool {
         guard let jws = try? CompactJWS(secret), jws.header.alg == "ES256", jws.header.kid == keyID,
-              let signature = try? P256.Signing.ECDSASignature(rawRepresentation: jws.signature),
-              teamKey.isValidSignature(signature, for: jws.signingInput),
-              let claims = try? JSONDecoder().decode(ClientSecretClaims.self, from: Data(jws.payload)) else { return false }
+            let signature = try? P256.Signing.ECDSASignature(rawRepresentation: jws.signature),
+            teamKey.isValidSignature(signature, for: jws.signingInput),
+            let claims = try? JSONDecoder().decode(ClientSecretClaims.self, from: Data(jws.payload))
+        else { return false }
         let time = Int(now.timeIntervalSince1970)
         return claims.iss == teamID && claims.sub == clientID && claims.aud == AppleEndpoints.issuer
             && claims.exp > time && claims.iat <= time + 60

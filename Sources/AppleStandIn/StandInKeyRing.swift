@@ -76,8 +76,10 @@ actor StandInKeyRing {
             return [parts[0], Base64URL.encode(forged), parts[2]].joined(separator: ".")
         case .headerAlgorithm(let algorithm):
             let signer = try key(activeKID)
-            return try CompactJWS.serialize(header: JWSHeader(alg: algorithm, kid: activeKID), payload: payload) { input in
-                Array(try signer.signature(for: SHA256.hash(data: input), padding: .insecurePKCS1v1_5).rawRepresentation)
+            return try CompactJWS.serialize(header: JWSHeader(alg: algorithm, kid: activeKID), payload: payload) {
+                input in
+                Array(
+                    try signer.signature(for: SHA256.hash(data: input), padding: .insecurePKCS1v1_5).rawRepresentation)
             }
         }
     }

@@ -43,20 +43,24 @@ actor StandInLedger {
     }
 
     /// Redeems a code once; a second redemption, an expired code or a code for another client fails.
-    func redeem(code: String, clientID: String, redirectURI: String?, now: Date) -> Result<StandInClaims, OAuthFailure> {
+    func redeem(code: String, clientID: String, redirectURI: String?, now: Date) -> Result<StandInClaims, OAuthFailure>
+    {
         guard var issued = codes[code], !issued.used, issued.expiresAt > now else {
             return .failure(.init(error: "invalid_grant", description: "The code has expired or has been revoked."))
         }
         issued.used = true
         codes[code] = issued
         guard issued.client.rawValue == clientID else {
-            return .failure(.init(error: "invalid_grant", description: "client_id mismatch. The code was not issued to this client."))
+            return .failure(
+                .init(
+                    error: "invalid_grant", description: "client_id mismatch. The code was not issued to this client."))
         }
         switch issued.client {
         case .app where redirectURI != nil:
             return .failure(.init(error: "invalid_request", description: "redirect_uri is not used for app codes."))
         case .web where redirectURI != issued.redirectURI:
-            return .failure(.init(error: "invalid_grant", description: "redirect_uri does not match the authorization request."))
+            return .failure(
+                .init(error: "invalid_grant", description: "redirect_uri does not match the authorization request."))
         default:
             return .success(issued.identity)
         }
@@ -73,7 +77,8 @@ actor StandInLedger {
 
     func refresh(token: String, clientID: String) -> Result<StandInClaims, OAuthFailure> {
         guard let grant = refreshTokens[token], !grant.revoked, grant.clientID == clientID else {
-            return .failure(.init(error: "invalid_grant", description: "The refresh token is invalid or has been revoked."))
+            return .failure(
+                .init(error: "invalid_grant", description: "The refresh token is invalid or has been revoked."))
         }
         return .success(grant.identity)
     }

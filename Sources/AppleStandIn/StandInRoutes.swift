@@ -5,19 +5,25 @@ import NIOCore
 
 extension AppleStandIn {
     /// The stand-in's HTTP routes: `/auth/keys`, `/auth/token`, `/auth/revoke`.
-    static func makeRouter(keyRing: StandInKeyRing, ledger: StandInLedger, configuration: Configuration) -> Router<BasicRequestContext> {
-        let secrets = ClientSecretCheck(teamID: configuration.teamID, keyID: configuration.keyID, teamKey: configuration.teamKey)
+    static func makeRouter(keyRing: StandInKeyRing, ledger: StandInLedger, configuration: Configuration) -> Router<
+        BasicRequestContext
+    > {
+        let secrets = ClientSecretCheck(
+            teamID: configuration.teamID, keyID: configuration.keyID, teamKey: configuration.teamKey)
         let router = Router()
         router.get("/auth/keys") { _, _ -> Response in
             await ledger.countKeysRequest()
             return json(.ok, await keyRing.jwks)
         }
         router.post("/auth/token") { request, _ -> Response in
-            if let scripted = await ledger.takeScriptedTokenReply() { return json(.init(code: scripted.status), scripted.body) }
+            if let scripted = await ledger.takeScriptedTokenReply() {
+                return json(.init(code: scripted.status), scripted.body)
+            }
             let form = try await formFields(of: request)
             let now = configuration.now()
             guard let clientID = form["client_id"], let secret = form["client_secret"],
-                  secrets.check(secret, clientID: clientID, now: now) else {
+                secrets.check(secret, clientID: clientID, now: now)
+            else {
                 return failure(.init(error: "invalid_client", description: "The client could not be authenticated."))
             }
             let identity: Result<StandInClaims, OAuthFailure>
@@ -27,7 +33,8 @@ extension AppleStandIn {
                 guard let code = form["code"] else {
                     return failure(.init(error: "invalid_request", description: "code is missing."))
                 }
-                identity = await ledger.redeem(code: code, clientID: clientID, redirectURI: form["redirect_uri"], now: now)
+                identity = await ledger.redeem(
+                    code: code, clientID: clientID, redirectURI: form["redirect_uri"], now: now)
                 if case .success(let claims) = identity {
                     refreshToken = await ledger.issueRefreshToken(clientID: clientID, identity: claims)
                 }
@@ -48,7 +55,8 @@ extension AppleStandIn {
                 claims["exp"] = .int(time + 600)
                 let tokens = TokenBody(
                     access_token: "a." + UUID().uuidString.lowercased(), token_type: "Bearer", expires_in: 3600,
-                    refresh_token: refreshToken, id_token: try await keyRing.sign(payload: AppleStandIn.json(claims), signing: .apple)
+                    refresh_token: refreshToken,
+                    id_token: try await keyRing.sign(payload: AppleStandIn.json(claims), signing: .apple)
                 )
                 return json(.ok, AppleStandIn.json(tokens))
             }
@@ -56,7 +64,8 @@ extension AppleStandIn {
         router.post("/auth/revoke") { request, _ -> Response in
             let form = try await formFields(of: request)
             guard let clientID = form["client_id"], let secret = form["client_secret"],
-                  secrets.check(secret, clientID: clientID, now: configuration.now()) else {
+                secrets.check(secret, clientID: clientID, now: configuration.now())
+            else {
                 return failure(.init(error: "invalid_client", description: "The client could not be authenticated."))
             }
             guard let token = form["token"] else {
@@ -75,7 +84,9 @@ extension AppleStandIn {
     }
 
     private static func json(_ status: HTTPResponse.Status, _ bytes: [UInt8]) -> Response {
-        Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        Response(
+            status: status, headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     private static func failure(_ error: OAuthFailure) -> Response {

@@ -32,7 +32,9 @@ public enum Base64URL {
                 var read = 0
                 var written = 0
                 for _ in 0..<whole {
-                    let b0 = bytes[read], b1 = bytes[read + 1], b2 = bytes[read + 2]
+                    let b0 = bytes[read]
+                    let b1 = bytes[read + 1]
+                    let b2 = bytes[read + 2]
                     out[written] = alphabet[Int(b0 >> 2)]
                     out[written + 1] = alphabet[Int((b0 & 0x03) << 4 | b1 >> 4)]
                     out[written + 2] = alphabet[Int((b1 & 0x0f) << 2 | b2 >> 6)]
@@ -75,7 +77,8 @@ public enum Base64URL {
             bits += 6
             if bits >= 8 {
                 bits -= 8
-                guard position < bytes.count, bytes[position] == UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)) else {
+                guard position < bytes.count, bytes[position] == UInt8(truncatingIfNeeded: accumulator >> UInt32(bits))
+                else {
                     return false
                 }
                 position += 1
@@ -130,7 +133,8 @@ public struct Base64URLBytes: Codable, Hashable, Sendable, CustomStringConvertib
         let container = try decoder.singleValueContainer()
         let string = try container.decode(String.self)
         guard let bytes = Base64URL.decode(string) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not base64url: \(string.prefix(40))")
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "not base64url: \(string.prefix(40))")
         }
         self.bytes = bytes
     }

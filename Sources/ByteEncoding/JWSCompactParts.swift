@@ -23,7 +23,8 @@ public struct JWSCompactParts: Sendable, Equatable {
     public init(_ compact: some Collection<UInt8>) throws(Failure) {
         let parts = compact.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw .partCount(parts.count) }
-        guard let header = Self.decode(parts[0]), let payload = Self.decode(parts[1]), let signature = Self.decode(parts[2])
+        guard let header = Self.decode(parts[0]), let payload = Self.decode(parts[1]),
+            let signature = Self.decode(parts[2])
         else { throw .notBase64URL }
         self.header = header
         self.payload = payload

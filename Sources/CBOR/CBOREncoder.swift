@@ -26,7 +26,8 @@ public enum CBOREncoder {
             let encoded = map.entries
                 .map { (key: encode($0.key), value: encode($0.value)) }
                 .sorted { lhs, rhs in
-                    lhs.key.count != rhs.key.count ? lhs.key.count < rhs.key.count : lhs.key.lexicographicallyPrecedes(rhs.key)
+                    lhs.key.count != rhs.key.count
+                        ? lhs.key.count < rhs.key.count : lhs.key.lexicographicallyPrecedes(rhs.key)
                 }
             for entry in encoded {
                 out.append(contentsOf: entry.key)
@@ -47,10 +48,18 @@ public enum CBOREncoder {
         let prefix = major << 5
         switch argument {
         case 0..<24: out.append(prefix | UInt8(argument))
-        case 24...0xff: out.append(prefix | 24); out.append(UInt8(argument))
-        case 0x100...0xffff: out.append(prefix | 25); appendBigEndian(argument, byteCount: 2, to: &out)
-        case 0x10000...0xffff_ffff: out.append(prefix | 26); appendBigEndian(argument, byteCount: 4, to: &out)
-        default: out.append(prefix | 27); appendBigEndian(argument, byteCount: 8, to: &out)
+        case 24...0xff:
+            out.append(prefix | 24)
+            out.append(UInt8(argument))
+        case 0x100...0xffff:
+            out.append(prefix | 25)
+            appendBigEndian(argument, byteCount: 2, to: &out)
+        case 0x10000...0xffff_ffff:
+            out.append(prefix | 26)
+            appendBigEndian(argument, byteCount: 4, to: &out)
+        default:
+            out.append(prefix | 27)
+            appendBigEndian(argument, byteCount: 8, to: &out)
         }
     }
 

@@ -38,8 +38,11 @@ struct ExpiryPurgeService: Service {
         let tickets = try await store.purgeSpentTickets(now: now.addingTimeInterval(-Self.spentTicketGrace))
         let sessions = try await store.purgeExpiredSessions(now: now)
         let apple = try await store.purgeExpiredAppleRecords(now: now)
-        try await store.purgePasswordThrottles(lastFailureBefore: now.addingTimeInterval(-TimeInterval(passwordThrottleMemory.components.seconds)))
+        try await store.purgePasswordThrottles(
+            lastFailureBefore: now.addingTimeInterval(-TimeInterval(passwordThrottleMemory.components.seconds)))
         try await store.purgeRequestCounts(before: now.addingTimeInterval(-AccountNameLimiter.window))
-        logger.debug("purged expired records", metadata: ["spentTickets": "\(tickets)", "sessions": "\(sessions)", "apple": "\(apple)"])
+        logger.debug(
+            "purged expired records",
+            metadata: ["spentTickets": "\(tickets)", "sessions": "\(sessions)", "apple": "\(apple)"])
     }
 }

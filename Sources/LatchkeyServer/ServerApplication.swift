@@ -35,7 +35,8 @@ public enum ServerApplication {
         logger: Logger = Logger(label: "latchkey.server"),
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> App {
-        let responder = makeRouter(configuration: configuration, store: store, metrics: metrics, logger: logger).buildResponder()
+        let responder = makeRouter(configuration: configuration, store: store, metrics: metrics, logger: logger)
+            .buildResponder()
         let serverName = "Latchkey"
         var app = Application(
             responder: responder,
@@ -43,13 +44,17 @@ public enum ServerApplication {
                 responder: responder, deadlines: configuration.connectionDeadlines, bodyLimit: configuration.bodyLimit,
                 serverName: serverName
             ),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger
         )
-        app.addServices(store, ExpiryPurgeService(
-            store: store, interval: .seconds(60), logger: logger, passwordThrottleMemory: configuration.passwordThrottle.memory
-        ))
+        app.addServices(
+            store,
+            ExpiryPurgeService(
+                store: store, interval: .seconds(60), logger: logger,
+                passwordThrottleMemory: configuration.passwordThrottle.memory
+            ))
         app.beforeServerStarts {
             try await store.migrate()
         }
@@ -79,17 +84,22 @@ public enum ServerApplication {
                 ceremonies: ceremonies, sessions: sessions
             )
             let sessions = sessions
-            apple = configuration.apple.map { AppleSignInService(configuration: $0, store: store, sessions: sessions, logger: logger) }
+            apple = configuration.apple.map {
+                AppleSignInService(configuration: $0, store: store, sessions: sessions, logger: logger)
+            }
         }
     }
 
     /// The router with every route and middleware.
     static func makeRouter(
-        configuration: ServerConfiguration, store: any LatchkeyStore, metrics: ServerMetrics, logger: Logger = Logger(label: "latchkey.server")
+        configuration: ServerConfiguration, store: any LatchkeyStore, metrics: ServerMetrics,
+        logger: Logger = Logger(label: "latchkey.server")
     ) -> Router<ServerRequestContext> {
         let clients = ClientAddressResolver(trustedProxies: configuration.trustedProxies)
         let services = Services(configuration: configuration, store: store, metrics: metrics, logger: logger)
-        let (sessions, ceremonies, passwords, apple) = (services.sessions, services.ceremonies, services.passwords, services.apple)
+        let (sessions, ceremonies, passwords, apple) = (
+            services.sessions, services.ceremonies, services.passwords, services.apple
+        )
 
         // Each group's middleware is added as one stack (Hummingbird's `addMiddleware` builder): a stack is one layer of
         // the responder chain, where each middleware added alone is a layer of its own, with its own executor hops.
@@ -102,11 +112,14 @@ public enum ServerApplication {
         // Cross-origin protection and the body limit are group middleware, so that in the conformance group they answer
         // in that group's error format.
         let crossOrigin = CrossOriginProtection(
-            trustedOrigins: Set(configuration.origins + configuration.relatedOrigins), bypassPaths: [APIPaths.Apple.callback]
+            trustedOrigins: Set(configuration.origins + configuration.relatedOrigins),
+            bypassPaths: [APIPaths.Apple.callback]
         )
         let bodyLimit = BodyLimitMiddleware(limit: configuration.bodyLimit)
-        let rateLimit = configuration.rateLimitPerMinute > 0
-            ? RateLimitMiddleware(limiter: TokenBucketLimiter(perMinute: configuration.rateLimitPerMinute), clients: clients)
+        let rateLimit =
+            configuration.rateLimitPerMinute > 0
+            ? RateLimitMiddleware(
+                limiter: TokenBucketLimiter(perMinute: configuration.rateLimitPerMinute), clients: clients)
             : nil
         let routes = router.group().addMiddleware {
             crossOrigin
@@ -127,7 +140,8 @@ public enum ServerApplication {
         ConformanceRoutes(ceremonies: ceremonies, sessions: sessions).add(to: conformanceRoutes)
         PasskeyRoutes(ceremonies: ceremonies, sessions: sessions).add(to: ceremonyRoutes)
         let names = AuthenticatorNaming(metadata: configuration.metadata?.service)
-        PasskeyManagementRoutes(ceremonies: ceremonies, sessions: sessions, names: names).add(to: routes, ceremonyRoutes: ceremonyRoutes)
+        PasskeyManagementRoutes(ceremonies: ceremonies, sessions: sessions, names: names).add(
+            to: routes, ceremonyRoutes: ceremonyRoutes)
         SessionRoutes(sessions: sessions, passwords: passwords).add(to: routes)
         PasswordRoutes(passwords: passwords, sessions: sessions).add(to: ceremonyRoutes)
         AccountRoutes(sessions: sessions, apple: apple).add(to: routes)

@@ -18,7 +18,9 @@ public enum ServerRunner {
     ) async throws {
         if let metadata = configuration.metadata {
             let blob = try await metadata.load()
-            announce("FIDO metadata: \(metadata.location) (no. \(blob.number), \(blob.entries.count) entries, next update \(blob.nextUpdate.formatted(.iso8601.year().month().day())))")
+            announce(
+                "FIDO metadata: \(metadata.location) (no. \(blob.number), \(blob.entries.count) entries, next update \(blob.nextUpdate.formatted(.iso8601.year().month().day())))"
+            )
         }
         let store: any LatchkeyStore
         do {
@@ -28,7 +30,9 @@ public enum ServerRunner {
         }
         // The application serves on SwiftNIO's shared group, sized (or not) before anything used it.
         let eventLoops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator()).count
-        if let warning = eventLoopWarning(found: eventLoops, configured: configuration.eventLoops) { logger.warning("\(warning)") }
+        if let warning = eventLoopWarning(found: eventLoops, configured: configuration.eventLoops) {
+            logger.warning("\(warning)")
+        }
         let app = ServerApplication.make(configuration: configuration, store: store, logger: logger) { port in
             announce(startLine(configuration: configuration, port: port, eventLoops: eventLoops))
             announce(configuration.apple?.description ?? AppleConfiguration.offLine)
@@ -51,6 +55,7 @@ public enum ServerRunner {
     static func startLine(configuration: ServerConfiguration, port: Int, eventLoops: Int) -> String {
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         let page = configuration.origins.first.map { "; open \($0)/" } ?? ""
-        return "Latchkey listening on http://\(host):\(port)\(page) (RP ID \(configuration.rpID), origins \(configuration.origins.joined(separator: " ")), database \(configuration.database), \(eventLoops == 1 ? "1 event loop" : "\(eventLoops) event loops"))"
+        return
+            "Latchkey listening on http://\(host):\(port)\(page) (RP ID \(configuration.rpID), origins \(configuration.origins.joined(separator: " ")), database \(configuration.database), \(eventLoops == 1 ? "1 event loop" : "\(eventLoops) event loops"))"
     }
 }

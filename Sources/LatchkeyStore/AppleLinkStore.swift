@@ -16,7 +16,8 @@ public protocol AppleLinkStore: Sendable {
     /// Throws ``StoreError/Code/conflict`` if the subject is linked already (to anyone), ``StoreError/Code/notFound``
     /// if no user is given and the link's user does not exist, ``StoreError/Code/invalidRecord`` if `user` or
     /// `session` is for another user than `link.userID`.
-    func commitAppleLink(_ link: StoredAppleLink, creating user: StoredUser?, session: StoredSession?) async throws(StoreError)
+    func commitAppleLink(_ link: StoredAppleLink, creating user: StoredUser?, session: StoredSession?)
+        async throws(StoreError)
 
     /// Records a returning Sign in with Apple in one transaction: replaces the sealed refresh token and its client
     /// when `sealedRefreshToken` is given, clears ``StoredAppleLink/consentRevokedAt``, and stores `session`. Returns

@@ -65,7 +65,8 @@ public protocol LatchkeyStore: AppleLinkStore, PasswordStore, ServerStateStore, 
     /// Deleting a credential ends the sessions made with it (``StoredSession/credentialID``), except the session whose
     /// token hash is `sparingSession`: the caller removing the passkey it signed in with stays signed in (its session
     /// no longer names a passkey). Everything happens in one transaction.
-    func deleteCredential(id: Data, ofUser userID: UUID, keepingAnotherWayIn: Bool, sparingSession: Data?) async throws(StoreError)
+    func deleteCredential(id: Data, ofUser userID: UUID, keepingAnotherWayIn: Bool, sparingSession: Data?)
+        async throws(StoreError)
 
     // MARK: Spent tickets
 
@@ -103,13 +104,15 @@ public protocol LatchkeyStore: AppleLinkStore, PasswordStore, ServerStateStore, 
     /// `credential.userID` must be `user.id` when a user is given, and `session.userID` must be `credential.userID`
     /// (``StoreError/Code/invalidRecord`` otherwise). Without a user the credential's user must exist
     /// (``StoreError/Code/notFound`` otherwise).
-    func commitRegistration(_ credential: StoredCredential, creating user: StoredUser?, session: StoredSession?) async throws(StoreError)
+    func commitRegistration(_ credential: StoredCredential, creating user: StoredUser?, session: StoredSession?)
+        async throws(StoreError)
 
     /// ``commitRegistration(_:creating:session:)`` that also spends the ceremony's `ticket` in the same transaction, as
     /// a server finishing a registration does: exactly one of concurrent finishes commits. Returns false, writing
     /// nothing, when the ticket was spent already.
     func commitRegistration(
-        spending ticket: SpentTicket, _ credential: StoredCredential, creating user: StoredUser?, session: StoredSession?
+        spending ticket: SpentTicket, _ credential: StoredCredential, creating user: StoredUser?,
+        session: StoredSession?
     ) async throws(StoreError) -> Bool
 
     /// Finishes a verified sign-in in one transaction: spends the ceremony's `ticket`, sets the credential's sign
@@ -140,7 +143,8 @@ public protocol LatchkeyStore: AppleLinkStore, PasswordStore, ServerStateStore, 
 extension LatchkeyStore {
     /// ``deleteCredential(id:ofUser:keepingAnotherWayIn:sparingSession:)`` sparing no session.
     public func deleteCredential(id: Data, ofUser userID: UUID, keepingAnotherWayIn: Bool) async throws(StoreError) {
-        try await deleteCredential(id: id, ofUser: userID, keepingAnotherWayIn: keepingAnotherWayIn, sparingSession: nil)
+        try await deleteCredential(
+            id: id, ofUser: userID, keepingAnotherWayIn: keepingAnotherWayIn, sparingSession: nil)
     }
 
     /// How many credentials a user has.

@@ -3,7 +3,9 @@ import Foundation
 /// The consistency rules of the multi-record calls, checked the same way by every backend before it writes.
 enum OutcomeChecks {
     /// The records of ``LatchkeyStore/commitRegistration(_:creating:session:)`` must each be valid and agree on the user.
-    static func checkRegistration(_ credential: StoredCredential, creating user: StoredUser?, session: StoredSession?) throws(StoreError) {
+    static func checkRegistration(_ credential: StoredCredential, creating user: StoredUser?, session: StoredSession?)
+        throws(StoreError)
+    {
         try credential.validate()
         if let user {
             try user.validate()
@@ -22,13 +24,15 @@ enum OutcomeChecks {
     }
 
     /// The session given with a sign-in is for another user than the credential's owner.
-    static let sessionForAnotherUser = StoreError(.invalidRecord, "the session is for another user than the credential's owner")
+    static let sessionForAnotherUser = StoreError(
+        .invalidRecord, "the session is for another user than the credential's owner")
 
     /// The credential a sign-in updates does not exist (it was removed while the sign-in was verified).
     static let credentialMissing = StoreError(.notFound, "the credential does not exist")
 
     /// A compare-and-set of the sign count found another value: another sign-in with the credential committed first.
     static let signCountMoved = StoreError(
-        .conflict, "the credential's sign count changed while this sign-in was verified (another sign-in with it committed first)"
+        .conflict,
+        "the credential's sign count changed while this sign-in was verified (another sign-in with it committed first)"
     )
 }

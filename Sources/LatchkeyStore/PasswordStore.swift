@@ -21,7 +21,8 @@ public protocol PasswordStore: Sendable {
     /// Replaces the hash only if it still is `expected` (a rehash after a successful sign-in, which must not undo
     /// a password change made meanwhile); returns whether it did.
     @discardableResult
-    func replacePasswordHash(ofUser userID: UUID, expected: String, with hash: String, now: Date) async throws(StoreError) -> Bool
+    func replacePasswordHash(ofUser userID: UUID, expected: String, with hash: String, now: Date)
+        async throws(StoreError) -> Bool
 
     /// Removes a user's password. Throws ``StoreError/Code/notFound`` when the user has none; with
     /// `keepingAnotherWayIn`, ``StoreError/Code/conflict`` (removing nothing) unless the user keeps a passkey or

@@ -21,9 +21,11 @@ enum StoreColumns {
     /// ``account(where:)`` up to its condition, for a statement that binds the condition's value itself (PostgreSQL).
     static let accountSelect: String = {
         func qualified(_ columns: String, _ table: String) -> String {
-            columns.split(separator: ",").map { "\(table).\($0.trimmingCharacters(in: .whitespaces))" }.joined(separator: ", ")
+            columns.split(separator: ",").map { "\(table).\($0.trimmingCharacters(in: .whitespaces))" }.joined(
+                separator: ", ")
         }
-        return "SELECT \(qualified(credential, "c")), \(qualified(user, "u")) FROM users u LEFT JOIN credentials c ON c.user_id = u.id WHERE "
+        return
+            "SELECT \(qualified(credential, "c")), \(qualified(user, "u")) FROM users u LEFT JOIN credentials c ON c.user_id = u.id WHERE "
     }()
 
     /// ``account(where:)`` after its condition.

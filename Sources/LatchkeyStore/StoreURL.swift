@@ -69,10 +69,12 @@ public enum StoreURL: Sendable, Hashable, CustomStringConvertible {
 
     private static func postgresConfiguration(_ text: String) throws(StoreError) -> PostgresStore.Configuration {
         guard let components = URLComponents(string: text), let rawHost = components.host, !rawHost.isEmpty else {
-            throw StoreError(.invalidConfiguration, "not a valid postgres URL (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE)")
+            throw StoreError(
+                .invalidConfiguration, "not a valid postgres URL (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE)")
         }
         guard let user = components.user, !user.isEmpty else {
-            throw StoreError(.invalidConfiguration, "the postgres URL needs a user name (postgres://USER@HOST/DATABASE)")
+            throw StoreError(
+                .invalidConfiguration, "the postgres URL needs a user name (postgres://USER@HOST/DATABASE)")
         }
         let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
         guard !database.isEmpty, !database.contains("/") else {
@@ -112,8 +114,12 @@ public enum StoreURL: Sendable, Hashable, CustomStringConvertible {
 
     /// A whole number from a URL parameter: decimal digits only, `atLeast` or more, at most 100,000.
     private static func count(_ value: String, of name: String, atLeast minimum: Int) throws(StoreError) -> Int {
-        guard !value.isEmpty, value.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let number = Int(value), (minimum...100_000).contains(number) else {
-            throw StoreError(.invalidConfiguration, "postgres URL parameter \(name) must be a whole number from \(minimum) to 100000, not '\(value)'")
+        guard !value.isEmpty, value.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let number = Int(value),
+            (minimum...100_000).contains(number)
+        else {
+            throw StoreError(
+                .invalidConfiguration,
+                "postgres URL parameter \(name) must be a whole number from \(minimum) to 100000, not '\(value)'")
         }
         return number
     }

@@ -61,7 +61,8 @@ public struct AttestationCA: Sendable {
     ) throws(VirtualAuthenticatorError) -> AttestationCA {
         let key = Certificate.PrivateKey(P256.Signing.PrivateKey())
         let intermediate = try issueCertificate(
-            publicKey: key.publicKey, subject: try Self.distinguishedName(commonName: commonName, organizationalUnit: nil),
+            publicKey: key.publicKey,
+            subject: try Self.distinguishedName(commonName: commonName, organizationalUnit: nil),
             isCA: true, aaguid: nil
         )
         return AttestationCA(certificate: intermediate, privateKey: key, chainToRoot: [certificate] + chainToRoot)
@@ -73,7 +74,8 @@ public struct AttestationCA: Sendable {
     func issueAttestationCertificate(
         publicKey: Certificate.PublicKey, commonName: String, aaguid: AAGUID?
     ) throws(VirtualAuthenticatorError) -> Certificate {
-        let subject = try Self.distinguishedName(commonName: commonName, organizationalUnit: "Authenticator Attestation")
+        let subject = try Self.distinguishedName(
+            commonName: commonName, organizationalUnit: "Authenticator Attestation")
         return try issueCertificate(publicKey: publicKey, subject: subject, isCA: false, aaguid: aaguid)
     }
 

@@ -53,7 +53,8 @@ enum AttestationStatementBuilder {
 
     /// WebAuthn §8.6: `0x00 || rpIdHash || clientDataHash || credentialId || 0x04 || x || y`.
     private static func u2fSignedData(_ input: Input) throws(VirtualAuthenticatorError) -> [UInt8] {
-        guard case .ec2(let curve, let x, let y) = input.credentialPublicKey.parameters, curve == COSEKey.Curve.p256 else {
+        guard case .ec2(let curve, let x, let y) = input.credentialPublicKey.parameters, curve == COSEKey.Curve.p256
+        else {
             throw .unsupportedAlgorithm(requested: [input.credentialPublicKey.algorithm])
         }
         let rpIDHash = input.authenticatorData.prefix(32)

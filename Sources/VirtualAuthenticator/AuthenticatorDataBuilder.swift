@@ -24,7 +24,10 @@ struct AuthenticatorDataBuilder {
         out += Self.bigEndian(signCount)
         if let credential = attestedCredential {
             out += credential.aaguid.bytes
-            out += [UInt8(truncatingIfNeeded: credential.credentialID.count >> 8), UInt8(truncatingIfNeeded: credential.credentialID.count)]
+            out += [
+                UInt8(truncatingIfNeeded: credential.credentialID.count >> 8),
+                UInt8(truncatingIfNeeded: credential.credentialID.count),
+            ]
             out += credential.credentialID
             out += credential.publicKey.rawBytes
         }

@@ -31,7 +31,7 @@ enum RelyingPartyIDCheck {
             return requested
         }
         guard let host = parsed.host, !host.isEmpty,
-              scheme == "https" || host == "localhost" || host.hasSuffix(".localhost")
+            scheme == "https" || host == "localhost" || host.hasSuffix(".localhost")
         else {
             throw .rpIDNotValidForOrigin(rpID: requested ?? "", origin: origin)
         }

@@ -52,14 +52,15 @@ struct SigningKey: Sendable {
             throw .unsupportedAlgorithm(requested: [algorithm])
         }
         do {
-            let key: Key = switch family {
-            case .p256: .p256(P256.Signing.PrivateKey())
-            case .p384: .p384(P384.Signing.PrivateKey())
-            case .p521: .p521(P521.Signing.PrivateKey())
-            case .ed25519: .ed25519(Curve25519.Signing.PrivateKey())
-            case .rsa: .rsa(try rsaKey(from: rsaKeys))
-            case .mlDSA(let set): .mlDSA(try Self.mlDSAKey(algorithm, try MLDSAPrivateKey.generate(set)))
-            }
+            let key: Key =
+                switch family {
+                case .p256: .p256(P256.Signing.PrivateKey())
+                case .p384: .p384(P384.Signing.PrivateKey())
+                case .p521: .p521(P521.Signing.PrivateKey())
+                case .ed25519: .ed25519(Curve25519.Signing.PrivateKey())
+                case .rsa: .rsa(try rsaKey(from: rsaKeys))
+                case .mlDSA(let set): .mlDSA(try Self.mlDSAKey(algorithm, try MLDSAPrivateKey.generate(set)))
+                }
             return SigningKey(key, algorithm: algorithm)
         } catch let error as VirtualAuthenticatorError {
             throw error
@@ -70,7 +71,9 @@ struct SigningKey: Sendable {
 
     /// The ML-DSA key made, or `unsupportedAlgorithm` on a system without ML-DSA (Apple platforms before iOS 26 and
     /// macOS 26, where ``VirtualAuthenticator/supportedAlgorithms`` leaves ML-DSA out).
-    private static func mlDSAKey(_ algorithm: COSEAlgorithm, _ made: MLDSAPrivateKey?) throws(VirtualAuthenticatorError) -> MLDSAPrivateKey {
+    private static func mlDSAKey(_ algorithm: COSEAlgorithm, _ made: MLDSAPrivateKey?) throws(VirtualAuthenticatorError)
+        -> MLDSAPrivateKey
+    {
         guard let key = made else {
             throw VirtualAuthenticatorError.unsupportedAlgorithm(requested: [algorithm])
         }
@@ -80,12 +83,16 @@ struct SigningKey: Sendable {
     /// One key for every `.sharedPerProcess` authenticator; nil if generation failed.
     private static let processRSAKey = try? _RSA.Signing.PrivateKey(keySize: .bits2048)
 
-    private static func rsaKey(from source: VirtualAuthenticatorConfiguration.RSAKeySource) throws -> _RSA.Signing.PrivateKey {
+    private static func rsaKey(from source: VirtualAuthenticatorConfiguration.RSAKeySource) throws
+        -> _RSA.Signing.PrivateKey
+    {
         switch source {
         case .freshPerCredential:
             return try _RSA.Signing.PrivateKey(keySize: .bits2048)
         case .sharedPerProcess:
-            guard let key = processRSAKey else { throw VirtualAuthenticatorError.keyGenerationFailed("the shared RSA key could not be made") }
+            guard let key = processRSAKey else {
+                throw VirtualAuthenticatorError.keyGenerationFailed("the shared RSA key could not be made")
+            }
             return key
         case .fixed(let key):
             return key
@@ -104,7 +111,8 @@ struct SigningKey: Sendable {
             case .p521: key = .p521(try P521.Signing.PrivateKey(derRepresentation: bytes))
             case .ed25519: key = .ed25519(try Curve25519.Signing.PrivateKey(rawRepresentation: bytes))
             case .rsa: key = .rsa(try _RSA.Signing.PrivateKey(derRepresentation: bytes))
-            case .mlDSA(let set): key = .mlDSA(try Self.mlDSAKey(algorithm, try MLDSAPrivateKey.load(set, seedRepresentation: bytes)))
+            case .mlDSA(let set):
+                key = .mlDSA(try Self.mlDSAKey(algorithm, try MLDSAPrivateKey.load(set, seedRepresentation: bytes)))
             }
         } catch let error as VirtualAuthenticatorError {
             throw error

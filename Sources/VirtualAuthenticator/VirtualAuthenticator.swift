@@ -23,7 +23,10 @@ public actor VirtualAuthenticator {
     /// Every algorithm the virtual authenticator signs with on this system: all that swift-crypto can, with ML-DSA-65
     /// and ML-DSA-87 only where the platform has ML-DSA (always on Linux; iOS 26 and macOS 26 on Apple platforms).
     public static let supportedAlgorithms: [COSEAlgorithm] =
-        [.es256, .esp256, .es384, .esp384, .es512, .esp512, .edDSA, .ed25519, .rs256, .rs384, .rs512, .ps256, .ps384, .ps512, .rs1]
+        [
+            .es256, .esp256, .es384, .esp384, .es512, .esp512, .edDSA, .ed25519, .rs256, .rs384, .rs512, .ps256, .ps384,
+            .ps512, .rs1,
+        ]
         + (MLDSAParameterSet.isAvailable ? [.mlDSA65, .mlDSA87] : [])
 
     /// The AAGUID a virtual authenticator reports unless configured otherwise (`LatchkeyVirtual!` in ASCII).
@@ -85,7 +88,8 @@ public actor VirtualAuthenticator {
 
         let key = try SigningKey.generate(for: algorithm, rsaKeys: configuration.rsaKeySource)
         let publicKey = try key.coseKey()
-        let credentialID = RelyingParty.generateChallenge(byteCount: min(max(configuration.credentialIDLength, 1), 1023))
+        let credentialID = RelyingParty.generateChallenge(
+            byteCount: min(max(configuration.credentialIDLength, 1), 1023))
         let record = CredentialSource(
             id: credentialID, rpID: rpID, userHandle: options.user.id.bytes, userName: options.user.name,
             userDisplayName: options.user.displayName, algorithm: algorithm, privateKey: key.portableBytes,
@@ -98,7 +102,8 @@ public actor VirtualAuthenticator {
             flags: flags(for: record, userVerified: userVerified, tampering: tampering),
             signCount: tampering.signCount ?? record.signCount,
             attestedCredential: .init(
-                aaguid: configuration.attestation.isFIDOU2F ? .zero : configuration.aaguid, credentialID: credentialID, publicKey: publicKey
+                aaguid: configuration.attestation.isFIDOU2F ? .zero : configuration.aaguid, credentialID: credentialID,
+                publicKey: publicKey
             )
         ).serialize()
         let clientDataJSON = clientData(
@@ -114,11 +119,13 @@ public actor VirtualAuthenticator {
             ),
             tampering: tampering
         )
-        let attestationObject = CBOREncoder.encode(.map(CBORMap([
-            ("fmt", .textString(builder.format)),
-            ("attStmt", .map(statement)),
-            ("authData", .byteString(authenticatorData)),
-        ])))
+        let attestationObject = CBOREncoder.encode(
+            .map(
+                CBORMap([
+                    ("fmt", .textString(builder.format)),
+                    ("attStmt", .map(statement)),
+                    ("authData", .byteString(authenticatorData)),
+                ])))
 
         try await save(record)
 
@@ -162,7 +169,8 @@ public actor VirtualAuthenticator {
         await beginCeremony()
         defer { endCeremony() }
         let rpID = try rpID(requested: options.rpId, origin: origin)
-        var record = try await chooseCredential(rpID: rpID, allowCredentials: options.allowCredentials ?? [], choice: choice)
+        var record = try await chooseCredential(
+            rpID: rpID, allowCredentials: options.allowCredentials ?? [], choice: choice)
         let userVerified = try performUserVerification(options.userVerification)
         let key = try signingKey(for: record)
 
@@ -207,7 +215,9 @@ public actor VirtualAuthenticator {
 
     /// The record's key, loaded once while its stored bytes stay the same.
     private func signingKey(for record: CredentialSource) throws(VirtualAuthenticatorError) -> SigningKey {
-        if let loaded = loadedKeys[record.id], loaded.portableBytes == record.privateKey, loaded.key.algorithm == record.algorithm {
+        if let loaded = loadedKeys[record.id], loaded.portableBytes == record.privateKey,
+            loaded.key.algorithm == record.algorithm
+        {
             return loaded.key
         }
         let key = try SigningKey(algorithm: record.algorithm, portableBytes: record.privateKey)
@@ -239,8 +249,11 @@ public actor VirtualAuthenticator {
 
     /// The first requested algorithm this authenticator supports; an empty list means ES256 then RS256
     /// (WebAuthn §5.1.3 step 10). `fido-u2f` can only make P-256 keys.
-    private func chooseAlgorithm(_ parameters: [PublicKeyCredentialParameters]) throws(VirtualAuthenticatorError) -> COSEAlgorithm {
-        let requested = parameters.isEmpty
+    private func chooseAlgorithm(_ parameters: [PublicKeyCredentialParameters]) throws(VirtualAuthenticatorError)
+        -> COSEAlgorithm
+    {
+        let requested =
+            parameters.isEmpty
             ? [COSEAlgorithm.es256, .rs256]
             : parameters.filter { $0.type == .publicKey }.map(\.alg)
         var supported = configuration.algorithms
@@ -266,7 +279,8 @@ public actor VirtualAuthenticator {
     ) async throws(VirtualAuthenticatorError) -> CredentialSource {
         let stored = try await storedCredentials(rpID: rpID)
         let allowed = Set(allowCredentials.map(\.id.bytes))
-        let candidates = allowed.isEmpty
+        let candidates =
+            allowed.isEmpty
             ? stored.filter(\.isDiscoverable)
             : stored.filter { allowed.contains($0.id) }
         guard !candidates.isEmpty else { throw .noMatchingCredential(rpID: rpID) }
@@ -279,7 +293,9 @@ public actor VirtualAuthenticator {
     }
 
     /// Verifies the user unless the relying party discourages it; fails when it is required and unsupported.
-    private func performUserVerification(_ requirement: UserVerificationRequirement?) throws(VirtualAuthenticatorError) -> Bool {
+    private func performUserVerification(_ requirement: UserVerificationRequirement?) throws(VirtualAuthenticatorError)
+        -> Bool
+    {
         let requirement = requirement ?? .preferred
         if requirement == .required, !configuration.supportsUserVerification {
             throw .userVerificationUnavailable
@@ -287,7 +303,9 @@ public actor VirtualAuthenticator {
         return configuration.supportsUserVerification && requirement != .discouraged
     }
 
-    private func makesDiscoverableCredential(_ selection: AuthenticatorSelectionCriteria?) throws(VirtualAuthenticatorError) -> Bool {
+    private func makesDiscoverableCredential(_ selection: AuthenticatorSelectionCriteria?)
+        throws(VirtualAuthenticatorError) -> Bool
+    {
         let requirement = selection?.residentKey ?? (selection?.requireResidentKey == true ? .required : .discouraged)
         switch configuration.discoverableCredentials {
         case .unsupported:
@@ -338,7 +356,8 @@ public actor VirtualAuthenticator {
         case .packedSelf:
             return anonymize && !configuration.aaguid.isZero ? .none : .packedSelf
         case .packed(let authority):
-            return anonymize ? .none : .packed(try identity(issuedBy: authority, aaguid: configuration.aaguid, leafOnly: false))
+            return anonymize
+                ? .none : .packed(try identity(issuedBy: authority, aaguid: configuration.aaguid, leafOnly: false))
         case .fidoU2F(let authority):
             return anonymize ? .none : .fidoU2F(try identity(issuedBy: authority, aaguid: nil, leafOnly: true))
         }

@@ -25,7 +25,9 @@ public struct VirtualAuthenticatorAdapter: Authenticator {
     }
 
     /// Creates a credential in the virtual authenticator for this adapter's origin.
-    public func register(options: PublicKeyCredentialCreationOptions) async throws(AuthenticatorError) -> RegistrationCredential {
+    public func register(options: PublicKeyCredentialCreationOptions) async throws(AuthenticatorError)
+        -> RegistrationCredential
+    {
         do {
             return try await authenticator.register(options: options, origin: origin)
         } catch {
@@ -34,16 +36,21 @@ public struct VirtualAuthenticatorAdapter: Authenticator {
     }
 
     /// A conditional create as a password manager makes it: at once, without user presence (the UP flag clear).
-    public func registerConditionally(options: PublicKeyCredentialCreationOptions) async throws(AuthenticatorError) -> RegistrationCredential {
+    public func registerConditionally(options: PublicKeyCredentialCreationOptions) async throws(AuthenticatorError)
+        -> RegistrationCredential
+    {
         do {
-            return try await authenticator.register(options: options, origin: origin, tampering: Tampering(clearUserPresence: true))
+            return try await authenticator.register(
+                options: options, origin: origin, tampering: Tampering(clearUserPresence: true))
         } catch {
             throw Self.map(error)
         }
     }
 
     /// Signs in with a credential of the virtual authenticator for this adapter's origin.
-    public func authenticate(options: PublicKeyCredentialRequestOptions) async throws(AuthenticatorError) -> AuthenticationCredential {
+    public func authenticate(options: PublicKeyCredentialRequestOptions) async throws(AuthenticatorError)
+        -> AuthenticationCredential
+    {
         do {
             return try await authenticator.authenticate(options: options, origin: origin, choice: choice)
         } catch {
@@ -54,15 +61,17 @@ public struct VirtualAuthenticatorAdapter: Authenticator {
     /// The stable code for each way the virtual authenticator refuses, following the `DOMException` a
     /// browser raises for the same case.
     static func map(_ error: VirtualAuthenticatorError) -> AuthenticatorError {
-        let code: AuthenticatorError.Code = switch error {
-        case .unsupportedAlgorithm: .unsupported
-        case .excludedCredentialExists: .excludedCredential
-        case .noMatchingCredential: .noCredentials
-        case .selectionCancelled: .cancelled
-        case .userVerificationUnavailable, .residentKeyUnavailable: .notAllowed
-        case .rpIDNotValidForOrigin: .invalidOptions
-        case .keyGenerationFailed, .signingFailed, .storedKeyMalformed, .certificateIssuanceFailed, .storeFailed: .failed
-        }
+        let code: AuthenticatorError.Code =
+            switch error {
+            case .unsupportedAlgorithm: .unsupported
+            case .excludedCredentialExists: .excludedCredential
+            case .noMatchingCredential: .noCredentials
+            case .selectionCancelled: .cancelled
+            case .userVerificationUnavailable, .residentKeyUnavailable: .notAllowed
+            case .rpIDNotValidForOrigin: .invalidOptions
+            case .keyGenerationFailed, .signingFailed, .storedKeyMalformed, .certificateIssuanceFailed, .storeFailed:
+                .failed
+            }
         return AuthenticatorError(code, error.description)
     }
 }

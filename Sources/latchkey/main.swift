@@ -2,4 +2,5 @@ import LatchkeyCLI
 
 // Before any task runs: the commands that serve or generate HTTP load run Swift Concurrency on NIO's event loops.
 Latchkey.prepareRuntime(for: CommandLine.arguments)
-await Task { await Latchkey.main() }.value  // in an async closure `main()` is AsyncParsableCommand's; at top level it is the sync one
+// In an async closure `main()` is AsyncParsableCommand's; at top level it is the sync one.
+await Task { await Latchkey.main() }.value

@@ -16,8 +16,11 @@ struct ClientSecretTests {
         let jws = try CompactJWS(secret.value)
         #expect(jws.header == JWSHeader(alg: "ES256", kid: "KEY1234567"))
         let claims = try JSONDecoder().decode(ClientSecretClaims.self, from: Data(jws.payload))
-        #expect(claims == ClientSecretClaims(iss: "TEAM123456", sub: "dev.latchkey.app", aud: "https://appleid.apple.com",
-                                             iat: 1_790_000_000, exp: 1_790_086_400))
+        #expect(
+            claims
+                == ClientSecretClaims(
+                    iss: "TEAM123456", sub: "dev.latchkey.app", aud: "https://appleid.apple.com",
+                    iat: 1_790_000_000, exp: 1_790_086_400))
         let signature = try P256.Signing.ECDSASignature(rawRepresentation: jws.signature)
         #expect(key.publicKey.isValidSignature(signature, for: jws.signingInput))
         #expect(secret.expiresAt == issued.addingTimeInterval(86_400))
@@ -36,7 +39,8 @@ struct ClientSecretTests {
     @Test func rejectsAKeyThatIsNotAP256PEM() {
         #expect(throws: AppleSignInError.self) { try AppleClientSecretSigner(teamID: "T", keyID: "K", p8: "not a key") }
         do {
-            _ = try AppleClientSecretSigner(teamID: "T", keyID: "K", p8: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----")
+            _ = try AppleClientSecretSigner(
+                teamID: "T", keyID: "K", p8: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----")
             Issue.record("accepted a bad key")
         } catch {
             #expect(error.code == .privateKeyInvalid)
@@ -54,7 +58,8 @@ struct ClientSecretTests {
     }
 
     @Test func acceptsExactlySixMonths() throws {
-        let secret = try signer.makeSecret(clientID: "c", issuedAt: Date(timeIntervalSince1970: 0), lifetime: 15_777_000)
+        let secret = try signer.makeSecret(
+            clientID: "c", issuedAt: Date(timeIntervalSince1970: 0), lifetime: 15_777_000)
         #expect(secret.expiresAt == Date(timeIntervalSince1970: 15_777_000))
     }
 

@@ -57,7 +57,8 @@ struct IdentityTokenTests {
         try await Harness.run { h in
             let token = try await h.identityToken()
             h.clock.advance(601 + 30)
-            #expect(await errorCode { _ = try await h.verifier.verify(token, rawNonce: "raw-nonce-1") } == .tokenExpired)
+            #expect(
+                await errorCode { _ = try await h.verifier.verify(token, rawNonce: "raw-nonce-1") } == .tokenExpired)
         }
     }
 
@@ -65,7 +66,8 @@ struct IdentityTokenTests {
         try await Harness.run { h in
             let now = Int(h.clock.now.timeIntervalSince1970)
             let token = try await h.identityToken { $0["iat"] = .int(now + 120) }
-            #expect(await errorCode { _ = try await h.verifier.verify(token, rawNonce: "raw-nonce-1") } == .issuedInFuture)
+            #expect(
+                await errorCode { _ = try await h.verifier.verify(token, rawNonce: "raw-nonce-1") } == .issuedInFuture)
         }
     }
 
@@ -73,33 +75,44 @@ struct IdentityTokenTests {
     func rejectsAWrongIssuer(issuer: String) async throws {
         try await Harness.run { h in
             let token = try await h.identityToken { $0["iss"] = .string(issuer) }
-            #expect(await errorCode { _ = try await h.verifier.verify(token, rawNonce: "raw-nonce-1") } == .issuerMismatch)
+            #expect(
+                await errorCode { _ = try await h.verifier.verify(token, rawNonce: "raw-nonce-1") } == .issuerMismatch)
         }
     }
 
     @Test func rejectsAWrongAudience() async throws {
         try await Harness.run { h in
             let token = try await h.identityToken { $0["aud"] = .string("com.other.app") }
-            #expect(await errorCode { _ = try await h.verifier.verify(token, rawNonce: "raw-nonce-1") } == .audienceMismatch)
-            let mixed = try await h.identityToken { $0["aud"] = .strings([Harness.bundleID.rawValue, "com.other.app"]) }
-            #expect(await errorCode { _ = try await h.verifier.verify(mixed, rawNonce: "raw-nonce-1") } == .audienceMismatch)
+            #expect(
+                await errorCode { _ = try await h.verifier.verify(token, rawNonce: "raw-nonce-1") } == .audienceMismatch
+            )
+            let mixed = try await h.identityToken {
+                $0["aud"] = .strings([Harness.bundleID.rawValue, "com.other.app"])
+            }
+            #expect(
+                await errorCode { _ = try await h.verifier.verify(mixed, rawNonce: "raw-nonce-1") } == .audienceMismatch
+            )
         }
     }
 
     @Test func rejectsAWrongNonce() async throws {
         try await Harness.run { h in
             let token = try await h.identityToken(rawNonce: "raw-nonce-1")
-            #expect(await errorCode { _ = try await h.verifier.verify(token, rawNonce: "raw-nonce-2") } == .nonceMismatch)
+            #expect(
+                await errorCode { _ = try await h.verifier.verify(token, rawNonce: "raw-nonce-2") } == .nonceMismatch)
             // The raw nonce itself in the claim (a client that forgot to hash) is not accepted either.
             let unhashed = try await h.identityToken { $0["nonce"] = .string("raw-nonce-1") }
-            #expect(await errorCode { _ = try await h.verifier.verify(unhashed, rawNonce: "raw-nonce-1") } == .nonceMismatch)
+            #expect(
+                await errorCode { _ = try await h.verifier.verify(unhashed, rawNonce: "raw-nonce-1") } == .nonceMismatch
+            )
         }
     }
 
     @Test func rejectsAMissingNonceWhenOneIsExpected() async throws {
         try await Harness.run { h in
             let token = try await h.identityToken(rawNonce: nil)
-            #expect(await errorCode { _ = try await h.verifier.verify(token, rawNonce: "raw-nonce-1") } == .nonceMissing)
+            #expect(
+                await errorCode { _ = try await h.verifier.verify(token, rawNonce: "raw-nonce-1") } == .nonceMissing)
             // Without an expected nonce, the same token is fine.
             _ = try await h.verifier.verify(token, rawNonce: nil)
         }
@@ -108,14 +121,18 @@ struct IdentityTokenTests {
     @Test func rejectsAlgNone() async throws {
         try await Harness.run { h in
             let token = try await h.identityToken(signing: .unsigned)
-            #expect(await errorCode { _ = try await h.verifier.verify(token, rawNonce: "raw-nonce-1") } == .algorithmNotAllowed)
+            #expect(
+                await errorCode { _ = try await h.verifier.verify(token, rawNonce: "raw-nonce-1") }
+                    == .algorithmNotAllowed)
         }
     }
 
     @Test func rejectsHS256SignedWithThePublicKey() async throws {
         try await Harness.run { h in
             let token = try await h.identityToken(signing: .hmacWithPublicKey)
-            #expect(await errorCode { _ = try await h.verifier.verify(token, rawNonce: "raw-nonce-1") } == .algorithmNotAllowed)
+            #expect(
+                await errorCode { _ = try await h.verifier.verify(token, rawNonce: "raw-nonce-1") }
+                    == .algorithmNotAllowed)
         }
     }
 
@@ -123,7 +140,9 @@ struct IdentityTokenTests {
     func rejectsAnyOtherAlgorithm(algorithm: String) async throws {
         try await Harness.run { h in
             let token = try await h.identityToken(signing: .headerAlgorithm(algorithm))
-            #expect(await errorCode { _ = try await h.verifier.verify(token, rawNonce: "raw-nonce-1") } == .algorithmNotAllowed)
+            #expect(
+                await errorCode { _ = try await h.verifier.verify(token, rawNonce: "raw-nonce-1") }
+                    == .algorithmNotAllowed)
         }
     }
 
@@ -137,14 +156,16 @@ struct IdentityTokenTests {
     @Test func rejectsASignatureByAnotherKeyUnderAKnownKid() async throws {
         try await Harness.run { h in
             let token = try await h.identityToken(signing: .wrongKey)
-            #expect(await errorCode { _ = try await h.verifier.verify(token, rawNonce: "raw-nonce-1") } == .badSignature)
+            #expect(
+                await errorCode { _ = try await h.verifier.verify(token, rawNonce: "raw-nonce-1") } == .badSignature)
         }
     }
 
     @Test func rejectsATamperedPayload() async throws {
         try await Harness.run { h in
             let token = try await h.identityToken(signing: .tamperedPayload)
-            #expect(await errorCode { _ = try await h.verifier.verify(token, rawNonce: "raw-nonce-1") } == .badSignature)
+            #expect(
+                await errorCode { _ = try await h.verifier.verify(token, rawNonce: "raw-nonce-1") } == .badSignature)
         }
     }
 
@@ -152,7 +173,9 @@ struct IdentityTokenTests {
         try await Harness.run { h in
             for claim in ["sub", "exp", "iat", "iss", "aud"] {
                 let token = try await h.identityToken { $0[claim] = nil }
-                #expect(await errorCode { _ = try await h.verifier.verify(token, rawNonce: "raw-nonce-1") } == .claimMissing, "\(claim)")
+                #expect(
+                    await errorCode { _ = try await h.verifier.verify(token, rawNonce: "raw-nonce-1") }
+                        == .claimMissing, "\(claim)")
             }
         }
     }
@@ -167,9 +190,11 @@ struct IdentityTokenTests {
     @Test func rejectsClaimsOfTheWrongType() async throws {
         try await Harness.run { h in
             let token = try await h.identityToken { $0["exp"] = .string("tomorrow") }
-            #expect(await errorCode { _ = try await h.verifier.verify(token, rawNonce: "raw-nonce-1") } == .malformedToken)
+            #expect(
+                await errorCode { _ = try await h.verifier.verify(token, rawNonce: "raw-nonce-1") } == .malformedToken)
             let flag = try await h.identityToken { $0["email_verified"] = .string("yes") }
-            #expect(await errorCode { _ = try await h.verifier.verify(flag, rawNonce: "raw-nonce-1") } == .malformedToken)
+            #expect(
+                await errorCode { _ = try await h.verifier.verify(flag, rawNonce: "raw-nonce-1") } == .malformedToken)
         }
     }
 

@@ -33,14 +33,16 @@ struct KeyCacheTests {
             _ = try await h.verifier.verify(try await h.identityToken(), rawNonce: "raw-nonce-1")
             for _ in 0..<5 {
                 let token = try await h.identityToken(signing: .unknownKey)
-                #expect(await errorCode { _ = try await h.verifier.verify(token, rawNonce: "raw-nonce-1") } == .unknownKey)
+                #expect(
+                    await errorCode { _ = try await h.verifier.verify(token, rawNonce: "raw-nonce-1") } == .unknownKey)
             }
             // Within the minimum refetch interval of the first fetch: no refetch at all.
             #expect(await h.standIn.keysRequestCount == 1)
             h.clock.advance(61)
             for _ in 0..<5 {
                 let token = try await h.identityToken(signing: .unknownKey)
-                #expect(await errorCode { _ = try await h.verifier.verify(token, rawNonce: "raw-nonce-1") } == .unknownKey)
+                #expect(
+                    await errorCode { _ = try await h.verifier.verify(token, rawNonce: "raw-nonce-1") } == .unknownKey)
             }
             // One refetch per interval, however many unknown kids arrive.
             #expect(await h.standIn.keysRequestCount == 2)
@@ -62,8 +64,9 @@ struct KeyCacheTests {
         let key = try _RSA.Signing.PrivateKey(keySize: .bits2048).publicKey
         let source = ScriptedSource(AppleKeySet(keys: ["k1": key]))
         let clock = TestClock()
-        let cache = AppleKeyCache(source: source, policy: .init(freshFor: 3600, minimumRefetchInterval: 60, maximumStaleness: 86_400),
-                                  now: clock.closure)
+        let cache = AppleKeyCache(
+            source: source, policy: .init(freshFor: 3600, minimumRefetchInterval: 60, maximumStaleness: 86_400),
+            now: clock.closure)
         _ = try await cache.key(for: "k1")
         source.fail()
         clock.advance(7200)
@@ -108,8 +111,10 @@ struct KeyCacheTests {
         #expect(source.calls == 1)
     }
 
-    @Test(arguments: [#"{"keys": []}"#, #"{"nokeys": 1}"#, "[]", #"{"keys":[{"kty":"EC","kid":"e","crv":"P-256"}]}"#,
-                      #"{"keys":[{"kty":"RSA","kid":"x","n":"AQAB","e":"AQAB"}]}"#])
+    @Test(arguments: [
+        #"{"keys": []}"#, #"{"nokeys": 1}"#, "[]", #"{"keys":[{"kty":"EC","kid":"e","crv":"P-256"}]}"#,
+        #"{"keys":[{"kty":"RSA","kid":"x","n":"AQAB","e":"AQAB"}]}"#,
+    ])
     func rejectsUnusableKeySets(json: String) {
         do {
             _ = try AppleKeySet(jwks: Array(json.utf8))

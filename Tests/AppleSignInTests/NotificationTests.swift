@@ -8,9 +8,10 @@ struct NotificationTests {
     @Test(arguments: AppleNotificationEvent.Kind.allCases)
     func verifiesEveryEventType(kind: AppleNotificationEvent.Kind) async throws {
         try await Harness.run { h in
-            let claims = h.standIn.notificationClaims(type: kind.rawValue, subject: "001.n.user", audience: Harness.bundleID.rawValue,
-                                                      jti: "jti-\(kind.rawValue)", email: "r@privaterelay.appleid.com",
-                                                      isPrivateEmail: true)
+            let claims = h.standIn.notificationClaims(
+                type: kind.rawValue, subject: "001.n.user", audience: Harness.bundleID.rawValue,
+                jti: "jti-\(kind.rawValue)", email: "r@privaterelay.appleid.com",
+                isPrivateEmail: true)
             let notification = try await h.notifications.verify(body: try await h.standIn.notificationBody(claims))
             #expect(notification.id == "jti-\(kind.rawValue)")
             #expect(notification.audience == Harness.bundleID.rawValue)
@@ -26,7 +27,8 @@ struct NotificationTests {
 
     @Test func rejectsANotificationWithoutEvents() async throws {
         try await Harness.run { h in
-            var claims = h.standIn.notificationClaims(type: "email-disabled", subject: "s", audience: Harness.bundleID.rawValue)
+            var claims = h.standIn.notificationClaims(
+                type: "email-disabled", subject: "s", audience: Harness.bundleID.rawValue)
             claims["events"] = nil
             let body = try await h.standIn.notificationBody(claims)
             #expect(await errorCode { _ = try await h.notifications.verify(body: body) } == .malformedNotification)
@@ -35,7 +37,8 @@ struct NotificationTests {
 
     @Test func rejectsAnUnknownEventType() async throws {
         try await Harness.run { h in
-            let claims = h.standIn.notificationClaims(type: "password-changed", subject: "s", audience: Harness.bundleID.rawValue)
+            let claims = h.standIn.notificationClaims(
+                type: "password-changed", subject: "s", audience: Harness.bundleID.rawValue)
             let body = try await h.standIn.notificationBody(claims)
             #expect(await errorCode { _ = try await h.notifications.verify(body: body) } == .unknownEventType)
         }
@@ -43,7 +46,8 @@ struct NotificationTests {
 
     @Test func rejectsABadSignatureAWrongAudienceAnExpiryAndAWrongIssuer() async throws {
         try await Harness.run { h in
-            let good = h.standIn.notificationClaims(type: "consent-revoked", subject: "s", audience: Harness.bundleID.rawValue)
+            let good = h.standIn.notificationClaims(
+                type: "consent-revoked", subject: "s", audience: Harness.bundleID.rawValue)
             let forged = try await h.standIn.notificationBody(good, signing: .wrongKey)
             #expect(await errorCode { _ = try await h.notifications.verify(body: forged) } == .badSignature)
             let unsigned = try await h.standIn.notificationBody(good, signing: .unsigned)
@@ -68,13 +72,16 @@ struct NotificationTests {
     @Test(arguments: ["", "{}", #"{"payload": 3}"#, "[]", "not json"])
     func rejectsAMalformedBody(body: String) async throws {
         try await Harness.run { h in
-            #expect(await errorCode { _ = try await h.notifications.verify(body: Array(body.utf8)) } == .malformedNotification)
+            #expect(
+                await errorCode { _ = try await h.notifications.verify(body: Array(body.utf8)) }
+                    == .malformedNotification)
         }
     }
 
     @Test func rejectsEventsThatAreNotAnEventObject() async throws {
         try await Harness.run { h in
-            var claims = h.standIn.notificationClaims(type: "consent-revoked", subject: "s", audience: Harness.bundleID.rawValue)
+            var claims = h.standIn.notificationClaims(
+                type: "consent-revoked", subject: "s", audience: Harness.bundleID.rawValue)
             claims["events"] = .string(#"{"type":"consent-revoked"}"#)
             let body = try await h.standIn.notificationBody(claims)
             #expect(await errorCode { _ = try await h.notifications.verify(body: body) } == .malformedNotification)
@@ -84,7 +91,8 @@ struct NotificationTests {
     @Test func takesAnEventTimeInSeconds() async throws {
         try await Harness.run { h in
             let seconds = Int(h.clock.now.timeIntervalSince1970)
-            var claims = h.standIn.notificationClaims(type: "consent-revoked", subject: "001.s", audience: Harness.bundleID.rawValue)
+            var claims = h.standIn.notificationClaims(
+                type: "consent-revoked", subject: "001.s", audience: Harness.bundleID.rawValue)
             claims["events"] = .string(#"{"type":"consent-revoked","sub":"001.s","event_time":\#(seconds)}"#)
             let notification = try await h.notifications.verify(body: try await h.standIn.notificationBody(claims))
             let eventTime = try #require(notification.event.eventTime)
@@ -95,7 +103,8 @@ struct NotificationTests {
     @Test func takesEventsAsAJSONObject() async throws {
         try await Harness.run { h in
             let millis = Int(h.clock.now.timeIntervalSince1970) * 1000
-            var claims = h.standIn.notificationClaims(type: "email-disabled", subject: "001.o", audience: Harness.bundleID.rawValue)
+            var claims = h.standIn.notificationClaims(
+                type: "email-disabled", subject: "001.o", audience: Harness.bundleID.rawValue)
             claims["events"] = .object([
                 "type": .string("email-disabled"), "sub": .string("001.o"), "event_time": .int(millis),
                 "email": .string("o@privaterelay.appleid.com"), "is_private_email": .bool(true),

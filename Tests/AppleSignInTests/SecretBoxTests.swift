@@ -40,7 +40,9 @@ struct SecretBoxTests {
 
     @Test func keysMustBe32Bytes() throws {
         for bad in [[UInt8](), [UInt8](repeating: 1, count: 16), [UInt8](repeating: 1, count: 33)] {
-            #expect(throws: AppleSignInError(.secretBoxKeyInvalid, "the secrets key must be 32 bytes, not \(bad.count)")) {
+            #expect(
+                throws: AppleSignInError(.secretBoxKeyInvalid, "the secrets key must be 32 bytes, not \(bad.count)")
+            ) {
                 try SecretBox(key: bad)
             }
         }

@@ -15,52 +15,56 @@ struct CBORDecoderTests {
     }
 
     /// RFC 8949 Appendix A examples within the supported subset.
-    @Test("RFC 8949 examples", arguments: [
-        ("00", CBORValue.unsignedInt(0)),
-        ("17", .unsignedInt(23)),
-        ("1818", .unsignedInt(24)),
-        ("1903e8", .unsignedInt(1000)),
-        ("1bffffffffffffffff", .unsignedInt(UInt64.max)),
-        ("20", .int(-1)),
-        ("3863", .int(-100)),
-        ("3bffffffffffffffff", .negativeInt(UInt64.max)),
-        ("f4", .bool(false)),
-        ("f5", .bool(true)),
-        ("f6", .null),
-        ("40", .byteString([])),
-        ("4401020304", .byteString([1, 2, 3, 4])),
-        ("6449455446", .textString("IETF")),
-        ("62c3bc", .textString("ü")),
-        ("83010203", .array([1, 2, 3])),
-        ("a201020304", .map(CBORMap([(1, 2), (3, 4)]))),
-        ("f93c00", .float(1.0)),
-        ("fa47c35000", .float(100000.0)),
-        ("fb3ff199999999999a", .float(1.1)),
-    ])
+    @Test(
+        "RFC 8949 examples",
+        arguments: [
+            ("00", CBORValue.unsignedInt(0)),
+            ("17", .unsignedInt(23)),
+            ("1818", .unsignedInt(24)),
+            ("1903e8", .unsignedInt(1000)),
+            ("1bffffffffffffffff", .unsignedInt(UInt64.max)),
+            ("20", .int(-1)),
+            ("3863", .int(-100)),
+            ("3bffffffffffffffff", .negativeInt(UInt64.max)),
+            ("f4", .bool(false)),
+            ("f5", .bool(true)),
+            ("f6", .null),
+            ("40", .byteString([])),
+            ("4401020304", .byteString([1, 2, 3, 4])),
+            ("6449455446", .textString("IETF")),
+            ("62c3bc", .textString("ü")),
+            ("83010203", .array([1, 2, 3])),
+            ("a201020304", .map(CBORMap([(1, 2), (3, 4)]))),
+            ("f93c00", .float(1.0)),
+            ("fa47c35000", .float(100000.0)),
+            ("fb3ff199999999999a", .float(1.1)),
+        ])
     func examples(_ input: String, _ expected: CBORValue) throws {
         #expect(try CBORDecoder.decode(hex(input)) == expected)
     }
 
-    @Test("rejects malformed input with a specific error", arguments: [
-        ("", CBORError.empty),
-        ("19", .truncated(offset: 1)),
-        ("1903", .truncated(offset: 1)),
-        ("44010203", .lengthExceedsInput(offset: 0, claimed: 4)),
-        ("5bffffffffffffffff00", .lengthExceedsInput(offset: 0, claimed: UInt64.max)),
-        ("9bffffffffffffffff", .lengthExceedsInput(offset: 0, claimed: UInt64.max)),
-        ("bbffffffffffffffff", .lengthExceedsInput(offset: 0, claimed: UInt64.max)),
-        ("83010219", .truncated(offset: 4)),
-        ("a201020103", .duplicateMapKey(offset: 3)),
-        ("f7", .unsupportedSimpleValue(offset: 0, value: 23)),
-        ("f0", .unsupportedSimpleValue(offset: 0, value: 16)),
-        ("f820", .unsupportedSimpleValue(offset: 0, value: 32)),
-        ("c074", .unsupportedTag(offset: 0, tag: 0)),
-        ("5f4101ff", .indefiniteLength(offset: 0)),
-        ("9f01ff", .indefiniteLength(offset: 0)),
-        ("1c", .reservedAdditionalInfo(offset: 0)),
-        ("62c328", .invalidUTF8(offset: 0)),
-        ("0000", .trailingBytes(offset: 1, count: 1)),
-    ])
+    @Test(
+        "rejects malformed input with a specific error",
+        arguments: [
+            ("", CBORError.empty),
+            ("19", .truncated(offset: 1)),
+            ("1903", .truncated(offset: 1)),
+            ("44010203", .lengthExceedsInput(offset: 0, claimed: 4)),
+            ("5bffffffffffffffff00", .lengthExceedsInput(offset: 0, claimed: UInt64.max)),
+            ("9bffffffffffffffff", .lengthExceedsInput(offset: 0, claimed: UInt64.max)),
+            ("bbffffffffffffffff", .lengthExceedsInput(offset: 0, claimed: UInt64.max)),
+            ("83010219", .truncated(offset: 4)),
+            ("a201020103", .duplicateMapKey(offset: 3)),
+            ("f7", .unsupportedSimpleValue(offset: 0, value: 23)),
+            ("f0", .unsupportedSimpleValue(offset: 0, value: 16)),
+            ("f820", .unsupportedSimpleValue(offset: 0, value: 32)),
+            ("c074", .unsupportedTag(offset: 0, tag: 0)),
+            ("5f4101ff", .indefiniteLength(offset: 0)),
+            ("9f01ff", .indefiniteLength(offset: 0)),
+            ("1c", .reservedAdditionalInfo(offset: 0)),
+            ("62c328", .invalidUTF8(offset: 0)),
+            ("0000", .trailingBytes(offset: 1, count: 1)),
+        ])
     func rejects(_ input: String, _ expected: CBORError) {
         #expect(throws: expected) { try CBORDecoder.decode(hex(input)) }
     }
@@ -100,7 +104,9 @@ struct CBORDecoderTests {
 
     @Test("every error has a stable code and message")
     func errorCodes() {
-        let errors: [CBORError] = [.empty, .truncated(offset: 1), .duplicateMapKey(offset: 2), .nestingTooDeep(limit: 3)]
+        let errors: [CBORError] = [
+            .empty, .truncated(offset: 1), .duplicateMapKey(offset: 2), .nestingTooDeep(limit: 3),
+        ]
         for error in errors {
             #expect(error.code.hasPrefix("cbor."))
             #expect(!error.description.isEmpty)

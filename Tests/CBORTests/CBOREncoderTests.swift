@@ -21,14 +21,18 @@ struct CBOREncoderTests {
         // A COSE EC2 key built in a scrambled order encodes as authenticators do: 1, 3, -1, -2, -3.
         let map = CBORMap([(-3, .byteString([3])), ("z", 0), (3, -7), (-1, 1), (1, 2), (-2, .byteString([2]))])
         let encoded = CBOREncoder.encode(.map(map))
-        #expect(encoded == [0xa6, 0x01, 0x02, 0x03, 0x26, 0x20, 0x01, 0x21, 0x41, 0x02, 0x22, 0x41, 0x03, 0x61, 0x7a, 0x00])
+        #expect(
+            encoded == [0xa6, 0x01, 0x02, 0x03, 0x26, 0x20, 0x01, 0x21, 0x41, 0x02, 0x22, 0x41, 0x03, 0x61, 0x7a, 0x00])
     }
 
-    @Test("decode(encode(x)) == x", arguments: [
-        CBORValue.map(CBORMap([("fmt", "none"), ("attStmt", .map(CBORMap())), ("authData", .byteString([1, 2, 3]))])),
-        .array([.null, .bool(true), .bool(false), .float(1.5), .textString("ünïcødé"), .negativeInt(UInt64.max)]),
-        .tagged(tag: 24, value: .byteString([0xa0])),
-    ])
+    @Test(
+        "decode(encode(x)) == x",
+        arguments: [
+            CBORValue.map(
+                CBORMap([("fmt", "none"), ("attStmt", .map(CBORMap())), ("authData", .byteString([1, 2, 3]))])),
+            .array([.null, .bool(true), .bool(false), .float(1.5), .textString("ünïcødé"), .negativeInt(UInt64.max)]),
+            .tagged(tag: 24, value: .byteString([0xa0])),
+        ])
     func roundTrip(_ value: CBORValue) throws {
         let decoded = try CBORDecoder(allowTags: true).decode(CBOREncoder.encode(value))
         // Maps come back in canonical order; compare by re-encoding.

@@ -12,8 +12,10 @@ struct AppleClientSecretTests {
     let key = P256.Signing.PrivateKey()
 
     func arguments(keyFile: String, days: String = "30") -> [String] {
-        ["apple", "client-secret", "--team-id", "TEAM123456", "--key-id", "KEY1234567",
-         "--client-id", "dev.latchkey.web", "--key", keyFile, "--days", days]
+        [
+            "apple", "client-secret", "--team-id", "TEAM123456", "--key-id", "KEY1234567",
+            "--client-id", "dev.latchkey.web", "--key", keyFile, "--days", days,
+        ]
     }
 
     @Test func signsASecretAppleWouldAccept() async throws {
@@ -24,7 +26,8 @@ struct AppleClientSecretTests {
         let jws = try CompactJWS(secret)
         #expect(jws.header == JWSHeader(alg: "ES256", kid: "KEY1234567"))
         let claims = try JSONDecoder().decode(ClientSecretClaims.self, from: Data(jws.payload))
-        #expect(claims.iss == "TEAM123456" && claims.sub == "dev.latchkey.web" && claims.aud == "https://appleid.apple.com")
+        #expect(
+            claims.iss == "TEAM123456" && claims.sub == "dev.latchkey.web" && claims.aud == "https://appleid.apple.com")
         #expect(claims.exp - claims.iat == 30 * 86_400)
         let signature = try P256.Signing.ECDSASignature(rawRepresentation: jws.signature)
         #expect(key.publicKey.isValidSignature(signature, for: jws.signingInput))

@@ -27,9 +27,11 @@ struct BenchTests {
         #expect(result.lines.last?.hasPrefix("registration_ratio=") == true)
     }
 
-    @Test("--iterations or --rounds below 1 is a usage error", arguments: [
-        ("--iterations", "usage.invalidIterations"), ("--rounds", "usage.invalidRounds"),
-    ])
+    @Test(
+        "--iterations or --rounds below 1 is a usage error",
+        arguments: [
+            ("--iterations", "usage.invalidIterations"), ("--rounds", "usage.invalidRounds"),
+        ])
     func badCounts(flag: String, code: String) async {
         let result = await CLIHarness.run(["bench", "verify", flag, "0"])
         #expect(result.status == 2)
@@ -45,14 +47,17 @@ struct BenchPasswordTests {
         #expect(result.status == 0, "\(result.output)")
         let lines = result.lines
         #expect(lines.contains { $0.hasPrefix("password verification, scrypt ln=10,r=8,p=1 (1 MiB): 2 verifications") })
-        let mean = try #require(lines.first { $0.hasPrefix("password_verify_ms=") }?.split(separator: "=").last.flatMap { Double($0) })
+        let mean = try #require(
+            lines.first { $0.hasPrefix("password_verify_ms=") }?.split(separator: "=").last.flatMap { Double($0) })
         #expect(mean > 0)
         #expect(lines.last == "password_params=ln=10,r=8,p=1")
     }
 
-    @Test("out-of-range parameters and counts are usage errors", arguments: [
-        (["--count", "0"], "usage.invalidCount"), (["--log-n", "30"], "usage.invalidParameters"),
-    ])
+    @Test(
+        "out-of-range parameters and counts are usage errors",
+        arguments: [
+            (["--count", "0"], "usage.invalidCount"), (["--log-n", "30"], "usage.invalidParameters"),
+        ])
     func refusals(flags: [String], code: String) async {
         let result = await CLIHarness.run(["bench", "password"] + flags)
         #expect(result.status == 2)

@@ -19,20 +19,26 @@ struct BinaryTests {
     /// The executable SwiftPM built next to this test bundle's resources.
     static func executable() throws -> URL {
         let url = Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("latchkey")
-        try #require(FileManager.default.isExecutableFile(atPath: url.path), "build the latchkey executable first (swift build): \(url.path)")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: url.path),
+            "build the latchkey executable first (swift build): \(url.path)")
         return url
     }
 
     static func run(_ arguments: [String], stdin: [UInt8] = []) throws -> Run {
-        let (status, stdout, stderr) = try ChildProcess.run(try executable().path, arguments: arguments, input: Data(stdin))
-        return Run(status: status, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        let (status, stdout, stderr) = try ChildProcess.run(
+            try executable().path, arguments: arguments, input: Data(stdin))
+        return Run(
+            status: status, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     static func authenticationArguments(challenge: String) -> [String] {
         [
             "verify", "authentication", "--credential", "-",
             "--challenge", challenge, "--origin", "https://example.org", "--rp-id", "example.org",
-            "--public-key", "pQECAyYgASFYIBzyfyXaWRIIpCOcLjJPEE9YVSVHmint7t2DD0jneurlIlggWeS32mwBBuIGzjkMk6uYoVpew4h-V_DMK-zoA7kgxCM",
+            "--public-key",
+            "pQECAyYgASFYIBzyfyXaWRIIpCOcLjJPEE9YVSVHmint7t2DD0jneurlIlggWeS32mwBBuIGzjkMk6uYoVpew4h-V_DMK-zoA7kgxCM",
             "--sign-count", "0",
         ]
     }

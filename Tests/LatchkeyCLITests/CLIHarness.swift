@@ -38,7 +38,10 @@ enum CLIHarness {
 
     /// The path of a file in Tests/LatchkeyCLITests/Fixtures (copied into the test bundle).
     static func fixture(_ name: String) throws -> String {
-        try #require(Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures"), "missing fixture \(name)").path
+        try #require(
+            Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures"),
+            "missing fixture \(name)"
+        ).path
     }
 
     static func fixtureBytes(_ name: String) throws -> [UInt8] {

@@ -9,7 +9,9 @@ struct ChildProcessTests {
     func statusEnvironmentAndInput() throws {
         #expect(try ChildProcess.run("/bin/sh", arguments: ["-c", "exit 3"]).status == 3)
         #expect(try ChildProcess.run("/bin/sh", arguments: ["-c", "kill -TERM $$"]).status == 128 + SIGTERM)
-        let echoed = try ChildProcess.run("/bin/sh", arguments: ["-c", "printf %s \"$GREETING\"; cat"], environment: ["GREETING": "hello "], input: Data("world".utf8))
+        let echoed = try ChildProcess.run(
+            "/bin/sh", arguments: ["-c", "printf %s \"$GREETING\"; cat"], environment: ["GREETING": "hello "],
+            input: Data("world".utf8))
         #expect(echoed.status == 0 && String(decoding: echoed.output, as: UTF8.self) == "hello world")
     }
 

@@ -23,18 +23,22 @@ struct HTTP1ResponseReaderTests {
         return responses
     }
 
-    private static let full = "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nX-Repeated: one\r\nx-repeated:two\r\n"
+    private static let full =
+        "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nX-Repeated: one\r\nx-repeated:two\r\n"
         + "Set-Cookie: a=1; Path=/\r\nSet-Cookie:  b=2 \r\nContent-Length: 7\r\n\r\n{\"a\":1}"
 
     @Test("status, fields (names lowercased, repeats joined, Set-Cookie kept apart, values trimmed) and the body")
     func readsAResponse() throws {
         let responses = try Self.read(Self.full)
-        #expect(responses == [HTTPResponse(
-            status: 201,
-            headers: ["content-type": "application/json", "x-repeated": "one, two", "content-length": "7"],
-            setCookies: ["a=1; Path=/", "b=2"],
-            body: Array(#"{"a":1}"#.utf8)
-        )])
+        #expect(
+            responses == [
+                HTTPResponse(
+                    status: 201,
+                    headers: ["content-type": "application/json", "x-repeated": "one, two", "content-length": "7"],
+                    setCookies: ["a=1; Path=/", "b=2"],
+                    body: Array(#"{"a":1}"#.utf8)
+                )
+            ])
     }
 
     @Test("the same response fed a byte at a time, and in pieces of three")
@@ -56,7 +60,8 @@ struct HTTP1ResponseReaderTests {
 
     @Test("two responses in one read are both read, in order")
     func readsBackToBackResponses() throws {
-        let text = "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nA" + "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"
+        let text =
+            "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nA" + "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"
         let responses = try Self.read(text)
         #expect(responses.map(\.status) == [200, 404])
         #expect(responses.map(\.body) == [Array("A".utf8), []])
@@ -64,7 +69,8 @@ struct HTTP1ResponseReaderTests {
 
     @Test("a chunked body, with a chunk extension and trailers, whole and a byte at a time")
     func readsChunkedBodies() throws {
-        let text = "HTTP/1.1 200 OK\r\nTransfer-Encoding: Chunked\r\n\r\n"
+        let text =
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: Chunked\r\n\r\n"
             + "4;name=value\r\nWiki\r\nA\r\npedia in c\r\n0\r\nX-Trailer: t\r\n\r\n"
             + "HTTP/1.1 204 No Content\r\n\r\n"
         for piece in [nil, 1] {
@@ -76,7 +82,8 @@ struct HTTP1ResponseReaderTests {
 
     @Test("no body for 204 and 304; an interim 1xx response is skipped")
     func readsBodilessResponses() throws {
-        let text = "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 304 Not Modified\r\nETag: x\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n"
+        let text =
+            "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 304 Not Modified\r\nETag: x\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n"
         #expect(try Self.read(text).map(\.status) == [304, 204])
     }
 
@@ -86,22 +93,24 @@ struct HTTP1ResponseReaderTests {
         #expect(try Self.read(text).first?.body == Array("ok".utf8))
     }
 
-    @Test("what is not an HTTP/1.1 response is refused with the reason", arguments: [
-        ("HTTP/2 200 OK\r\nContent-Length: 0\r\n\r\n", "the status line"),
-        ("HTTP/1.1 20 OK\r\nContent-Length: 0\r\n\r\n", "the status line"),
-        ("HTTP/1.1 2x0 OK\r\nContent-Length: 0\r\n\r\n", "three digits"),
-        ("HTTP/1.1 200OK\r\nContent-Length: 0\r\n\r\n", "the status line"),
-        ("HTTP/1.1 200 OK\r\nno colon here\r\n\r\n", "a header line"),
-        ("HTTP/1.1 200 OK\r\nBad Name: x\r\n\r\n", "a header line"),
-        ("HTTP/1.1 200 OK\r\n: empty name\r\n\r\n", "a header line"),
-        ("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\n", "other than chunked"),
-        ("HTTP/1.1 200 OK\r\nX: y\r\n\r\nbody until close", "neither Content-Length nor chunked"),
-        ("HTTP/1.1 200 OK\r\nContent-Length: 5, 6\r\n\r\n", "not one number"),
-        ("HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n", "not one number"),
-        ("HTTP/1.1 200 OK\r\nContent-Length: 1e3\r\n\r\n", "not one number"),
-        ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "hexadecimal"),
-        ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n", "does not end with CRLF"),
-    ])
+    @Test(
+        "what is not an HTTP/1.1 response is refused with the reason",
+        arguments: [
+            ("HTTP/2 200 OK\r\nContent-Length: 0\r\n\r\n", "the status line"),
+            ("HTTP/1.1 20 OK\r\nContent-Length: 0\r\n\r\n", "the status line"),
+            ("HTTP/1.1 2x0 OK\r\nContent-Length: 0\r\n\r\n", "three digits"),
+            ("HTTP/1.1 200OK\r\nContent-Length: 0\r\n\r\n", "the status line"),
+            ("HTTP/1.1 200 OK\r\nno colon here\r\n\r\n", "a header line"),
+            ("HTTP/1.1 200 OK\r\nBad Name: x\r\n\r\n", "a header line"),
+            ("HTTP/1.1 200 OK\r\n: empty name\r\n\r\n", "a header line"),
+            ("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\n", "other than chunked"),
+            ("HTTP/1.1 200 OK\r\nX: y\r\n\r\nbody until close", "neither Content-Length nor chunked"),
+            ("HTTP/1.1 200 OK\r\nContent-Length: 5, 6\r\n\r\n", "not one number"),
+            ("HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n", "not one number"),
+            ("HTTP/1.1 200 OK\r\nContent-Length: 1e3\r\n\r\n", "not one number"),
+            ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "hexadecimal"),
+            ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n", "does not end with CRLF"),
+        ])
     func refusesMalformedResponses(text: String, reason: String) {
         #expect {
             _ = try Self.read(text)
@@ -125,11 +134,18 @@ struct HTTP1ResponseReaderTests {
     @Test("a head, a chunk-size line or trailers that never end are refused once over their limits")
     func refusesEndlessLines() {
         let longHead = "HTTP/1.1 200 OK\r\nX: " + String(repeating: "a", count: HTTP1ResponseReader.maximumHeadSize)
-        #expect(throws: HTTP1ResponseReader.Failure.malformed("a header section over 64 KiB")) { _ = try Self.read(longHead) }
+        #expect(throws: HTTP1ResponseReader.Failure.malformed("a header section over 64 KiB")) {
+            _ = try Self.read(longHead)
+        }
         let longSize = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + String(repeating: "0", count: 2000)
-        #expect(throws: HTTP1ResponseReader.Failure.malformed("a chunk-size line over 1 KiB")) { _ = try Self.read(longSize) }
-        let longTrailers = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n"
+        #expect(throws: HTTP1ResponseReader.Failure.malformed("a chunk-size line over 1 KiB")) {
+            _ = try Self.read(longSize)
+        }
+        let longTrailers =
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n"
             + String(repeating: "X: y\r\n", count: HTTP1ResponseReader.maximumHeadSize / 6 + 10)
-        #expect(throws: HTTP1ResponseReader.Failure.malformed("trailers over 64 KiB")) { _ = try Self.read(longTrailers) }
+        #expect(throws: HTTP1ResponseReader.Failure.malformed("trailers over 64 KiB")) {
+            _ = try Self.read(longTrailers)
+        }
     }
 }

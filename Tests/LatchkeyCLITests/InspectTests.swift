@@ -22,7 +22,9 @@ struct InspectTests {
         await CLIHarness.run(["inspect", value], stdin: stdin)
     }
 
-    private func expectKind(_ result: CLIHarness.Result, _ kind: String, encoding: String, source: String = "argument") throws -> JSONValue {
+    private func expectKind(_ result: CLIHarness.Result, _ kind: String, encoding: String, source: String = "argument")
+        throws -> JSONValue
+    {
         #expect(result.status == 0, "\(result.output)")
         let json = try result.json()
         #expect(json["kind"]?.stringValue == kind)
@@ -50,14 +52,17 @@ struct InspectTests {
         #expect(object["attStmt"]?["alg"]?["name"]?.stringValue == "ES256")
         #expect(object["attStmt"]?["sigLength"]?.numberValue == 71)
         let certificate = try #require(object["attStmt"]?["x5c"]?[0])
-        #expect(certificate["subject"]?.stringValue == "C=AA,OU=Authenticator Attestation,O=W3C,CN=WebAuthn test vectors")
+        #expect(
+            certificate["subject"]?.stringValue == "C=AA,OU=Authenticator Attestation,O=W3C,CN=WebAuthn test vectors")
         #expect(certificate["issuer"]?.stringValue?.contains("Authenticator Attestation CA") == true)
         #expect(certificate["serialNumber"]?.stringValue == "88c220f83c8ef1feafe94deae45faad0")
         #expect(certificate["publicKey"]?.stringValue == "EC P-256")
         #expect(certificate["notAfter"]?.stringValue == "3024-01-01T00:00:00Z")
         let oids = certificate["extensions"]?.arrayValue?.compactMap { $0["oid"]?.stringValue } ?? []
         #expect(oids.contains("2.5.29.19"))
-        #expect(object["authData"]?["attestedCredentialData"]?["aaguid"]?.stringValue == "876ca4f5-2071-c3e9-b255-09ef2cdf7ed6")
+        #expect(
+            object["authData"]?["attestedCredentialData"]?["aaguid"]?.stringValue
+                == "876ca4f5-2071-c3e9-b255-09ef2cdf7ed6")
         #expect(object["authData"]?["attestedCredentialData"]?["publicKey"]?["crv"]?["name"]?.stringValue == "P-256")
     }
 
@@ -72,9 +77,11 @@ struct InspectTests {
 
     @Test("an attestation object whose authenticator data is broken is reported as that error, exit 1")
     func brokenAttestationObject() async throws {
-        let object = CBOREncoder.encode(.map(CBORMap([
-            ("fmt", "none"), ("attStmt", .map(CBORMap())), ("authData", .byteString([0x00, 0x01])),
-        ])))
+        let object = CBOREncoder.encode(
+            .map(
+                CBORMap([
+                    ("fmt", "none"), ("attStmt", .map(CBORMap())), ("authData", .byteString([0x00, 0x01])),
+                ])))
         let result = await inspect(Base64URL.encode(object))
         #expect(result.status == 1)
         #expect(result.errorCode == "authenticatorDataMalformed")
@@ -86,13 +93,16 @@ struct InspectTests {
     func authenticatorData() async throws {
         let value = try Self.authenticationField("authenticatorData")
         for encoded in [value, try hex(value)] {
-            let data = try expectKind(await inspect(encoded), "authenticatorData", encoding: encoded == value ? "base64url" : "hex")
+            let data = try expectKind(
+                await inspect(encoded), "authenticatorData", encoding: encoded == value ? "base64url" : "hex")
             #expect(data["rpIdHash"]?.stringValue == Hex.encode(SHA256.hash(data: Array("dev.dontneeda.pw".utf8))))
             #expect(data["signCount"]?.numberValue == 144)
             #expect(data["flags"]?["UP"]?.boolValue == true)
             #expect(data["flags"]?["UV"]?.boolValue == false)
             #expect(data["flags"]?["AT"]?.boolValue == false)
-            for flag in ["BE", "BS", "ED"] { #expect(data["flags"]?[flag]?.boolValue == false, "flags byte 0x01: only UP") }
+            for flag in ["BE", "BS", "ED"] {
+                #expect(data["flags"]?[flag]?.boolValue == false, "flags byte 0x01: only UP")
+            }
             #expect(data["attestedCredentialData"] == nil)
         }
     }
@@ -120,7 +130,8 @@ struct InspectTests {
 
     @Test("a COSE key shows kty, alg and curve names and the coordinates")
     func coseKey() async throws {
-        let value = "pQECAyYgASFYIIheFp-u6GvFT2LNGovf3ZrT0iFVBsA_76rRysxRG9A1Ilgg8WGeA6hPmnab0HAViUYVRkwTNcN77QBf_RR0dv3lIvQ"
+        let value =
+            "pQECAyYgASFYIIheFp-u6GvFT2LNGovf3ZrT0iFVBsA_76rRysxRG9A1Ilgg8WGeA6hPmnab0HAViUYVRkwTNcN77QBf_RR0dv3lIvQ"
         let key = try expectKind(await inspect(value), "coseKey", encoding: "base64url")
         #expect(key["kty"]?["name"]?.stringValue == "EC2")
         #expect(key["alg"]?["name"]?.stringValue == "ES256")
@@ -147,7 +158,8 @@ struct InspectTests {
     @Test("a PEM certificate file")
     func pemCertificate() async throws {
         let certificate = try expectKind(
-            await inspect(try CLIHarness.fixture("w3c-test-vectors-ca.pem")), "certificate", encoding: "pem", source: "file"
+            await inspect(try CLIHarness.fixture("w3c-test-vectors-ca.pem")), "certificate", encoding: "pem",
+            source: "file"
         )
         #expect(certificate["subject"]?.stringValue?.contains("OU=Authenticator Attestation CA") == true)
         #expect(certificate["isCertificateAuthority"]?.boolValue == true)
@@ -174,7 +186,8 @@ struct InspectTests {
     @Test("a registration credential JSON file is decoded part by part")
     func registrationCredential() async throws {
         let credential = try expectKind(
-            await inspect(try CLIHarness.fixture(Self.registration)), "registrationCredential", encoding: "json", source: "file"
+            await inspect(try CLIHarness.fixture(Self.registration)), "registrationCredential", encoding: "json",
+            source: "file"
         )
         #expect(credential["id"]?.stringValue == "yab1s0YtAoc_6gxWhiI0-Z8IFygITlEbt3YCAaiQVKU")
         #expect(credential["response"]?["clientDataJSON"]?["type"]?.stringValue == "webauthn.create")
@@ -188,17 +201,21 @@ struct InspectTests {
             "authenticationCredential", encoding: "json", source: "stdin"
         )
         #expect(credential["response"]?["authenticatorData"]?["signCount"]?.numberValue == 144)
-        #expect(credential["response"]?["clientDataJSON"]?["challengeText"]?.stringValue == "totallyUniqueValueEveryTime")
+        #expect(
+            credential["response"]?["clientDataJSON"]?["challengeText"]?.stringValue == "totallyUniqueValueEveryTime")
         #expect(credential["response"]?["signature"]?["length"]?.numberValue ?? 0 > 60)
     }
 
     @Test("a credential with a broken part still shows the other parts, with an error in place of the broken one")
     func partialCredential() async throws {
         let clientData = try CLIHarness.responseField("clientDataJSON", of: Self.registration)
-        let text = #"{"id":"AAAA","type":"public-key","response":{"clientDataJSON":"\#(clientData)","attestationObject":"oA"}}"#
+        let text =
+            #"{"id":"AAAA","type":"public-key","response":{"clientDataJSON":"\#(clientData)","attestationObject":"oA"}}"#
         let credential = try expectKind(await inspect(text), "registrationCredential", encoding: "json")
         #expect(credential["response"]?["clientDataJSON"]?["type"]?.stringValue == "webauthn.create")
-        #expect(credential["response"]?["attestationObject"]?["error"]?["code"]?.stringValue == "attestationObjectMalformed")
+        #expect(
+            credential["response"]?["attestationObject"]?["error"]?["code"]?.stringValue == "attestationObjectMalformed"
+        )
     }
 
     // MARK: generic and unknown values
@@ -212,7 +229,8 @@ struct InspectTests {
 
     @Test("generic CBOR shows byte strings as base64url with their length, integer keys as text")
     func genericCBORBytes() async throws {
-        let value = CBOREncoder.encode(.map(CBORMap([(.int(-5), .byteString([1, 2, 3])), (.int(9), .array([.null, true]))])))
+        let value = CBOREncoder.encode(
+            .map(CBORMap([(.int(-5), .byteString([1, 2, 3])), (.int(9), .array([.null, true]))])))
         let cbor = try expectKind(await inspect(Hex.encode(value)), "cbor", encoding: "hex")
         #expect(cbor["-5"]?["bytes"]?.stringValue == "AQID")
         #expect(cbor["-5"]?["length"]?.numberValue == 3)
@@ -232,7 +250,8 @@ struct InspectTests {
         #expect(await CLIHarness.run(["inspect", "AQID", "AQID"]).status == 64)
     }
 
-    @Test("a value that is nothing known fails with inspect.unrecognized, exit 1", arguments: ["hello world", "", "zz"])
+    @Test(
+        "a value that is nothing known fails with inspect.unrecognized, exit 1", arguments: ["hello world", "", "zz"])
     func unrecognized(value: String) async {
         let result = await inspect(value)
         #expect(result.status == 1)

@@ -14,10 +14,12 @@ struct KeepAliveHTTPTransportTests {
     @Test("a request goes out with its method, path, headers, Host and body; the response comes back whole")
     func roundTrip() async throws {
         try await withTransport { server, transport in
-            let response = try await transport.send(HTTPRequest(
-                method: "POST", url: server.url("/echo?x=1"), headers: ["X-Test": "yes", "Content-Type": "application/json"],
-                body: Array(#"{"a":1}"#.utf8)
-            ))
+            let response = try await transport.send(
+                HTTPRequest(
+                    method: "POST", url: server.url("/echo?x=1"),
+                    headers: ["X-Test": "yes", "Content-Type": "application/json"],
+                    body: Array(#"{"a":1}"#.utf8)
+                ))
             #expect(response.status == 201)
             #expect(response.headers["x-method"] == "POST")
             #expect(response.headers["x-uri"] == "/echo?x=1")
@@ -38,7 +40,8 @@ struct KeepAliveHTTPTransportTests {
             for round in 0..<3 {
                 for (method, target) in requests {
                     let response = try await transport.send(HTTPRequest(method: method, url: server.url(target)))
-                    #expect(response.headers["x-method"] == method && response.headers["x-uri"] == target, "round \(round)")
+                    #expect(
+                        response.headers["x-method"] == method && response.headers["x-uri"] == target, "round \(round)")
                 }
             }
             #expect(server.connections == 1)
@@ -73,7 +76,8 @@ struct KeepAliveHTTPTransportTests {
     func timesOut() async throws {
         try await withTransport { server, transport in
             await expectTransportError(containing: "no response within 200 ms") {
-                _ = try await transport.send(HTTPRequest(method: "GET", url: server.url("/silent")), timeout: .milliseconds(200))
+                _ = try await transport.send(
+                    HTTPRequest(method: "GET", url: server.url("/silent")), timeout: .milliseconds(200))
             }
             // The next request, with the default limit (30 s), on a new connection.
             let next = try await transport.send(HTTPRequest(method: "GET", url: server.url("/echo")))
@@ -115,20 +119,24 @@ struct KeepAliveHTTPTransportTests {
             method: "POST", url: try #require(URL(string: "http://127.0.0.1:8080/v1/x?y=1")),
             headers: ["X-B": "2", "Content-Type": "application/json", "Cookie": "a=b"], body: Array("{}".utf8)
         )
-        let text = "POST /v1/x?y=1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nContent-Type: application/json\r\nCookie: a=b\r\n"
+        let text =
+            "POST /v1/x?y=1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nContent-Type: application/json\r\nCookie: a=b\r\n"
             + "X-B: 2\r\nContent-Length: 2\r\n\r\n{}"
         #expect(try KeepAliveHTTPTransport.wire(request) == Array(text.utf8))
         let get = HTTPRequest(method: "GET", url: try #require(URL(string: "http://localhost")))
         #expect(try KeepAliveHTTPTransport.wire(get) == Array("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
     }
 
-    @Test("a field or method HTTP/1.1 cannot carry is refused before anything is sent", arguments: [
-        ("GET", "X-Injected", "a\r\nEvil: 1"), ("GET", "Bad Name", "x"), ("GET", "", "x"), ("GE T", "X", "y"),
-    ])
+    @Test(
+        "a field or method HTTP/1.1 cannot carry is refused before anything is sent",
+        arguments: [
+            ("GET", "X-Injected", "a\r\nEvil: 1"), ("GET", "Bad Name", "x"), ("GET", "", "x"), ("GE T", "X", "y"),
+        ])
     func refusesFieldsThatWouldSplitTheRequest(method: String, name: String, value: String) async throws {
         try await withTransport { server, transport in
             await expectTransportError(containing: "cannot be sent in HTTP/1.1") {
-                _ = try await transport.send(HTTPRequest(method: method, url: server.url("/echo"), headers: [name: value]))
+                _ = try await transport.send(
+                    HTTPRequest(method: method, url: server.url("/echo"), headers: [name: value]))
             }
             #expect(server.connections == 0)
         }
@@ -156,7 +164,8 @@ struct KeepAliveHTTPTransportTests {
     func refusesOtherSchemes() async throws {
         let transport = KeepAliveHTTPTransport()
         await expectTransportError(containing: "is not an http:// URL") {
-            _ = try await transport.send(HTTPRequest(method: "GET", url: try #require(URL(string: "https://example.com/"))))
+            _ = try await transport.send(
+                HTTPRequest(method: "GET", url: try #require(URL(string: "https://example.com/"))))
         }
     }
 }
@@ -288,20 +297,24 @@ private struct TestHTTPServer {
             case "/garbage":
                 // Raw bytes, written from the HTTP encoder's place in the pipeline so that they pass below it.
                 let bytes = context.channel.allocator.buffer(string: "SPDY/3 200 OK\r\n\r\n")
-                try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self).writeAndFlush(NIOAny(bytes), promise: nil)
+                try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self).writeAndFlush(
+                    NIOAny(bytes), promise: nil)
                 return
             case "/twice":
                 // Two answers in one write, to one request.
                 let bytes = context.channel.allocator.buffer(
                     string: "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\n1HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\n2"
                 )
-                try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self).writeAndFlush(NIOAny(bytes), promise: nil)
+                try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self).writeAndFlush(
+                    NIOAny(bytes), promise: nil)
                 return
             case "/chunked":
                 // No Content-Length: NIO's encoder frames the body in chunks.
                 context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok))), promise: nil)
                 for part in ["hello", ", ", "world"] {
-                    context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: part)))), promise: nil)
+                    context.write(
+                        wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: part)))),
+                        promise: nil)
                 }
                 context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
                 return
@@ -309,8 +322,11 @@ private struct TestHTTPServer {
                 status = .notFound
             }
             headers.add(name: "Content-Length", value: String(bytes.count))
-            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
-            context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: bytes)))), promise: nil)
+            context.write(
+                wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))),
+                promise: nil)
+            context.write(
+                wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: bytes)))), promise: nil)
             let channel = context.channel
             let close = head.uri == "/close"
             context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in

@@ -1,8 +1,8 @@
 import Foundation
 import Hummingbird
+import HummingbirdTesting
 import LatchkeyAPI
 import LatchkeyClient
-import HummingbirdTesting
 import LatchkeyServer
 import LatchkeyStore
 import Logging
@@ -21,7 +21,9 @@ struct LoadTestCommandTests {
 
     /// Runs `body` with the base URL of a live server on a fresh SQLite file, rate limiting off, `/metrics` behind
     /// ``metricsToken`` (or off).
-    private func withServer(metrics: Bool = true, _ body: @escaping @Sendable (String) async throws -> Void) async throws {
+    private func withServer(metrics: Bool = true, _ body: @escaping @Sendable (String) async throws -> Void)
+        async throws
+    {
         try await withServer(metrics: metrics) { server, _ in try await body(server) }
     }
 
@@ -29,7 +31,9 @@ struct LoadTestCommandTests {
     private func withServer(
         metrics: Bool = true, _ body: @escaping @Sendable (String, any LatchkeyStore) async throws -> Void
     ) async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-loadtest-\(UUID().uuidString).sqlite").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "latchkey-loadtest-\(UUID().uuidString).sqlite"
+        ).path
         defer {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
@@ -52,7 +56,8 @@ struct LoadTestCommandTests {
         try await withServer { server in
             let url = try #require(URL(string: server))
             let target = LoadTestRunner.Target(
-                server: url, origin: "http://localhost:8080", metrics: url.appendingPathComponent("metrics"), metricsToken: Self.metricsToken
+                server: url, origin: "http://localhost:8080", metrics: url.appendingPathComponent("metrics"),
+                metricsToken: Self.metricsToken
             )
             let result = await LoadTestRunner(targets: [target], clients: 2, duration: .zero, profile: .native).run()
             #expect(result.registered == 2)
@@ -61,21 +66,25 @@ struct LoadTestCommandTests {
         }
     }
 
-    @Test("each profile and driver registers every client, signs in repeatedly with no errors, and ends with the result lines",
-          arguments: ["native", "conformance"], ["wire", "client"])
+    @Test(
+        "each profile and driver registers every client, signs in repeatedly with no errors, and ends with the result lines",
+        arguments: ["native", "conformance"], ["wire", "client"])
     func runsFullLogins(_ profile: String, driver: String) async throws {
         try await withServer { server in
             let result = await CLIHarness.run([
-                "loadtest", "--server", server, "--origin", "http://localhost:8080", "--clients", "3", "--duration", "1",
+                "loadtest", "--server", server, "--origin", "http://localhost:8080", "--clients", "3", "--duration",
+                "1",
                 "--profile", profile, "--driver", driver, "--no-baseline", "--metrics-token", Self.metricsToken,
             ])
             #expect(result.status == 0, "\(result.output)")
             #expect(result.lines.first?.contains("\(profile) profile, \(driver) driver") == true, "\(result.output)")
             #expect(result.lines.contains { $0.hasPrefix("registered: 3 of 3 passkeys") }, "\(result.output)")
             let tail = Array(result.lines.suffix(7))
-            #expect(tail.map { $0.split(separator: "=").first.map(String.init) } == [
-                "logins_per_second", "p50_ms", "p99_ms", "errors", "server_cpu_us_per_login", "client_cpu_us_per_login", "server_peak_rss_mb",
-            ])
+            #expect(
+                tail.map { $0.split(separator: "=").first.map(String.init) } == [
+                    "logins_per_second", "p50_ms", "p99_ms", "errors", "server_cpu_us_per_login",
+                    "client_cpu_us_per_login", "server_peak_rss_mb",
+                ])
             #expect(tail[3] == "errors=0")
             let rate = try #require(result.value("logins_per_second"))
             #expect(rate > 0)
@@ -93,7 +102,8 @@ struct LoadTestCommandTests {
     func reportsBaselineRatio() async throws {
         try await withServer { server in
             let result = await CLIHarness.run([
-                "loadtest", "--server", server, "--origin", "http://localhost:8080", "--clients", "2", "--duration", "1",
+                "loadtest", "--server", server, "--origin", "http://localhost:8080", "--clients", "2", "--duration",
+                "1",
                 "--metrics-token", Self.metricsToken,
             ])
             #expect(result.status == 0, "\(result.output)")
@@ -111,14 +121,16 @@ struct LoadTestCommandTests {
     ) async throws -> (LoadClient, KeepAliveHTTPTransport) {
         let transport = KeepAliveHTTPTransport()
         let user = LoadClient(
-            username: name, server: try #require(URL(string: server)), origin: "http://localhost:8080", profile: profile, transport: transport
+            username: name, server: try #require(URL(string: server)), origin: "http://localhost:8080",
+            profile: profile, transport: transport
         )
         try await user.register()
         return (user, transport)
     }
 
-    @Test("the wire driver's sign-ins are real: the server verified one assertion per login (the passkey's sign count), and made a session each",
-          arguments: [PasskeyProfile.native, .conformance])
+    @Test(
+        "the wire driver's sign-ins are real: the server verified one assertion per login (the passkey's sign count), and made a session each",
+        arguments: [PasskeyProfile.native, .conformance])
     func wireSignInsAreVerified(_ profile: PasskeyProfile) async throws {
         try await withServer { server, store in
             let (user, transport) = try await registeredUser("wire-\(profile)", profile: profile, server: server)
@@ -129,13 +141,18 @@ struct LoadTestCommandTests {
             await transport.close()
 
             let credential = try #require(try await store.credentials(ofUser: stored.id).first)
-            #expect(credential.signCount == 5, "one verified assertion per sign-in, each counted by the virtual authenticator")
-            #expect(try await store.deleteSessions(ofUser: stored.id) == 5, "a session per sign-in (a cookie on the conformance profile)")
+            #expect(
+                credential.signCount == 5,
+                "one verified assertion per sign-in, each counted by the virtual authenticator")
+            #expect(
+                try await store.deleteSessions(ofUser: stored.id) == 5,
+                "a session per sign-in (a cookie on the conformance profile)")
         }
     }
 
-    @Test("the wire driver reports a refused sign-in by the server's code, as the client library does",
-          arguments: [PasskeyProfile.native, .conformance])
+    @Test(
+        "the wire driver reports a refused sign-in by the server's code, as the client library does",
+        arguments: [PasskeyProfile.native, .conformance])
     func wireRefusalIsTheServersCode(_ profile: PasskeyProfile) async throws {
         try await withServer { server, _ in
             let (user, transport) = try await registeredUser("wire-refused", profile: profile, server: server)
@@ -143,7 +160,8 @@ struct LoadTestCommandTests {
             // The same passkey, claimed from an origin the server does not accept.
             let elsewhere = WireSignIn(
                 profile: profile, username: "wire-refused", server: try #require(URL(string: server)),
-                authenticator: VirtualAuthenticatorAdapter(user.authenticator.authenticator, origin: "http://localhost:9999"),
+                authenticator: VirtualAuthenticatorAdapter(
+                    user.authenticator.authenticator, origin: "http://localhost:9999"),
                 transport: transport
             )
             await #expect {
@@ -162,28 +180,32 @@ struct LoadTestCommandTests {
         let origin = "https://example.com"
         _ = try await authenticator.register(
             options: PublicKeyCredentialCreationOptions(
-                rp: .init(id: "example.com", name: "Example"), user: .init(id: [1, 2, 3], name: "ada", displayName: "Ada"),
+                rp: .init(id: "example.com", name: "Example"),
+                user: .init(id: [1, 2, 3], name: "ada", displayName: "Ada"),
                 challenge: [UInt8](repeating: 7, count: 32), pubKeyCredParams: [.init(alg: .es256)],
                 authenticatorSelection: .init(residentKey: .required)
             ),
             origin: origin
         )
         let credential = try await authenticator.authenticate(
-            options: PublicKeyCredentialRequestOptions(challenge: [UInt8](repeating: 9, count: 32), rpId: "example.com"), origin: origin
+            options: PublicKeyCredentialRequestOptions(
+                challenge: [UInt8](repeating: 9, count: 32), rpId: "example.com"), origin: origin
         )
         #expect(credential.response.userHandle != nil)
         let encoder = APIJSON.makeEncoder()
         let ticket = "AgAH-ticket_with \"quotes\""
-        #expect(try WireSignIn.verifyBody(ticket: ticket, credential: credential)
-            == Array(try encoder.encode(AuthenticationVerifyRequest(ticket: ticket, credential: credential))))
+        #expect(
+            try WireSignIn.verifyBody(ticket: ticket, credential: credential)
+                == Array(try encoder.encode(AuthenticationVerifyRequest(ticket: ticket, credential: credential))))
         #expect(try WireSignIn.verifyBody(ticket: nil, credential: credential) == Array(try encoder.encode(credential)))
         // Extension outputs are kept, not dropped.
         var withExtensions = credential
         withExtensions.clientExtensionResults = [
             "credProps": .object(["rk": .bool(true)]), "largeBlob": .object(["written": .bool(false)]),
         ]
-        #expect(try WireSignIn.verifyBody(ticket: ticket, credential: withExtensions)
-            == Array(try encoder.encode(AuthenticationVerifyRequest(ticket: ticket, credential: withExtensions))))
+        #expect(
+            try WireSignIn.verifyBody(ticket: ticket, credential: withExtensions)
+                == Array(try encoder.encode(AuthenticationVerifyRequest(ticket: ticket, credential: withExtensions))))
     }
 
     @Test("several --server instances sharing one store share the clients; their CPU is summed")
@@ -191,11 +213,14 @@ struct LoadTestCommandTests {
         try await withServer { first in
             try await withServer { second in
                 let result = await CLIHarness.run([
-                    "loadtest", "--server", first, "--server", second, "--origin", "http://localhost:8080", "--clients", "4",
+                    "loadtest", "--server", first, "--server", second, "--origin", "http://localhost:8080", "--clients",
+                    "4",
                     "--duration", "1", "--no-baseline", "--metrics-token", Self.metricsToken,
                 ])
                 #expect(result.status == 0, "\(result.output)")
-                #expect(result.lines.first?.contains(first) == true && result.lines.first?.contains(second) == true, "\(result.output)")
+                #expect(
+                    result.lines.first?.contains(first) == true && result.lines.first?.contains(second) == true,
+                    "\(result.output)")
                 #expect(result.lines.contains("errors=0"))
                 let cpu = try #require(result.value("server_cpu_us_per_login"))
                 #expect(cpu > 0)
@@ -203,12 +228,14 @@ struct LoadTestCommandTests {
         }
     }
 
-    @Test("a server whose /metrics does not answer (off, or another token) leaves the CPU per login unknown; the run still counts",
-          arguments: [(false, LoadTestCommandTests.metricsToken), (true, "not-the-token")])
+    @Test(
+        "a server whose /metrics does not answer (off, or another token) leaves the CPU per login unknown; the run still counts",
+        arguments: [(false, LoadTestCommandTests.metricsToken), (true, "not-the-token")])
     func metricsUnavailable(_ metrics: Bool, token: String) async throws {
         try await withServer(metrics: metrics) { server in
             let result = await CLIHarness.run([
-                "loadtest", "--server", server, "--origin", "http://localhost:8080", "--clients", "1", "--duration", "0.2",
+                "loadtest", "--server", server, "--origin", "http://localhost:8080", "--clients", "1", "--duration",
+                "0.2",
                 "--no-baseline", "--metrics-token", token,
             ])
             #expect(result.status == 0, "\(result.output)")
@@ -222,7 +249,8 @@ struct LoadTestCommandTests {
     func serverRefusalsAreCounted() async throws {
         try await withServer { server in
             let result = await CLIHarness.run([
-                "loadtest", "--server", server, "--origin", "http://localhost:9999", "--clients", "2", "--duration", "0.2", "--no-baseline",
+                "loadtest", "--server", server, "--origin", "http://localhost:9999", "--clients", "2", "--duration",
+                "0.2", "--no-baseline",
             ])
             #expect(result.status == 1)
             #expect(result.lines.contains("  originNotAllowed: 2"), "\(result.output)")
@@ -233,24 +261,31 @@ struct LoadTestCommandTests {
 
     @Test("an unreachable server is a transport error, not a crash")
     func unreachableServer() async {
-        let result = await CLIHarness.run(["loadtest", "--server", "http://127.0.0.1:1", "--clients", "1", "--duration", "0.1", "--no-baseline"])
+        let result = await CLIHarness.run([
+            "loadtest", "--server", "http://127.0.0.1:1", "--clients", "1", "--duration", "0.1", "--no-baseline",
+        ])
         #expect(result.status == 1)
         #expect(result.lines.contains("  client.transport: 1"), "\(result.output)")
         #expect(result.lines.contains("server_cpu_us_per_login=unknown"), "\(result.output)")
     }
 
-    @Test("bad flags are usage errors with their own code", arguments: [
-        (["--server", "ftp://example.com"], "usage.badServer"), (["--server", "http://localhost:1", "--clients", "0"], "usage.clients"),
-        (["--server", "http://localhost:1", "--duration", "0"], "usage.duration"),
-        (["--server", "http://localhost:1", "--event-loops", "0"], "usage.eventLoops"),
-    ])
+    @Test(
+        "bad flags are usage errors with their own code",
+        arguments: [
+            (["--server", "ftp://example.com"], "usage.badServer"),
+            (["--server", "http://localhost:1", "--clients", "0"], "usage.clients"),
+            (["--server", "http://localhost:1", "--duration", "0"], "usage.duration"),
+            (["--server", "http://localhost:1", "--event-loops", "0"], "usage.eventLoops"),
+        ])
     func badFlags(_ flags: [String], code: String) async {
         let result = await CLIHarness.run(["loadtest"] + flags)
         #expect(result.status == 2, "\(result.output)")
         #expect(result.errorCode == code, "\(result.output)")
     }
 
-    @Test("the load generator's event loops come from --event-loops, one by default; what the command refuses leaves them alone")
+    @Test(
+        "the load generator's event loops come from --event-loops, one by default; what the command refuses leaves them alone"
+    )
     func eventLoopsBeforeTheRuntimeStarts() {
         #expect(Latchkey.loadTestEventLoops(["--server", "http://localhost:1"]) == 1)
         #expect(Latchkey.loadTestEventLoops(["--server", "http://localhost:1", "--event-loops", "2"]) == 2)
@@ -283,7 +318,9 @@ struct WireSignInAnswerTests {
             self.responses = responses
         }
 
-        func send(_ request: LatchkeyClient.HTTPRequest) async throws(LatchkeyClientError) -> LatchkeyClient.HTTPResponse {
+        func send(_ request: LatchkeyClient.HTTPRequest) async throws(LatchkeyClientError)
+            -> LatchkeyClient.HTTPResponse
+        {
             requests.append(request)
             guard !responses.isEmpty else { throw .transport("no more canned responses") }
             return responses.removeFirst()
@@ -293,7 +330,9 @@ struct WireSignInAnswerTests {
     static let origin = "http://localhost:8080"
 
     /// A wire sign-in whose authenticator holds one discoverable passkey for `localhost`.
-    private func signIn(_ profile: PasskeyProfile, answers: [LatchkeyClient.HTTPResponse]) async throws -> (WireSignIn, CannedTransport) {
+    private func signIn(_ profile: PasskeyProfile, answers: [LatchkeyClient.HTTPResponse]) async throws -> (
+        WireSignIn, CannedTransport
+    ) {
         let authenticator = VirtualAuthenticator()
         _ = try await authenticator.register(
             options: PublicKeyCredentialCreationOptions(
@@ -312,20 +351,27 @@ struct WireSignInAnswerTests {
     }
 
     private static func json(_ text: String, status: Int = 200) -> LatchkeyClient.HTTPResponse {
-        LatchkeyClient.HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Array(text.utf8))
+        LatchkeyClient.HTTPResponse(
+            status: status, headers: ["Content-Type": "application/json"], body: Array(text.utf8))
     }
 
     private static let challenge = Base64URL.encode([UInt8](repeating: 9, count: 32))
 
-    @Test("options that are not JSON, or hold no challenge or no ticket, are unexpected answers", arguments: [
-        (PasskeyProfile.native, "not json", "cannot be read"),
-        (.native, #"{"options":{"rpId":"localhost"},"ticket":"t"}"#, "no ticket and challenge"),
-        (.native, #"{"options":{"challenge":"\#(WireSignInAnswerTests.challenge)"}}"#, "no ticket and challenge"),
-        (.native, #"{"options":{"challenge":"not base64!"},"ticket":"t"}"#, "is not base64url"),
-        (.conformance, #"{"status":"ok","errorMessage":""}"#, "no ticket and challenge"),
-        (.native, #"{"options":{},"ticket":"t"} trailing"#, "cannot be read"),
-        (.native, #"{"options":{"challenge":"\#(WireSignInAnswerTests.challenge)","allowCredentials":[{"id":"!!"}]},"ticket":"t"}"#, "allowCredentials.id' is not base64url"),
-    ])
+    @Test(
+        "options that are not JSON, or hold no challenge or no ticket, are unexpected answers",
+        arguments: [
+            (PasskeyProfile.native, "not json", "cannot be read"),
+            (.native, #"{"options":{"rpId":"localhost"},"ticket":"t"}"#, "no ticket and challenge"),
+            (.native, #"{"options":{"challenge":"\#(WireSignInAnswerTests.challenge)"}}"#, "no ticket and challenge"),
+            (.native, #"{"options":{"challenge":"not base64!"},"ticket":"t"}"#, "is not base64url"),
+            (.conformance, #"{"status":"ok","errorMessage":""}"#, "no ticket and challenge"),
+            (.native, #"{"options":{},"ticket":"t"} trailing"#, "cannot be read"),
+            (
+                .native,
+                #"{"options":{"challenge":"\#(WireSignInAnswerTests.challenge)","allowCredentials":[{"id":"!!"}]},"ticket":"t"}"#,
+                "allowCredentials.id' is not base64url"
+            ),
+        ])
     func malformedOptions(_ profile: PasskeyProfile, body: String, expected: String) async throws {
         let (wire, transport) = try await signIn(profile, answers: [Self.json(body)])
         await #expect {
@@ -340,8 +386,15 @@ struct WireSignInAnswerTests {
     @Test("a refusal is the server's code: a native error body, a conformance failure with status 200 or 4xx")
     func refusals() async throws {
         let cases: [(PasskeyProfile, LatchkeyClient.HTTPResponse, Int, String)] = [
-            (.native, Self.json(#"{"error":{"code":"request.rateLimited","message":"slow down"}}"#, status: 429), 429, "request.rateLimited"),
-            (.conformance, Self.json(#"{"status":"failed","errorMessage":"no such user","errorCode":"user.notFound"}"#), 200, "user.notFound"),
+            (
+                .native, Self.json(#"{"error":{"code":"request.rateLimited","message":"slow down"}}"#, status: 429),
+                429, "request.rateLimited"
+            ),
+            (
+                .conformance,
+                Self.json(#"{"status":"failed","errorMessage":"no such user","errorCode":"user.notFound"}"#), 200,
+                "user.notFound"
+            ),
             (.conformance, Self.json(#"{"status":"failed","errorMessage":"bad"}"#, status: 400), 400, "failed"),
         ]
         for (profile, answer, status, code) in cases {
@@ -355,24 +408,36 @@ struct WireSignInAnswerTests {
         }
     }
 
-    @Test("a verification answer that signs no one in is an error; one that does is a sign-in", arguments: [PasskeyProfile.native, .conformance])
+    @Test(
+        "a verification answer that signs no one in is an error; one that does is a sign-in",
+        arguments: [PasskeyProfile.native, .conformance])
     func verificationAnswers(_ profile: PasskeyProfile) async throws {
-        let options = profile == .native
+        let options =
+            profile == .native
             ? #"{"options":{"challenge":"\#(Self.challenge)","rpId":"localhost"},"ticket":"T1"}"#
             : #"{"status":"ok","errorMessage":"","challenge":"\#(Self.challenge)","rpId":"localhost","allowCredentials":[]}"#
-        let signedIn = profile == .native ? #"{"session":{"token":"abc","expiresAt":"2026-11-25T10:00:00Z"}}"# : #"{"status":"ok","errorMessage":""}"#
-        let empty = profile == .native ? #"{"session":{"token":""}}"# : #"{"status":"failed","errorMessage":"bad signature"}"#
+        let signedIn =
+            profile == .native
+            ? #"{"session":{"token":"abc","expiresAt":"2026-11-25T10:00:00Z"}}"# : #"{"status":"ok","errorMessage":""}"#
+        let empty =
+            profile == .native ? #"{"session":{"token":""}}"# : #"{"status":"failed","errorMessage":"bad signature"}"#
 
         var (wire, transport) = try await signIn(profile, answers: [Self.json(options), Self.json(signedIn)])
         try await wire.signIn()
         let sent = await transport.requests
-        #expect(sent.map(\.url.path) == (profile == .native
-            ? ["/v1/passkeys/authentication/options", "/v1/passkeys/authentication/verify"] : ["/assertion/options", "/assertion/result"]))
+        #expect(
+            sent.map(\.url.path)
+                == (profile == .native
+                    ? ["/v1/passkeys/authentication/options", "/v1/passkeys/authentication/verify"]
+                    : ["/assertion/options", "/assertion/result"]))
         let verify = try #require(sent.last?.body)
         if profile == .native {
-            #expect(try APIJSON.makeDecoder().decode(AuthenticationVerifyRequest.self, from: Data(verify)).ticket == "T1")
+            #expect(
+                try APIJSON.makeDecoder().decode(AuthenticationVerifyRequest.self, from: Data(verify)).ticket == "T1")
         } else {
-            #expect(try APIJSON.makeDecoder().decode(AuthenticationCredential.self, from: Data(verify)).response.userHandle?.bytes == [7])
+            #expect(
+                try APIJSON.makeDecoder().decode(AuthenticationCredential.self, from: Data(verify)).response.userHandle?
+                    .bytes == [7])
         }
 
         (wire, transport) = try await signIn(profile, answers: [Self.json(options), Self.json(empty)])

@@ -16,7 +16,8 @@ struct MetadataCommandTests {
 
     @Test("verify prints the BLOB's number, nextUpdate and entry count")
     func verify() async throws {
-        let result = await CLIHarness.run(try Self.verifyArguments(try CLIHarness.fixture("mds-test-blob.jwt"), Self.at))
+        let result = await CLIHarness.run(
+            try Self.verifyArguments(try CLIHarness.fixture("mds-test-blob.jwt"), Self.at))
         #expect(result.status == 0, "\(result.output)")
         let json = try result.json()
         #expect(json["number"]?.numberValue == 7)
@@ -27,13 +28,15 @@ struct MetadataCommandTests {
 
     @Test("verify reads the BLOB from standard input with -")
     func verifyStandardInput() async throws {
-        let result = await CLIHarness.run(try Self.verifyArguments("-", Self.at), stdin: try CLIHarness.fixtureBytes("mds-test-blob.jwt"))
+        let result = await CLIHarness.run(
+            try Self.verifyArguments("-", Self.at), stdin: try CLIHarness.fixtureBytes("mds-test-blob.jwt"))
         #expect(result.status == 0, "\(result.output)")
     }
 
     @Test("without --trust-root the FIDO root applies, and a test BLOB fails metadata.untrustedChain")
     func defaultRoot() async throws {
-        let result = await CLIHarness.run(["metadata", "verify", try CLIHarness.fixture("mds-test-blob.jwt")] + Self.at)
+        let result = await CLIHarness.run(
+            ["metadata", "verify", try CLIHarness.fixture("mds-test-blob.jwt")] + Self.at)
         #expect(result.status == 1)
         #expect(result.errorCode == "metadata.untrustedChain")
     }
@@ -53,16 +56,19 @@ struct MetadataCommandTests {
 
     @Test("after nextUpdate the BLOB fails metadata.stale")
     func stale() async throws {
-        let result = await CLIHarness.run(try Self.verifyArguments(try CLIHarness.fixture("mds-test-blob.jwt"), ["--at", "2030-06-01T00:00:00Z"]))
+        let result = await CLIHarness.run(
+            try Self.verifyArguments(try CLIHarness.fixture("mds-test-blob.jwt"), ["--at", "2030-06-01T00:00:00Z"]))
         #expect(result.status == 1)
         #expect(result.errorCode == "metadata.stale")
     }
 
     @Test("a file that is not a CRL is an io error")
     func badCRL() async throws {
-        let result = await CLIHarness.run(try Self.verifyArguments(
-            try CLIHarness.fixture("mds-test-blob.jwt"), Self.at + ["--crl", try CLIHarness.fixture("mds-test-root.pem")]
-        ))
+        let result = await CLIHarness.run(
+            try Self.verifyArguments(
+                try CLIHarness.fixture("mds-test-blob.jwt"),
+                Self.at + ["--crl", try CLIHarness.fixture("mds-test-root.pem")]
+            ))
         #expect(result.status == 2)
         #expect(result.errorCode == "io.invalidCRL")
     }
@@ -83,7 +89,8 @@ struct MetadataCommandTests {
         #expect(json["authenticatorVersion"]?.numberValue == 5)
 
         let compromised = try await CLIHarness.run(
-            ["metadata", "lookup", "0badc0de-0000-4000-8000-000000000001", "--blob", blob, "--trust-root", root] + Self.at
+            ["metadata", "lookup", "0badc0de-0000-4000-8000-000000000001", "--blob", blob, "--trust-root", root]
+                + Self.at
         ).json()
         #expect(compromised["status"]?.stringValue == "USER_VERIFICATION_BYPASS")
         #expect(compromised["compromised"]?.boolValue == true)

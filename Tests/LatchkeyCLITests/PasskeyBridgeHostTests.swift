@@ -31,10 +31,12 @@ struct PasskeyBridgeHostTests {
         let result = await CLIHarness.run(["passkey", "bridge"] + flags, stdin: Array(input.utf8))
         #expect(result.status == 0, "\(result.output)")
         return try result.lines.map { line in
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
             #expect(Set(object.keys) == ["id", "reply"], "\(line)")
             let reply = try #require(object["reply"] as? String, "\(line)")
-            let envelope = try #require(try JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any], "\(reply)")
+            let envelope = try #require(
+                try JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any], "\(reply)")
             return Answer(id: try #require(object["id"]), envelope: envelope)
         }
     }
@@ -45,7 +47,8 @@ struct PasskeyBridgeHostTests {
 
     func creation(userVerification: UserVerificationRequirement = .preferred) -> PublicKeyCredentialCreationOptions {
         relyingParty.beginRegistration(
-            user: UserEntity(id: Array("alice".utf8), name: "alice", displayName: "Alice"), userVerification: userVerification
+            user: UserEntity(id: Array("alice".utf8), name: "alice", displayName: "Alice"),
+            userVerification: userVerification
         )
     }
 
@@ -81,7 +84,9 @@ struct PasskeyBridgeHostTests {
         #expect(result.errorCode == "usage.missingOrigin", "\(result.output)")
     }
 
-    @Test("an --origin that is not an http(s) URL: usage.badOrigin", arguments: ["ftp://example.com", "localhost", "http://"])
+    @Test(
+        "an --origin that is not an http(s) URL: usage.badOrigin",
+        arguments: ["ftp://example.com", "localhost", "http://"])
     func badOrigin(_ origin: String) async {
         let result = await CLIHarness.run(["passkey", "bridge", "--origin", origin])
         #expect(result.status == 2)
@@ -90,25 +95,31 @@ struct PasskeyBridgeHostTests {
 
     @Test("--fail-with takes exactly the stable codes; anything else is usage.badCode")
     func failWithCodes() async throws {
-        #expect(try await Self.knownCodes() == [
-            "cancelled", "notAllowed", "invalidOptions", "noCredentials", "excludedCredential", "unsupported", "timedOut",
-            "preferSignInWithApple", "deviceNotConfigured", "credentialExchangeFailed", "failed",
-        ])
+        #expect(
+            try await Self.knownCodes() == [
+                "cancelled", "notAllowed", "invalidOptions", "noCredentials", "excludedCredential", "unsupported",
+                "timedOut",
+                "preferSignInWithApple", "deviceNotConfigured", "credentialExchangeFailed", "failed",
+            ])
     }
 
     @Test("--user-verification takes on or off")
     func userVerificationValues() async {
-        let result = await CLIHarness.run(["passkey", "bridge", "--origin", Self.origin, "--user-verification", "maybe"])
+        let result = await CLIHarness.run([
+            "passkey", "bridge", "--origin", Self.origin, "--user-verification", "maybe",
+        ])
         #expect(result.status == 64, "\(result.output)")
     }
 
     @Test("--fail-with CODE answers every request, register and authenticate, with CODE")
     func failWith() async throws {
         for code in try await Self.knownCodes() {
-            let answers = try await exchange(["--origin", Self.origin, "--fail-with", code], [
-                ["id": 1, "body": message("register", try json(creation()))],
-                ["id": 2, "body": message("authenticate", try json(relyingParty.beginAuthentication()))],
-            ])
+            let answers = try await exchange(
+                ["--origin", Self.origin, "--fail-with", code],
+                [
+                    ["id": 1, "body": message("register", try json(creation()))],
+                    ["id": 2, "body": message("authenticate", try json(relyingParty.beginAuthentication()))],
+                ])
             #expect(answers.count == 2)
             for answer in answers {
                 #expect(!answer.ok && answer.code == code, "\(answer.envelope)")
@@ -123,21 +134,31 @@ struct PasskeyBridgeHostTests {
     func lineExchange() async throws {
         let creation = creation()
         let request = relyingParty.beginAuthentication()
-        let answers = try await exchange(["--origin", Self.origin], [
-            ["id": 1, "body": message("register", try json(creation))],
-            "",
-            ["id": "second", "body": message("authenticate", try json(request)), "frame": ["origin": Self.origin, "isMainFrame": true]],
-        ])
+        let answers = try await exchange(
+            ["--origin", Self.origin],
+            [
+                ["id": 1, "body": message("register", try json(creation))],
+                "",
+                [
+                    "id": "second", "body": message("authenticate", try json(request)),
+                    "frame": ["origin": Self.origin, "isMainFrame": true],
+                ],
+            ])
         try #require(answers.count == 2)
         #expect(answers[0].id as? Int == 1)
         #expect(answers[1].id as? String == "second")
-        let registration = try RegistrationCredential.parse(JSONSerialization.data(withJSONObject: try #require(answers[0].data)))
-        let verified = try await relyingParty.finishRegistration(registration, expectedChallenge: creation.challenge.bytes)
+        let registration = try RegistrationCredential.parse(
+            JSONSerialization.data(withJSONObject: try #require(answers[0].data)))
+        let verified = try await relyingParty.finishRegistration(
+            registration, expectedChallenge: creation.challenge.bytes)
         #expect(answers[0].data?["transports"] as? [String] == ["internal", "hybrid"])
 
-        let assertion = try AuthenticationCredential.parse(JSONSerialization.data(withJSONObject: try #require(answers[1].data)))
-        let record = CredentialRecord(id: verified.credentialID, publicKey: verified.publicKey, signCount: verified.signCount)
-        let result = try relyingParty.finishAuthentication(assertion, expectedChallenge: request.challenge.bytes, credential: record)
+        let assertion = try AuthenticationCredential.parse(
+            JSONSerialization.data(withJSONObject: try #require(answers[1].data)))
+        let record = CredentialRecord(
+            id: verified.credentialID, publicKey: verified.publicKey, signCount: verified.signCount)
+        let result = try relyingParty.finishAuthentication(
+            assertion, expectedChallenge: request.challenge.bytes, credential: record)
         #expect(result.credentialID == verified.credentialID)
     }
 
@@ -150,16 +171,18 @@ struct PasskeyBridgeHostTests {
 
     @Test("malformed lines and bodies are answered with invalidOptions, and the next line still is answered")
     func malformed() async throws {
-        let answers = try await exchange(["--origin", Self.origin], [
-            "not json",
-            "[1, 2]",
-            ["id": 1],
-            ["id": 2, "body": "register"],
-            ["id": 3, "body": message("delete", "{}")],
-            ["id": 4, "body": ["action": "register"]],
-            ["id": 5, "body": message("register", "{not json")],
-            ["id": 6, "body": message("register", try json(creation()))],
-        ])
+        let answers = try await exchange(
+            ["--origin", Self.origin],
+            [
+                "not json",
+                "[1, 2]",
+                ["id": 1],
+                ["id": 2, "body": "register"],
+                ["id": 3, "body": message("delete", "{}")],
+                ["id": 4, "body": ["action": "register"]],
+                ["id": 5, "body": message("register", "{not json")],
+                ["id": 6, "body": message("register", try json(creation()))],
+            ])
         try #require(answers.count == 8)
         #expect(answers[0].id is NSNull && answers[1].id is NSNull)
         for answer in answers.dropLast() {
@@ -169,7 +192,9 @@ struct PasskeyBridgeHostTests {
         #expect(answers[7].ok)
     }
 
-    @Test("the origin rule: another host, an iframe, plain http elsewhere than localhost or an opaque origin get notAllowed")
+    @Test(
+        "the origin rule: another host, an iframe, plain http elsewhere than localhost or an opaque origin get notAllowed"
+    )
     func originRule() async throws {
         let body = message("register", try json(creation()))
         let frames: [[String: Any]] = [
@@ -178,28 +203,35 @@ struct PasskeyBridgeHostTests {
             ["origin": Self.origin, "isMainFrame": false],
             ["origin": "null"],
         ]
-        let answers = try await exchange(["--origin", Self.origin], frames.enumerated().map { ["id": $0.offset, "body": body, "frame": $0.element] })
+        let answers = try await exchange(
+            ["--origin", Self.origin], frames.enumerated().map { ["id": $0.offset, "body": body, "frame": $0.element] })
         try #require(answers.count == frames.count)
         for answer in answers {
             #expect(answer.code == "notAllowed", "\(answer.envelope)")
         }
-        let subframes = try await exchange(["--origin", Self.origin, "--allow-subframes"], [
-            ["id": 1, "body": body, "frame": ["origin": Self.origin, "isMainFrame": false]],
-        ])
+        let subframes = try await exchange(
+            ["--origin", Self.origin, "--allow-subframes"],
+            [
+                ["id": 1, "body": body, "frame": ["origin": Self.origin, "isMainFrame": false]]
+            ])
         #expect(subframes.first?.ok == true)
-        let hosts = try await exchange(["--origin", Self.origin, "--allowed-host", "example.com"], [
-            ["id": 1, "body": body],
-            ["id": 2, "body": body, "frame": ["origin": "https://login.example.com"]],
-        ])
+        let hosts = try await exchange(
+            ["--origin", Self.origin, "--allowed-host", "example.com"],
+            [
+                ["id": 1, "body": body],
+                ["id": 2, "body": body, "frame": ["origin": "https://login.example.com"]],
+            ])
         #expect(hosts.map(\.code) == ["notAllowed", nil], "\(hosts.map(\.envelope))")
     }
 
     @Test("--user-verification off: user verification required is notAllowed")
     func userVerificationOff() async throws {
         let required = message("register", try json(creation(userVerification: .required)))
-        let off = try await exchange(["--origin", Self.origin, "--user-verification", "off"], [["id": 1, "body": required]])
+        let off = try await exchange(
+            ["--origin", Self.origin, "--user-verification", "off"], [["id": 1, "body": required]])
         #expect(off.first?.code == "notAllowed")
-        let on = try await exchange(["--origin", Self.origin, "--user-verification", "on"], [["id": 1, "body": required]])
+        let on = try await exchange(
+            ["--origin", Self.origin, "--user-verification", "on"], [["id": 1, "body": required]])
         #expect(on.first?.ok == true)
     }
 
@@ -207,7 +239,8 @@ struct PasskeyBridgeHostTests {
     func store() async throws {
         let path = scratch.path("credentials")
         let register = ["id": 1, "body": message("register", try json(creation()))] as [String: Any]
-        let signIn = ["id": 2, "body": message("authenticate", try json(relyingParty.beginAuthentication()))] as [String: Any]
+        let signIn =
+            ["id": 2, "body": message("authenticate", try json(relyingParty.beginAuthentication()))] as [String: Any]
         #expect(try await exchange(["--origin", Self.origin, "--store", path], [register]).first?.ok == true)
         #expect(FileManager.default.fileExists(atPath: path))
         #expect(try await exchange(["--origin", Self.origin, "--store", path], [signIn]).first?.ok == true)
@@ -216,14 +249,17 @@ struct PasskeyBridgeHostTests {
 
     @Test("the process answers each line as it arrives, before its input ends")
     func streaming() throws {
-        let process = try ChildProcess(try BinaryTests.executable().path, arguments: ["passkey", "bridge", "--origin", Self.origin])
+        let process = try ChildProcess(
+            try BinaryTests.executable().path, arguments: ["passkey", "bridge", "--origin", Self.origin])
         defer { process.terminate() }
         // Should the command wait for the end of its input, this ends the wait and the test fails.
         let watchdog = DispatchWorkItem { process.terminate() }
         DispatchQueue.global().asyncAfter(deadline: .now() + 20, execute: watchdog)
         defer { watchdog.cancel() }
 
-        let line = try JSONSerialization.data(withJSONObject: ["id": 7, "body": message("authenticate", #"{"challenge":"AAAA","rpId":"localhost"}"#)])
+        let line = try JSONSerialization.data(withJSONObject: [
+            "id": 7, "body": message("authenticate", #"{"challenge":"AAAA","rpId":"localhost"}"#),
+        ])
         process.standardInput.write(line + Data("\n".utf8))
         var received = Data()
         while !received.contains(UInt8(ascii: "\n")) {

@@ -14,7 +14,9 @@ struct PasskeyCommandTests {
         scratch.path("\(UUID().uuidString)/credentials")
     }
 
-    @Test("a server that is not an http(s) URL is usage.badServer", arguments: ["ftp://example.com", "example.com", "http://"])
+    @Test(
+        "a server that is not an http(s) URL is usage.badServer",
+        arguments: ["ftp://example.com", "example.com", "http://"])
     func badServer(_ server: String) async {
         let result = await CLIHarness.run(["passkey", "login", "--server", server, "--store", temporaryStore()])
         #expect(result.status == 2)
@@ -23,7 +25,9 @@ struct PasskeyCommandTests {
 
     @Test("an ID that is not base64url is usage.badCredentialID")
     func badCredentialID() async {
-        let result = await CLIHarness.run(["passkey", "remove", "%%%", "--server", "http://localhost:1", "--store", temporaryStore()])
+        let result = await CLIHarness.run([
+            "passkey", "remove", "%%%", "--server", "http://localhost:1", "--store", temporaryStore(),
+        ])
         #expect(result.status == 2)
         #expect(result.errorCode == "usage.badCredentialID", "\(result.output)")
     }
@@ -31,7 +35,8 @@ struct PasskeyCommandTests {
     @Test("removing an unknown local passkey with the conformance profile is passkey.notFound")
     func unknownLocalPasskey() async {
         let result = await CLIHarness.run([
-            "passkey", "remove", "AAAA", "--server", "http://localhost:1", "--profile", "conformance", "--store", temporaryStore(),
+            "passkey", "remove", "AAAA", "--server", "http://localhost:1", "--profile", "conformance", "--store",
+            temporaryStore(),
         ])
         #expect(result.status == 1)
         #expect(result.errorCode == "passkey.notFound", "\(result.output)")
@@ -39,7 +44,9 @@ struct PasskeyCommandTests {
 
     @Test("a store directory that cannot be made is io.storeDirectory")
     func storeDirectory() async {
-        let result = await CLIHarness.run(["passkey", "list", "--server", "http://localhost:1", "--store", "/proc/latchkey/credentials"])
+        let result = await CLIHarness.run([
+            "passkey", "list", "--server", "http://localhost:1", "--store", "/proc/latchkey/credentials",
+        ])
         #expect(result.status != 0)
         #expect(result.errorCode == "io.storeDirectory", "\(result.output)")
     }

@@ -20,7 +20,8 @@ struct PasswordCommandTests {
         configuration.passwordHashing = ScryptParameters(logN: 10, blockSize: 8, parallelization: 1)
         var logger = Logger(label: "latchkey.password.test")
         logger.logLevel = .error
-        let app = ServerApplication.make(configuration: configuration, store: try configuration.database.makeStore(), logger: logger)
+        let app = ServerApplication.make(
+            configuration: configuration, store: try configuration.database.makeStore(), logger: logger)
         try await app.test(.live) { client in
             try await body("http://127.0.0.1:\(try #require(client.port))")
         }
@@ -35,7 +36,8 @@ struct PasswordCommandTests {
 
     private func passwordFile(_ text: String) throws -> String {
         let path = temporary("password")
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         return path
     }
@@ -47,7 +49,8 @@ struct PasswordCommandTests {
             let common = ["--server", server, "--origin", "http://localhost:8080", "--store", store]
             let file = try passwordFile("correct horse battery staple\nsecond line is ignored\n")
 
-            let registered = await CLIHarness.run(["passkey", "register", "--username", "alice", "--password", "--password-file", file] + common)
+            let registered = await CLIHarness.run(
+                ["passkey", "register", "--username", "alice", "--password", "--password-file", file] + common)
             #expect(registered.status == 0, "\(registered.output)")
             let report = try registered.json()
             #expect(report["status"]?.stringValue == "registered")
@@ -55,11 +58,14 @@ struct PasswordCommandTests {
             #expect(report["passkeyUpgrade"]?["state"]?.stringValue == "offered")
 
             let wrong = try passwordFile("not the password at all")
-            let refused = await CLIHarness.run(["passkey", "login", "--username", "alice", "--password", "--password-file", wrong] + common)
+            let refused = await CLIHarness.run(
+                ["passkey", "login", "--username", "alice", "--password", "--password-file", wrong] + common)
             #expect(refused.status == 1)
             #expect(refused.errorCode == "password.invalid")
 
-            let upgraded = await CLIHarness.run(["passkey", "login", "--username", "alice", "--password", "--password-file", file, "--upgrade"] + common)
+            let upgraded = await CLIHarness.run(
+                ["passkey", "login", "--username", "alice", "--password", "--password-file", file, "--upgrade"] + common
+            )
             #expect(upgraded.status == 0, "\(upgraded.output)")
             let upgrade = try upgraded.json()["passkeyUpgrade"]
             #expect(upgrade?["state"]?.stringValue == "completed")
@@ -69,7 +75,8 @@ struct PasswordCommandTests {
             let passkey = await CLIHarness.run(["passkey", "login", "--username", "alice"] + common)
             #expect(passkey.status == 0, "\(passkey.output)")
             #expect(try passkey.json()["credentialID"]?.stringValue == credentialID)
-            let again = await CLIHarness.run(["passkey", "login", "--username", "alice", "--password", "--password-file", file] + common)
+            let again = await CLIHarness.run(
+                ["passkey", "login", "--username", "alice", "--password", "--password-file", file] + common)
             #expect(try again.json()["passkeyUpgrade"]?["state"]?.stringValue == "none")
         }
     }
@@ -89,9 +96,18 @@ struct PasswordCommandTests {
             (["passkey", "login", "--username", "a", "--password-file", "/nonexistent"], "usage.passwordFlags"),
             (["passkey", "register", "--username", "a", "--upgrade"], "usage.passwordFlags"),
             (["passkey", "login", "--password", "--password-file", "/nonexistent"], "usage.usernameMissing"),
-            (["passkey", "login", "--username", "a", "--password", "--password-file", "/nonexistent"], "io.passwordFile"),
-            (["passkey", "register", "--username", "a", "--password", "--profile", "conformance"], "usage.passwordProfile"),
-            (["passkey", "register", "--username", "a", "--password", "--password-file", try passwordFile("\n")], "usage.passwordMissing"),
+            (
+                ["passkey", "login", "--username", "a", "--password", "--password-file", "/nonexistent"],
+                "io.passwordFile"
+            ),
+            (
+                ["passkey", "register", "--username", "a", "--password", "--profile", "conformance"],
+                "usage.passwordProfile"
+            ),
+            (
+                ["passkey", "register", "--username", "a", "--password", "--password-file", try passwordFile("\n")],
+                "usage.passwordMissing"
+            ),
         ]
         for (arguments, code) in cases {
             let result = await CLIHarness.run(arguments + common)
@@ -114,12 +130,16 @@ struct PasswordCommandTests {
                 )
                 return (status, String(decoding: output, as: UTF8.self))
             }
-            let (registered, registerOutput) = try run(["passkey", "register", "--username", "bob", "--password"], password: "a passphrase from the environment")
+            let (registered, registerOutput) = try run(
+                ["passkey", "register", "--username", "bob", "--password"],
+                password: "a passphrase from the environment")
             #expect(registered == 0, "\(registerOutput)")
-            let (signedIn, signInOutput) = try run(["passkey", "login", "--username", "bob", "--password"], password: "a passphrase from the environment")
+            let (signedIn, signInOutput) = try run(
+                ["passkey", "login", "--username", "bob", "--password"], password: "a passphrase from the environment")
             #expect(signedIn == 0, "\(signInOutput)")
             #expect(signInOutput.contains("signedIn"), "\(signInOutput)")
-            let (missing, missingOutput) = try run(["passkey", "login", "--username", "bob", "--password"], password: nil)
+            let (missing, missingOutput) = try run(
+                ["passkey", "login", "--username", "bob", "--password"], password: nil)
             #expect(missing == 2)
             #expect(missingOutput.contains("usage.passwordMissing"))
         }

@@ -16,7 +16,9 @@ struct RuntimePreparationTests {
         await #expect(processExitsWith: .exitCode(0)) {
             // `inspect` runs no event loops, so this checks the part that every command gets.
             Latchkey.prepareRuntime(for: ["latchkey", "inspect"])
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-prepare-\(UUID().uuidString).sqlite").path
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "latchkey-prepare-\(UUID().uuidString).sqlite"
+            ).path
             defer {
                 for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
             }
@@ -36,8 +38,9 @@ struct RuntimePreparationTests {
         }
     }
 
-    @Test("for loadtest, SwiftNIO's group has one event loop, or as many as --event-loops asks for",
-          arguments: [([], 1), (["--event-loops", "3"], 3)])
+    @Test(
+        "for loadtest, SwiftNIO's group has one event loop, or as many as --event-loops asks for",
+        arguments: [([], 1), (["--event-loops", "3"], 3)])
     func sizesTheLoadGeneratorsGroup(_ flags: [String], loops: Int) async {
         await #expect(processExitsWith: .exitCode(0)) { [flags, loops] in
             Latchkey.prepareRuntime(for: ["latchkey", "loadtest", "--server", "http://127.0.0.1:1"] + flags)

@@ -13,15 +13,20 @@ struct ServeCommandTests {
     @Test("each flag sets its own setting")
     func flagsMapToSettings() throws {
         let serve = try Serve.parse([
-            "--host", "0.0.0.0", "--port", "9000", "--database", "db.sqlite", "--rp-id", "example.com", "--rp-name", "Example",
-            "--origin", "https://a.example.com", "--origin", "https://b.example.com", "--apple-app-id", "TEAM123456.com.example",
-            "--android-app", "com.example:AA", "--related-origin", "https://other.example", "--user-verification", "required",
-            "--attestation", "direct", "--rate-limit", "7", "--trusted-proxy", "10.0.0.0/8", "--accept-base64url-text-challenge",
+            "--host", "0.0.0.0", "--port", "9000", "--database", "db.sqlite", "--rp-id", "example.com", "--rp-name",
+            "Example",
+            "--origin", "https://a.example.com", "--origin", "https://b.example.com", "--apple-app-id",
+            "TEAM123456.com.example",
+            "--android-app", "com.example:AA", "--related-origin", "https://other.example", "--user-verification",
+            "required",
+            "--attestation", "direct", "--rate-limit", "7", "--trusted-proxy", "10.0.0.0/8",
+            "--accept-base64url-text-challenge",
             "--body-limit", "4096", "--session-lifetime", "600", "--ceremony-lifetime", "60", "--metadata", "blob.jwt",
             "--metadata-trust-root", "root.pem", "--attestation-policy", "trusted", "--apple-team-id", "TEAM123456",
             "--apple-key-id", "KEY1234567", "--apple-private-key", "key.p8", "--apple-client-id", "com.example.app",
             "--apple-services-id", "com.example.web", "--apple-redirect-uri", "https://example.com/v1/apple/callback",
-            "--apple-base-url", "http://127.0.0.1:1", "--secrets-key", "c2VjcmV0", "--secrets-key-file", "secrets.key", "--metrics-token-file", "metrics.token",
+            "--apple-base-url", "http://127.0.0.1:1", "--secrets-key", "c2VjcmV0", "--secrets-key-file", "secrets.key",
+            "--metrics-token-file", "metrics.token",
             "--event-loops", "3",
         ])
         var expected = ServerSettings()
@@ -57,16 +62,24 @@ struct ServeCommandTests {
         expected.metricsTokenFile = "metrics.token"
         expected.eventLoops = 3
         #expect(serve.flags.settings == expected)
-        #expect(try Serve.parse([]).flags.settings == ServerSettings(), "unset flags leave every setting to the other layers")
+        #expect(
+            try Serve.parse([]).flags.settings == ServerSettings(),
+            "unset flags leave every setting to the other layers")
     }
 
-    @Test("the event loops serve sizes SwiftNIO's group with come from the flag, then the environment, then the config file")
+    @Test(
+        "the event loops serve sizes SwiftNIO's group with come from the flag, then the environment, then the config file"
+    )
     func eventLoopsBeforeTheRuntimeStarts() throws {
         let config = try scratch.file(Array(#"{"eventLoops": 4}"#.utf8), suffix: ".json")
         #expect(Latchkey.serveEventLoops(["--config", config], environment: [:]) == 4)
         #expect(Latchkey.serveEventLoops(["--config", config], environment: ["LATCHKEY_EVENT_LOOPS": "3"]) == 3)
-        #expect(Latchkey.serveEventLoops(["--config", config, "--event-loops", "1"], environment: ["LATCHKEY_EVENT_LOOPS": "3"]) == 1)
-        #expect(Latchkey.serveEventLoops(["--port", "0"], environment: [:]) == nil, "unset: SwiftNIO's default, one per core")
+        #expect(
+            Latchkey.serveEventLoops(
+                ["--config", config, "--event-loops", "1"], environment: ["LATCHKEY_EVENT_LOOPS": "3"]) == 1)
+        #expect(
+            Latchkey.serveEventLoops(["--port", "0"], environment: [:]) == nil,
+            "unset: SwiftNIO's default, one per core")
         // What the command refuses when it runs leaves the group alone here.
         #expect(Latchkey.serveEventLoops(["--event-loops", "0"], environment: [:]) == nil)
         #expect(Latchkey.serveEventLoops(["--event-loops", "many"], environment: [:]) == nil)

@@ -16,7 +16,9 @@ struct VerifierOptionTests {
         ] + extra
     }
 
-    @Test("--user-presence-optional accepts a registration without UP (conditional create); without it, userPresenceRequired")
+    @Test(
+        "--user-presence-optional accepts a registration without UP (conditional create); without it, userPresenceRequired"
+    )
     func userPresenceOptional() async throws {
         let refused = await CLIHarness.run(try Self.upFalseArguments())
         #expect(refused.status == 1)
@@ -38,7 +40,9 @@ struct VerifierOptionTests {
         ] + extra
     }
 
-    @Test("--safetynet-allow-cts-failure accepts ctsProfileMatch false; without it (sw-safetynet-cts-enforced), ctsProfileMismatch")
+    @Test(
+        "--safetynet-allow-cts-failure accepts ctsProfileMatch false; without it (sw-safetynet-cts-enforced), ctsProfileMismatch"
+    )
     func safetyNetAllowCTSFailure() async throws {
         let refused = await CLIHarness.run(try Self.ctsArguments())
         #expect(refused.status == 1)
@@ -92,13 +96,17 @@ struct VerifierOptionTests {
 
     // MARK: - Authentication
 
-    @Test("--expected-type payment.get refuses a webauthn.get assertion (sw-auth-expected-type-mismatch) with typeMismatch")
+    @Test(
+        "--expected-type payment.get refuses a webauthn.get assertion (sw-auth-expected-type-mismatch) with typeMismatch"
+    )
     func authenticationExpectedType() async throws {
         let arguments = [
-            "verify", "authentication", "--credential", try CLIHarness.fixture("expected-type-mismatch.authentication.json"),
+            "verify", "authentication", "--credential",
+            try CLIHarness.fixture("expected-type-mismatch.authentication.json"),
             "--challenge", "dG90YWxseVVuaXF1ZVZhbHVlRXZlcnlUaW1l",
             "--origin", "https://dev.dontneeda.pw", "--rp-id", "dev.dontneeda.pw",
-            "--public-key", "pQECAyYgASFYIIheFp-u6GvFT2LNGovf3ZrT0iFVBsA_76rRysxRG9A1Ilgg8WGeA6hPmnab0HAViUYVRkwTNcN77QBf_RR0dv3lIvQ",
+            "--public-key",
+            "pQECAyYgASFYIIheFp-u6GvFT2LNGovf3ZrT0iFVBsA_76rRysxRG9A1Ilgg8WGeA6hPmnab0HAViUYVRkwTNcN77QBf_RR0dv3lIvQ",
             "--sign-count", "143",
         ]
         let standard = await CLIHarness.run(arguments)
@@ -112,12 +120,15 @@ struct VerifierOptionTests {
     /// w3c-fido-u2f-es256-auth, with the client's `appid: true` output added (client extension outputs are not
     /// signed): the authenticator data's rpIdHash is SHA-256 of "example.org", which here plays the AppID of a
     /// relying party whose WebAuthn RP ID is login.example.org.
-    static func appIDArguments(_ fixture: String = "fido-u2f-appid.authentication.json", extra: [String] = []) throws -> [String] {
+    static func appIDArguments(_ fixture: String = "fido-u2f-appid.authentication.json", extra: [String] = []) throws
+        -> [String]
+    {
         [
             "verify", "authentication", "--credential", try CLIHarness.fixture(fixture),
             "--challenge", "-QxhKYHYT1mUON4aUA92km6SzIS--OAsbiNVPwBIVDU",
             "--origin", "https://example.org", "--rp-id", "login.example.org",
-            "--public-key", "pQECAyYgASFYILDWLeazD4bwusepAWlRORwuMYSeLmRmHL0rE819VQitIlggUDsL2io1eppLNEdaKOZbZgtImKnj6bvwgg1DSUKX7dA",
+            "--public-key",
+            "pQECAyYgASFYILDWLeazD4bwusepAWlRORwuMYSeLmRmHL0rE819VQitIlggUDsL2io1eppLNEdaKOZbZgtImKnj6bvwgg1DSUKX7dA",
             "--sign-count", "0",
         ] + extra
     }
@@ -132,7 +143,8 @@ struct VerifierOptionTests {
         #expect(accepted.status == 0, "\(accepted.output)")
         #expect(try accepted.json()["credentialId"]?.stringValue == "pLpuLSz-xDZI19JcXtVlm8GPK3gVOFJ-vUkt4DJWvfQ")
 
-        let wrongAppID = await CLIHarness.run(try Self.appIDArguments(extra: ["--appid", "https://example.org/appid.json"]))
+        let wrongAppID = await CLIHarness.run(
+            try Self.appIDArguments(extra: ["--appid", "https://example.org/appid.json"]))
         #expect(wrongAppID.status == 1)
         #expect(wrongAppID.errorCode == "rpIdHashMismatch")
 
@@ -144,7 +156,8 @@ struct VerifierOptionTests {
     @Test("--appid does not apply when the client output does not say appid: true")
     func appIDNotUsed() async throws {
         // The packed fixture's client output has no appid; the AppID given equals that vector's RP ID.
-        let result = await CLIHarness.run(try VerifyAuthenticationTests.packedArguments(rpID: "login.example.org") + ["--appid", "example.org"])
+        let result = await CLIHarness.run(
+            try VerifyAuthenticationTests.packedArguments(rpID: "login.example.org") + ["--appid", "example.org"])
         #expect(result.status == 1)
         #expect(result.errorCode == "rpIdHashMismatch")
     }

@@ -12,7 +12,8 @@ struct VerifyAuthenticationTests {
             "verify", "authentication",
             "--credential", try CLIHarness.fixture("packed-es256.authentication.json"),
             "--challenge", challenge, "--origin", origin, "--rp-id", rpID,
-            "--public-key", "pQECAyYgASFYIBzyfyXaWRIIpCOcLjJPEE9YVSVHmint7t2DD0jneurlIlggWeS32mwBBuIGzjkMk6uYoVpew4h-V_DMK-zoA7kgxCM",
+            "--public-key",
+            "pQECAyYgASFYIBzyfyXaWRIIpCOcLjJPEE9YVSVHmint7t2DD0jneurlIlggWeS32mwBBuIGzjkMk6uYoVpew4h-V_DMK-zoA7kgxCM",
             "--sign-count", signCount,
         ]
     }
@@ -24,7 +25,8 @@ struct VerifyAuthenticationTests {
             "--credential", try CLIHarness.fixture("counter-not-increased.authentication.json"),
             "--challenge", "dG90YWxseVVuaXF1ZVZhbHVlRXZlcnlUaW1l",
             "--origin", "https://dev.dontneeda.pw", "--rp-id", "dev.dontneeda.pw",
-            "--public-key", "pQECAyYgASFYIIheFp-u6GvFT2LNGovf3ZrT0iFVBsA_76rRysxRG9A1Ilgg8WGeA6hPmnab0HAViUYVRkwTNcN77QBf_RR0dv3lIvQ",
+            "--public-key",
+            "pQECAyYgASFYIIheFp-u6GvFT2LNGovf3ZrT0iFVBsA_76rRysxRG9A1Ilgg8WGeA6hPmnab0HAViUYVRkwTNcN77QBf_RR0dv3lIvQ",
             "--sign-count", "144",
         ] + extra
     }
@@ -46,7 +48,8 @@ struct VerifyAuthenticationTests {
 
     @Test("a wrong challenge fails with challengeMismatch, exit 1")
     func challengeMismatch() async throws {
-        let result = await CLIHarness.run(try Self.packedArguments(challenge: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"))
+        let result = await CLIHarness.run(
+            try Self.packedArguments(challenge: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"))
         #expect(result.status == 1)
         #expect(result.errorCode == "challengeMismatch")
         #expect(try result.json()["error"]?["message"]?.stringValue?.isEmpty == false)
@@ -84,26 +87,30 @@ struct VerifyAuthenticationTests {
 
     @Test("--require-user-verification fails an assertion without UV")
     func userVerificationRequired() async throws {
-        let result = await CLIHarness.run(try Self.counterArguments(["--report-sign-count-regression", "--require-user-verification"]))
+        let result = await CLIHarness.run(
+            try Self.counterArguments(["--report-sign-count-regression", "--require-user-verification"]))
         #expect(result.status == 1)
         #expect(result.errorCode == "userVerificationRequired")
     }
 
     @Test("another credential's key fails with badSignature")
     func wrongKey() async throws {
-        let otherKey = "pQECAyYgASFYIIheFp-u6GvFT2LNGovf3ZrT0iFVBsA_76rRysxRG9A1Ilgg8WGeA6hPmnab0HAViUYVRkwTNcN77QBf_RR0dv3lIvQ"
+        let otherKey =
+            "pQECAyYgASFYIIheFp-u6GvFT2LNGovf3ZrT0iFVBsA_76rRysxRG9A1Ilgg8WGeA6hPmnab0HAViUYVRkwTNcN77QBf_RR0dv3lIvQ"
         let result = await CLIHarness.run(try Self.packedArguments().setting("--public-key", to: otherKey))
         #expect(result.status == 1)
         #expect(result.errorCode == "badSignature")
     }
 
-    @Test("bad flag values exit 2", arguments: [
-        ("--sign-count", "lots", "usage.invalidSignCount"),
-        ("--sign-count", "4294967296", "usage.invalidSignCount"),
-        ("--sign-count", "-1", "usage.invalidSignCount"),
-        ("--public-key", "not base64!", "usage.invalidPublicKey"),
-        ("--credential", "/nonexistent/assertion.json", "io.unreadable"),
-    ])
+    @Test(
+        "bad flag values exit 2",
+        arguments: [
+            ("--sign-count", "lots", "usage.invalidSignCount"),
+            ("--sign-count", "4294967296", "usage.invalidSignCount"),
+            ("--sign-count", "-1", "usage.invalidSignCount"),
+            ("--public-key", "not base64!", "usage.invalidPublicKey"),
+            ("--credential", "/nonexistent/assertion.json", "io.unreadable"),
+        ])
     func usageErrors(flag: String, value: String, code: String) async throws {
         let result = await CLIHarness.run(try Self.packedArguments().setting(flag, to: value))
         #expect(result.status == 2)
@@ -119,7 +126,8 @@ struct VerifyAuthenticationTests {
 
     @Test("a challenge that starts with - is taken as the value, not as an option")
     func challengeStartingWithDash() async throws {
-        let result = await CLIHarness.run(try Self.packedArguments(challenge: "-RBvpGpXvvF4FRHAVX3ImKA0E9Xw8X0kRjDBlMfhrbU"))
+        let result = await CLIHarness.run(
+            try Self.packedArguments(challenge: "-RBvpGpXvvF4FRHAVX3ImKA0E9Xw8X0kRjDBlMfhrbU"))
         #expect(result.status == 1)
         #expect(result.errorCode == "challengeMismatch")
     }

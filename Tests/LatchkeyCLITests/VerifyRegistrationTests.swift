@@ -25,7 +25,8 @@ struct VerifyRegistrationTests {
 
     @Test("a packed registration with its trust anchor verifies as trusted")
     func trustedWithAnchor() async throws {
-        let result = await CLIHarness.run(try Self.packedArguments(["--trust-anchor", try CLIHarness.fixture("w3c-test-vectors-ca.pem")]))
+        let result = await CLIHarness.run(
+            try Self.packedArguments(["--trust-anchor", try CLIHarness.fixture("w3c-test-vectors-ca.pem")]))
         #expect(result.status == 0, "\(result.output)")
         let json = try result.json()
         #expect(json["credentialId"]?.stringValue == "yab1s0YtAoc_6gxWhiI0-Z8IFygITlEbt3YCAaiQVKU")
@@ -36,7 +37,9 @@ struct VerifyRegistrationTests {
         #expect(json["attestation"]?["format"]?.stringValue == "packed")
         #expect(json["attestation"]?["type"]?.stringValue == "basic")
         #expect(json["attestation"]?["trusted"]?.boolValue == true)
-        #expect(json["attestation"]?["certificates"]?[0]?["subject"]?.stringValue?.contains("CN=WebAuthn test vectors") == true)
+        #expect(
+            json["attestation"]?["certificates"]?[0]?["subject"]?.stringValue?.contains("CN=WebAuthn test vectors")
+                == true)
         #expect(json["attestation"]?["certificates"]?[0]?["notBefore"]?.stringValue == "2024-01-01T00:00:00Z")
         #expect(json["userVerified"]?.boolValue == true)
         #expect(json["deviceType"]?.stringValue == "multi-device")
@@ -62,16 +65,18 @@ struct VerifyRegistrationTests {
 
     @Test("--require-trusted-attestation passes when the anchor is given")
     func requireTrustedWithAnchor() async throws {
-        let result = await CLIHarness.run(try Self.packedArguments([
-            "--require-trusted-attestation", "--trust-anchor", try CLIHarness.fixture("w3c-test-vectors-ca.pem"),
-        ]))
+        let result = await CLIHarness.run(
+            try Self.packedArguments([
+                "--require-trusted-attestation", "--trust-anchor", try CLIHarness.fixture("w3c-test-vectors-ca.pem"),
+            ]))
         #expect(result.status == 0, "\(result.output)")
         #expect(try result.json()["attestation"]?["trusted"]?.boolValue == true)
     }
 
     @Test("a trust anchor the chain does not lead to fails with certificate.untrusted")
     func wrongAnchor() async throws {
-        let result = await CLIHarness.run(try Self.packedArguments(["--trust-anchor", try CLIHarness.fixture("yubico-u2f-root.pem")]))
+        let result = await CLIHarness.run(
+            try Self.packedArguments(["--trust-anchor", try CLIHarness.fixture("yubico-u2f-root.pem")]))
         #expect(result.status == 1)
         #expect(result.errorCode == "certificate.untrusted")
     }
@@ -85,7 +90,8 @@ struct VerifyRegistrationTests {
 
     @Test("self attestation is not trusted, so --require-trusted-attestation fails it")
     func selfAttestation() async throws {
-        let arguments = try Self.arguments("packed-self-es256.registration.json", challenge: "eGnCt3LUtY66k3jPjynibPk1qnffDaifqZwL3Ap29-U")
+        let arguments = try Self.arguments(
+            "packed-self-es256.registration.json", challenge: "eGnCt3LUtY66k3jPjynibPk1qnffDaifqZwL3Ap29-U")
         let plain = await CLIHarness.run(arguments)
         #expect(plain.status == 0, "\(plain.output)")
         #expect(try plain.json()["attestation"]?["type"]?.stringValue == "self")
@@ -96,7 +102,8 @@ struct VerifyRegistrationTests {
 
     @Test("cross-origin client data needs --allow-cross-origin")
     func crossOrigin() async throws {
-        let arguments = try Self.arguments("none-cross-origin.registration.json", challenge: "O-WqzQNTcUJHI0CrWWnyQPHYdxbiC2gHrCMGVfpLO0k")
+        let arguments = try Self.arguments(
+            "none-cross-origin.registration.json", challenge: "O-WqzQNTcUJHI0CrWWnyQPHYdxbiC2gHrCMGVfpLO0k")
         let denied = await CLIHarness.run(arguments)
         #expect(denied.status == 1)
         #expect(denied.errorCode == "crossOriginNotAllowed")
@@ -107,7 +114,8 @@ struct VerifyRegistrationTests {
 
     @Test("--top-origin accepts only the listed top-level origins; --allow-cross-origin alone accepts any")
     func topOrigins() async throws {
-        let arguments = try Self.arguments("none-top-origin.registration.json", challenge: "Th9MYZhpnjPBTxkhU_Sdfg6ONXfVrEFsXzrckqQfJ-U")
+        let arguments = try Self.arguments(
+            "none-top-origin.registration.json", challenge: "Th9MYZhpnjPBTxkhU_Sdfg6ONXfVrEFsXzrckqQfJ-U")
         let listed = await CLIHarness.run(arguments + ["--top-origin", "https://example.com"])
         #expect(listed.status == 0, "\(listed.output)")
         let other = await CLIHarness.run(arguments + ["--top-origin", "https://other.example"])
@@ -153,16 +161,19 @@ struct VerifyRegistrationTests {
 
     @Test("a wrong challenge fails with challengeMismatch")
     func challengeMismatch() async throws {
-        let result = await CLIHarness.run(try Self.packedArguments().setting("--challenge", to: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"))
+        let result = await CLIHarness.run(
+            try Self.packedArguments().setting("--challenge", to: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"))
         #expect(result.status == 1)
         #expect(result.errorCode == "challengeMismatch")
     }
 
-    @Test("bad flag values and unreadable files exit 2 with usage.* and io.* codes", arguments: [
-        (["--at", "yesterday"], "usage.invalidDate"),
-        (["--algorithms", "ES256,XX999"], "usage.invalidAlgorithm"),
-        (["--trust-anchor", "/nonexistent/anchor.pem"], "io.unreadable"),
-    ])
+    @Test(
+        "bad flag values and unreadable files exit 2 with usage.* and io.* codes",
+        arguments: [
+            (["--at", "yesterday"], "usage.invalidDate"),
+            (["--algorithms", "ES256,XX999"], "usage.invalidAlgorithm"),
+            (["--trust-anchor", "/nonexistent/anchor.pem"], "io.unreadable"),
+        ])
     func usageErrors(extra: [String], code: String) async throws {
         let result = await CLIHarness.run(try Self.packedArguments(extra))
         #expect(result.status == 2)
@@ -177,9 +188,12 @@ struct VerifyRegistrationTests {
         #expect(result.errorCode == "io.invalidTrustAnchor")
     }
 
-    @Test("a missing credential file is io.unreadable, a bad challenge usage.invalidChallenge, no origin usage.missingOrigin")
+    @Test(
+        "a missing credential file is io.unreadable, a bad challenge usage.invalidChallenge, no origin usage.missingOrigin"
+    )
     func inputErrors() async throws {
-        let missing = await CLIHarness.run(try Self.packedArguments().setting("--credential", to: "/nonexistent/credential.json"))
+        let missing = await CLIHarness.run(
+            try Self.packedArguments().setting("--credential", to: "/nonexistent/credential.json"))
         #expect(missing.status == 2)
         #expect(missing.errorCode == "io.unreadable")
 
@@ -187,7 +201,8 @@ struct VerifyRegistrationTests {
         #expect(badChallenge.status == 2)
         #expect(badChallenge.errorCode == "usage.invalidChallenge")
 
-        let noOrigin = await CLIHarness.run(try Self.packedArguments().filter { $0 != "--origin" && $0 != "https://example.org" })
+        let noOrigin = await CLIHarness.run(
+            try Self.packedArguments().filter { $0 != "--origin" && $0 != "https://example.org" })
         #expect(noOrigin.status == 2)
         #expect(noOrigin.errorCode == "usage.missingOrigin")
     }

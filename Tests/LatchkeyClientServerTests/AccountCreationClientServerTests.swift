@@ -19,9 +19,11 @@ struct AccountCreationClientServerTests {
             let started = try await app.accountCreationOptions()
             #expect(started.options.user.name.isEmpty, "the server does not know the name yet")
             let credential = try await phone.register(options: started.options)
-            let created = try await app.accountCreationVerify(AccountCreationVerifyRequest(
-                ticket: started.ticket, credential: credential, username: "ada@example.com", displayName: "Ada Lovelace"
-            ))
+            let created = try await app.accountCreationVerify(
+                AccountCreationVerifyRequest(
+                    ticket: started.ticket, credential: credential, username: "ada@example.com",
+                    displayName: "Ada Lovelace"
+                ))
             #expect(created.user.name == "ada@example.com" && created.user.displayName == "Ada Lovelace")
             #expect(try await app.me().name == "ada@example.com")
             #expect(try await server.native().signIn(with: phone).session.user.id == created.user.id)
@@ -30,7 +32,8 @@ struct AccountCreationClientServerTests {
             let again = try await server.native().accountCreationOptions()
             let other = try await LiveServer.passkeyProvider().register(options: again.options)
             let taken = await #expect(throws: LatchkeyClientError.self) {
-                try await server.native().accountCreationVerify(AccountCreationVerifyRequest(ticket: again.ticket, credential: other, username: "ADA@example.com"))
+                try await server.native().accountCreationVerify(
+                    AccountCreationVerifyRequest(ticket: again.ticket, credential: other, username: "ADA@example.com"))
             }
             #expect(taken?.code == "user.nameTaken")
             #expect(try await server.store.credential(id: Data(other.rawId.bytes)) == nil)
@@ -39,16 +42,21 @@ struct AccountCreationClientServerTests {
             // ordinary sign-up's ticket does not take a name at the sheet's verify.
             let sheet = try await server.native().accountCreationOptions()
             let unnamed = await #expect(throws: LatchkeyClientError.self) {
-                try await server.native().registrationVerify(RegistrationVerifyRequest(
-                    ticket: sheet.ticket, credential: try await LiveServer.passkeyProvider().register(options: sheet.options)
-                ))
+                try await server.native().registrationVerify(
+                    RegistrationVerifyRequest(
+                        ticket: sheet.ticket,
+                        credential: try await LiveServer.passkeyProvider().register(options: sheet.options)
+                    ))
             }
             #expect(unnamed?.code == "ceremony.notFound")
             let ordinary = try await server.native().registrationOptions(RegistrationOptionsRequest(username: "bob"))
             let renamed = await #expect(throws: LatchkeyClientError.self) {
-                try await server.native().accountCreationVerify(AccountCreationVerifyRequest(
-                    ticket: ordinary.ticket, credential: try await LiveServer.passkeyProvider().register(options: ordinary.options), username: "mallory"
-                ))
+                try await server.native().accountCreationVerify(
+                    AccountCreationVerifyRequest(
+                        ticket: ordinary.ticket,
+                        credential: try await LiveServer.passkeyProvider().register(options: ordinary.options),
+                        username: "mallory"
+                    ))
             }
             #expect(renamed?.code == "ceremony.notFound")
             #expect(try await server.store.user(named: "mallory") == nil)
@@ -56,9 +64,12 @@ struct AccountCreationClientServerTests {
 
             let blank = try await server.native().accountCreationOptions()
             let invalid = await #expect(throws: LatchkeyClientError.self) {
-                try await server.native().accountCreationVerify(AccountCreationVerifyRequest(
-                    ticket: blank.ticket, credential: try await LiveServer.passkeyProvider().register(options: blank.options), username: "  "
-                ))
+                try await server.native().accountCreationVerify(
+                    AccountCreationVerifyRequest(
+                        ticket: blank.ticket,
+                        credential: try await LiveServer.passkeyProvider().register(options: blank.options),
+                        username: "  "
+                    ))
             }
             #expect(invalid?.code == "user.invalidName")
         }

@@ -18,16 +18,20 @@ struct ConformanceClientServerTests {
             let phone = LiveServer.passkeyProvider()
             let registered = try await server.conformance().register(
                 username: "alice", displayName: "Alice", with: phone,
-                authenticatorSelection: AuthenticatorSelectionCriteria(residentKey: .required, userVerification: .required)
+                authenticatorSelection: AuthenticatorSelectionCriteria(
+                    residentKey: .required, userVerification: .required)
             )
             let user = try #require(try await server.store.user(named: "alice"))
             #expect(try await server.store.credentialCount(ofUser: user.id) == 1)
 
-            let named = try await server.conformance().authenticate(username: "alice", with: phone, userVerification: .required)
+            let named = try await server.conformance().authenticate(
+                username: "alice", with: phone, userVerification: .required)
             #expect(named.id == registered.id)
             let discoverable = try await server.conformance().authenticate(username: nil, with: phone)
             #expect(discoverable.id == registered.id)
-            #expect(discoverable.response.userHandle?.bytes == Array(user.userHandle), "a discoverable assertion names its user")
+            #expect(
+                discoverable.response.userHandle?.bytes == Array(user.userHandle),
+                "a discoverable assertion names its user")
         }
     }
 
@@ -35,11 +39,14 @@ struct ConformanceClientServerTests {
     func theOptionsListTheUsersCredentials(_ backend: Backend) async throws {
         try await LiveServer.run(backend) { server in
             let phone = LiveServer.passkeyProvider()
-            let registered = try await server.conformance().register(username: "alice", displayName: "Alice", with: phone)
+            let registered = try await server.conformance().register(
+                username: "alice", displayName: "Alice", with: phone)
 
-            let assertion = try await server.conformance().assertionOptions(ServerRequestOptionsRequest(username: "alice"))
+            let assertion = try await server.conformance().assertionOptions(
+                ServerRequestOptionsRequest(username: "alice"))
             #expect(assertion.allowCredentials?.map(\.id) == [registered.rawId])
-            let usernameless = try await server.conformance().assertionOptions(ServerRequestOptionsRequest(username: nil))
+            let usernameless = try await server.conformance().assertionOptions(
+                ServerRequestOptionsRequest(username: nil))
             #expect(usernameless.allowCredentials == nil, "an empty allowCredentials is a username-less request")
         }
     }
@@ -69,7 +76,8 @@ struct ConformanceClientServerTests {
 
             // Another client cannot register a second passkey under a taken name.
             let taken = await clientError {
-                try await server.conformance().register(username: "alice", displayName: "Mallory", with: LiveServer.passkeyProvider())
+                try await server.conformance().register(
+                    username: "alice", displayName: "Mallory", with: LiveServer.passkeyProvider())
             }
             #expect(taken?.code == "user.nameTaken")
 
@@ -86,7 +94,8 @@ struct ConformanceClientServerTests {
     func aSignedInAppAddsAPasskeyWithItsCookieAndAForeignPageIsRefused(_ backend: Backend) async throws {
         try await LiveServer.run(backend) { server in
             let phone = LiveServer.passkeyProvider()
-            let key = VirtualAuthenticatorAdapter(VirtualAuthenticator(configuration: .securityKey), origin: LiveServer.origin)
+            let key = VirtualAuthenticatorAdapter(
+                VirtualAuthenticator(configuration: .securityKey), origin: LiveServer.origin)
             let app = server.conformance(origin: nil)
             try await app.register(username: "alice", displayName: "Alice", with: phone)
             let user = try #require(try await server.store.user(named: "alice"))
@@ -94,7 +103,8 @@ struct ConformanceClientServerTests {
             // A page on another origin is refused before anything happens (cross-origin protection).
             let foreign = server.conformance(origin: "https://evil.example")
             let refused = await clientError {
-                try await foreign.register(username: "mallory", displayName: "Mallory", with: LiveServer.passkeyProvider())
+                try await foreign.register(
+                    username: "mallory", displayName: "Mallory", with: LiveServer.passkeyProvider())
             }
             #expect(refused?.code == "request.originNotAllowed")
             #expect(try await server.store.user(named: "mallory") == nil)

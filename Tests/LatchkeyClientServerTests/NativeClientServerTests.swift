@@ -48,7 +48,8 @@ struct NativeClientServerTests {
     func passkeysListRenameAddAndDelete(_ backend: Backend) async throws {
         try await LiveServer.run(backend) { server in
             let phone = LiveServer.passkeyProvider()
-            let key = VirtualAuthenticatorAdapter(VirtualAuthenticator(configuration: .securityKey), origin: LiveServer.origin)
+            let key = VirtualAuthenticatorAdapter(
+                VirtualAuthenticator(configuration: .securityKey), origin: LiveServer.origin)
             let app = server.native()
             let signedUp = try await app.signUp(username: "alice", with: phone)
 
@@ -109,7 +110,8 @@ struct NativeClientServerTests {
     func logoutEndsTheSession(_ backend: Backend) async throws {
         try await LiveServer.run(backend) { server in
             let app = server.native()
-            let token = try await app.signUp(username: "alice", with: LiveServer.passkeyProvider()).session.session.token
+            let token = try await app.signUp(username: "alice", with: LiveServer.passkeyProvider()).session.session
+                .token
             try await app.logout()
             #expect(await app.sessionToken == nil)
             let anonymous = await clientError { try await app.me() }
@@ -138,7 +140,8 @@ struct NativeClientServerTests {
             let usernameless = await clientError { try await server.native().signIn(with: phone) }
             #expect(usernameless?.code == "credential.notFound")
             let named = await clientError { try await server.native().signIn(username: "alice", with: phone) }
-            #expect(named?.code == "authenticator.noCredentials", "decoy options: the deleted passkey is not among them")
+            #expect(
+                named?.code == "authenticator.noCredentials", "decoy options: the deleted passkey is not among them")
         }
     }
 
@@ -151,7 +154,8 @@ struct NativeClientServerTests {
 
             // Unknown user.
             // Unknown user: decoy options, not an error (issue 14).
-            let unknown = try await server.native().authenticationOptions(AuthenticationOptionsRequest(username: "nobody"))
+            let unknown = try await server.native().authenticationOptions(
+                AuthenticationOptionsRequest(username: "nobody"))
             #expect(unknown.options.allowCredentials?.isEmpty == false)
 
             // The name is taken.
@@ -200,7 +204,8 @@ struct NativeClientServerTests {
 
     @Test
     func aServerThatIsNotThereIsATransportError() async throws {
-        let client = NativeClient(server: try #require(URL(string: "http://127.0.0.1:1/")), transport: URLSessionTransport(timeout: 5))
+        let client = NativeClient(
+            server: try #require(URL(string: "http://127.0.0.1:1/")), transport: URLSessionTransport(timeout: 5))
         let error = await clientError { try await client.signIn(with: LiveServer.passkeyProvider()) }
         guard case .transport(let message) = error else {
             Issue.record("expected a transport error, got \(String(describing: error))")

@@ -27,17 +27,25 @@ struct SignalsAndUpgradeClientTests {
         let inner: VirtualAuthenticatorAdapter
         let conditional: SignalLog
 
-        func register(options: PublicKeyCredentialCreationOptions) async throws(AuthenticatorError) -> RegistrationCredential {
+        func register(options: PublicKeyCredentialCreationOptions) async throws(AuthenticatorError)
+            -> RegistrationCredential
+        {
             try await inner.register(options: options)
         }
 
-        func authenticate(options: PublicKeyCredentialRequestOptions) async throws(AuthenticatorError) -> AuthenticationCredential {
+        func authenticate(options: PublicKeyCredentialRequestOptions) async throws(AuthenticatorError)
+            -> AuthenticationCredential
+        {
             try await inner.authenticate(options: options)
         }
 
-        func registerConditionally(options: PublicKeyCredentialCreationOptions) async throws(AuthenticatorError) -> RegistrationCredential {
+        func registerConditionally(options: PublicKeyCredentialCreationOptions) async throws(AuthenticatorError)
+            -> RegistrationCredential
+        {
             let credential = try await inner.registerConditionally(options: options)
-            await conditional.append([.unknownCredential(relyingPartyIdentifier: "conditional", credentialID: Data(credential.rawId.bytes))])
+            await conditional.append([
+                .unknownCredential(relyingPartyIdentifier: "conditional", credentialID: Data(credential.rawId.bytes))
+            ])
             return credential
         }
     }
@@ -52,11 +60,13 @@ struct SignalsAndUpgradeClientTests {
     func signalsReachTheSink(_ backend: Backend) async throws {
         try await LiveServer.run(backend) { server in
             let log = SignalLog()
-            let app = NativeClient(server: server.url, transport: URLSessionTransport(), signals: { await log.append($0) })
+            let app = NativeClient(
+                server: server.url, transport: URLSessionTransport(), signals: { await log.append($0) })
             let phone = LiveServer.passkeyProvider()
             let signedUp = try await app.signUp(username: "alice", displayName: "Alice", with: phone)
             let first = Data(signedUp.credential.rawId.bytes)
-            guard case .allAcceptedCredentials("localhost", let handle, [first]) = try #require(await log.take().first) else {
+            guard case .allAcceptedCredentials("localhost", let handle, [first]) = try #require(await log.take().first)
+            else {
                 Issue.record("sign-up did not signal the accepted credentials")
                 return
             }
@@ -66,22 +76,36 @@ struct SignalsAndUpgradeClientTests {
             try await app.addPasskey(name: "Key", with: key)
             let listed = try await app.passkeys()
             let signals = await log.take()
-            #expect(signals.count == 2 && signals.last == .currentUserDetails(
-                relyingPartyIdentifier: "localhost", userHandle: handle, name: "alice", displayName: "Alice"
-            ))
-            guard case .allAcceptedCredentials(_, _, let accepted) = signals.first else { Issue.record("no list signal"); return }
-            #expect(Set(accepted) == Set(listed.compactMap { Base64URL.decode($0.id).map { Data($0) } }) && accepted.count == 2)
+            #expect(
+                signals.count == 2
+                    && signals.last
+                        == .currentUserDetails(
+                            relyingPartyIdentifier: "localhost", userHandle: handle, name: "alice", displayName: "Alice"
+                        )
+            )
+            guard case .allAcceptedCredentials(_, _, let accepted) = signals.first else {
+                Issue.record("no list signal")
+                return
+            }
+            #expect(
+                Set(accepted) == Set(listed.compactMap { Base64URL.decode($0.id).map { Data($0) } })
+                    && accepted.count == 2)
 
             // A rename answers with the accepted credentials and names too.
             try await app.renamePasskey(id: listed[0].id, to: "Phone")
-            #expect(await log.take().last == .currentUserDetails(
-                relyingPartyIdentifier: "localhost", userHandle: handle, name: "alice", displayName: "Alice"
-            ))
+            #expect(
+                await log.take().last
+                    == .currentUserDetails(
+                        relyingPartyIdentifier: "localhost", userHandle: handle, name: "alice", displayName: "Alice"
+                    ))
 
             // The phone's passkey is removed on the server: the answer lists what is left ...
             let phoneSummary = try #require(listed.first { Base64URL.decode($0.id).map { Data($0) } == first })
             try await app.deletePasskey(id: phoneSummary.id)
-            guard case .allAcceptedCredentials(_, _, let left) = try #require(await log.take().first) else { Issue.record("no removal signal"); return }
+            guard case .allAcceptedCredentials(_, _, let left) = try #require(await log.take().first) else {
+                Issue.record("no removal signal")
+                return
+            }
             #expect(left.count == 1 && !left.contains(first))
 
             // ... and signing in with it again is refused, which tells the phone's password manager to drop it.
@@ -96,7 +120,8 @@ struct SignalsAndUpgradeClientTests {
         try await LiveServer.run(backend) { server in
             let password = "a long enough passphrase for one"
             let app = server.native()
-            let registered = try await app.passwordRegister(PasswordRegisterRequest(username: "bob", displayName: "Bob", password: password))
+            let registered = try await app.passwordRegister(
+                PasswordRegisterRequest(username: "bob", displayName: "Bob", password: password))
             #expect(registered.passkeyUpgrade != nil, "an account without a passkey is offered the upgrade")
 
             // An authenticator without conditional create: the app offers "Add a passkey" instead; nothing is stored.
@@ -105,15 +130,20 @@ struct SignalsAndUpgradeClientTests {
             let upgrade = try #require(signedIn.passkeyUpgrade)
             struct NoConditional: Authenticator {
                 let inner: VirtualAuthenticatorAdapter
-                func register(options: PublicKeyCredentialCreationOptions) async throws(AuthenticatorError) -> RegistrationCredential {
+                func register(options: PublicKeyCredentialCreationOptions) async throws(AuthenticatorError)
+                    -> RegistrationCredential
+                {
                     try await inner.register(options: options)
                 }
-                func authenticate(options: PublicKeyCredentialRequestOptions) async throws(AuthenticatorError) -> AuthenticationCredential {
+                func authenticate(options: PublicKeyCredentialRequestOptions) async throws(AuthenticatorError)
+                    -> AuthenticationCredential
+                {
                     try await inner.authenticate(options: options)
                 }
             }
             let unsupported = await #expect(throws: LatchkeyClientError.self) {
-                try await plain.completePasskeyUpgrade(upgrade, with: NoConditional(inner: LiveServer.passkeyProvider()))
+                try await plain.completePasskeyUpgrade(
+                    upgrade, with: NoConditional(inner: LiveServer.passkeyProvider()))
             }
             #expect(unsupported?.code == "authenticator.unsupported")
             #expect(try await plain.passkeys().isEmpty)
@@ -132,7 +162,8 @@ struct SignalsAndUpgradeClientTests {
             let withoutPresence = try await LiveServer.passkeyProvider().registerConditionally(options: started.options)
             #expect(try !Self.userPresent(withoutPresence))
             let refused = await #expect(throws: LatchkeyClientError.self) {
-                try await app.addPasskeyVerify(RegistrationVerifyRequest(ticket: started.ticket, credential: withoutPresence))
+                try await app.addPasskeyVerify(
+                    RegistrationVerifyRequest(ticket: started.ticket, credential: withoutPresence))
             }
             #expect(refused?.code == "userPresenceRequired")
         }

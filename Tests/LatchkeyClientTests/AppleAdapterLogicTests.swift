@@ -1,9 +1,10 @@
 import Foundation
 import LatchkeyAPI
-@testable import LatchkeyClient
 import Testing
 import VirtualAuthenticator
 import WebAuthn
+
+@testable import LatchkeyClient
 
 /// The platform-independent half of the Apple adapters: what AuthenticationServices results become, error and
 /// credential-state mapping, Sign in with Apple, and the one sign-in sheet's outcomes.
@@ -17,9 +18,11 @@ struct AppleAdapterLogicTests {
         provider: PlatformProvider = .platform, attachment: PlatformAttachment?
     ) async throws -> (PlatformRegistrationResult, PublicKeyCredentialCreationOptions) {
         let options = relyingParty.beginRegistration(user: user)
-        let made = try await VirtualAuthenticator(configuration: .passkeyProvider).register(options: options, origin: "https://example.com")
+        let made = try await VirtualAuthenticator(configuration: .passkeyProvider).register(
+            options: options, origin: "https://example.com")
         let result = PlatformRegistrationResult(
-            provider: provider, credentialID: Data(made.rawId.bytes), rawClientDataJSON: Data(made.response.clientDataJSON.bytes),
+            provider: provider, credentialID: Data(made.rawId.bytes),
+            rawClientDataJSON: Data(made.response.clientDataJSON.bytes),
             rawAttestationObject: Data(made.response.attestationObject.bytes), attachment: attachment
         )
         return (result, options)
@@ -31,18 +34,25 @@ struct AppleAdapterLogicTests {
         let mapped = try PlatformCredentialMapping.registration(result)
         #expect(mapped.id == Base64URL.encode(Array(result.credentialID)))
         let json = try JSONEncoder().encode(mapped)
-        _ = try await relyingParty.finishRegistration(RegistrationCredential.parse(json), expectedChallenge: options.challenge.bytes)
+        _ = try await relyingParty.finishRegistration(
+            RegistrationCredential.parse(json), expectedChallenge: options.challenge.bytes)
     }
 
-    @Test("attachment and transports are what the system reported", arguments: [
-        (PlatformProvider.platform, PlatformAttachment?.some(.platform), [String](), "platform", ["hybrid", "internal"]),
-        (.platform, .crossPlatform, [], "cross-platform", ["hybrid"]),
-        (.platform, nil, [], nil, nil),
-        (.securityKey, .crossPlatform, ["usb", "nfc"], "cross-platform", ["nfc", "usb"]),
-        (.securityKey, nil, [], "cross-platform", nil),
-    ] as [(PlatformProvider, PlatformAttachment?, [String], String?, [String]?)])
+    @Test(
+        "attachment and transports are what the system reported",
+        arguments: [
+            (
+                PlatformProvider.platform, PlatformAttachment?.some(.platform), [String](), "platform",
+                ["hybrid", "internal"]
+            ),
+            (.platform, .crossPlatform, [], "cross-platform", ["hybrid"]),
+            (.platform, nil, [], nil, nil),
+            (.securityKey, .crossPlatform, ["usb", "nfc"], "cross-platform", ["nfc", "usb"]),
+            (.securityKey, nil, [], "cross-platform", nil),
+        ] as [(PlatformProvider, PlatformAttachment?, [String], String?, [String]?)])
     func attachmentAndTransports(
-        provider: PlatformProvider, attachment: PlatformAttachment?, reported: [String], expectedAttachment: String?, expectedTransports: [String]?
+        provider: PlatformProvider, attachment: PlatformAttachment?, reported: [String], expectedAttachment: String?,
+        expectedTransports: [String]?
     ) async throws {
         var (result, _) = try await platformRegistration(provider: provider, attachment: attachment)
         result.transports = reported
@@ -60,7 +70,11 @@ struct AppleAdapterLogicTests {
         result.prfOutput = PlatformPRFOutput(first: Data([1]), second: Data([2]))
         let outputs = try PlatformCredentialMapping.registration(result).clientExtensionResults
         #expect(outputs["largeBlob"] == .object(["supported": .bool(false)]))
-        #expect(outputs["prf"] == .object(["enabled": .bool(true), "results": .object(["first": .string("AQ"), "second": .string("Ag")])]))
+        #expect(
+            outputs["prf"]
+                == .object([
+                    "enabled": .bool(true), "results": .object(["first": .string("AQ"), "second": .string("Ag")]),
+                ]))
     }
 
     @Test("a registration without attestation object, credential ID or client data fails")
@@ -68,7 +82,9 @@ struct AppleAdapterLogicTests {
         let (result, _) = try await platformRegistration(attachment: .platform)
         var noObject = result
         noObject.rawAttestationObject = nil
-        #expect(throws: AuthenticatorError(.failed, "the platform returned no attestation object")) { try PlatformCredentialMapping.registration(noObject) }
+        #expect(throws: AuthenticatorError(.failed, "the platform returned no attestation object")) {
+            try PlatformCredentialMapping.registration(noObject)
+        }
         var noID = result
         noID.credentialID = Data()
         #expect(throws: AuthenticatorError.self) { try PlatformCredentialMapping.registration(noID) }
@@ -77,7 +93,8 @@ struct AppleAdapterLogicTests {
     @Test("a platform assertion maps to AuthenticationResponseJSON; no or empty user ID becomes no userHandle")
     func assertionMapping() throws {
         let result = PlatformAssertionResult(
-            provider: .platform, credentialID: Data([1, 2]), rawClientDataJSON: Data([3]), rawAuthenticatorData: Data([4]),
+            provider: .platform, credentialID: Data([1, 2]), rawClientDataJSON: Data([3]),
+            rawAuthenticatorData: Data([4]),
             signature: Data([5]), userID: Data([6]), attachment: .crossPlatform
         )
         let mapped = try PlatformCredentialMapping.assertion(result)
@@ -101,8 +118,10 @@ struct AppleAdapterLogicTests {
     @Test("assertion extension outputs: appid, largeBlob blob or written, prf results")
     func assertionExtensionOutputs() throws {
         var result = PlatformAssertionResult(
-            provider: .securityKey, credentialID: Data([1]), rawClientDataJSON: Data([3]), rawAuthenticatorData: Data([4]),
-            signature: Data([5]), userID: nil, appIDUsed: true, largeBlobData: Data([9]), prfOutput: PlatformPRFOutput(first: Data([8]))
+            provider: .securityKey, credentialID: Data([1]), rawClientDataJSON: Data([3]),
+            rawAuthenticatorData: Data([4]),
+            signature: Data([5]), userID: nil, appIDUsed: true, largeBlobData: Data([9]),
+            prfOutput: PlatformPRFOutput(first: Data([8]))
         )
         var outputs = try PlatformCredentialMapping.assertion(result).clientExtensionResults
         #expect(outputs["appid"] == .bool(true))
@@ -115,28 +134,38 @@ struct AppleAdapterLogicTests {
         #expect(outputs["largeBlob"] == .object(["written": .bool(true)]))
     }
 
-    @Test("every ASAuthorizationError code maps to a stable code", arguments: [
-        (1000, "failed"), (1001, "cancelled"), (1002, "failed"), (1003, "unsupported"), (1004, "notAllowed"),
-        (1005, "noCredentials"), (1006, "excludedCredential"), (1007, "credentialExchangeFailed"),
-        (1008, "credentialExchangeFailed"), (1009, "preferSignInWithApple"), (1010, "deviceNotConfigured"), (1011, "failed"),
-    ])
+    @Test(
+        "every ASAuthorizationError code maps to a stable code",
+        arguments: [
+            (1000, "failed"), (1001, "cancelled"), (1002, "failed"), (1003, "unsupported"), (1004, "notAllowed"),
+            (1005, "noCredentials"), (1006, "excludedCredential"), (1007, "credentialExchangeFailed"),
+            (1008, "credentialExchangeFailed"), (1009, "preferSignInWithApple"), (1010, "deviceNotConfigured"),
+            (1011, "failed"),
+        ])
     func authorizationErrors(code: Int, expected: String) {
-        let error = AuthorizationErrorMapping.error(domain: AuthorizationErrorMapping.domain, code: code, description: "why")
+        let error = AuthorizationErrorMapping.error(
+            domain: AuthorizationErrorMapping.domain, code: code, description: "why")
         #expect(error.code.rawValue == expected && error.message == "why")
-        #expect(AuthorizationErrorMapping.error(domain: "NSURLErrorDomain", code: code, description: "x").code == .failed)
+        #expect(
+            AuthorizationErrorMapping.error(domain: "NSURLErrorDomain", code: code, description: "x").code == .failed)
         #expect(AuthenticatorError.Code.all.contains(error.code))
     }
 
     @Test("credential states: raw values, and which ones sign out")
     func credentialStates() {
-        #expect((0...3).compactMap(AppleIDCredentialState.init(rawValue:)) == [.revoked, .authorized, .notFound, .transferred])
+        #expect(
+            (0...3).compactMap(AppleIDCredentialState.init(rawValue:)) == [
+                .revoked, .authorized, .notFound, .transferred,
+            ])
         #expect(AppleIDCredentialState(rawValue: 4) == nil)
         #expect(AppleIDCredentialState.allCases.filter(\.requiresSignOut) == [.revoked, .notFound])
     }
 
     @Test("Sign in with Apple: SHA-256 hex nonce, full name and email, fresh nonce and state each time")
     func signInWithAppleRequest() {
-        #expect(SignInWithAppleNonce(raw: "nonce-123").sha256 == "1d9664478addbe4ee7186c19b2a2c98e461a77dc1e183654f36916bf9fb51cba")
+        #expect(
+            SignInWithAppleNonce(raw: "nonce-123").sha256
+                == "1d9664478addbe4ee7186c19b2a2c98e461a77dc1e183654f36916bf9fb51cba")
         let first = SignInWithAppleRequest()
         let second = SignInWithAppleRequest(scopes: [.email])
         #expect(first.scopes.map(\.rawValue) == ["full_name", "email"] && second.scopes == [.email])
@@ -149,14 +178,17 @@ struct AppleAdapterLogicTests {
     func signInWithAppleBody() throws {
         let request = SignInWithAppleRequest(nonce: SignInWithAppleNonce(raw: "raw-nonce"), state: "s1")
         let credential = AppleIDCredential(
-            user: "000123.abc", state: "s1", identityToken: "eyJ.token", authorizationCode: "c1", email: "a@example.com",
+            user: "000123.abc", state: "s1", identityToken: "eyJ.token", authorizationCode: "c1",
+            email: "a@example.com",
             givenName: "Alice", familyName: nil, authorizedScopes: [.email], realUserStatus: .likelyReal
         )
         let body = try request.signInRequest(for: credential)
-        #expect(body == AppleSignInRequest(
-            identityToken: "eyJ.token", authorizationCode: "c1", rawNonce: "raw-nonce",
-            fullName: .init(givenName: "Alice", familyName: nil), email: "a@example.com"
-        ))
+        #expect(
+            body
+                == AppleSignInRequest(
+                    identityToken: "eyJ.token", authorizationCode: "c1", rawNonce: "raw-nonce",
+                    fullName: .init(givenName: "Alice", familyName: nil), email: "a@example.com"
+                ))
         let json = try #require(String(data: try APIJSON.makeEncoder().encode(body), encoding: .utf8))
         #expect(json.contains(#""identityToken":"eyJ.token""#) && json.contains(#""rawNonce":"raw-nonce""#))
 
@@ -168,8 +200,12 @@ struct AppleAdapterLogicTests {
         #expect(throws: AuthenticatorError.self) { try request.signInRequest(for: otherState) }
         var noToken = credential
         noToken.identityToken = nil
-        #expect(throws: AuthenticatorError(.failed, "Sign in with Apple returned no identity token")) { try request.signInRequest(for: noToken) }
-        #expect(AppleIDCredential.text(Data("abc".utf8)) == "abc" && AppleIDCredential.text(Data([0xFF])) == nil && AppleIDCredential.text(nil) == nil)
+        #expect(throws: AuthenticatorError(.failed, "Sign in with Apple returned no identity token")) {
+            try request.signInRequest(for: noToken)
+        }
+        #expect(
+            AppleIDCredential.text(Data("abc".utf8)) == "abc" && AppleIDCredential.text(Data([0xFF])) == nil
+                && AppleIDCredential.text(nil) == nil)
     }
 
     @Test("the one sheet: each way in becomes its outcome; a way not offered is refused")
@@ -177,13 +213,18 @@ struct AppleAdapterLogicTests {
         let apple = SignInWithAppleRequest(state: "s1")
         let options = relyingParty.beginAuthentication()
         let sheet = try SignInSheetRequest(appleID: apple, includesPasswords: true, passkeyOptions: options)
-        #expect(sheet.passkey?.providers == [.platform], "the sheet offers platform passkeys; security keys have their own flow")
+        #expect(
+            sheet.passkey?.providers == [.platform],
+            "the sheet offers platform passkeys; security keys have their own flow")
 
         let assertion = PlatformAssertionResult(
             provider: .platform, credentialID: Data([1]), rawClientDataJSON: Data([2]), rawAuthenticatorData: Data([3]),
             signature: Data([4]), userID: Data([5])
         )
-        guard case .passkey(let credential) = try sheet.outcome(for: .passkeyAssertion(assertion)) else { Issue.record("not a passkey"); return }
+        guard case .passkey(let credential) = try sheet.outcome(for: .passkeyAssertion(assertion)) else {
+            Issue.record("not a passkey")
+            return
+        }
         #expect(credential.rawId.bytes == [1])
         let appleID = AppleIDCredential(user: "u", state: "s1", identityToken: "t", authorizationCode: nil)
         #expect(try sheet.outcome(for: .appleID(appleID)) == .appleID(appleID))

@@ -22,7 +22,9 @@ struct AppleIDCredentialMonitorTests {
 
     struct Offline: Error {}
 
-    func monitor(_ source: Source, center: NotificationCenter, reported: @escaping @MainActor (AppleIDCredentialState) -> Void) -> AppleIDCredentialMonitor {
+    func monitor(
+        _ source: Source, center: NotificationCenter, reported: @escaping @MainActor (AppleIDCredentialState) -> Void
+    ) -> AppleIDCredentialMonitor {
         AppleIDCredentialMonitor(
             userID: "000123.abc", notificationCenter: center, checkOn: [Self.foreground], revokedOn: [Self.revoked],
             source: { try await source.next($0) }, onChange: reported

@@ -20,7 +20,8 @@ struct BridgeMessageTests {
     }
 
     func creationJSON() throws -> String {
-        let options = relyingParty.beginRegistration(user: UserEntity(id: [1, 2, 3], name: "alice", displayName: "Alice"))
+        let options = relyingParty.beginRegistration(
+            user: UserEntity(id: [1, 2, 3], name: "alice", displayName: "Alice"))
         return String(decoding: try JSONEncoder().encode(options), as: UTF8.self)
     }
 
@@ -39,7 +40,8 @@ struct BridgeMessageTests {
     @Test("a body that is not an object is invalidOptions")
     func notAnObject() {
         let bodies: [Any] = [
-            "register", NSString(string: #"{"action":"register","options":"{}"}"#), NSNumber(value: 1), NSNumber(value: true),
+            "register", NSString(string: #"{"action":"register","options":"{}"}"#), NSNumber(value: 1),
+            NSNumber(value: true),
             NSNull(), NSArray(array: ["register", "{}"]),
         ]
         for body in bodies {
@@ -53,7 +55,9 @@ struct BridgeMessageTests {
         #expect(refusal(["action": NSNumber(value: 1), "options": "{}"])?.contains("no action") == true)
         #expect(refusal(["action": NSNull(), "options": "{}"])?.contains("no action") == true)
         #expect(refusal(["action": "delete", "options": "{}"])?.contains(#"unknown action "delete""#) == true)
-        #expect(refusal(["action": "Register", "options": "{}"])?.contains("unknown action") == true, "actions are case-sensitive")
+        #expect(
+            refusal(["action": "Register", "options": "{}"])?.contains("unknown action") == true,
+            "actions are case-sensitive")
     }
 
     @Test("missing or null options are invalidOptions")
@@ -64,8 +68,12 @@ struct BridgeMessageTests {
 
     @Test("options that are neither JSON text nor an object are invalidOptions")
     func badOptions() {
-        for options: Any in [NSNumber(value: 3), NSNumber(value: false), NSArray(array: [NSNumber(value: 1)]), ["challenge": Double.nan]] {
-            #expect(refusal(["action": "register", "options": options])?.contains("neither JSON text nor a JSON object") == true, "\(options)")
+        for options: Any in [
+            NSNumber(value: 3), NSNumber(value: false), NSArray(array: [NSNumber(value: 1)]), ["challenge": Double.nan],
+        ] {
+            #expect(
+                refusal(["action": "register", "options": options])?.contains("neither JSON text nor a JSON object")
+                    == true, "\(options)")
         }
     }
 
@@ -85,17 +93,21 @@ struct BridgeMessageTests {
             "hints": NSArray(array: []),
             "extensions": NSNull(),
         ])
-        let body = NSDictionary(dictionary: ["action": NSString(string: "authenticate"), "options": options, "extra": NSNumber(value: 1)])
+        let body = NSDictionary(dictionary: [
+            "action": NSString(string: "authenticate"), "options": options, "extra": NSNumber(value: 1),
+        ])
         let message = try BridgeMessage(body: body)
         #expect(message.action == .authenticate)
-        let decoded = try #require(try JSONSerialization.jsonObject(with: Data(message.optionsJSON.utf8)) as? NSDictionary)
+        let decoded = try #require(
+            try JSONSerialization.jsonObject(with: Data(message.optionsJSON.utf8)) as? NSDictionary)
         #expect(decoded == options)
     }
 
     @Test("both actions are read")
     func actions() throws {
         for action in BridgeMessage.Action.allCases {
-            #expect(try BridgeMessage(body: ["action": action.rawValue, "options": "{}"] as [String: Any]).action == action)
+            #expect(
+                try BridgeMessage(body: ["action": action.rawValue, "options": "{}"] as [String: Any]).action == action)
         }
     }
 
@@ -111,7 +123,8 @@ struct BridgeMessageTests {
         #expect(allows(BridgeFrame(isMainFrame: true, scheme: "https", host: "login.example.com")))
         #expect(allows(BridgeFrame(isMainFrame: true, scheme: "https", host: "a.b.example.com", port: 8443)))
         #expect(allows(BridgeFrame(isMainFrame: true, scheme: "HTTPS", host: "Login.Example.COM")))
-        #expect(allows(BridgeFrame(isMainFrame: true, scheme: "https", host: "example.com.")), "the fully qualified name")
+        #expect(
+            allows(BridgeFrame(isMainFrame: true, scheme: "https", host: "example.com.")), "the fully qualified name")
         #expect(allows(Self.page, BridgeOriginPolicy(allowedHosts: ["other.org", "EXAMPLE.com"])))
     }
 
@@ -135,7 +148,9 @@ struct BridgeMessageTests {
         for host in ["localhost", "app.localhost", "127.0.0.1", "::1"] {
             #expect(allows(BridgeFrame(isMainFrame: true, scheme: "http", host: host, port: 8080), local), "\(host)")
         }
-        #expect(!allows(BridgeFrame(isMainFrame: true, scheme: "http", host: "localhost"), Self.policy), "localhost is not example.com")
+        #expect(
+            !allows(BridgeFrame(isMainFrame: true, scheme: "http", host: "localhost"), Self.policy),
+            "localhost is not example.com")
     }
 
     @Test("iframes are refused unless the policy allows subframes")
@@ -149,8 +164,12 @@ struct BridgeMessageTests {
 
     @Test("a frame read from origin text: scheme, host and port; anything unparsable is opaque and refused")
     func frameFromOriginText() {
-        #expect(BridgeFrame(isMainFrame: true, origin: "http://localhost:8080") == BridgeFrame(isMainFrame: true, scheme: "http", host: "localhost", port: 8080))
-        #expect(BridgeFrame(isMainFrame: false, origin: "https://example.com") == BridgeFrame(isMainFrame: false, scheme: "https", host: "example.com"))
+        #expect(
+            BridgeFrame(isMainFrame: true, origin: "http://localhost:8080")
+                == BridgeFrame(isMainFrame: true, scheme: "http", host: "localhost", port: 8080))
+        #expect(
+            BridgeFrame(isMainFrame: false, origin: "https://example.com")
+                == BridgeFrame(isMainFrame: false, scheme: "https", host: "example.com"))
         #expect(BridgeFrame(isMainFrame: true, origin: "https://example.com:8443").origin == "https://example.com:8443")
         for opaque in ["null", "", "example.com", "https://"] {
             let frame = BridgeFrame(isMainFrame: true, origin: opaque)
@@ -164,7 +183,10 @@ struct BridgeMessageTests {
         let cases: [(BridgeFrame, String)] = [
             (BridgeFrame(isMainFrame: false, scheme: "https", host: "example.com"), "only the main frame"),
             (BridgeFrame(isMainFrame: true, scheme: "http", host: "example.com", port: 80), "only https pages"),
-            (BridgeFrame(isMainFrame: true, scheme: "https", host: "evil.com"), "does not answer pages from https://evil.com"),
+            (
+                BridgeFrame(isMainFrame: true, scheme: "https", host: "evil.com"),
+                "does not answer pages from https://evil.com"
+            ),
         ]
         for (frame, text) in cases {
             do {
@@ -183,34 +205,44 @@ struct BridgeMessageTests {
     func receiveChecksTheFrameFirst() {
         let foreign = BridgeFrame(isMainFrame: true, scheme: "https", host: "evil.com")
         #expect(BridgeMessage.receive(body: "garbage", from: foreign, policy: Self.policy).failureCode == .notAllowed)
-        #expect(BridgeMessage.receive(body: "garbage", from: Self.page, policy: Self.policy).failureCode == .invalidOptions)
-        let received = BridgeMessage.receive(body: ["action": "register", "options": "{}"] as [String: Any], from: Self.page, policy: Self.policy)
+        #expect(
+            BridgeMessage.receive(body: "garbage", from: Self.page, policy: Self.policy).failureCode == .invalidOptions)
+        let received = BridgeMessage.receive(
+            body: ["action": "register", "options": "{}"] as [String: Any], from: Self.page, policy: Self.policy)
         #expect(received == .success(BridgeMessage(action: .register, optionsJSON: "{}")))
     }
 
     @Test("reply(to:) registers and authenticates; a refused message gets its failure envelope")
     func reply() async throws {
         let bridge = bridge()
-        let registered = try Envelope(await bridge.reply(to: BridgeMessage(action: .register, optionsJSON: try creationJSON())))
+        let registered = try Envelope(
+            await bridge.reply(to: BridgeMessage(action: .register, optionsJSON: try creationJSON())))
         #expect(registered.ok)
         #expect(registered.data?["transports"] as? [String] == ["internal", "hybrid"])
 
         let request = #"{"challenge":"AAAAAAAAAAAAAAAAAAAAAA","rpId":"example.com"}"#
         let body: [String: Any] = ["action": "authenticate", "options": request]
-        let signedIn = try Envelope(await bridge.reply(to: BridgeMessage.receive(body: body, from: Self.page, policy: Self.policy)))
+        let signedIn = try Envelope(
+            await bridge.reply(to: BridgeMessage.receive(body: body, from: Self.page, policy: Self.policy)))
         #expect(signedIn.ok)
         #expect(signedIn.data?["id"] as? String == registered.data?["id"] as? String)
 
         let foreign = BridgeFrame(isMainFrame: true, scheme: "https", host: "evil.com")
-        let refused = try Envelope(await bridge.reply(to: BridgeMessage.receive(body: body, from: foreign, policy: Self.policy)))
+        let refused = try Envelope(
+            await bridge.reply(to: BridgeMessage.receive(body: body, from: foreign, policy: Self.policy)))
         #expect(refused.failure == "notAllowed")
         #expect(refused.message?.contains("evil.com") == true)
 
-        let unknown = try Envelope(await bridge.reply(to: BridgeMessage.receive(
-            body: ["action": "delete", "options": request] as [String: Any], from: Self.page, policy: Self.policy
-        )))
+        let unknown = try Envelope(
+            await bridge.reply(
+                to: BridgeMessage.receive(
+                    body: ["action": "delete", "options": request] as [String: Any], from: Self.page,
+                    policy: Self.policy
+                )))
         #expect(unknown.failure == "invalidOptions")
-        #expect(try Envelope(await bridge.reply(to: BridgeMessage(action: .authenticate, optionsJSON: "{"))).failure == "invalidOptions")
+        #expect(
+            try Envelope(await bridge.reply(to: BridgeMessage(action: .authenticate, optionsJSON: "{"))).failure
+                == "invalidOptions")
     }
 
     @Test("the page script names the channel and every code that has its own DOMException name")
@@ -218,8 +250,13 @@ struct BridgeMessageTests {
         let script = PasskeyBridge.script
         #expect(script.contains(#"webkit.messageHandlers["\#(PasskeyBridge.messageHandlerName)"]"#))
         #expect(script.contains("window.latchkeyBridge") || script.contains(#""latchkeyBridge""#))
-        for code in ["cancelled", "notAllowed", "timedOut", "noCredentials", "excludedCredential", "unsupported", "deviceNotConfigured", "invalidOptions"] {
-            #expect(AuthenticatorError.Code.all.contains(AuthenticatorError.Code(rawValue: code)), "\(code) is no longer a code")
+        for code in [
+            "cancelled", "notAllowed", "timedOut", "noCredentials", "excludedCredential", "unsupported",
+            "deviceNotConfigured", "invalidOptions",
+        ] {
+            #expect(
+                AuthenticatorError.Code.all.contains(AuthenticatorError.Code(rawValue: code)),
+                "\(code) is no longer a code")
             #expect(script.contains(code), "\(code)")
         }
         #expect(!script.contains("?.") && !script.contains("??"), "ES2017: no optional chaining or nullish coalescing")

@@ -1,8 +1,9 @@
 import Foundation
 import LatchkeyAPI
-@testable import LatchkeyClient
 import Testing
 import WebAuthn
+
+@testable import LatchkeyClient
 
 /// The clients over a scripted transport: headers, cookies and every way a response can fail.
 @Suite("Client transport handling")
@@ -25,8 +26,13 @@ struct ClientTransportTests {
 
     static func server() throws -> URL { try #require(URL(string: "https://rp.example")) }
 
-    static func json(_ status: Int, _ body: String, setCookies: [String] = []) -> Result<HTTPResponse, LatchkeyClientError> {
-        .success(HTTPResponse(status: status, headers: ["Content-Type": "application/json"], setCookies: setCookies, body: Array(body.utf8)))
+    static func json(_ status: Int, _ body: String, setCookies: [String] = []) -> Result<
+        HTTPResponse, LatchkeyClientError
+    > {
+        .success(
+            HTTPResponse(
+                status: status, headers: ["Content-Type": "application/json"], setCookies: setCookies,
+                body: Array(body.utf8)))
     }
 
     @Test("the ceremony cookie from options goes back with the result; an expired cookie is dropped")
@@ -34,14 +40,16 @@ struct ClientTransportTests {
         let options = #"{"status":"ok","errorMessage":"","challenge":"AQID","rpId":"rp.example","allowCredentials":[]}"#
         let transport = ScriptedTransport([
             Self.json(200, options, setCookies: ["latchkey_ceremony=abc; Path=/; HttpOnly; Max-Age=300"]),
-            Self.json(200, #"{"status":"ok","errorMessage":""}"#, setCookies: ["latchkey_ceremony=; Path=/; Max-Age=0"]),
+            Self.json(
+                200, #"{"status":"ok","errorMessage":""}"#, setCookies: ["latchkey_ceremony=; Path=/; Max-Age=0"]),
             Self.json(200, options),
         ])
         let client = ConformanceClient(server: try Self.server(), transport: transport)
         let parsed = try await client.assertionOptions(ServerRequestOptionsRequest(username: nil))
         #expect(parsed.challenge.bytes == [1, 2, 3] && parsed.allowCredentials == nil)
         let assertion = AuthenticationCredential(
-            rawId: [1], response: AuthenticatorAssertionResponse(clientDataJSON: [1], authenticatorData: [2], signature: [3])
+            rawId: [1],
+            response: AuthenticatorAssertionResponse(clientDataJSON: [1], authenticatorData: [2], signature: [3])
         )
         try await client.assertionResult(assertion)
         _ = try await client.assertionOptions(ServerRequestOptionsRequest(username: nil))
@@ -59,7 +67,8 @@ struct ClientTransportTests {
         let transport = ScriptedTransport([Self.json(200, #"{"status":"ok","errorMessage":""}"#)])
         let client = ConformanceClient(server: try Self.server(), transport: transport, origin: "https://rp.example")
         let assertion = AuthenticationCredential(
-            rawId: [1], response: AuthenticatorAssertionResponse(clientDataJSON: [1], authenticatorData: [2], signature: [3])
+            rawId: [1],
+            response: AuthenticatorAssertionResponse(clientDataJSON: [1], authenticatorData: [2], signature: [3])
         )
         try await client.assertionResult(assertion)
         #expect(await transport.sent.map { $0.headers["Origin"] } == ["https://rp.example"])
@@ -68,12 +77,16 @@ struct ClientTransportTests {
     @Test("conformance failures carry errorCode and errorMessage, or the code failed without errorCode")
     func conformanceErrors() async throws {
         let transport = ScriptedTransport([
-            Self.json(400, #"{"status":"failed","errorMessage":"challenge does not match","errorCode":"challengeMismatch"}"#),
+            Self.json(
+                400, #"{"status":"failed","errorMessage":"challenge does not match","errorCode":"challengeMismatch"}"#),
             Self.json(200, #"{"status":"failed","errorMessage":"nope"}"#),
         ])
         let client = ConformanceClient(server: try Self.server(), transport: transport)
         let request = ServerRequestOptionsRequest(username: "x")
-        await #expect(throws: LatchkeyClientError.server(status: 400, code: "challengeMismatch", message: "challenge does not match")) {
+        await #expect(
+            throws: LatchkeyClientError.server(
+                status: 400, code: "challengeMismatch", message: "challenge does not match")
+        ) {
             try await client.assertionOptions(request)
         }
         await #expect(throws: LatchkeyClientError.server(status: 200, code: "failed", message: "nope")) {
@@ -81,7 +94,9 @@ struct ClientTransportTests {
         }
     }
 
-    @Test("native errors carry the server's code and message; other bodies are unexpected responses; the bearer token is sent")
+    @Test(
+        "native errors carry the server's code and message; other bodies are unexpected responses; the bearer token is sent"
+    )
     func nativeErrors() async throws {
         let transport = ScriptedTransport([
             Self.json(401, #"{"error":{"code":"session.required","message":"sign in first"}}"#),
@@ -91,11 +106,17 @@ struct ClientTransportTests {
         ])
         let client = NativeClient(server: try Self.server(), transport: transport)
         await client.setSessionToken("tok")
-        await #expect(throws: LatchkeyClientError.server(status: 401, code: "session.required", message: "sign in first")) {
+        await #expect(
+            throws: LatchkeyClientError.server(status: 401, code: "session.required", message: "sign in first")
+        ) {
             try await client.me()
         }
-        await #expect { try await client.me() } throws: { ($0 as? LatchkeyClientError)?.code == "client.unexpectedResponse" }
-        await #expect { try await client.me() } throws: { ($0 as? LatchkeyClientError)?.code == "client.unexpectedResponse" }
+        await #expect { try await client.me() } throws: {
+            ($0 as? LatchkeyClientError)?.code == "client.unexpectedResponse"
+        }
+        await #expect { try await client.me() } throws: {
+            ($0 as? LatchkeyClientError)?.code == "client.unexpectedResponse"
+        }
         await #expect(throws: LatchkeyClientError.transport("connection refused")) { try await client.me() }
         #expect(await transport.sent.first?.headers["Authorization"] == "Bearer tok")
     }
@@ -103,6 +124,9 @@ struct ClientTransportTests {
     @Test("Set-Cookie fields Foundation joined with commas are split again, Expires dates intact")
     func setCookieSplitting() {
         let joined = "a=1; Path=/; Expires=Wed, 21 Oct 2015 07:28:00 GMT, b=2; HttpOnly"
-        #expect(URLSessionTransport.splitSetCookie(joined) == ["a=1; Path=/; Expires=Wed, 21 Oct 2015 07:28:00 GMT", "b=2; HttpOnly"])
+        #expect(
+            URLSessionTransport.splitSetCookie(joined) == [
+                "a=1; Path=/; Expires=Wed, 21 Oct 2015 07:28:00 GMT", "b=2; HttpOnly",
+            ])
     }
 }

@@ -1,5 +1,6 @@
-@testable import LatchkeyClient
 import Testing
+
+@testable import LatchkeyClient
 
 /// The client's cookie jar: `Set-Cookie` fields in, one `Cookie` header out.
 @Suite("Cookie jar")

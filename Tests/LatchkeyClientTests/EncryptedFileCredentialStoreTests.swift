@@ -75,7 +75,8 @@ struct EncryptedFileCredentialStoreTests {
             options: relyingParty.beginRegistration(user: user, residentKey: .required), origin: "https://example.com"
         )
         let second = VirtualAuthenticator(store: passphraseStore())
-        let assertion = try await second.authenticate(options: relyingParty.beginAuthentication(), origin: "https://example.com")
+        let assertion = try await second.authenticate(
+            options: relyingParty.beginAuthentication(), origin: "https://example.com")
         #expect(assertion.rawId == registration.rawId)
     }
 
@@ -85,35 +86,44 @@ struct EncryptedFileCredentialStoreTests {
         let before = try contents()
         let wrong = passphraseStore("battery staple")
         await expectError({ if case .wrongKey = $0 { true } else { false } }) { _ = try await wrong.all() }
-        await expectError({ if case .wrongKey = $0 { true } else { false } }) { try await wrong.save(Self.credential(2)) }
+        await expectError({ if case .wrongKey = $0 { true } else { false } }) {
+            try await wrong.save(Self.credential(2))
+        }
         await expectError({ if case .wrongKey = $0 { true } else { false } }) { try await wrong.delete(id: [1, 1, 1]) }
         #expect(try contents() == before)
     }
 
-    @Test("corrupted file: a flipped ciphertext byte, truncation, or garbage give corrupted, and nothing is overwritten",
-          arguments: [Damage.flipSealedByte, .truncate, .garbage])
+    @Test(
+        "corrupted file: a flipped ciphertext byte, truncation, or garbage give corrupted, and nothing is overwritten",
+        arguments: [Damage.flipSealedByte, .truncate, .garbage])
     func corrupted(damage: Damage) async throws {
         try await passphraseStore().save(Self.credential(1))
         let damaged = try damage.apply(to: contents())
         try damaged.write(to: URL(fileURLWithPath: path))
         let store = passphraseStore()
         await expectError({ if case .corrupted = $0 { true } else { false } }) { _ = try await store.all() }
-        await expectError({ if case .corrupted = $0 { true } else { false } }) { try await store.save(Self.credential(2)) }
+        await expectError({ if case .corrupted = $0 { true } else { false } }) {
+            try await store.save(Self.credential(2))
+        }
         #expect(try contents() == damaged)
     }
 
     @Test("a newer format version is refused with its number")
     func newerVersion() async throws {
         try await passphraseStore().save(Self.credential(1))
-        let text = String(decoding: try contents(), as: UTF8.self).replacingOccurrences(of: #""version":1"#, with: #""version":2"#)
+        let text = String(decoding: try contents(), as: UTF8.self).replacingOccurrences(
+            of: #""version":1"#, with: #""version":2"#)
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        await expectError({ $0 == .unsupportedVersion(path: path, version: 2) }) { _ = try await passphraseStore().all() }
+        await expectError({ $0 == .unsupportedVersion(path: path, version: 2) }) {
+            _ = try await passphraseStore().all()
+        }
     }
 
     @Test("key file: created 0600 beside the store on first save and reused; a missing or too-open key file is refused")
     func keyFile() async throws {
         let keyPath = path + ".key"
-        let store = EncryptedFileCredentialStore(path: path, keySource: .fromEnvironment(storePath: path, environment: [:]))
+        let store = EncryptedFileCredentialStore(
+            path: path, keySource: .fromEnvironment(storePath: path, environment: [:]))
         try await store.save(Self.credential(1))
         let attributes = try FileManager.default.attributesOfItem(atPath: keyPath)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
@@ -130,7 +140,8 @@ struct EncryptedFileCredentialStoreTests {
         try FileManager.default.removeItem(atPath: keyPath)
         let before = try contents()
         await expectError({ if case .keyFile = $0 { true } else { false } }) {
-            try await EncryptedFileCredentialStore(path: path, keySource: .keyFile(path: keyPath)).save(Self.credential(2))
+            try await EncryptedFileCredentialStore(path: path, keySource: .keyFile(path: keyPath)).save(
+                Self.credential(2))
         }
         #expect(try contents() == before)
         #expect(!FileManager.default.fileExists(atPath: keyPath))
@@ -138,8 +149,12 @@ struct EncryptedFileCredentialStoreTests {
 
     @Test("LATCHKEY_STORE_PASSPHRASE picks the passphrase; empty or unset picks the key file")
     func keySourceFromEnvironment() {
-        #expect(StoreKeySource.fromEnvironment(storePath: "/s", environment: ["LATCHKEY_STORE_PASSPHRASE": "pw"]) == .passphrase("pw"))
-        #expect(StoreKeySource.fromEnvironment(storePath: "/s", environment: ["LATCHKEY_STORE_PASSPHRASE": ""]) == .keyFile(path: "/s.key"))
+        #expect(
+            StoreKeySource.fromEnvironment(storePath: "/s", environment: ["LATCHKEY_STORE_PASSPHRASE": "pw"])
+                == .passphrase("pw"))
+        #expect(
+            StoreKeySource.fromEnvironment(storePath: "/s", environment: ["LATCHKEY_STORE_PASSPHRASE": ""])
+                == .keyFile(path: "/s.key"))
         #expect(StoreKeySource.fromEnvironment(storePath: "/s", environment: [:]) == .keyFile(path: "/s.key"))
     }
 

@@ -24,7 +24,9 @@ struct KeychainCredentialStoreTests {
 
         func add(account: String, data: Data) throws(KeychainStoreError) {
             try locked { () throws(KeychainStoreError) in
-                guard items[account] == nil else { throw KeychainStoreError(status: KeychainStoreError.duplicateItem, "duplicate") }
+                guard items[account] == nil else {
+                    throw KeychainStoreError(status: KeychainStoreError.duplicateItem, "duplicate")
+                }
                 items[account] = data
             }
         }
@@ -38,8 +40,12 @@ struct KeychainCredentialStoreTests {
         }
 
         func data(account: String) throws(KeychainStoreError) -> Data? { try locked { items[account] } }
-        func allItems() throws(KeychainStoreError) -> [(account: String, data: Data)] { try locked { items.map { ($0.key, $0.value) } } }
-        func delete(account: String) throws(KeychainStoreError) -> Bool { try locked { items.removeValue(forKey: account) != nil } }
+        func allItems() throws(KeychainStoreError) -> [(account: String, data: Data)] {
+            try locked { items.map { ($0.key, $0.value) } }
+        }
+        func delete(account: String) throws(KeychainStoreError) -> Bool {
+            try locked { items.removeValue(forKey: account) != nil }
+        }
         func put(_ account: String, _ data: Data) { lock.withLock { items[account] = data } }
     }
 
@@ -55,7 +61,9 @@ struct KeychainCredentialStoreTests {
     func roundTrip() async throws {
         let keychain = MemoryKeychain()
         let store = KeychainCredentialStore(service: "test", keychain: keychain)
-        let (first, second, other) = (credential(1, at: 20), credential(2, at: 10), credential(3, rpID: "other.example", at: 5))
+        let (first, second, other) = (
+            credential(1, at: 20), credential(2, at: 10), credential(3, rpID: "other.example", at: 5)
+        )
         for credential in [first, second, other] { try await store.save(credential) }
         var renamed = first
         renamed.userName = "renamed"

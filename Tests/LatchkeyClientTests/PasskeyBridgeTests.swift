@@ -16,7 +16,8 @@ struct PasskeyBridgeTests {
         store: any CredentialStore = InMemoryCredentialStore(), choice: CredentialChoice = .mostRecent
     ) -> PasskeyBridge {
         let authenticator = VirtualAuthenticator(configuration: configuration, store: store)
-        return PasskeyBridge(authenticator: VirtualAuthenticatorAdapter(authenticator, origin: Self.origin, choice: choice))
+        return PasskeyBridge(
+            authenticator: VirtualAuthenticatorAdapter(authenticator, origin: Self.origin, choice: choice))
     }
 
     func json(_ value: some Encodable) throws -> String {
@@ -45,38 +46,44 @@ struct PasskeyBridgeTests {
         let bridge = bridge()
         let creation = relyingParty.beginRegistration(user: user, residentKey: .required)
         let registered = try Envelope(await bridge.register(optionsJSON: try json(creation)))
-        let credential = try RegistrationCredential.parse(JSONSerialization.data(withJSONObject: try #require(registered.data)))
-        let verified = try await relyingParty.finishRegistration(credential, expectedChallenge: creation.challenge.bytes)
+        let credential = try RegistrationCredential.parse(
+            JSONSerialization.data(withJSONObject: try #require(registered.data)))
+        let verified = try await relyingParty.finishRegistration(
+            credential, expectedChallenge: creation.challenge.bytes)
 
         let request = relyingParty.beginAuthentication()
         let envelope = try Envelope(await bridge.authenticate(optionsJSON: try json(request)))
         #expect(envelope.ok)
-        let assertion = try AuthenticationCredential.parse(JSONSerialization.data(withJSONObject: try #require(envelope.data)))
+        let assertion = try AuthenticationCredential.parse(
+            JSONSerialization.data(withJSONObject: try #require(envelope.data)))
         let record = CredentialRecord(
             id: verified.credentialID, publicKey: verified.publicKey, signCount: verified.signCount,
             userHandle: user.id.bytes, backupEligible: verified.backupEligible
         )
-        let result = try relyingParty.finishAuthentication(assertion, expectedChallenge: request.challenge.bytes, credential: record)
+        let result = try relyingParty.finishAuthentication(
+            assertion, expectedChallenge: request.challenge.bytes, credential: record)
         #expect(result.credentialID == verified.credentialID)
         #expect(assertion.response.userHandle?.bytes == user.id.bytes)
     }
 
-    @Test("padded and standard base64 challenges and user IDs, and the {publicKey: …} wrapper, are accepted",
-          arguments: [Base64Form.paddedStandard, .unpaddedStandard, .paddedURL])
+    @Test(
+        "padded and standard base64 challenges and user IDs, and the {publicKey: …} wrapper, are accepted",
+        arguments: [Base64Form.paddedStandard, .unpaddedStandard, .paddedURL])
     func acceptsOtherBase64Forms(form: Base64Form) async throws {
         // 0xfb 0xff… gives '+' and '/' in standard base64; 32 bytes need one '=' of padding.
         let challenge: [UInt8] = [0xfb, 0xff, 0xbf] + Array(repeating: 0xfe, count: 29)
         let userID: [UInt8] = [0xff, 0xef, 0xfe, 0x01, 0x02]
         let options = """
-        {"publicKey":{"rp":{"id":"example.com","name":"Example"},
-         "user":{"id":"\(form.encode(userID))","name":"alice","displayName":"Alice"},
-         "challenge":"\(form.encode(challenge))","pubKeyCredParams":[{"type":"public-key","alg":-7}],
-         "authenticatorSelection":{"residentKey":"required"}}}
-        """
+            {"publicKey":{"rp":{"id":"example.com","name":"Example"},
+             "user":{"id":"\(form.encode(userID))","name":"alice","displayName":"Alice"},
+             "challenge":"\(form.encode(challenge))","pubKeyCredParams":[{"type":"public-key","alg":-7}],
+             "authenticatorSelection":{"residentKey":"required"}}}
+            """
         let bridge = bridge()
         let envelope = try Envelope(await bridge.register(optionsJSON: options))
         #expect(envelope.ok)
-        let credential = try RegistrationCredential.parse(JSONSerialization.data(withJSONObject: try #require(envelope.data)))
+        let credential = try RegistrationCredential.parse(
+            JSONSerialization.data(withJSONObject: try #require(envelope.data)))
         _ = try await relyingParty.finishRegistration(credential, expectedChallenge: challenge)
 
         let request = #"{"challenge":"\#(form.encode(challenge))","rpId":"example.com"}"#
@@ -104,7 +111,8 @@ struct PasskeyBridgeTests {
     func excludedCredential() async throws {
         let store = InMemoryCredentialStore()
         let bridge = bridge(store: store)
-        let first = try Envelope(await bridge.register(optionsJSON: try json(relyingParty.beginRegistration(user: user))))
+        let first = try Envelope(
+            await bridge.register(optionsJSON: try json(relyingParty.beginRegistration(user: user))))
         let id = try #require(first.data?["rawId"] as? String)
         let again = relyingParty.beginRegistration(
             user: user, excludeCredentials: [PublicKeyCredentialDescriptor(id: try #require(Base64URL.decode(id)))]
@@ -116,7 +124,9 @@ struct PasskeyBridgeTests {
     @Test("noCredentials: nothing stored for the RP, or none of allowCredentials")
     func noCredentials() async throws {
         let bridge = bridge()
-        #expect(try Envelope(await bridge.authenticate(optionsJSON: try json(relyingParty.beginAuthentication()))).failure == "noCredentials")
+        #expect(
+            try Envelope(await bridge.authenticate(optionsJSON: try json(relyingParty.beginAuthentication()))).failure
+                == "noCredentials")
         let named = relyingParty.beginAuthentication(allowCredentials: [PublicKeyCredentialDescriptor(id: [1, 2, 3])])
         #expect(try Envelope(await bridge.authenticate(optionsJSON: try json(named))).failure == "noCredentials")
     }
@@ -124,9 +134,12 @@ struct PasskeyBridgeTests {
     @Test("cancelled: the account chooser picks nothing")
     func cancelled() async throws {
         let store = InMemoryCredentialStore()
-        _ = await bridge(store: store).register(optionsJSON: try json(relyingParty.beginRegistration(user: user, residentKey: .required)))
+        _ = await bridge(store: store).register(
+            optionsJSON: try json(relyingParty.beginRegistration(user: user, residentKey: .required)))
         let chooser = bridge(store: store, choice: .ask { _ in nil })
-        #expect(try Envelope(await chooser.authenticate(optionsJSON: try json(relyingParty.beginAuthentication()))).failure == "cancelled")
+        #expect(
+            try Envelope(await chooser.authenticate(optionsJSON: try json(relyingParty.beginAuthentication()))).failure
+                == "cancelled")
     }
 
     @Test("notAllowed: user verification required from an authenticator without it")
@@ -146,7 +159,9 @@ struct PasskeyBridgeTests {
 
     @Test("failed: the authenticator's credential store breaks, and the message says so")
     func failed() async throws {
-        let envelope = try Envelope(await bridge(store: BrokenStore()).register(optionsJSON: try json(relyingParty.beginRegistration(user: user))))
+        let envelope = try Envelope(
+            await bridge(store: BrokenStore()).register(
+                optionsJSON: try json(relyingParty.beginRegistration(user: user))))
         #expect(envelope.failure == "failed")
         #expect(envelope.message?.contains("disk on fire") == true)
     }
@@ -161,7 +176,8 @@ enum Base64Form: Sendable, CustomStringConvertible {
         switch self {
         case .paddedStandard: return standard
         case .unpaddedStandard: return standard.replacingOccurrences(of: "=", with: "")
-        case .paddedURL: return standard.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        case .paddedURL:
+            return standard.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
         }
     }
 

@@ -1,5 +1,6 @@
-@testable import LatchkeyClient
 import Testing
+
+@testable import LatchkeyClient
 
 /// The lifecycle every AuthenticationServices ceremony runs through, on real continuations: one at a time, finished
 /// once, by the delegate, ``PendingCeremony/cancel()``, the caller's task being cancelled, or the timeout.

@@ -13,7 +13,8 @@ struct PlatformRequestTests {
     @Test("registration: user name and display name, algorithms in order, attestation, user verification, resident key")
     func registrationValues() throws {
         var options = relyingParty.beginRegistration(
-            user: user, excludeCredentials: [PublicKeyCredentialDescriptor(id: [9, 9], transports: [.usb, .nfc, .internal])],
+            user: user,
+            excludeCredentials: [PublicKeyCredentialDescriptor(id: [9, 9], transports: [.usb, .nfc, .internal])],
             residentKey: .required, userVerification: .required, attestation: .direct
         )
         options.pubKeyCredParams = [.init(alg: .edDSA), .init(alg: .es256), .init(alg: COSEAlgorithm(rawValue: -257))]
@@ -21,12 +22,16 @@ struct PlatformRequestTests {
         let request = try PlatformRegistrationRequest(options: options)
         #expect(request.relyingPartyIdentifier == "example.com")
         #expect(request.challenge == Data(options.challenge.bytes))
-        #expect(request.userID == Data([7, 7]) && request.userName == "alice" && request.userDisplayName == "Alice Liddell")
+        #expect(
+            request.userID == Data([7, 7]) && request.userName == "alice" && request.userDisplayName == "Alice Liddell")
         #expect(request.algorithms == [-8, -7, -257])
         #expect(request.attestationPreference == "direct")
         #expect(request.userVerificationPreference == "required")
         #expect(request.residentKeyPreference == "required")
-        #expect(request.excludedCredentials == [PlatformCredentialDescriptor(id: Data([9, 9]), transports: [.usb, .nfc, .internal])])
+        #expect(
+            request.excludedCredentials == [
+                PlatformCredentialDescriptor(id: Data([9, 9]), transports: [.usb, .nfc, .internal])
+            ])
         #expect(request.excludedCredentials[0].securityKeyTransports == ["usb", "nfc"])
         #expect(request.timeout == .seconds(120))
         #expect(request.providers == [.platform, .securityKey])
@@ -44,10 +49,14 @@ struct PlatformRequestTests {
         options.authenticatorSelection = nil
         #expect(try PlatformRegistrationRequest(options: options).residentKeyPreference == "discouraged")
         options.pubKeyCredParams = []
-        #expect(try PlatformRegistrationRequest(options: options).algorithms == [-7, -257], "WebAuthn's default for an empty list")
+        #expect(
+            try PlatformRegistrationRequest(options: options).algorithms == [-7, -257],
+            "WebAuthn's default for an empty list")
     }
 
-    @Test("registration providers: platform needs ES256; platform attachment, conditional style or no security keys ask it alone")
+    @Test(
+        "registration providers: platform needs ES256; platform attachment, conditional style or no security keys ask it alone"
+    )
     func registrationProviders() throws {
         var options = relyingParty.beginRegistration(user: user)
         options.pubKeyCredParams = [.init(alg: .es256)]
@@ -56,14 +65,20 @@ struct PlatformRequestTests {
         options.authenticatorSelection = AuthenticatorSelectionCriteria(authenticatorAttachment: .platform)
         #expect(try PlatformRegistrationRequest(options: options).providers == [.platform])
         options.authenticatorSelection = AuthenticatorSelectionCriteria(authenticatorAttachment: .crossPlatform)
-        #expect(try PlatformRegistrationRequest(options: options).providers == [.platform, .securityKey], "a phone through a QR code is cross-platform")
+        #expect(
+            try PlatformRegistrationRequest(options: options).providers == [.platform, .securityKey],
+            "a phone through a QR code is cross-platform")
 
         options.authenticatorSelection = nil
         options.pubKeyCredParams = [.init(alg: .edDSA)]
         #expect(try PlatformRegistrationRequest(options: options).providers == [.securityKey])
-        let refusal = #expect(throws: AuthenticatorError.self) { try PlatformRegistrationRequest(options: options, allowsSecurityKeys: false) }
+        let refusal = #expect(throws: AuthenticatorError.self) {
+            try PlatformRegistrationRequest(options: options, allowsSecurityKeys: false)
+        }
         #expect(refusal?.code == .unsupported)
-        let conditional = #expect(throws: AuthenticatorError.self) { try PlatformRegistrationRequest(options: options, style: .conditional) }
+        let conditional = #expect(throws: AuthenticatorError.self) {
+            try PlatformRegistrationRequest(options: options, style: .conditional)
+        }
         #expect(conditional?.code == .unsupported && conditional?.message.contains("ES256") == true)
     }
 
@@ -71,22 +86,32 @@ struct PlatformRequestTests {
     func registrationRefusals() throws {
         var options = relyingParty.beginRegistration(user: user)
         options.rp.id = nil
-        #expect(throws: AuthenticatorError(.invalidOptions, "the creation options name no RP ID")) { try PlatformRegistrationRequest(options: options) }
-        #expect(try PlatformRegistrationRequest(options: options, defaultRelyingPartyIdentifier: "example.com").relyingPartyIdentifier == "example.com")
+        #expect(throws: AuthenticatorError(.invalidOptions, "the creation options name no RP ID")) {
+            try PlatformRegistrationRequest(options: options)
+        }
+        #expect(
+            try PlatformRegistrationRequest(options: options, defaultRelyingPartyIdentifier: "example.com")
+                .relyingPartyIdentifier == "example.com")
         options.rp.id = "example.com"
         options.challenge = Base64URLBytes([])
-        #expect(throws: AuthenticatorError(.invalidOptions, "the challenge is empty")) { try PlatformRegistrationRequest(options: options) }
+        #expect(throws: AuthenticatorError(.invalidOptions, "the challenge is empty")) {
+            try PlatformRegistrationRequest(options: options)
+        }
         options.challenge = Base64URLBytes([1])
         options.user.id = Base64URLBytes(Array(repeating: 1, count: 65))
-        #expect(throws: AuthenticatorError(.invalidOptions, "user.id must be 1 to 64 bytes")) { try PlatformRegistrationRequest(options: options) }
+        #expect(throws: AuthenticatorError(.invalidOptions, "user.id must be 1 to 64 bytes")) {
+            try PlatformRegistrationRequest(options: options)
+        }
     }
 
     @Test("registration extensions: largeBlob support and PRF, read strictly")
     func registrationExtensions() throws {
-        var options = relyingParty.beginRegistration(user: user, extensions: [
-            "largeBlob": .object(["support": .string("required")]),
-            "prf": .object(["eval": .object(["first": .string("AQID"), "second": .string("BAU")])]),
-        ])
+        var options = relyingParty.beginRegistration(
+            user: user,
+            extensions: [
+                "largeBlob": .object(["support": .string("required")]),
+                "prf": .object(["eval": .object(["first": .string("AQID"), "second": .string("BAU")])]),
+            ])
         var request = try PlatformRegistrationRequest(options: options)
         #expect(request.largeBlob == .required)
         #expect(request.prf == .evaluate(.init(first: Data([1, 2, 3]), second: Data([4, 5]))))
@@ -107,32 +132,41 @@ struct PlatformRequestTests {
     @Test("assertion: credentials with transports, user verification, timeout, username-less")
     func assertionValues() throws {
         let options = relyingParty.beginAuthentication(
-            allowCredentials: [PublicKeyCredentialDescriptor(id: [9, 9], transports: [.internal, .hybrid])], userVerification: .required
+            allowCredentials: [PublicKeyCredentialDescriptor(id: [9, 9], transports: [.internal, .hybrid])],
+            userVerification: .required
         )
         let request = try PlatformAssertionRequest(options: options)
         #expect(request.relyingPartyIdentifier == "example.com" && request.challenge == Data(options.challenge.bytes))
-        #expect(request.allowedCredentials == [PlatformCredentialDescriptor(id: Data([9, 9]), transports: [.internal, .hybrid])])
+        #expect(
+            request.allowedCredentials == [
+                PlatformCredentialDescriptor(id: Data([9, 9]), transports: [.internal, .hybrid])
+            ])
         #expect(request.userVerificationPreference == "required")
         #expect(request.providers == [.platform], "a credential known to be a passkey needs no security key sheet")
 
         let usernameLess = try PlatformAssertionRequest(options: relyingParty.beginAuthentication())
         #expect(usernameLess.allowedCredentials.isEmpty && usernameLess.providers == [.platform, .securityKey])
-        #expect(try PlatformAssertionRequest(options: relyingParty.beginAuthentication(), allowsSecurityKeys: false).providers == [.platform])
+        #expect(
+            try PlatformAssertionRequest(options: relyingParty.beginAuthentication(), allowsSecurityKeys: false)
+                .providers == [.platform])
     }
 
     @Test("assertion providers follow the transports the server knows")
     func assertionProviders() throws {
         func providers(_ transports: [AuthenticatorTransport]?...) throws -> [PlatformProvider] {
-            let options = relyingParty.beginAuthentication(allowCredentials: transports.enumerated().map {
-                PublicKeyCredentialDescriptor(id: [UInt8($0.offset + 1)], transports: $0.element)
-            })
+            let options = relyingParty.beginAuthentication(
+                allowCredentials: transports.enumerated().map {
+                    PublicKeyCredentialDescriptor(id: [UInt8($0.offset + 1)], transports: $0.element)
+                })
             return try PlatformAssertionRequest(options: options).providers
         }
         #expect(try providers([.usb]) == [.securityKey])
         #expect(try providers([.usb, .nfc], [.internal]) == [.platform, .securityKey])
         #expect(try providers(nil) == [.platform, .securityKey])
         #expect(try providers([.hybrid]) == [.platform])
-        let keyOnly = relyingParty.beginAuthentication(allowCredentials: [PublicKeyCredentialDescriptor(id: [1], transports: [.usb])])
+        let keyOnly = relyingParty.beginAuthentication(allowCredentials: [
+            PublicKeyCredentialDescriptor(id: [1], transports: [.usb])
+        ])
         #expect(try PlatformAssertionRequest(options: keyOnly, allowsSecurityKeys: false).providers == [.platform])
     }
 
@@ -148,7 +182,11 @@ struct PlatformRequestTests {
         ])
         var request = try PlatformAssertionRequest(options: options)
         #expect(request.largeBlob == .read)
-        #expect(request.prf == .init(values: .init(first: Data([1])), valuesByCredential: [Data([9, 9]): .init(first: Data([2]), second: Data([3]))]))
+        #expect(
+            request.prf
+                == .init(
+                    values: .init(first: Data([1])),
+                    valuesByCredential: [Data([9, 9]): .init(first: Data([2]), second: Data([3]))]))
         #expect(request.appID == "https://example.com/app-id.json")
 
         options.extensions = ["largeBlob": .object(["write": .string("AQID")])]
@@ -173,8 +211,12 @@ struct PlatformRequestTests {
     @Test("assertion refusals: no RP ID, empty challenge")
     func assertionRefusals() throws {
         let noRP = PublicKeyCredentialRequestOptions(challenge: [1])
-        #expect(throws: AuthenticatorError(.invalidOptions, "the request options name no RP ID")) { try PlatformAssertionRequest(options: noRP) }
-        #expect(try PlatformAssertionRequest(options: noRP, defaultRelyingPartyIdentifier: "example.com").relyingPartyIdentifier == "example.com")
+        #expect(throws: AuthenticatorError(.invalidOptions, "the request options name no RP ID")) {
+            try PlatformAssertionRequest(options: noRP)
+        }
+        #expect(
+            try PlatformAssertionRequest(options: noRP, defaultRelyingPartyIdentifier: "example.com")
+                .relyingPartyIdentifier == "example.com")
         #expect(throws: AuthenticatorError(.invalidOptions, "the challenge is empty")) {
             try PlatformAssertionRequest(options: PublicKeyCredentialRequestOptions(challenge: [], rpId: "example.com"))
         }

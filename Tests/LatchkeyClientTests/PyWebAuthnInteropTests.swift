@@ -21,8 +21,10 @@ struct PyWebAuthnInteropTests {
     static let cases: [Case] =
         // py_webauthn has no ES384 (-35).
         [COSEAlgorithm.es256, .es512, .rs256, .ps256, .edDSA].map { Case(algorithm: $0, attestation: .packedSelf) }
-        + [Case(algorithm: .es256, attestation: .none), Case(algorithm: .es256, attestation: .packed),
-           Case(algorithm: .es256, attestation: .fidoU2F)]
+        + [
+            Case(algorithm: .es256, attestation: .none), Case(algorithm: .es256, attestation: .packed),
+            Case(algorithm: .es256, attestation: .fidoU2F),
+        ]
 
     struct Scenario: Encodable {
         struct Step<Credential: Encodable>: Encodable {
@@ -52,16 +54,18 @@ struct PyWebAuthnInteropTests {
 
     @Test("registration and assertion verify", arguments: cases)
     func verifies(_ testCase: Case) async throws {
-        let mode: AttestationMode = switch testCase.attestation {
-        case .none: .none
-        case .packedSelf: .packedSelf
-        case .packed: .packed(try AttestationCA.makeRoot())
-        case .fidoU2F: .fidoU2F(try AttestationCA.makeRoot())
-        }
+        let mode: AttestationMode =
+            switch testCase.attestation {
+            case .none: .none
+            case .packedSelf: .packedSelf
+            case .packed: .packed(try AttestationCA.makeRoot())
+            case .fidoU2F: .fidoU2F(try AttestationCA.makeRoot())
+            }
         let authenticator = VirtualAuthenticator(configuration: VirtualAuthenticatorConfiguration(attestation: mode))
         let user = UserEntity(id: Array("interop-user".utf8), name: "interop", displayName: "Interop")
         let creation = PublicKeyCredentialCreationOptions(
-            rp: RelyingPartyEntity(id: Self.rpID, name: "Interop"), user: user, challenge: RelyingParty.generateChallenge(),
+            rp: RelyingPartyEntity(id: Self.rpID, name: "Interop"), user: user,
+            challenge: RelyingParty.generateChallenge(),
             pubKeyCredParams: [PublicKeyCredentialParameters(alg: testCase.algorithm)],
             authenticatorSelection: AuthenticatorSelectionCriteria(residentKey: .required), attestation: .direct
         )
@@ -78,7 +82,9 @@ struct PyWebAuthnInteropTests {
         let verdict = try JSONDecoder().decode(Verdict.self, from: output)
         #expect(verdict.ok, "\(verdict.error ?? "")")
         #expect(verdict.registration?.credentialId == registration.id)
-        #expect(verdict.registration?.format == (testCase.attestation == .none ? "none" : testCase.attestation == .fidoU2F ? "fido-u2f" : "packed"))
+        #expect(
+            verdict.registration?.format
+                == (testCase.attestation == .none ? "none" : testCase.attestation == .fidoU2F ? "fido-u2f" : "packed"))
         #expect(verdict.authentication?.credentialId == registration.id)
         #expect(verdict.authentication?.newSignCount == 1)
     }
@@ -88,7 +94,8 @@ struct PyWebAuthnInteropTests {
         let authenticator = VirtualAuthenticator()
         let user = UserEntity(id: [1], name: "x", displayName: "X")
         let creation = PublicKeyCredentialCreationOptions(
-            rp: RelyingPartyEntity(id: Self.rpID, name: "Interop"), user: user, challenge: RelyingParty.generateChallenge(),
+            rp: RelyingPartyEntity(id: Self.rpID, name: "Interop"), user: user,
+            challenge: RelyingParty.generateChallenge(),
             pubKeyCredParams: [PublicKeyCredentialParameters(alg: .es256)],
             authenticatorSelection: AuthenticatorSelectionCriteria(residentKey: .required)
         )
@@ -101,7 +108,8 @@ struct PyWebAuthnInteropTests {
             registration: .init(credential: registration, challenge: creation.challenge.base64URL),
             authentication: .init(credential: assertion, challenge: request.challenge.base64URL)
         )
-        let verdict = try JSONDecoder().decode(Verdict.self, from: InteropPython.run("py_webauthn_verify.py", input: JSONEncoder().encode(scenario)))
+        let verdict = try JSONDecoder().decode(
+            Verdict.self, from: InteropPython.run("py_webauthn_verify.py", input: JSONEncoder().encode(scenario)))
         #expect(!verdict.ok)
     }
 }

@@ -10,7 +10,9 @@ import WebAuthn
 @Suite("Sessions, passkeys and accounts")
 struct AccountManagementTests {
     /// Signs up `name` with `authenticator` and returns the app client carrying the Bearer token.
-    private func signedUpApp(_ server: ServerHarness, _ name: String, _ authenticator: VirtualAuthenticator) async throws -> NativeClient {
+    private func signedUpApp(_ server: ServerHarness, _ name: String, _ authenticator: VirtualAuthenticator)
+        async throws -> NativeClient
+    {
         let app = NativeClient(http: server.app())
         let session: SessionResponse = try await app.signUp(name, with: authenticator).decode()
         await app.http.setBearer(session.session.token)
@@ -41,10 +43,15 @@ struct AccountManagementTests {
         try await withServer(backend) { server in
             let browser = server.browser()
             let web = NativeClient(http: browser)
-            let options: RegistrationOptionsResponse = try await browser
-                .send(.post, APIPaths.Native.registrationOptions, json: RegistrationOptionsRequest(username: "web")).decode()
-            let credential = try await VirtualAuthenticator().register(options: options.options, origin: ServerHarness.origin)
-            let verify = try await browser.send(.post, APIPaths.Native.registrationVerify, json: RegistrationVerifyRequest(ticket: options.ticket, credential: credential))
+            let options: RegistrationOptionsResponse =
+                try await browser
+                .send(.post, APIPaths.Native.registrationOptions, json: RegistrationOptionsRequest(username: "web"))
+                .decode()
+            let credential = try await VirtualAuthenticator().register(
+                options: options.options, origin: ServerHarness.origin)
+            let verify = try await browser.send(
+                .post, APIPaths.Native.registrationVerify,
+                json: RegistrationVerifyRequest(ticket: options.ticket, credential: credential))
             let setCookie = try #require(verify.headers[values: .setCookie].first { $0.hasPrefix("latchkey_session=") })
             #expect(setCookie.contains("HttpOnly"))
             #expect(setCookie.contains("SameSite=Lax"))
@@ -88,10 +95,13 @@ struct AccountManagementTests {
             #expect(synced.aaguid == "00000000-0000-0000-0000-000000000000")
             #expect(list.passkeys[1].lastUsedAt != nil)
 
-            let renamed = try await app.http.send(.patch, APIPaths.Native.passkey(id: synced.id), json: RenamePasskeyRequest(name: "  iPhone "))
+            let renamed = try await app.http.send(
+                .patch, APIPaths.Native.passkey(id: synced.id), json: RenamePasskeyRequest(name: "  iPhone "))
             #expect(renamed.status == .ok)
             #expect(try renamed.decode(PasskeySummary.self).name == "iPhone")
-            let tooLong = try await app.http.send(.patch, APIPaths.Native.passkey(id: synced.id), json: RenamePasskeyRequest(name: String(repeating: "x", count: 65)))
+            let tooLong = try await app.http.send(
+                .patch, APIPaths.Native.passkey(id: synced.id),
+                json: RenamePasskeyRequest(name: String(repeating: "x", count: 65)))
             #expect(tooLong.errorCode == "passkey.invalidName")
 
             let removed = try await app.http.send(.delete, APIPaths.Native.passkey(id: summary.id))
@@ -123,8 +133,12 @@ struct AccountManagementTests {
             let bobs: PasskeyList = try await bob.http.send(.get, APIPaths.Native.passkeys).decode()
             let id = try #require(bobs.passkeys.first?.id)
             #expect(try await alice.http.send(.delete, APIPaths.Native.passkey(id: id)).errorCode == "passkey.notFound")
-            #expect(try await alice.http.send(.patch, APIPaths.Native.passkey(id: id), json: RenamePasskeyRequest(name: "mine")).errorCode == "passkey.notFound")
-            #expect(try await alice.http.send(.delete, APIPaths.Native.passkey(id: "!!")).errorCode == "passkey.notFound")
+            #expect(
+                try await alice.http.send(
+                    .patch, APIPaths.Native.passkey(id: id), json: RenamePasskeyRequest(name: "mine")
+                ).errorCode == "passkey.notFound")
+            #expect(
+                try await alice.http.send(.delete, APIPaths.Native.passkey(id: "!!")).errorCode == "passkey.notFound")
         }
     }
 
@@ -142,7 +156,9 @@ struct AccountManagementTests {
             let signIn = try await NativeClient(http: server.app()).signIn(nil, with: authenticator)
             #expect(signIn.errorCode == "credential.notFound")
             // The name is free again.
-            #expect(try await NativeClient(http: server.app()).signUp("alice", with: VirtualAuthenticator()).status == .created)
+            #expect(
+                try await NativeClient(http: server.app()).signUp("alice", with: VirtualAuthenticator()).status
+                    == .created)
         }
     }
 }

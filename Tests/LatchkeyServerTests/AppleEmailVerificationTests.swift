@@ -8,7 +8,9 @@ import Testing
 @Suite("Sign in with Apple: verified emails")
 struct AppleEmailVerificationTests {
     /// Signs in `subject` with a token carrying `email` and `email_verified: verified`, plus `clientEmail` in the body.
-    private func signIn(_ apple: AppleServer, subject: String, email: String?, verified: Bool, clientEmail: String? = nil) async throws -> SessionResponse {
+    private func signIn(
+        _ apple: AppleServer, subject: String, email: String?, verified: Bool, clientEmail: String? = nil
+    ) async throws -> SessionResponse {
         let nonce = try await apple.issueNonce()
         let token = try await apple.identityToken(subject: subject, rawNonce: nonce, email: email) { claims in
             if email != nil { claims["email_verified"] = .string(verified ? "true" : "false") }
@@ -30,7 +32,8 @@ struct AppleEmailVerificationTests {
             #expect(verified.user.name == "grace@example.com")
             #expect(try await apple.server.store.appleLink(subject: "001.verified")?.emailVerified == true)
 
-            let unverified = try await signIn(apple, subject: "001.unverified", email: "alan@example.com", verified: false)
+            let unverified = try await signIn(
+                apple, subject: "001.unverified", email: "alan@example.com", verified: false)
             #expect(unverified.user.name.hasPrefix("apple-"), "an unverified email does not name the account")
             let link = try #require(try await apple.server.store.appleLink(subject: "001.unverified"))
             #expect(link.email == "alan@example.com" && !link.emailVerified)
@@ -40,7 +43,8 @@ struct AppleEmailVerificationTests {
     @Test(arguments: Backend.available)
     func anEmailTheClientSentIsKeptAsUnverified(_ backend: Backend) async throws {
         try await withAppleServer(backend) { apple throws in
-            let session = try await signIn(apple, subject: "001.client", email: nil, verified: false, clientEmail: "victim@example.com")
+            let session = try await signIn(
+                apple, subject: "001.client", email: nil, verified: false, clientEmail: "victim@example.com")
             #expect(session.user.name.hasPrefix("apple-"))
             let link = try #require(try await apple.server.store.appleLink(subject: "001.client"))
             #expect(link.email == "victim@example.com")

@@ -10,9 +10,12 @@ import VirtualAuthenticator
 /// `POST /v1/apple/notifications`: every event type, replays, and bad payloads, on each database.
 @Suite("Sign in with Apple: server-to-server notifications")
 struct AppleNotificationEndpointTests {
-    private func notify(_ apple: AppleServer, type: String, subject: String, jti: String = UUID().uuidString,
-                        signing: StandInSigning = .apple) async throws -> Reply {
-        let claims = apple.standIn.notificationClaims(type: type, subject: subject, audience: AppleServer.bundleID.rawValue, jti: jti)
+    private func notify(
+        _ apple: AppleServer, type: String, subject: String, jti: String = UUID().uuidString,
+        signing: StandInSigning = .apple
+    ) async throws -> Reply {
+        let claims = apple.standIn.notificationClaims(
+            type: type, subject: subject, audience: AppleServer.bundleID.rawValue, jti: jti)
         let body = try await apple.standIn.notificationBody(claims, signing: signing)
         return try await apple.server.app().send(.post, APIPaths.Apple.notifications, body: ByteBuffer(bytes: body))
     }
@@ -30,7 +33,9 @@ struct AppleNotificationEndpointTests {
 
             let replay = try await notify(apple, type: "email-disabled", subject: "001.mail", jti: "jti-disabled")
             #expect(replay.status == .ok, "a replay is acknowledged")
-            #expect(try await apple.server.store.appleLink(subject: "001.mail")?.emailEnabled == true, "and changes nothing")
+            #expect(
+                try await apple.server.store.appleLink(subject: "001.mail")?.emailEnabled == true, "and changes nothing"
+            )
         }
     }
 
@@ -39,14 +44,16 @@ struct AppleNotificationEndpointTests {
         try await withAppleServer(backend) { apple in
             let session: SessionResponse = try await apple.signIn(apple.server.app(), subject: "001.revoked").decode()
             #expect(try await notify(apple, type: "consent-revoked", subject: "001.revoked").status == .ok)
-            let revoked = try #require(try await apple.server.store.appleLink(subject: "001.revoked"), "the link's history is kept")
+            let revoked = try #require(
+                try await apple.server.store.appleLink(subject: "001.revoked"), "the link's history is kept")
             #expect(revoked.consentRevokedAt != nil)
             #expect(revoked.sealedRefreshToken == nil, "the revoked authorization's token is forgotten")
             let me = try await bearer(apple, session.session.token).send(.get, APIPaths.Native.me)
             #expect(me.status == .unauthorized && me.errorCode == "session.invalid")
             #expect(try await apple.server.store.user(id: try #require(UUID(uuidString: session.user.id))) != nil)
 
-            #expect(try await notify(apple, type: "consent-revoked", subject: "001.revoked").status == .ok, "idempotent")
+            #expect(
+                try await notify(apple, type: "consent-revoked", subject: "001.revoked").status == .ok, "idempotent")
             #expect(try await notify(apple, type: "consent-revoked", subject: "001.never-linked").status == .ok)
 
             // The user consents again: Apple treats it as a first sign-in, the server returns it to the same account.
@@ -80,12 +87,14 @@ struct AppleNotificationEndpointTests {
     func aBadPayloadIsRefusedWithItsCode(_ backend: Backend) async throws {
         try await withAppleServer(backend) { apple in
             try await apple.signIn(apple.server.app(), subject: "001.forged")
-            let forged = try await notify(apple, type: "consent-revoked", subject: "001.forged", signing: .tamperedPayload)
+            let forged = try await notify(
+                apple, type: "consent-revoked", subject: "001.forged", signing: .tamperedPayload)
             #expect(forged.status == .badRequest && forged.errorCode == "apple.badSignature", "\(forged)")
             let unsigned = try await notify(apple, type: "consent-revoked", subject: "001.forged", signing: .unsigned)
             #expect(unsigned.status == .badRequest && unsigned.errorCode == "apple.algorithmNotAllowed", "\(unsigned)")
             let noPayload = try await apple.server.app().send(.post, APIPaths.Apple.notifications, text: "{}")
-            #expect(noPayload.status == .badRequest && noPayload.errorCode == "apple.malformedNotification", "\(noPayload)")
+            #expect(
+                noPayload.status == .badRequest && noPayload.errorCode == "apple.malformedNotification", "\(noPayload)")
             #expect(try await apple.server.store.appleLink(subject: "001.forged") != nil, "nothing changed")
         }
     }

@@ -23,8 +23,11 @@ struct AppleReplayTests {
             #expect(reply.status == .ok, "\(reply)")
             #expect(reply.headers[.cacheControl] == "no-store")
             let nonce: AppleNonceResponse = try reply.decode()
-            #expect(nonce.nonce.count >= 43 && nonce.nonce.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
-            #expect(nonce.expiresAt > before.addingTimeInterval(590) && nonce.expiresAt < Date().addingTimeInterval(610))
+            #expect(
+                nonce.nonce.count >= 43
+                    && nonce.nonce.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+            #expect(
+                nonce.expiresAt > before.addingTimeInterval(590) && nonce.expiresAt < Date().addingTimeInterval(610))
             #expect(try await apple.issueNonce() != nonce.nonce)
         }
     }
@@ -37,10 +40,12 @@ struct AppleReplayTests {
 
             let nonce = try await apple.issueNonce()
             let token = try await apple.identityToken(subject: "001.replay", rawNonce: nonce)
-            let first = try await apple.server.app().send(.post, APIPaths.Apple.signIn, body: JSONObject.buffer(Self.body(token, nonce)))
+            let first = try await apple.server.app().send(
+                .post, APIPaths.Apple.signIn, body: JSONObject.buffer(Self.body(token, nonce)))
             #expect(first.status == .ok, "\(first)")
             for _ in 0..<2 {
-                let replayed = try await apple.server.app().send(.post, APIPaths.Apple.signIn, body: JSONObject.buffer(Self.body(token, nonce)))
+                let replayed = try await apple.server.app().send(
+                    .post, APIPaths.Apple.signIn, body: JSONObject.buffer(Self.body(token, nonce)))
                 #expect(replayed.status == .badRequest && replayed.errorCode == "apple.tokenReplayed", "\(replayed)")
                 #expect(replayed.headers[values: .setCookie].isEmpty, "no session was issued")
                 #expect(!replayed.text.contains("token\":"), "no session token in the answer")
@@ -58,13 +63,17 @@ struct AppleReplayTests {
             let statuses = try await withThrowingTaskGroup(of: Reply.self) { group in
                 for _ in 0..<6 {
                     group.addTask {
-                        try await apple.server.app().send(.post, APIPaths.Apple.signIn, body: JSONObject.buffer(Self.body(token, nonce)))
+                        try await apple.server.app().send(
+                            .post, APIPaths.Apple.signIn, body: JSONObject.buffer(Self.body(token, nonce)))
                     }
                 }
                 return try await group.reduce(into: [Reply]()) { $0.append($1) }
             }
             #expect(statuses.filter { $0.status == .ok }.count == 1, "\(statuses)")
-            #expect(statuses.filter { $0.status == .badRequest }.allSatisfy { ["apple.tokenReplayed", "apple.nonceInvalid"].contains($0.errorCode) })
+            #expect(
+                statuses.filter { $0.status == .badRequest }.allSatisfy {
+                    ["apple.tokenReplayed", "apple.nonceInvalid"].contains($0.errorCode)
+                })
         }
     }
 
@@ -78,7 +87,8 @@ struct AppleReplayTests {
             let stale = try await apple.identityToken(subject: "001.stale", rawNonce: nonce) { claims in
                 (claims["iat"], claims["exp"]) = (.int(now - 20 * 3600), .int(now + 4 * 3600))
             }
-            let refused = try await apple.server.app().send(.post, APIPaths.Apple.signIn, body: JSONObject.buffer(Self.body(stale, nonce)))
+            let refused = try await apple.server.app().send(
+                .post, APIPaths.Apple.signIn, body: JSONObject.buffer(Self.body(stale, nonce)))
             #expect(refused.status == .badRequest && refused.errorCode == "apple.tokenTooOld", "\(refused)")
             #expect(refused.headers[values: .setCookie].isEmpty)
 
@@ -86,12 +96,14 @@ struct AppleReplayTests {
             let late = try await apple.identityToken(subject: "001.stale", rawNonce: nonce) { claims in
                 claims["iat"] = .int(now - 320)
             }
-            let lateReply = try await apple.server.app().send(.post, APIPaths.Apple.signIn, body: JSONObject.buffer(Self.body(late, nonce)))
+            let lateReply = try await apple.server.app().send(
+                .post, APIPaths.Apple.signIn, body: JSONObject.buffer(Self.body(late, nonce)))
             #expect(lateReply.errorCode == "apple.tokenTooOld", "\(lateReply)")
 
             // Nothing was consumed or recorded: the same nonce still signs in with a fresh token.
             let fresh = try await apple.identityToken(subject: "001.stale", rawNonce: nonce)
-            let reply = try await apple.server.app().send(.post, APIPaths.Apple.signIn, body: JSONObject.buffer(Self.body(fresh, nonce)))
+            let reply = try await apple.server.app().send(
+                .post, APIPaths.Apple.signIn, body: JSONObject.buffer(Self.body(fresh, nonce)))
             #expect(reply.status == .ok, "\(reply)")
         }
     }
@@ -104,7 +116,8 @@ struct AppleReplayTests {
             let token = try await apple.identityToken(subject: "001.age", rawNonce: nonce) { claims in
                 claims["iat"] = .int(Int(Date().timeIntervalSince1970) - 45)
             }
-            let reply = try await apple.server.app().send(.post, APIPaths.Apple.signIn, body: JSONObject.buffer(Self.body(token, nonce)))
+            let reply = try await apple.server.app().send(
+                .post, APIPaths.Apple.signIn, body: JSONObject.buffer(Self.body(token, nonce)))
             #expect(reply.errorCode == "apple.tokenTooOld", "\(reply)")
         }
     }
@@ -116,7 +129,8 @@ struct AppleReplayTests {
             let link = try #require(try await apple.server.store.appleLink(subject: "001.nonce"))
             func send(_ nonce: String, subject: String = "001.nonce") async throws -> Reply {
                 let token = try await apple.identityToken(subject: subject, rawNonce: nonce)
-                return try await apple.server.app().send(.post, APIPaths.Apple.signIn, body: JSONObject.buffer(Self.body(token, nonce)))
+                return try await apple.server.app().send(
+                    .post, APIPaths.Apple.signIn, body: JSONObject.buffer(Self.body(token, nonce)))
             }
 
             // Made up by the app, well formed or not.
@@ -137,8 +151,9 @@ struct AppleReplayTests {
 
             // Expired: refused, and left as it was (a second try says expired again, not unknown).
             let issued = Date().addingTimeInterval(-700)
-            let expired = StoredAppleNonce(nonce: "expired-nonce-0123456789abcdefghijklmnopqrs", createdAt: issued,
-                                           expiresAt: issued.addingTimeInterval(600))
+            let expired = StoredAppleNonce(
+                nonce: "expired-nonce-0123456789abcdefghijklmnopqrs", createdAt: issued,
+                expiresAt: issued.addingTimeInterval(600))
             try await apple.server.store.insertAppleNonce(expired)
             for _ in 0..<2 {
                 let late = try await send(expired.nonce)
@@ -154,12 +169,15 @@ struct AppleReplayTests {
         try await withAppleServer(backend) { apple in
             let code = await apple.standIn.issueCode(for: .app(AppleServer.bundleID), subject: "001.first")
             let token = try await apple.identityToken(subject: "001.first", rawNonce: "app-made-nonce")
-            let reply = try await apple.server.app().send(.post, APIPaths.Apple.signIn, body: JSONObject.buffer([
-                "identityToken": token, "rawNonce": "app-made-nonce", "authorizationCode": code,
-            ]))
+            let reply = try await apple.server.app().send(
+                .post, APIPaths.Apple.signIn,
+                body: JSONObject.buffer([
+                    "identityToken": token, "rawNonce": "app-made-nonce", "authorizationCode": code,
+                ]))
             #expect(reply.status == .badRequest && reply.errorCode == "apple.nonceInvalid", "\(reply)")
             #expect(try await apple.server.store.appleLink(subject: "001.first") == nil)
-            #expect(try await apple.server.store.user(named: "ada@privaterelay.appleid.com") == nil, "no user was created")
+            #expect(
+                try await apple.server.store.user(named: "ada@privaterelay.appleid.com") == nil, "no user was created")
             #expect(await apple.standIn.isRedeemed(code: code) == false, "the code was never exchanged")
         }
     }

@@ -23,10 +23,13 @@ struct AppleServer: Sendable {
     var standIn: AppleStandIn { apple.standIn }
 
     /// A valid identity token for the app, after `edit` changes its claims.
-    func identityToken(subject: String, rawNonce: String?, audience: String = AppleServer.bundleID.rawValue,
-                       email: String? = "ada@privaterelay.appleid.com", signing: StandInSigning = .apple,
-                       edit: (inout StandInClaims) -> Void = { _ in }) async throws -> String {
-        var claims = standIn.identityClaims(subject: subject, audience: audience, rawNonce: rawNonce, email: email, isPrivateEmail: true)
+    func identityToken(
+        subject: String, rawNonce: String?, audience: String = AppleServer.bundleID.rawValue,
+        email: String? = "ada@privaterelay.appleid.com", signing: StandInSigning = .apple,
+        edit: (inout StandInClaims) -> Void = { _ in }
+    ) async throws -> String {
+        var claims = standIn.identityClaims(
+            subject: subject, audience: audience, rawNonce: rawNonce, email: email, isPrivateEmail: true)
         edit(&claims)
         return try await standIn.mint(claims, signing: signing)
     }
@@ -40,10 +43,14 @@ struct AppleServer: Sendable {
 
     /// `POST /v1/apple/signin` as an app does after `ASAuthorizationAppleIDProvider`: a fresh server nonce and code for `subject`.
     @discardableResult
-    func signIn(_ http: HTTPSession, subject: String, givenName: String? = nil, familyName: String? = nil,
-                withCode: Bool = true) async throws -> Reply {
+    func signIn(
+        _ http: HTTPSession, subject: String, givenName: String? = nil, familyName: String? = nil,
+        withCode: Bool = true
+    ) async throws -> Reply {
         let rawNonce = try await issueNonce(http)
-        var body: [String: Any] = ["identityToken": try await identityToken(subject: subject, rawNonce: rawNonce), "rawNonce": rawNonce]
+        var body: [String: Any] = [
+            "identityToken": try await identityToken(subject: subject, rawNonce: rawNonce), "rawNonce": rawNonce,
+        ]
         if withCode { body["authorizationCode"] = await standIn.issueCode(for: .app(Self.bundleID), subject: subject) }
         if givenName != nil || familyName != nil {
             body["fullName"] = ["givenName": givenName, "familyName": familyName].compactMapValues { $0 }
@@ -55,7 +62,9 @@ struct AppleServer: Sendable {
     func openRefreshToken(_ link: StoredAppleLink) throws -> String {
         let sealed = try #require(link.sealedRefreshToken)
         let box = try SecretBox(key: secretsKey)
-        return String(decoding: try box.open(Array(sealed), context: Array("apple-refresh-token:\(link.subject)".utf8)), as: UTF8.self)
+        return String(
+            decoding: try box.open(Array(sealed), context: Array("apple-refresh-token:\(link.subject)".utf8)),
+            as: UTF8.self)
     }
 }
 
@@ -110,7 +119,8 @@ func withAppleServer(
     try Data(teamKey.pemRepresentation.utf8).write(to: URL(fileURLWithPath: keyPath))
     let secretsKey = (0..<32).map { _ in UInt8.random(in: .min ... .max) }
 
-    let apple = try await RunningStandIn.start(.init(teamID: AppleServer.teamID, keyID: AppleServer.keyID, teamKey: teamKey.publicKey))
+    let apple = try await RunningStandIn.start(
+        .init(teamID: AppleServer.teamID, keyID: AppleServer.keyID, teamKey: teamKey.publicKey))
     do {
         var settings = ServerSettings.appleTest(keyPath: keyPath, secretsKey: secretsKey)
         settings.appleBaseURL = apple.standIn.baseURL

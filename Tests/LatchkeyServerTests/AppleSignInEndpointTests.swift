@@ -13,7 +13,8 @@ struct AppleSignInEndpointTests {
     @Test(arguments: Backend.available)
     func firstSignInCreatesTheUserAndReturningSignInKeepsTheFirstName(_ backend: Backend) async throws {
         try await withAppleServer(backend) { apple in
-            let first = try await apple.signIn(apple.server.app(), subject: "001.ada", givenName: "Ada", familyName: "Lovelace")
+            let first = try await apple.signIn(
+                apple.server.app(), subject: "001.ada", givenName: "Ada", familyName: "Lovelace")
             #expect(first.status == .created, "\(first)")
             let created: SessionResponse = try first.decode()
             #expect(created.user.name == "ada@privaterelay.appleid.com")
@@ -28,7 +29,9 @@ struct AppleSignInEndpointTests {
 
             let me = try await bearer(apple, returning.session.token).send(.get, APIPaths.Native.me)
             #expect(me.status == .ok)
-            #expect(try await apple.server.store.credentialCount(ofUser: try #require(UUID(uuidString: created.user.id))) == 0)
+            #expect(
+                try await apple.server.store.credentialCount(ofUser: try #require(UUID(uuidString: created.user.id)))
+                    == 0)
         }
     }
 
@@ -36,11 +39,15 @@ struct AppleSignInEndpointTests {
     func aFullNameSentAsOneStringIsTheDisplayName(_ backend: Backend) async throws {
         try await withAppleServer(backend) { apple in
             let nonce = try await apple.issueNonce()
-            let reply = try await apple.server.app().send(.post, APIPaths.Apple.signIn, body: JSONObject.buffer([
-                "identityToken": try await apple.identityToken(subject: "001.formatted", rawNonce: nonce, email: nil), "rawNonce": nonce,
-                "authorizationCode": await apple.standIn.issueCode(for: .app(AppleServer.bundleID), subject: "001.formatted"),
-                "fullName": "Grace Hopper", "clientId": AppleServer.bundleID.rawValue,
-            ]))
+            let reply = try await apple.server.app().send(
+                .post, APIPaths.Apple.signIn,
+                body: JSONObject.buffer([
+                    "identityToken": try await apple.identityToken(
+                        subject: "001.formatted", rawNonce: nonce, email: nil), "rawNonce": nonce,
+                    "authorizationCode": await apple.standIn.issueCode(
+                        for: .app(AppleServer.bundleID), subject: "001.formatted"),
+                    "fullName": "Grace Hopper", "clientId": AppleServer.bundleID.rawValue,
+                ]))
             #expect(reply.status == .created, "\(reply)")
             let created: SessionResponse = try reply.decode()
             #expect(created.user.displayName == "Grace Hopper")
@@ -64,7 +71,8 @@ struct AppleSignInEndpointTests {
 
     /// Each identity token the server must refuse, with the code it answers.
     enum BadToken: String, CaseIterable, Sendable {
-        case expired, futureIssuedAt, wrongIssuer, wrongAudience, wrongNonce, missingNonce, algNone, hs256WithPublicKey, unknownKid, tamperedPayload
+        case expired, futureIssuedAt, wrongIssuer, wrongAudience, wrongNonce, missingNonce, algNone, hs256WithPublicKey,
+            unknownKid, tamperedPayload
 
         var code: String {
             switch self {
@@ -82,14 +90,17 @@ struct AppleSignInEndpointTests {
 
         func token(_ apple: AppleServer, subject: String, rawNonce: String) async throws -> String {
             let now = Int(Date().timeIntervalSince1970)
-            let signing: StandInSigning = switch self {
-            case .algNone: .unsigned
-            case .hs256WithPublicKey: .hmacWithPublicKey
-            case .unknownKid: .unknownKey
-            case .tamperedPayload: .tamperedPayload
-            default: .apple
-            }
-            return try await apple.identityToken(subject: subject, rawNonce: self == .wrongNonce ? "another-nonce" : rawNonce, signing: signing) { claims in
+            let signing: StandInSigning =
+                switch self {
+                case .algNone: .unsigned
+                case .hs256WithPublicKey: .hmacWithPublicKey
+                case .unknownKid: .unknownKey
+                case .tamperedPayload: .tamperedPayload
+                default: .apple
+                }
+            return try await apple.identityToken(
+                subject: subject, rawNonce: self == .wrongNonce ? "another-nonce" : rawNonce, signing: signing
+            ) { claims in
                 switch self {
                 case .expired: (claims["iat"], claims["exp"]) = (.int(now - 1200), .int(now - 600))
                 case .futureIssuedAt: (claims["iat"], claims["exp"]) = (.int(now + 600), .int(now + 1200))
@@ -108,15 +119,20 @@ struct AppleSignInEndpointTests {
             let subject = "001.\(bad.rawValue)"
             let token = try await bad.token(apple, subject: subject, rawNonce: "raw-nonce")
             let code = await apple.standIn.issueCode(for: .app(AppleServer.bundleID), subject: subject)
-            let reply = try await apple.server.app().send(.post, APIPaths.Apple.signIn, body: JSONObject.buffer([
-                "identityToken": token, "rawNonce": "raw-nonce", "authorizationCode": code,
-            ]))
+            let reply = try await apple.server.app().send(
+                .post, APIPaths.Apple.signIn,
+                body: JSONObject.buffer([
+                    "identityToken": token, "rawNonce": "raw-nonce", "authorizationCode": code,
+                ]))
             #expect(reply.status == .badRequest, "\(reply)")
             #expect(reply.errorCode == bad.code, "\(reply)")
             #expect(reply.headers[values: .setCookie].isEmpty)
             #expect(try await apple.server.store.appleLink(subject: subject) == nil)
-            #expect(try await apple.server.store.user(named: "ada@privaterelay.appleid.com") == nil, "no user was created")
-            #expect(await apple.standIn.isRedeemed(code: code) == false, "a token that fails verification never reaches Apple's token endpoint")
+            #expect(
+                try await apple.server.store.user(named: "ada@privaterelay.appleid.com") == nil, "no user was created")
+            #expect(
+                await apple.standIn.isRedeemed(code: code) == false,
+                "a token that fails verification never reaches Apple's token endpoint")
         }
     }
 
@@ -124,15 +140,19 @@ struct AppleSignInEndpointTests {
     func theNonceAndTheFirstCodeAreRequired(_ backend: Backend) async throws {
         try await withAppleServer(backend) { apple in
             let token = try await apple.identityToken(subject: "001.rules", rawNonce: "n1")
-            let noNonce = try await apple.server.app().send(.post, APIPaths.Apple.signIn, body: JSONObject.buffer(["identityToken": token]))
+            let noNonce = try await apple.server.app().send(
+                .post, APIPaths.Apple.signIn, body: JSONObject.buffer(["identityToken": token]))
             #expect(noNonce.status == .badRequest && noNonce.errorCode == "apple.nonceRequired", "\(noNonce)")
             let noCode = try await apple.signIn(apple.server.app(), subject: "001.rules", withCode: false)
             #expect(noCode.status == .badRequest && noCode.errorCode == "apple.codeRequired", "\(noCode)")
-            let otherClient = try await apple.server.app().send(.post, APIPaths.Apple.signIn, body: JSONObject.buffer([
-                "identityToken": token, "rawNonce": "n1", "clientId": "dev.latchkey.other",
-            ]))
+            let otherClient = try await apple.server.app().send(
+                .post, APIPaths.Apple.signIn,
+                body: JSONObject.buffer([
+                    "identityToken": token, "rawNonce": "n1", "clientId": "dev.latchkey.other",
+                ]))
             #expect(otherClient.errorCode == "apple.clientMismatch", "\(otherClient)")
-            let malformed = try await apple.server.app().send(.post, APIPaths.Apple.signIn, body: JSONObject.buffer(["identityToken": "x.y", "rawNonce": "n1"]))
+            let malformed = try await apple.server.app().send(
+                .post, APIPaths.Apple.signIn, body: JSONObject.buffer(["identityToken": "x.y", "rawNonce": "n1"]))
             #expect(malformed.status == .badRequest && malformed.errorCode == "apple.malformedToken", "\(malformed)")
             #expect(try await apple.server.store.appleLink(subject: "001.rules") == nil)
         }
@@ -144,10 +164,13 @@ struct AppleSignInEndpointTests {
             let code = await apple.standIn.issueCode(for: .app(AppleServer.bundleID), subject: "001.code")
             func send() async throws -> Reply {
                 let nonce = try await apple.issueNonce()
-                return try await apple.server.app().send(.post, APIPaths.Apple.signIn, body: JSONObject.buffer([
-                    "identityToken": try await apple.identityToken(subject: "001.code", rawNonce: nonce), "rawNonce": nonce,
-                    "authorizationCode": code,
-                ]))
+                return try await apple.server.app().send(
+                    .post, APIPaths.Apple.signIn,
+                    body: JSONObject.buffer([
+                        "identityToken": try await apple.identityToken(subject: "001.code", rawNonce: nonce),
+                        "rawNonce": nonce,
+                        "authorizationCode": code,
+                    ]))
             }
             #expect(try await send().status == .created)
             let before = try #require(try await apple.server.store.appleLink(subject: "001.code"))
@@ -181,7 +204,8 @@ struct AppleSignInEndpointTests {
             let refused = try await bearer(apple, session.session.token).send(.delete, APIPaths.Native.account)
             #expect(refused.status == .badGateway && refused.errorCode == "apple.revokeFailed", "\(refused)")
             let link = try #require(try await apple.server.store.appleLink(subject: "001.offline"))
-            #expect(try await apple.server.store.user(id: link.userID) != nil, "the account is kept so the user can retry")
+            #expect(
+                try await apple.server.store.user(id: link.userID) != nil, "the account is kept so the user can retry")
             #expect(try await bearer(apple, session.session.token).send(.get, APIPaths.Native.me).status == .ok)
         }
     }
@@ -190,9 +214,12 @@ struct AppleSignInEndpointTests {
     func withoutAppleConfigurationTheRoutesAreDisabled(_ backend: Backend) async throws {
         try await withServer(backend) { server in
             #expect(server.configuration.apple == nil)
-            for (method, path) in [(HTTPRequest.Method.post, APIPaths.Apple.signIn), (.post, APIPaths.Apple.notifications),
-                                   (.get, APIPaths.Apple.authorize), (.post, APIPaths.Apple.nonce)] {
-                let reply = try await server.app().send(method, path, body: method == .post ? JSONObject.buffer(["identityToken": "x"]) : nil)
+            for (method, path) in [
+                (HTTPRequest.Method.post, APIPaths.Apple.signIn), (.post, APIPaths.Apple.notifications),
+                (.get, APIPaths.Apple.authorize), (.post, APIPaths.Apple.nonce),
+            ] {
+                let reply = try await server.app().send(
+                    method, path, body: method == .post ? JSONObject.buffer(["identityToken": "x"]) : nil)
                 #expect(reply.status == .notFound && reply.errorCode == "apple.disabled", "\(path): \(reply)")
             }
         }

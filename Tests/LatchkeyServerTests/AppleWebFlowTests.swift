@@ -15,7 +15,9 @@ struct AppleWebFlowTests {
         let reply = try await browser.send(.get, APIPaths.Apple.authorize)
         #expect(reply.status == .found, "\(reply)")
         let location = try #require(reply.headers[.location])
-        #expect(location.hasPrefix(apple.standIn.baseURL + "/auth/authorize?response_type=code%20id_token&response_mode=form_post&"))
+        #expect(
+            location.hasPrefix(
+                apple.standIn.baseURL + "/auth/authorize?response_type=code%20id_token&response_mode=form_post&"))
         #expect(location.contains("&scope=name%20email&"))
         #expect(reply.headers[.cacheControl] == "no-store")
         let items = try #require(URLComponents(string: location)?.queryItems)
@@ -23,11 +25,15 @@ struct AppleWebFlowTests {
     }
 
     /// What Apple posts back after the user signs in on its page.
-    private func callbackForm(_ apple: AppleServer, query: [String: String], subject: String, user: String? = nil) async throws -> String {
-        var claims = apple.standIn.identityClaims(subject: subject, audience: AppleServer.servicesID.rawValue, email: "grace@example.com")
+    private func callbackForm(_ apple: AppleServer, query: [String: String], subject: String, user: String? = nil)
+        async throws -> String
+    {
+        var claims = apple.standIn.identityClaims(
+            subject: subject, audience: AppleServer.servicesID.rawValue, email: "grace@example.com")
         claims["nonce"] = .string(query["nonce"] ?? "")
         let idToken = try await apple.standIn.mint(claims)
-        let code = await apple.standIn.issueCode(for: .web(AppleServer.servicesID), subject: subject, redirectURI: AppleServer.redirectURI)
+        let code = await apple.standIn.issueCode(
+            for: .web(AppleServer.servicesID), subject: subject, redirectURI: AppleServer.redirectURI)
         var fields = [("code", code), ("id_token", idToken), ("state", query["state"] ?? "")]
         if let user { fields.append(("user", user)) }
         return FormEncoding.encode(fields)
@@ -46,12 +52,15 @@ struct AppleWebFlowTests {
             #expect(query["redirect_uri"] == AppleServer.redirectURI)
             #expect(query["scope"] == "name email")
             let nonce = try #require(query["nonce"])
-            #expect(nonce.count == 64 && nonce.allSatisfy(\.isHexDigit), "the nonce is a SHA-256 hex, never the raw nonce")
+            #expect(
+                nonce.count == 64 && nonce.allSatisfy(\.isHexDigit), "the nonce is a SHA-256 hex, never the raw nonce")
 
-            let body = try await callbackForm(apple, query: query, subject: "001.web",
-                                              user: #"{"name":{"firstName":"Grace","lastName":"Hopper"},"email":"grace@example.com"}"#)
+            let body = try await callbackForm(
+                apple, query: query, subject: "001.web",
+                user: #"{"name":{"firstName":"Grace","lastName":"Hopper"},"email":"grace@example.com"}"#)
             // Apple's page posts cross-site: no Origin of ours and no cookie.
-            let callback = try await apple.server.app().send(.post, APIPaths.Apple.callback, text: body, headers: Self.form)
+            let callback = try await apple.server.app().send(
+                .post, APIPaths.Apple.callback, text: body, headers: Self.form)
             #expect(callback.status == .seeOther, "\(callback)")
             #expect(callback.headers[.location] == "/")
             let cookie = try #require(callback.headers[values: .setCookie].first { $0.hasPrefix("latchkey_session=") })
@@ -62,8 +71,11 @@ struct AppleWebFlowTests {
             let user = try #require(try await apple.server.store.user(id: link.userID))
             #expect(user.displayName == "Grace Hopper")
 
-            let replayed = try await apple.server.app().send(.post, APIPaths.Apple.callback, text: body, headers: Self.form)
-            #expect(replayed.status == .badRequest && replayed.errorCode == "apple.stateInvalid", "a state is used once: \(replayed)")
+            let replayed = try await apple.server.app().send(
+                .post, APIPaths.Apple.callback, text: body, headers: Self.form)
+            #expect(
+                replayed.status == .badRequest && replayed.errorCode == "apple.stateInvalid",
+                "a state is used once: \(replayed)")
         }
     }
 
@@ -74,14 +86,16 @@ struct AppleWebFlowTests {
             var forged = query
             forged["state"] = "made-up-state"
             let unknown = try await apple.server.app().send(
-                .post, APIPaths.Apple.callback, text: try await callbackForm(apple, query: forged, subject: "001.bad"), headers: Self.form
+                .post, APIPaths.Apple.callback, text: try await callbackForm(apple, query: forged, subject: "001.bad"),
+                headers: Self.form
             )
             #expect(unknown.status == .badRequest && unknown.errorCode == "apple.stateInvalid", "\(unknown)")
 
             var wrongNonce = query
             wrongNonce["nonce"] = AppleNonce.hashed("someone else's nonce")
             let mismatch = try await apple.server.app().send(
-                .post, APIPaths.Apple.callback, text: try await callbackForm(apple, query: wrongNonce, subject: "001.bad"), headers: Self.form
+                .post, APIPaths.Apple.callback,
+                text: try await callbackForm(apple, query: wrongNonce, subject: "001.bad"), headers: Self.form
             )
             #expect(mismatch.status == .badRequest && mismatch.errorCode == "apple.nonceMismatch", "\(mismatch)")
 
@@ -92,9 +106,13 @@ struct AppleWebFlowTests {
             let cancelledQuery = try await authorize(apple, apple.server.browser())
             let cancelled = try await apple.server.app().send(
                 .post, APIPaths.Apple.callback,
-                text: FormEncoding.encode([("error", "user_cancelled_authorize"), ("state", cancelledQuery["state"] ?? "")]), headers: Self.form
+                text: FormEncoding.encode([
+                    ("error", "user_cancelled_authorize"), ("state", cancelledQuery["state"] ?? ""),
+                ]), headers: Self.form
             )
-            #expect(cancelled.status == .seeOther && cancelled.headers[.location] == "/?apple_error=user_cancelled_authorize", "\(cancelled)")
+            #expect(
+                cancelled.status == .seeOther
+                    && cancelled.headers[.location] == "/?apple_error=user_cancelled_authorize", "\(cancelled)")
         }
     }
 
@@ -133,7 +151,8 @@ struct AppleWebFlowTests {
 
             let linked = try await apple.signIn(app.http, subject: "001.linus")
             #expect(linked.status == .ok, "\(linked)")
-            #expect(try linked.decode(SessionResponse.self).user.id == signedUp.user.id, "linked to the signed-in account")
+            #expect(
+                try linked.decode(SessionResponse.self).user.id == signedUp.user.id, "linked to the signed-in account")
 
             let fresh: SessionResponse = try await apple.signIn(apple.server.app(), subject: "001.linus").decode()
             #expect(fresh.user.id == signedUp.user.id, "the Apple ID now signs in to the passkey account")
@@ -149,7 +168,9 @@ struct AppleWebFlowTests {
             await other.http.setBearer(otherSession.session.token)
             let taken = try await apple.signIn(other.http, subject: "001.linus")
             #expect(taken.status == .conflict && taken.errorCode == "apple.linkedToAnotherUser", "\(taken)")
-            #expect(try await apple.server.store.appleLinks(ofUser: try #require(UUID(uuidString: otherSession.user.id))).isEmpty)
+            #expect(
+                try await apple.server.store.appleLinks(ofUser: try #require(UUID(uuidString: otherSession.user.id)))
+                    .isEmpty)
         }
     }
 
@@ -157,14 +178,19 @@ struct AppleWebFlowTests {
     func aSignedInBrowserLinksItsAccountThroughTheWebFlow(_ backend: Backend) async throws {
         try await withAppleServer(backend) { apple in
             let browser = apple.server.browser()
-            let signedUp: SessionResponse = try await NativeClient(http: browser).signUp("webber", with: VirtualAuthenticator()).decode()
+            let signedUp: SessionResponse = try await NativeClient(http: browser).signUp(
+                "webber", with: VirtualAuthenticator()
+            ).decode()
             let query = try await authorize(apple, browser)
             let callback = try await apple.server.app().send(
-                .post, APIPaths.Apple.callback, text: try await callbackForm(apple, query: query, subject: "001.webber"), headers: Self.form
+                .post, APIPaths.Apple.callback,
+                text: try await callbackForm(apple, query: query, subject: "001.webber"), headers: Self.form
             )
             #expect(callback.status == .seeOther, "\(callback)")
             let link = try #require(try await apple.server.store.appleLink(subject: "001.webber"))
-            #expect(link.userID.uuidString.lowercased() == signedUp.user.id, "the Apple ID is linked to the browser's account")
+            #expect(
+                link.userID.uuidString.lowercased() == signedUp.user.id,
+                "the Apple ID is linked to the browser's account")
         }
     }
 
@@ -177,7 +203,9 @@ struct AppleWebFlowTests {
             let added = try await app.addPasskey(name: "Laptop", with: authenticator)
             #expect(added.status == .created, "\(added)")
 
-            let passkeySignIn: SessionResponse = try await NativeClient(http: apple.server.app()).signIn(with: authenticator).decode()
+            let passkeySignIn: SessionResponse = try await NativeClient(http: apple.server.app()).signIn(
+                with: authenticator
+            ).decode()
             #expect(passkeySignIn.user.id == session.user.id)
         }
     }

@@ -1,8 +1,9 @@
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
-@testable import LatchkeyServer
 import Testing
+
+@testable import LatchkeyServer
 
 /// `BodyLimitMiddleware` on its own: what a route behind it receives. (The 413 answers of a whole server are in
 /// `OperationsTests`.)
@@ -49,7 +50,8 @@ import Testing
 
     @Test func aBodyOverTheLimitNeverReachesTheRoute() async throws {
         try await Application(router: router(limit: 8)).test(.live) { client in
-            let response = try await client.execute(uri: "/echo", method: .post, body: ByteBuffer(string: String(repeating: "a", count: 9)))
+            let response = try await client.execute(
+                uri: "/echo", method: .post, body: ByteBuffer(string: String(repeating: "a", count: 9)))
             #expect(response.status != .ok)
             #expect(!String(buffer: response.body).contains("collected="))
         }

@@ -1,8 +1,9 @@
 import Foundation
-@testable import LatchkeyServer
 import LatchkeyStore
 import Testing
 import WebAuthn
+
+@testable import LatchkeyServer
 
 /// The sealed ceremony tickets on their own: what a ticket gives back, and what it refuses.
 @Suite("Ceremony tickets")
@@ -22,27 +23,38 @@ struct CeremonyTicketsTests {
             #expect(ticket != again)
             #expect(ticket.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }, "URL- and cookie-safe")
 
-            let (spent, state) = try await tickets.open(ticket, kind: .authentication, as: PendingAuthentication.self, now: now)
+            let (spent, state) = try await tickets.open(
+                ticket, kind: .authentication, as: PendingAuthentication.self, now: now)
             #expect(state == Self.pending)
             #expect(spent.expiresAt == Date(timeIntervalSince1970: 1_800_000_300.25))
-            #expect(spent.id == String(1_800_000_300_250, radix: 16).leftPadded(to: 12) + spent.id.suffix(16),
-                    "the expiry in milliseconds as 12 hex digits, then the 12-byte nonce, base64url")
-            let (otherSpent, _) = try await tickets.open(again, kind: .authentication, as: PendingAuthentication.self, now: now)
+            #expect(
+                spent.id == String(1_800_000_300_250, radix: 16).leftPadded(to: 12) + spent.id.suffix(16),
+                "the expiry in milliseconds as 12 hex digits, then the 12-byte nonce, base64url")
+            let (otherSpent, _) = try await tickets.open(
+                again, kind: .authentication, as: PendingAuthentication.self, now: now)
             #expect(otherSpent.id != spent.id)
 
             await #expect(throws: CeremonyError.expired(.authentication)) {
-                _ = try await tickets.open(ticket, kind: .authentication, as: PendingAuthentication.self, now: spent.expiresAt)
+                _ = try await tickets.open(
+                    ticket, kind: .authentication, as: PendingAuthentication.self, now: spent.expiresAt)
             }
-            await #expect(throws: CeremonyError.notFound(.authentication), "hours later it is no longer opened at all") {
-                _ = try await tickets.open(ticket, kind: .authentication, as: PendingAuthentication.self, now: now.addingTimeInterval(4 * 3600))
+            await #expect(throws: CeremonyError.notFound(.authentication), "hours later it is no longer opened at all")
+            {
+                _ = try await tickets.open(
+                    ticket, kind: .authentication, as: PendingAuthentication.self, now: now.addingTimeInterval(4 * 3600)
+                )
             }
             await #expect(throws: CeremonyError.notFound(.authentication), "nor hours before it was issued") {
-                _ = try await tickets.open(ticket, kind: .authentication, as: PendingAuthentication.self, now: now.addingTimeInterval(-3 * 3600))
+                _ = try await tickets.open(
+                    ticket, kind: .authentication, as: PendingAuthentication.self,
+                    now: now.addingTimeInterval(-3 * 3600))
             }
             let nextHour = now.addingTimeInterval(3600)
             let later = try await tickets.seal(.authentication, state: Self.pending, now: nextHour)
-            #expect(try await tickets.open(later, kind: .authentication, as: PendingAuthentication.self, now: nextHour).1 == Self.pending,
-                    "each hour has its key")
+            #expect(
+                try await tickets.open(later, kind: .authentication, as: PendingAuthentication.self, now: nextHour).1
+                    == Self.pending,
+                "each hour has its key")
         }
     }
 
@@ -56,11 +68,15 @@ struct CeremonyTicketsTests {
             for offset in [0, 0.001, 1, 2, 1_000_000, 100_000_000] as [TimeInterval] {
                 let now = start.addingTimeInterval(offset)
                 let ticket = try await tickets.seal(.authentication, state: Self.pending, now: now)
-                ids.append(try await tickets.open(ticket, kind: .authentication, as: PendingAuthentication.self, now: now).0.id)
+                ids.append(
+                    try await tickets.open(ticket, kind: .authentication, as: PendingAuthentication.self, now: now).0.id
+                )
             }
             #expect(ids == ids.sorted())
             #expect(ids.allSatisfy { $0.count == 28 })
-            #expect(CeremonyTickets.spentID(version: 2, expiry: 0xF, nonce: Array(repeating: 0, count: 12)) == "00000000000f" + "AAAAAAAAAAAAAAAA")
+            #expect(
+                CeremonyTickets.spentID(version: 2, expiry: 0xF, nonce: Array(repeating: 0, count: 12))
+                    == "00000000000f" + "AAAAAAAAAAAAAAAA")
         }
     }
 
@@ -70,7 +86,8 @@ struct CeremonyTicketsTests {
             let tickets = CeremonyTickets(store: server.store, lifetime: .seconds(300))
             let now = Date()
             let old = try await tickets.seal(.authentication, state: Self.pending, now: now, version: 1)
-            let (oldSpent, oldState) = try await tickets.open(old, kind: .authentication, as: PendingAuthentication.self, now: now)
+            let (oldSpent, oldState) = try await tickets.open(
+                old, kind: .authentication, as: PendingAuthentication.self, now: now)
             #expect(oldState == Self.pending)
             let oldBytes = try #require(Base64URL.decode(old))
             #expect(oldSpent.id == Base64URL.encode(Array(oldBytes[5..<17])), "version 1: the nonce alone, as before")
@@ -84,7 +101,8 @@ struct CeremonyTicketsTests {
             oldAsNew[0] = 2
             for changed in [newBytes, oldAsNew] {
                 await #expect(throws: CeremonyError.notFound(.authentication)) {
-                    _ = try await tickets.open(Base64URL.encode(changed), kind: .authentication, as: PendingAuthentication.self, now: now)
+                    _ = try await tickets.open(
+                        Base64URL.encode(changed), kind: .authentication, as: PendingAuthentication.self, now: now)
                 }
             }
         }
@@ -97,11 +115,14 @@ struct CeremonyTicketsTests {
                 .seal(.authentication, state: Self.pending, now: Date())
             // A second instance on the same database opens it.
             let sibling = CeremonyTickets(store: server.store, lifetime: .seconds(300))
-            #expect(try await sibling.open(ticket, kind: .authentication, as: PendingAuthentication.self, now: Date()).1 == Self.pending)
+            #expect(
+                try await sibling.open(ticket, kind: .authentication, as: PendingAuthentication.self, now: Date()).1
+                    == Self.pending)
             try await withServer(.sqlite) { other in
                 let stranger = CeremonyTickets(store: other.store, lifetime: .seconds(300))
                 await #expect(throws: CeremonyError.notFound(.authentication)) {
-                    _ = try await stranger.open(ticket, kind: .authentication, as: PendingAuthentication.self, now: Date())
+                    _ = try await stranger.open(
+                        ticket, kind: .authentication, as: PendingAuthentication.self, now: Date())
                 }
             }
         }
@@ -117,15 +138,17 @@ struct CeremonyTicketsTests {
                 var changed = bytes
                 changed[index] ^= 0x01
                 await #expect(throws: CeremonyError.notFound(.authentication), "byte \(index)") {
-                    _ = try await tickets.open(Base64URL.encode(changed), kind: .authentication, as: PendingAuthentication.self, now: Date())
+                    _ = try await tickets.open(
+                        Base64URL.encode(changed), kind: .authentication, as: PendingAuthentication.self, now: Date())
                 }
             }
             await #expect(throws: CeremonyError.notFound(.registration), "another kind's") {
                 _ = try await tickets.open(ticket, kind: .registration, as: PendingAuthentication.self, now: Date())
             }
             await #expect(throws: CeremonyError.notFound(.authentication), "too long") {
-                _ = try await tickets.open(String(repeating: "A", count: CeremonyTickets.maximumLength + 4), kind: .authentication,
-                                          as: PendingAuthentication.self, now: Date())
+                _ = try await tickets.open(
+                    String(repeating: "A", count: CeremonyTickets.maximumLength + 4), kind: .authentication,
+                    as: PendingAuthentication.self, now: Date())
             }
         }
     }
@@ -135,8 +158,10 @@ struct CeremonyTicketsTests {
         try await withServer(.sqlite) { server in
             let now = Date()
             let purge = ExpiryPurgeService(store: server.store, interval: .seconds(60), logger: quietLogger)
-            let recent = SpentTicket(id: "recent", expiresAt: now.addingTimeInterval(-ExpiryPurgeService.spentTicketGrace + 60))
-            let old = SpentTicket(id: "old", expiresAt: now.addingTimeInterval(-ExpiryPurgeService.spentTicketGrace - 60))
+            let recent = SpentTicket(
+                id: "recent", expiresAt: now.addingTimeInterval(-ExpiryPurgeService.spentTicketGrace + 60))
+            let old = SpentTicket(
+                id: "old", expiresAt: now.addingTimeInterval(-ExpiryPurgeService.spentTicketGrace - 60))
             #expect(try await server.store.spendTicket(recent))
             #expect(try await server.store.spendTicket(old))
             try await purge.purge(now: now)
@@ -158,7 +183,9 @@ struct CeremonyTicketsTests {
         }
     }
 
-    @Test("when the store holding the key cannot be reached, opening a ticket fails as the store does, not as a bad ticket")
+    @Test(
+        "when the store holding the key cannot be reached, opening a ticket fails as the store does, not as a bad ticket"
+    )
     func anUnreachableStoreIsNotABadTicket() async throws {
         try await withServer(.sqlite) { server in
             let ticket = try await CeremonyTickets(store: server.store, lifetime: .seconds(300))
@@ -174,8 +201,8 @@ struct CeremonyTicketsTests {
     }
 }
 
-private extension String {
-    func leftPadded(to length: Int) -> String {
+extension String {
+    fileprivate func leftPadded(to length: Int) -> String {
         String(repeating: "0", count: max(0, length - count)) + self
     }
 }

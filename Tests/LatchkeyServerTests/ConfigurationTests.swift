@@ -36,20 +36,28 @@ struct ConfigurationTests {
         let fingerprint = (0..<32).map { String(format: "%02X", $0) }.joined(separator: ":")
         settings.androidApps = ["com.example.app:\(fingerprint)"]
         let configuration = try ServerConfiguration(settings)
-        #expect(configuration.androidApps.first?.origin == "android:apk-key-hash:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8")
-        #expect(configuration.relyingParty.origins.contains("android:apk-key-hash:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8"))
+        #expect(
+            configuration.androidApps.first?.origin
+                == "android:apk-key-hash:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8")
+        #expect(
+            configuration.relyingParty.origins.contains(
+                "android:apk-key-hash:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8"))
         #expect(configuration.androidApps.first?.colonSeparatedFingerprint == fingerprint)
     }
 
     @Test func flagsOverrideTheEnvironmentWhichOverridesTheFile() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-config-\(UUID().uuidString).json")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "latchkey-config-\(UUID().uuidString).json")
         try Data(#"{"port": 9000, "rpName": "From file", "rpID": "example.com", "rateLimit": 10}"#.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         var flags = ServerSettings()
         flags.port = 9443
         let settings = try ServerSettings.load(
             flags: flags, configFile: file.path,
-            environment: ["LATCHKEY_PORT": "9001", "LATCHKEY_RATE_LIMIT": "0", "LATCHKEY_ORIGINS": "https://example.com, https://www.example.com"]
+            environment: [
+                "LATCHKEY_PORT": "9001", "LATCHKEY_RATE_LIMIT": "0",
+                "LATCHKEY_ORIGINS": "https://example.com, https://www.example.com",
+            ]
         )
         let configuration = try ServerConfiguration(settings)
         #expect(configuration.port == 9443)
@@ -62,7 +70,12 @@ struct ConfigurationTests {
         (ServerSettings.with { $0.port = 70000 }, "--port"),
         (ServerSettings.with { $0.rpID = "https://example.com" }, "--rp-id"),
         (ServerSettings.with { $0.origins = ["https://evil.example"] }, "--origin"),
-        (ServerSettings.with { $0.rpID = "example.com"; $0.origins = ["http://example.com"] }, "--origin"),
+        (
+            ServerSettings.with {
+                $0.rpID = "example.com"
+                $0.origins = ["http://example.com"]
+            }, "--origin"
+        ),
         (ServerSettings.with { $0.origins = ["http://localhost:8080/path"] }, "--origin"),
         (ServerSettings.with { $0.relatedOrigins = ["ftp://example.org"] }, "--related-origin"),
         (ServerSettings.with { $0.userVerification = "always" }, "--user-verification"),
@@ -72,7 +85,10 @@ struct ConfigurationTests {
         (ServerSettings.with { $0.trustedProxies = ["proxy.example"] }, "--trusted-proxy"),
         (ServerSettings.with { $0.appleAppIDs = ["com.example.app"] }, "--apple-app-id"),
         (ServerSettings.with { $0.androidApps = ["com.example.app:ABCD"] }, "--android-app"),
-        (ServerSettings.with { $0.androidApps = ["notapackage:" + String(repeating: "AB", count: 32)] }, "--android-app"),
+        (
+            ServerSettings.with { $0.androidApps = ["notapackage:" + String(repeating: "AB", count: 32)] },
+            "--android-app"
+        ),
         (ServerSettings.with { $0.database = "mysql://db/latchkey" }, "--database"),
         (ServerSettings.with { $0.bodyLimit = 10 }, "--body-limit"),
         (ServerSettings.with { $0.eventLoops = 0 }, "--event-loops"),
@@ -89,10 +105,13 @@ struct ConfigurationTests {
 
     @Test func badEnvironmentAndFilesAreRefused() throws {
         #expect(throws: ConfigurationError.self) { try ServerSettings(environment: ["LATCHKEY_PORT": "eighty"]) }
-        #expect(throws: ConfigurationError.self) { try ServerSettings(environment: ["LATCHKEY_ACCEPT_BASE64URL_TEXT_CHALLENGE": "maybe"]) }
+        #expect(throws: ConfigurationError.self) {
+            try ServerSettings(environment: ["LATCHKEY_ACCEPT_BASE64URL_TEXT_CHALLENGE": "maybe"])
+        }
         #expect(throws: ConfigurationError.self) { try ServerSettings(environment: ["LATCHKEY_EVENT_LOOPS": "two"]) }
         #expect(throws: ConfigurationError.self) { try ServerSettings(configFile: "/nonexistent/latchkey.json") }
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-config-\(UUID().uuidString).json")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "latchkey-config-\(UUID().uuidString).json")
         try Data(#"{"prot": 9000}"#.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         #expect {

@@ -37,7 +37,8 @@ struct ConformanceProfileTests {
             let client = ConformanceClient(http: browser)
             #expect(try await client.register("johndoe", with: authenticator).status == .ok)
 
-            let selection = AuthenticatorSelectionCriteria(authenticatorAttachment: .crossPlatform, requireResidentKey: false, userVerification: .preferred)
+            let selection = AuthenticatorSelectionCriteria(
+                authenticatorAttachment: .crossPlatform, requireResidentKey: false, userVerification: .preferred)
             let request = ServerCreationOptionsRequest(
                 username: "johndoe", displayName: "John Doe", authenticatorSelection: selection, attestation: .direct,
                 extensions: ["example.extension": .bool(true)]
@@ -58,7 +59,8 @@ struct ConformanceProfileTests {
 
             let assertion: ServerRequestOptionsResponse = try await browser.send(
                 .post, APIPaths.Conformance.assertionOptions,
-                json: ServerRequestOptionsRequest(username: "johndoe", userVerification: .required, extensions: ["example.extension": .bool(true)])
+                json: ServerRequestOptionsRequest(
+                    username: "johndoe", userVerification: .required, extensions: ["example.extension": .bool(true)])
             ).decode()
             #expect(assertion.allowCredentials.count == 1)
             #expect(assertion.userVerification == .required)
@@ -70,15 +72,21 @@ struct ConformanceProfileTests {
     @Test(arguments: Backend.available)
     func aTakenUsernameNeedsThatAccountsSession(_ backend: Backend) async throws {
         try await withServer(backend) { server in
-            #expect(try await ConformanceClient(http: server.browser()).register("johndoe", with: VirtualAuthenticator()).status == .ok)
-            let attacker = try await server.browser().send(.post, APIPaths.Conformance.attestationOptions, json: ServerCreationOptionsRequest(username: "johndoe", displayName: "x"))
+            #expect(
+                try await ConformanceClient(http: server.browser()).register("johndoe", with: VirtualAuthenticator())
+                    .status == .ok)
+            let attacker = try await server.browser().send(
+                .post, APIPaths.Conformance.attestationOptions,
+                json: ServerCreationOptionsRequest(username: "johndoe", displayName: "x"))
             #expect(attacker.status == .conflict)
             #expect(attacker.serverResponse?.status == .failed)
             #expect(attacker.serverResponse?.errorCode == "user.nameTaken")
         }
     }
 
-    @Test("adding a passkey through the conformance API needs that account's session at the result", arguments: Backend.available)
+    @Test(
+        "adding a passkey through the conformance API needs that account's session at the result",
+        arguments: Backend.available)
     func addingAPasskeyNeedsTheSessionAtTheResult(_ backend: Backend) async throws {
         try await withServer(backend) { server in
             let browser = server.browser()
@@ -86,7 +94,9 @@ struct ConformanceProfileTests {
             #expect(try await conformance.register("johndoe", with: VirtualAuthenticator()).status == .ok)
             let johnsSession = try #require(await browser.cookies["latchkey_session"])
             let other = server.browser()
-            #expect(try await ConformanceClient(http: other).register("mallory", with: VirtualAuthenticator()).status == .ok)
+            #expect(
+                try await ConformanceClient(http: other).register("mallory", with: VirtualAuthenticator()).status == .ok
+            )
             let mallorysSession = try #require(await other.cookies["latchkey_session"])
             let john = try #require(try await server.store.user(named: "johndoe"))
 
@@ -94,11 +104,13 @@ struct ConformanceProfileTests {
             func addPasskey(presenting session: String?) async throws -> Reply {
                 await browser.setCookie("latchkey_session", johnsSession)
                 let options = try await browser.send(
-                    .post, APIPaths.Conformance.attestationOptions, json: ServerCreationOptionsRequest(username: "johndoe", displayName: "John")
+                    .post, APIPaths.Conformance.attestationOptions,
+                    json: ServerCreationOptionsRequest(username: "johndoe", displayName: "John")
                 )
                 #expect(options.status == .ok, "\(options)")
                 let creation: ServerCreationOptionsResponse = try options.decode()
-                let credential = try await VirtualAuthenticator().register(options: creation.options, origin: ServerHarness.origin)
+                let credential = try await VirtualAuthenticator().register(
+                    options: creation.options, origin: ServerHarness.origin)
                 await browser.setCookie("latchkey_session", session)
                 return try await browser.send(.post, APIPaths.Conformance.attestationResult, json: credential)
             }
@@ -121,9 +133,12 @@ struct ConformanceProfileTests {
     func requiredUserVerificationIsEnforced(_ backend: Backend) async throws {
         try await withServer(backend) { server in
             let authenticator = VirtualAuthenticator()
-            #expect(try await ConformanceClient(http: server.browser()).register("uv", with: authenticator).status == .ok)
+            #expect(
+                try await ConformanceClient(http: server.browser()).register("uv", with: authenticator).status == .ok)
             let reply = try await ConformanceClient(http: server.browser())
-                .login("uv", with: authenticator, userVerification: .required, tampering: Tampering(clearUserVerification: true))
+                .login(
+                    "uv", with: authenticator, userVerification: .required,
+                    tampering: Tampering(clearUserVerification: true))
             try expectFailure(reply, code: .userVerificationRequired)
         }
     }
@@ -133,13 +148,15 @@ struct ConformanceProfileTests {
     /// A registration failure: 4xx, `status: failed`, a message, the code, and no user created.
     private func expectRegistrationFailure(
         _ code: String, tampering: Tampering = .none, attestation: AttestationConveyancePreference? = nil,
-        authenticator: VirtualAuthenticator = VirtualAuthenticator(), edit: @escaping @Sendable (inout [String: Any]) -> Void = { _ in },
+        authenticator: VirtualAuthenticator = VirtualAuthenticator(),
+        edit: @escaping @Sendable (inout [String: Any]) -> Void = { _ in },
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
         for backend in Backend.available {
             try await withServer(backend) { server in
                 let client = ConformanceClient(http: server.browser())
-                let request = ServerCreationOptionsRequest(username: "mallory", displayName: "Mallory", attestation: attestation)
+                let request = ServerCreationOptionsRequest(
+                    username: "mallory", displayName: "Mallory", attestation: attestation)
                 let reply = try await client.register(request, with: authenticator, tampering: tampering, edit: edit)
                 try expectFailure(reply, code: code, sourceLocation: sourceLocation)
                 #expect(try await server.store.user(named: "mallory") == nil, sourceLocation: sourceLocation)
@@ -152,14 +169,19 @@ struct ConformanceProfileTests {
     /// stored credential unchanged.
     private func expectAuthenticationFailure(
         _ code: String, tampering: Tampering = .none, signInFirst: Bool = false,
-        edit: @escaping @Sendable (inout [String: Any]) -> Void = { _ in }, sourceLocation: SourceLocation = #_sourceLocation
+        edit: @escaping @Sendable (inout [String: Any]) -> Void = { _ in },
+        sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
         for backend in Backend.available {
             try await withServer(backend) { server in
                 let authenticator = VirtualAuthenticator()
-                #expect(try await ConformanceClient(http: server.browser()).register("alice", with: authenticator).status == .ok)
+                #expect(
+                    try await ConformanceClient(http: server.browser()).register("alice", with: authenticator).status
+                        == .ok)
                 if signInFirst {
-                    #expect(try await ConformanceClient(http: server.browser()).login("alice", with: authenticator).status == .ok)
+                    #expect(
+                        try await ConformanceClient(http: server.browser()).login("alice", with: authenticator).status
+                            == .ok)
                 }
                 let user = try #require(try await server.store.user(named: "alice"))
                 let before = try await server.store.credentials(ofUser: user.id)
@@ -167,32 +189,42 @@ struct ConformanceProfileTests {
                 let client = ConformanceClient(http: server.browser())
                 let reply = try await client.login("alice", with: authenticator, tampering: tampering, edit: edit)
                 try expectFailure(reply, code: code, sourceLocation: sourceLocation)
-                #expect(try await server.store.credentials(ofUser: user.id) == before, "nothing changed", sourceLocation: sourceLocation)
+                #expect(
+                    try await server.store.credentials(ofUser: user.id) == before, "nothing changed",
+                    sourceLocation: sourceLocation)
                 #expect(await client.http.cookies["latchkey_session"] == nil, sourceLocation: sourceLocation)
             }
         }
     }
 
     @Test func registrationWithTheWrongChallengeFails() async throws {
-        try await expectRegistrationFailure(WebAuthnError.Code.challengeMismatch.rawValue, tampering: Tampering(challenge: Array(repeating: 7, count: 32)))
+        try await expectRegistrationFailure(
+            WebAuthnError.Code.challengeMismatch.rawValue,
+            tampering: Tampering(challenge: Array(repeating: 7, count: 32)))
     }
 
     @Test func registrationFromTheWrongOriginFails() async throws {
-        try await expectRegistrationFailure(WebAuthnError.Code.originNotAllowed.rawValue, tampering: Tampering(origin: "https://evil.example"))
+        try await expectRegistrationFailure(
+            WebAuthnError.Code.originNotAllowed.rawValue, tampering: Tampering(origin: "https://evil.example"))
     }
 
     @Test func registrationWithTheWrongTypeFails() async throws {
-        try await expectRegistrationFailure(WebAuthnError.Code.typeMismatch.rawValue, tampering: Tampering(clientDataType: "webauthn.get"))
+        try await expectRegistrationFailure(
+            WebAuthnError.Code.typeMismatch.rawValue, tampering: Tampering(clientDataType: "webauthn.get"))
     }
 
     @Test func registrationWithTheWrongRPIDHashFails() async throws {
-        try await expectRegistrationFailure(WebAuthnError.Code.rpIdHashMismatch.rawValue, tampering: Tampering(rpID: "evil.example"))
+        try await expectRegistrationFailure(
+            WebAuthnError.Code.rpIdHashMismatch.rawValue, tampering: Tampering(rpID: "evil.example"))
     }
 
     @Test func registrationWithABadAttestationSignatureFails() async throws {
         try await expectRegistrationFailure(
-            WebAuthnError.Code.attestation("packed", "badSignature").rawValue, tampering: Tampering(corruptSignature: true),
-            attestation: .direct, authenticator: VirtualAuthenticator(configuration: VirtualAuthenticatorConfiguration(attestation: .packedSelf))
+            WebAuthnError.Code.attestation("packed", "badSignature").rawValue,
+            tampering: Tampering(corruptSignature: true),
+            attestation: .direct,
+            authenticator: VirtualAuthenticator(
+                configuration: VirtualAuthenticatorConfiguration(attestation: .packedSelf))
         )
     }
 
@@ -218,40 +250,51 @@ struct ConformanceProfileTests {
             let browser = server.browser()
             let authenticator = VirtualAuthenticator()
             let options: ServerCreationOptionsResponse = try await browser.send(
-                .post, APIPaths.Conformance.attestationOptions, json: ServerCreationOptionsRequest(username: "replay", displayName: "Replay")
+                .post, APIPaths.Conformance.attestationOptions,
+                json: ServerCreationOptionsRequest(username: "replay", displayName: "Replay")
             ).decode()
             let ceremony = try #require(await browser.cookies["latchkey_ceremony"])
             let credential = try await authenticator.register(options: options.options, origin: ServerHarness.origin)
-            #expect(try await browser.send(.post, APIPaths.Conformance.attestationResult, json: credential).status == .ok)
+            #expect(
+                try await browser.send(.post, APIPaths.Conformance.attestationResult, json: credential).status == .ok)
             await browser.setCookie("latchkey_ceremony", ceremony)
             let replay = try await browser.send(.post, APIPaths.Conformance.attestationResult, json: credential)
             try expectFailure(replay, code: "ceremony.notFound")
-            #expect(try await server.store.credentialCount(ofUser: try #require(try await server.store.user(named: "replay")).id) == 1)
+            #expect(
+                try await server.store.credentialCount(
+                    ofUser: try #require(try await server.store.user(named: "replay")).id) == 1)
         }
     }
 
     @Test func authenticationWithTheWrongChallengeFails() async throws {
-        try await expectAuthenticationFailure(WebAuthnError.Code.challengeMismatch.rawValue, tampering: Tampering(challenge: Array(repeating: 9, count: 32)))
+        try await expectAuthenticationFailure(
+            WebAuthnError.Code.challengeMismatch.rawValue,
+            tampering: Tampering(challenge: Array(repeating: 9, count: 32)))
     }
 
     @Test func authenticationFromTheWrongOriginFails() async throws {
-        try await expectAuthenticationFailure(WebAuthnError.Code.originNotAllowed.rawValue, tampering: Tampering(origin: "http://localhost:9999"))
+        try await expectAuthenticationFailure(
+            WebAuthnError.Code.originNotAllowed.rawValue, tampering: Tampering(origin: "http://localhost:9999"))
     }
 
     @Test func authenticationWithTheWrongTypeFails() async throws {
-        try await expectAuthenticationFailure(WebAuthnError.Code.typeMismatch.rawValue, tampering: Tampering(clientDataType: "webauthn.create"))
+        try await expectAuthenticationFailure(
+            WebAuthnError.Code.typeMismatch.rawValue, tampering: Tampering(clientDataType: "webauthn.create"))
     }
 
     @Test func authenticationWithTheWrongRPIDHashFails() async throws {
-        try await expectAuthenticationFailure(WebAuthnError.Code.rpIdHashMismatch.rawValue, tampering: Tampering(rpID: "example.org"))
+        try await expectAuthenticationFailure(
+            WebAuthnError.Code.rpIdHashMismatch.rawValue, tampering: Tampering(rpID: "example.org"))
     }
 
     @Test func authenticationWithABadSignatureFails() async throws {
-        try await expectAuthenticationFailure(WebAuthnError.Code.badSignature.rawValue, tampering: Tampering(corruptSignature: true))
+        try await expectAuthenticationFailure(
+            WebAuthnError.Code.badSignature.rawValue, tampering: Tampering(corruptSignature: true))
     }
 
     @Test func authenticationWithACounterThatDidNotIncreaseFails() async throws {
-        try await expectAuthenticationFailure(WebAuthnError.Code.signCountRegression.rawValue, tampering: Tampering(signCount: 1), signInFirst: true)
+        try await expectAuthenticationFailure(
+            WebAuthnError.Code.signCountRegression.rawValue, tampering: Tampering(signCount: 1), signInFirst: true)
     }
 
     @Test func authenticationWithAnUnknownCredentialFails() async throws {
@@ -282,18 +325,23 @@ struct ConformanceProfileTests {
     func aReplayedAuthenticationFails(_ backend: Backend) async throws {
         try await withServer(backend) { server in
             let authenticator = VirtualAuthenticator()
-            #expect(try await ConformanceClient(http: server.browser()).register("alice", with: authenticator).status == .ok)
+            #expect(
+                try await ConformanceClient(http: server.browser()).register("alice", with: authenticator).status == .ok
+            )
             let browser = server.browser()
             let options: ServerRequestOptionsResponse = try await browser.send(
                 .post, APIPaths.Conformance.assertionOptions, json: ServerRequestOptionsRequest(username: "alice")
             ).decode()
             let ceremony = try #require(await browser.cookies["latchkey_ceremony"])
-            let credential = try await authenticator.authenticate(options: options.options, origin: ServerHarness.origin)
+            let credential = try await authenticator.authenticate(
+                options: options.options, origin: ServerHarness.origin)
             #expect(try await browser.send(.post, APIPaths.Conformance.assertionResult, json: credential).status == .ok)
             let user = try #require(try await server.store.user(named: "alice"))
             let before = try await server.store.credentials(ofUser: user.id)
             await browser.setCookie("latchkey_ceremony", ceremony)
-            try expectFailure(try await browser.send(.post, APIPaths.Conformance.assertionResult, json: credential), code: "ceremony.notFound")
+            try expectFailure(
+                try await browser.send(.post, APIPaths.Conformance.assertionResult, json: credential),
+                code: "ceremony.notFound")
             #expect(try await server.store.credentials(ofUser: user.id) == before)
         }
     }

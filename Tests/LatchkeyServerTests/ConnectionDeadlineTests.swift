@@ -10,7 +10,9 @@ import Testing
 /// passes, while requests on other connections are served.
 /// Timing-dependent: it runs in its own step of scripts/test.sh, with nothing else on the cores
 /// (`LATCHKEY_TEST_TIMING=1 swift test --filter …`), and is skipped in the parallel run.
-@Suite("Connection deadlines: idle, headers and body", .serialized, .enabled(if: ProcessInfo.processInfo.environment["LATCHKEY_TEST_TIMING"] == "1"))
+@Suite(
+    "Connection deadlines: idle, headers and body", .serialized,
+    .enabled(if: ProcessInfo.processInfo.environment["LATCHKEY_TEST_TIMING"] == "1"))
 struct ConnectionDeadlineTests {
     /// Short deadlines so the tests run quickly.
     static var settings: ServerSettings {
@@ -65,7 +67,8 @@ struct ConnectionDeadlineTests {
     func aBodyThatStopsIsCutOffAtTheBodyDeadline(_ backend: Backend) async throws {
         try await withServer(backend, settings: Self.settings) { server in
             let stalled = try await RawConnection.open(port: try Self.port(server))
-            try await stalled.send("""
+            try await stalled.send(
+                """
                 POST /v1/passkeys/authentication/options HTTP/1.1\r
                 Host: localhost\r
                 Content-Type: application/json\r
@@ -119,7 +122,9 @@ struct ConnectionDeadlineTests {
             let connection = try await RawConnection.open(port: try Self.port(server))
             var replies = try await connection.replies()
             // A request whose body arrives 300 ms after its headers (inside the 2 s body deadline), answered.
-            try await connection.send("POST /v1/passkeys/authentication/options HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n")
+            try await connection.send(
+                "POST /v1/passkeys/authentication/options HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n"
+            )
             try await Task.sleep(for: .milliseconds(300))
             try await connection.send("{}")
             let text = await RawConnection.reply(containing: "\"ticket\"", from: &replies)
@@ -130,7 +135,8 @@ struct ConnectionDeadlineTests {
             let stalled = ContinuousClock.now
             try await Self.expectServed(server)
             let closedAfter = await connection.closedWithin(.seconds(6))
-            #expect(closedAfter != nil, "a kept-alive connection that stops in a later request's headers is disconnected")
+            #expect(
+                closedAfter != nil, "a kept-alive connection that stops in a later request's headers is disconnected")
             let elapsed = ContinuousClock.now - stalled
             #expect(elapsed > .seconds(0.8), "not before its own 1 s header deadline: \(elapsed)")
             #expect(elapsed < .seconds(2.5), "at its 1 s header deadline, not the 3 s idle timeout: \(elapsed)")
@@ -139,9 +145,15 @@ struct ConnectionDeadlineTests {
 
     @Test func theDeadlinesAreSettingsWithDefaults() throws {
         let defaults = try ServerConfiguration(ServerSettings())
-        #expect(defaults.connectionDeadlines == ConnectionDeadlines(idle: .seconds(60), header: .seconds(10), body: .seconds(30)))
-        let environment = try ServerSettings(environment: ["LATCHKEY_IDLE_TIMEOUT": "5", "LATCHKEY_HEADER_TIMEOUT": "2", "LATCHKEY_BODY_TIMEOUT": "4"])
-        #expect(try ServerConfiguration(environment).connectionDeadlines == ConnectionDeadlines(idle: .seconds(5), header: .seconds(2), body: .seconds(4)))
+        #expect(
+            defaults.connectionDeadlines
+                == ConnectionDeadlines(idle: .seconds(60), header: .seconds(10), body: .seconds(30)))
+        let environment = try ServerSettings(environment: [
+            "LATCHKEY_IDLE_TIMEOUT": "5", "LATCHKEY_HEADER_TIMEOUT": "2", "LATCHKEY_BODY_TIMEOUT": "4",
+        ])
+        #expect(
+            try ServerConfiguration(environment).connectionDeadlines
+                == ConnectionDeadlines(idle: .seconds(5), header: .seconds(2), body: .seconds(4)))
         var zero = ServerSettings()
         zero.headerTimeout = 0
         #expect(throws: ConfigurationError.self) { try ServerConfiguration(zero) }

@@ -1,10 +1,11 @@
 import Foundation
 import HTTPTypes
 import LatchkeyAPI
-@testable import LatchkeyServer
 import LatchkeyStore
 import Testing
 import VirtualAuthenticator
+
+@testable import LatchkeyServer
 
 /// Cross-origin protection on every unsafe method, with Go 1.25's `CrossOriginProtection` rules (issue 14, finding 3).
 @Suite("Cross-origin protection")
@@ -13,22 +14,32 @@ struct CrossOriginTests {
 
     /// Starts a sign-up (a verify-route neighbour that needs no session) with `headers`.
     private func startSignUp(_ server: ServerHarness, _ headers: HTTPFields) async throws -> Reply {
-        try await server.app().send(.post, APIPaths.Native.registrationOptions, text: Self.optionsBody, headers: headers)
+        try await server.app().send(
+            .post, APIPaths.Native.registrationOptions, text: Self.optionsBody, headers: headers)
     }
 
     @Test func secFetchSiteDecidesForBrowsers() async throws {
         try await withServer(.sqlite) { server throws in
-            let refused = try await startSignUp(server, [.secFetchSiteForTests: "cross-site", .origin: "https://evil.example"])
+            let refused = try await startSignUp(
+                server, [.secFetchSiteForTests: "cross-site", .origin: "https://evil.example"])
             #expect(refused.status == .forbidden, "\(refused)")
             #expect(refused.errorCode == "request.originNotAllowed")
-            #expect(try await startSignUp(server, [.secFetchSiteForTests: "same-site", .origin: "https://sub.localhost"]).status == .forbidden)
-            #expect(try await startSignUp(server, [.secFetchSiteForTests: "cross-site"]).status == .forbidden, "no Origin at all")
+            #expect(
+                try await startSignUp(server, [.secFetchSiteForTests: "same-site", .origin: "https://sub.localhost"])
+                    .status == .forbidden)
+            #expect(
+                try await startSignUp(server, [.secFetchSiteForTests: "cross-site"]).status == .forbidden,
+                "no Origin at all")
 
-            #expect(try await startSignUp(server, [.secFetchSiteForTests: "same-origin", .origin: ServerHarness.origin]).status == .ok)
+            #expect(
+                try await startSignUp(server, [.secFetchSiteForTests: "same-origin", .origin: ServerHarness.origin])
+                    .status == .ok)
             #expect(try await startSignUp(server, [.secFetchSiteForTests: "none"]).status == .ok, "typed by the user")
-            let related = try await startSignUp(server, [.secFetchSiteForTests: "cross-site", .origin: ServerHarness.origin])
+            let related = try await startSignUp(
+                server, [.secFetchSiteForTests: "cross-site", .origin: ServerHarness.origin])
             #expect(related.status == .ok, "one of the site's configured origins may post cross-site")
-            let safe = try await server.app().send(.get, APIPaths.Web.config, headers: [.secFetchSiteForTests: "cross-site"])
+            let safe = try await server.app().send(
+                .get, APIPaths.Web.config, headers: [.secFetchSiteForTests: "cross-site"])
             #expect(safe.status == .ok, "GET never changes state")
         }
     }
@@ -36,7 +47,8 @@ struct CrossOriginTests {
     @Test func withoutSecFetchSiteTheOriginMustBeTheHostOrTheSite() async throws {
         try await withServer(.sqlite) { server throws in
             // The test client sends Host: localhost.
-            #expect(try await startSignUp(server, [.origin: "http://localhost"]).status == .ok, "Origin's host is the Host")
+            #expect(
+                try await startSignUp(server, [.origin: "http://localhost"]).status == .ok, "Origin's host is the Host")
             #expect(try await startSignUp(server, [.origin: ServerHarness.origin]).status == .ok, "a configured origin")
             let foreign = try await startSignUp(server, [.origin: "https://evil.example"])
             #expect(foreign.status == .forbidden)
@@ -47,8 +59,10 @@ struct CrossOriginTests {
 
     @Test func anOriginsHostAndPort() {
         let cases: [(origin: String, expected: Substring?)] = [
-            ("http://localhost", "localhost"), ("https://a.example:8443", "a.example:8443"), ("https://héllo.example", "héllo.example"),
-            ("a:b://host", "host"), ("null", nil), ("https://", nil), ("https://a.example/path", nil), ("https://user@a.example", nil),
+            ("http://localhost", "localhost"), ("https://a.example:8443", "a.example:8443"),
+            ("https://héllo.example", "héllo.example"),
+            ("a:b://host", "host"), ("null", nil), ("https://", nil), ("https://a.example/path", nil),
+            ("https://user@a.example", nil),
             ("localhost:8080", nil), ("", nil),
         ]
         for (origin, expected) in cases {
@@ -70,11 +84,15 @@ struct CrossOriginTests {
     @Test func verifyRoutesAreProtectedToo() async throws {
         try await withServer(.sqlite) { server throws in
             let app = server.app()
-            let options: RegistrationOptionsResponse = try await app
-                .send(.post, APIPaths.Native.registrationOptions, json: RegistrationOptionsRequest(username: "alice")).decode()
-            let credential = try await VirtualAuthenticator().register(options: options.options, origin: ServerHarness.origin)
+            let options: RegistrationOptionsResponse =
+                try await app
+                .send(.post, APIPaths.Native.registrationOptions, json: RegistrationOptionsRequest(username: "alice"))
+                .decode()
+            let credential = try await VirtualAuthenticator().register(
+                options: options.options, origin: ServerHarness.origin)
             let forged = try await app.send(
-                .post, APIPaths.Native.registrationVerify, json: RegistrationVerifyRequest(ticket: options.ticket, credential: credential),
+                .post, APIPaths.Native.registrationVerify,
+                json: RegistrationVerifyRequest(ticket: options.ticket, credential: credential),
                 headers: [.secFetchSiteForTests: "cross-site", .origin: "https://evil.example"]
             )
             #expect(forged.errorCode == "request.originNotAllowed")
@@ -88,10 +106,12 @@ struct CrossOriginTests {
 
     @Test func anotherSiteCannotStartTheAppleWebFlow() async throws {
         try await withAppleServer(.sqlite) { apple throws in
-            let refused = try await apple.server.app().send(.get, APIPaths.Apple.authorize, headers: [.secFetchSiteForTests: "cross-site"])
+            let refused = try await apple.server.app().send(
+                .get, APIPaths.Apple.authorize, headers: [.secFetchSiteForTests: "cross-site"])
             #expect(refused.status == .forbidden, "\(refused)")
             #expect(refused.errorCode == "request.originNotAllowed")
-            let ours = try await apple.server.app().send(.get, APIPaths.Apple.authorize, headers: [.secFetchSiteForTests: "same-origin"])
+            let ours = try await apple.server.app().send(
+                .get, APIPaths.Apple.authorize, headers: [.secFetchSiteForTests: "same-origin"])
             #expect(ours.status == .found)
         }
     }
@@ -100,7 +120,10 @@ struct CrossOriginTests {
         try await withAppleServer(.sqlite) { apple throws in
             let reply = try await apple.server.app().send(
                 .post, APIPaths.Apple.callback, text: "state=unknown",
-                headers: [.contentType: "application/x-www-form-urlencoded", .secFetchSiteForTests: "cross-site", .origin: "https://appleid.apple.com"]
+                headers: [
+                    .contentType: "application/x-www-form-urlencoded", .secFetchSiteForTests: "cross-site",
+                    .origin: "https://appleid.apple.com",
+                ]
             )
             #expect(reply.errorCode != "request.originNotAllowed", "\(reply)")
         }

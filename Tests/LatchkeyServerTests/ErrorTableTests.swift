@@ -13,16 +13,17 @@ import WebAuthn
 struct ErrorTableTests {
     @Test("every ceremony error has its own status and stable code", arguments: CeremonyError.examples)
     func ceremonyErrors(_ error: CeremonyError) {
-        let expected: (HTTPResponse.Status, String) = switch error {
-        case .notFound: (.notFound, "ceremony.notFound")
-        case .expired: (.gone, "ceremony.expired")
-        case .nameTaken: (.conflict, "user.nameTaken")
-        case .nameConfusable: (.conflict, "user.nameConfusable")
-        case .credentialNotFound: (.notFound, "credential.notFound")
-        case .concurrentSignIn: (.conflict, "credential.concurrentSignIn")
-        case .sessionRequired: (.unauthorized, "session.required")
-        case .wrongUser: (.forbidden, "session.wrongUser")
-        }
+        let expected: (HTTPResponse.Status, String) =
+            switch error {
+            case .notFound: (.notFound, "ceremony.notFound")
+            case .expired: (.gone, "ceremony.expired")
+            case .nameTaken: (.conflict, "user.nameTaken")
+            case .nameConfusable: (.conflict, "user.nameConfusable")
+            case .credentialNotFound: (.notFound, "credential.notFound")
+            case .concurrentSignIn: (.conflict, "credential.concurrentSignIn")
+            case .sessionRequired: (.unauthorized, "session.required")
+            case .wrongUser: (.forbidden, "session.wrongUser")
+            }
         let mapped = APIError(error)
         #expect(mapped.status == expected.0)
         #expect(mapped.code == expected.1)
@@ -32,11 +33,15 @@ struct ErrorTableTests {
         }
     }
 
-    @Test("store errors map by code; an unexpected one is a 500 with no detail", arguments: [
-        (StoreError(.notFound, "x"), 404, "store.notFound"), (StoreError(.conflict, "x"), 409, "store.conflict"),
-        (StoreError(.expired, "x"), 410, "store.expired"), (StoreError(.invalidRecord, "x"), 400, "store.invalidRecord"),
-        (StoreError(.unavailable, "secret detail"), 503, "store.unavailable"), (StoreError(.databaseError, "secret detail"), 500, "internalError"),
-    ])
+    @Test(
+        "store errors map by code; an unexpected one is a 500 with no detail",
+        arguments: [
+            (StoreError(.notFound, "x"), 404, "store.notFound"), (StoreError(.conflict, "x"), 409, "store.conflict"),
+            (StoreError(.expired, "x"), 410, "store.expired"),
+            (StoreError(.invalidRecord, "x"), 400, "store.invalidRecord"),
+            (StoreError(.unavailable, "secret detail"), 503, "store.unavailable"),
+            (StoreError(.databaseError, "secret detail"), 500, "internalError"),
+        ])
     func storeErrors(_ error: StoreError, status: Int, code: String) {
         let mapped = APIError(error)
         #expect(mapped.status.code == status)
@@ -50,7 +55,9 @@ struct ErrorTableTests {
         #expect(webAuthn.status == .badRequest && webAuthn.code == "challengeMismatch")
         struct Unexpected: Error {}
         let unknown = APIError(Unexpected())
-        #expect(unknown.status == .internalServerError && unknown.code == "internalError" && unknown.message == "internal error")
+        #expect(
+            unknown.status == .internalServerError && unknown.code == "internalError"
+                && unknown.message == "internal error")
     }
 
     @Test("the conformance group answers its own body shape; the rest of the router the native one")
@@ -87,15 +94,19 @@ struct ErrorTableTests {
 
     @Test("every code the server answers is listed in docs/SERVER.md")
     func everyCodeIsDocumented() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let docs = try String(contentsOf: root.appendingPathComponent("docs/SERVER.md"), encoding: .utf8)
         var codes = Set(CeremonyError.examples.map { APIError($0).code })
         codes.formUnion([StoreError.Code.notFound, .conflict, .expired, .invalidRecord, .unavailable].map(\.rawValue))
         codes.insert("internalError")
         // Every code literal in the server's sources: "<area>.<name>", not followed by a colon (a log metadata key).
         let sources = root.appendingPathComponent("Sources/LatchkeyServer")
-        let pattern = try Regex(#""((?:apple|ceremony|credential|passkey|password|request|session|user|metrics)\.[a-zA-Z]+)"(?!:)"#)
-        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        let pattern = try Regex(
+            #""((?:apple|ceremony|credential|passkey|password|request|session|user|metrics)\.[a-zA-Z]+)"(?!:)"#)
+        let files =
+            FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL }
+            ?? []
         for file in files where file.pathExtension == "swift" {
             let text = try String(contentsOf: file, encoding: .utf8)
             for match in text.matches(of: pattern) {

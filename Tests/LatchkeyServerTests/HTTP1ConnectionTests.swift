@@ -1,16 +1,17 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LatchkeyAPI
-@testable import LatchkeyServer
 import Logging
-import HTTPTypes
 import NIOCore
 import NIOEmbedded
 import NIOHTTP1
 import ServiceLifecycle
 import Synchronization
 import Testing
+
+@testable import LatchkeyServer
 
 /// The server's own HTTP/1 connection layer (`HTTP1ServerChannel`, `HTTP1ConnectionHandler`), over raw TCP
 /// connections to a live server: whole requests answered in order, read-ahead held and released, every way a
@@ -53,7 +54,9 @@ struct HTTP1ConnectionTests {
     }
 
     /// What arrives until `complete` says it is all there, or the connection ends.
-    private static func read(from replies: inout AsyncStream<String>.Iterator, until complete: (String) -> Bool) async -> String {
+    private static func read(from replies: inout AsyncStream<String>.Iterator, until complete: (String) -> Bool) async
+        -> String
+    {
         var text = ""
         while !complete(text), let chunk = await replies.next() { text += chunk }
         return text
@@ -71,7 +74,9 @@ struct HTTP1ConnectionTests {
             let text = await Self.read(from: &iterator) {
                 Self.count(#"{"status":"ok"}"#, in: $0) == 6 && Self.count("webcredentials", in: $0) == 4
             }
-            let kinds = text.components(separatedBy: "HTTP/1.1 200 OK").dropFirst().map { $0.contains("webcredentials") ? "a" : "h" }
+            let kinds = text.components(separatedBy: "HTTP/1.1 200 OK").dropFirst().map {
+                $0.contains("webcredentials") ? "a" : "h"
+            }
             #expect(kinds.joined() == "ahhahhahha", "\(text)")
         }
     }
@@ -87,7 +92,9 @@ struct HTTP1ConnectionTests {
             serverName: "Latchkey"
         )
         try channel.pipeline.syncOperations.addHandlers([reads, ByteToMessageHandler(HTTPRequestDecoder()), handler])
-        let answer = { handler.send(HTTPResponse(status: .ok), body: ByteBuffer(), for: .init(close: false, head: false)) }
+        let answer = {
+            handler.send(HTTPResponse(status: .ok), body: ByteBuffer(), for: .init(close: false, head: false))
+        }
 
         try channel.writeInbound(ByteBuffer(string: String(repeating: Self.health, count: 3)))
         channel.read()
@@ -101,15 +108,19 @@ struct HTTP1ConnectionTests {
         #expect(reads.count == 2, "three waiting: the held read goes on")
         answer()
         #expect(reads.count == 2, "no read was held, none is made")
-        #expect(try channel.readOutbound(as: ByteBuffer.self).map { String(buffer: $0) }?.hasPrefix("HTTP/1.1 200 OK\r\n") == true)
+        #expect(
+            try channel.readOutbound(as: ByteBuffer.self).map { String(buffer: $0) }?.hasPrefix("HTTP/1.1 200 OK\r\n")
+                == true)
         _ = try channel.finish()
         _ = requests
     }
 
     @Test(
         "a request that ends its connection is answered, then the connection closes",
-        arguments: ["GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", "GET /healthz HTTP/1.0\r\n\r\n",
-                    "GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"]
+        arguments: [
+            "GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", "GET /healthz HTTP/1.0\r\n\r\n",
+            "GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n",
+        ]
     )
     func aLastRequestIsAnsweredThenTheConnectionCloses(_ request: String) async throws {
         try await Self.withConnection { connection, iterator in
@@ -125,7 +136,8 @@ struct HTTP1ConnectionTests {
         arguments: [
             "NOT HTTP AT ALL\r\n\r\n",
             "GET /healthz HTTP/1.1\r\nHost: localhost\r\n" + String(repeating: "X-Field: 1\r\n", count: 1001) + "\r\n",
-            "GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Big: " + String(repeating: "a", count: 81 * 1024) + "\r\n\r\n",
+            "GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Big: " + String(repeating: "a", count: 81 * 1024)
+                + "\r\n\r\n",
         ]
     )
     func badBytesAreAnswered400ThenTheConnectionCloses(_ bad: String) async throws {
@@ -179,7 +191,9 @@ struct HTTP1ConnectionTests {
             try await connection.send("HEAD / HTTP/1.1\r\nHost: localhost\r\n\r\n" + Self.health)
             let text = await RawConnection.reply(containing: #"{"status":"ok"}"#, from: &iterator)
             let answers = text.components(separatedBy: "\r\n\r\n")
-            #expect(answers.count == 3 && answers[0].contains("\r\nContent-Length: ") && answers[1].hasPrefix("HTTP/1.1 200 OK\r\n"), "\(text)")
+            #expect(
+                answers.count == 3 && answers[0].contains("\r\nContent-Length: ")
+                    && answers[1].hasPrefix("HTTP/1.1 200 OK\r\n"), "\(text)")
         }
     }
 
@@ -213,22 +227,27 @@ struct HTTP1ConnectionTests {
     /// streamed body fails after its head.
     private struct Broken: Error {}
 
-    @Test("an error that escapes the router is answered 500 internalError in the error body, and the connection serves on")
+    @Test(
+        "an error that escapes the router is answered 500 internalError in the error body, and the connection serves on"
+    )
     func anErrorThatEscapesTheRouterIsAnswered500() async throws {
         let router = Router(context: ServerRequestContext.self)
         router.get("/throws") { _, _ -> Response in throw Broken() }
         router.get("/breaks") { _, _ in
-            Response(status: .ok, body: ResponseBody { writer in
-                try await writer.write(ByteBuffer(string: "half"))
-                throw Broken()
-            })
+            Response(
+                status: .ok,
+                body: ResponseBody { writer in
+                    try await writer.write(ByteBuffer(string: "half"))
+                    throw Broken()
+                })
         }
         router.get("/fine") { _, _ in "fine" }
         let responder = router.buildResponder()
         let deadlines = ConnectionDeadlines(idle: .seconds(60), header: .seconds(10), body: .seconds(30))
         let app = Application(
             responder: responder,
-            server: HTTP1ServerChannel.builder(responder: responder, deadlines: deadlines, bodyLimit: 1024, serverName: "Latchkey"),
+            server: HTTP1ServerChannel.builder(
+                responder: responder, deadlines: deadlines, bodyLimit: 1024, serverName: "Latchkey"),
             logger: quietLogger
         )
         try await app.test(.live) { client in
@@ -253,7 +272,9 @@ struct HTTP1ConnectionTests {
                 #expect(reply.status == .ok)
             }
         }
-        let ids = recorded.lines.withLock { $0 }.filter { $0.message == "request" }.compactMap { $0.metadata["hb.request.id"] }
+        let ids = recorded.lines.withLock { $0 }.filter { $0.message == "request" }.compactMap {
+            $0.metadata["hb.request.id"]
+        }
         #expect(ids.count == 2 && ids[0] != ids[1], "\(ids)")
     }
 }
@@ -283,7 +304,9 @@ struct RecordingLogHandler: LogHandler {
 /// Graceful shutdown through the server's own connections: idle ones close at once, one whose request is under way is
 /// answered first. Timing-dependent (the request's head must have been read when the shutdown begins), so it runs in
 /// the timing step of scripts/test.sh (`LATCHKEY_TEST_TIMING=1`), with nothing else on the cores.
-@Suite("HTTP/1 connections: graceful shutdown", .enabled(if: ProcessInfo.processInfo.environment["LATCHKEY_TEST_TIMING"] == "1"))
+@Suite(
+    "HTTP/1 connections: graceful shutdown",
+    .enabled(if: ProcessInfo.processInfo.environment["LATCHKEY_TEST_TIMING"] == "1"))
 struct HTTP1GracefulShutdownTests {
     @Test func aRequestUnderWayIsAnsweredAndIdleConnectionsClose() async throws {
         try await TestDatabase.with(.sqlite) { database in
@@ -291,7 +314,9 @@ struct HTTP1GracefulShutdownTests {
             settings.port = 0
             let configuration = try ServerConfiguration(settings)
             let (ports, port) = AsyncStream.makeStream(of: Int.self)
-            let app = ServerApplication.make(configuration: configuration, store: try database.makeStore(), logger: quietLogger) {
+            let app = ServerApplication.make(
+                configuration: configuration, store: try database.makeStore(), logger: quietLogger
+            ) {
                 port.yield($0)
             }
             let group = ServiceGroup(configuration: .init(services: [app], logger: quietLogger))

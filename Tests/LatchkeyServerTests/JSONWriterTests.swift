@@ -35,21 +35,33 @@ struct JSONWriterTests {
         for index in 0..<400 {
             let text = index < texts.count ? texts[index] : randomText(&generator)
             let expiresAt = Date(timeIntervalSince1970: Double.random(in: 0...4_000_000_000, using: &generator))
-            let signals = index % 3 == 0 ? nil : CredentialSignals(
-                rpId: "example.com", userId: Base64URL.encode(randomBytes(&generator)),
-                allAcceptedCredentialIds: (0..<index % 4).map { _ in Base64URL.encode(randomBytes(&generator)) },
-                name: text, displayName: randomText(&generator)
-            )
+            let signals =
+                index % 3 == 0
+                ? nil
+                : CredentialSignals(
+                    rpId: "example.com", userId: Base64URL.encode(randomBytes(&generator)),
+                    allAcceptedCredentialIds: (0..<index % 4).map { _ in Base64URL.encode(randomBytes(&generator)) },
+                    name: text, displayName: randomText(&generator)
+                )
             let methods = index % 5 == 0 ? SignInMethods(passkeys: index, password: index % 2 == 0, apple: true) : nil
-            let upgrade = index % 7 == 0 ? RegistrationOptionsResponse(ticket: "t-\(index)", options: PublicKeyCredentialCreationOptions(
-                rp: .init(id: "example.com", name: text), user: .init(id: randomBytes(&generator), name: text, displayName: text),
-                challenge: randomBytes(&generator), pubKeyCredParams: [PublicKeyCredentialParameters(alg: .es256)]
-            )) : nil
-            responses.append(SessionResponse(
-                session: .init(token: Base64URL.encode(randomBytes(&generator)), expiresAt: expiresAt),
-                user: UserProfile(id: UUID().uuidString.lowercased(), name: text, displayName: randomText(&generator), signInMethods: methods),
-                signals: signals, passkeyUpgrade: upgrade
-            ))
+            let upgrade =
+                index % 7 == 0
+                ? RegistrationOptionsResponse(
+                    ticket: "t-\(index)",
+                    options: PublicKeyCredentialCreationOptions(
+                        rp: .init(id: "example.com", name: text),
+                        user: .init(id: randomBytes(&generator), name: text, displayName: text),
+                        challenge: randomBytes(&generator),
+                        pubKeyCredParams: [PublicKeyCredentialParameters(alg: .es256)]
+                    )) : nil
+            responses.append(
+                SessionResponse(
+                    session: .init(token: Base64URL.encode(randomBytes(&generator)), expiresAt: expiresAt),
+                    user: UserProfile(
+                        id: UUID().uuidString.lowercased(), name: text, displayName: randomText(&generator),
+                        signInMethods: methods),
+                    signals: signals, passkeyUpgrade: upgrade
+                ))
         }
         return responses
     }
@@ -58,21 +70,36 @@ struct JSONWriterTests {
         var generator = SystemRandomNumberGenerator()
         var responses: [AuthenticationOptionsResponse] = []
         for index in 0..<400 {
-            let allow: [PublicKeyCredentialDescriptor]? = index % 3 == 0 ? nil : (0..<index % 5).map { position in
-                PublicKeyCredentialDescriptor(
-                    id: randomBytes(&generator),
-                    transports: position % 2 == 0 ? nil : [.internal, .hybrid, AuthenticatorTransport(rawValue: texts[index % texts.count])]
-                )
-            }
-            let extensions: [String: JSONValue]? = index % 4 == 0
-                ? ["appid": .string("https://example.com/\(index)"), "largeBlob": .object(["read": .bool(true)]), "z": .number(1.5)] : nil
-            responses.append(AuthenticationOptionsResponse(ticket: Base64URL.encode(randomBytes(&generator)), options: PublicKeyCredentialRequestOptions(
-                challenge: randomBytes(&generator), timeout: index % 2 == 0 ? 60_000 + index : nil,
-                rpId: index % 6 == 0 ? nil : texts[index % texts.count], allowCredentials: allow,
-                userVerification: index % 3 == 1 ? nil : [.preferred, .required, .discouraged][index % 3],
-                hints: index % 5 == 0 ? [.securityKey, .clientDevice, PublicKeyCredentialHint(rawValue: texts[index % texts.count])] : nil,
-                extensions: extensions
-            )))
+            let allow: [PublicKeyCredentialDescriptor]? =
+                index % 3 == 0
+                ? nil
+                : (0..<index % 5).map { position in
+                    PublicKeyCredentialDescriptor(
+                        id: randomBytes(&generator),
+                        transports: position % 2 == 0
+                            ? nil : [.internal, .hybrid, AuthenticatorTransport(rawValue: texts[index % texts.count])]
+                    )
+                }
+            let extensions: [String: JSONValue]? =
+                index % 4 == 0
+                ? [
+                    "appid": .string("https://example.com/\(index)"), "largeBlob": .object(["read": .bool(true)]),
+                    "z": .number(1.5),
+                ] : nil
+            responses.append(
+                AuthenticationOptionsResponse(
+                    ticket: Base64URL.encode(randomBytes(&generator)),
+                    options: PublicKeyCredentialRequestOptions(
+                        challenge: randomBytes(&generator), timeout: index % 2 == 0 ? 60_000 + index : nil,
+                        rpId: index % 6 == 0 ? nil : texts[index % texts.count], allowCredentials: allow,
+                        userVerification: index % 3 == 1 ? nil : [.preferred, .required, .discouraged][index % 3],
+                        hints: index % 5 == 0
+                            ? [
+                                .securityKey, .clientDevice,
+                                PublicKeyCredentialHint(rawValue: texts[index % texts.count]),
+                            ] : nil,
+                        extensions: extensions
+                    )))
         }
         return responses
     }
@@ -104,22 +131,30 @@ struct JSONWriterTests {
         }
         for text in Self.texts {
             for status in [ServerStatus.ok, .failed] {
-                for answer in [ServerResponse(status: status, errorMessage: text), ServerResponse(status: status, errorMessage: text, errorCode: text)] {
+                for answer in [
+                    ServerResponse(status: status, errorMessage: text),
+                    ServerResponse(status: status, errorMessage: text, errorCode: text),
+                ] {
                     #expect(try answer.jsonBytes() == Array(try Self.encoder.encode(answer)), "\(answer)")
                 }
             }
         }
-        #expect(String(decoding: try ServerResponse.ok.jsonBytes(), as: UTF8.self) == #"{"errorMessage":"","status":"ok"}"#)
+        #expect(
+            String(decoding: try ServerResponse.ok.jsonBytes(), as: UTF8.self) == #"{"errorMessage":"","status":"ok"}"#)
     }
 
     @Test func theWrittenAnswersDecode() throws {
         let decoder = APIJSON.makeDecoder()
         for response in Self.requestOptions().prefix(50) {
-            #expect(try decoder.decode(AuthenticationOptionsResponse.self, from: Data(try response.jsonBytes())) == response)
+            #expect(
+                try decoder.decode(AuthenticationOptionsResponse.self, from: Data(try response.jsonBytes())) == response
+            )
         }
         for response in Self.sessionResponses().prefix(50) {
             let decoded = try decoder.decode(SessionResponse.self, from: Data(try response.jsonBytes()))
-            #expect(decoded.user == response.user && decoded.signals == response.signals && decoded.session.token == response.session.token)
+            #expect(
+                decoded.user == response.user && decoded.signals == response.signals
+                    && decoded.session.token == response.session.token)
         }
     }
 
@@ -127,10 +162,14 @@ struct JSONWriterTests {
         var generator = SystemRandomNumberGenerator()
         return (0..<300).map { index in
             PendingAuthentication(
-                challenge: randomBytes(&generator), allowedCredentialIDs: (0..<index % 4).map { _ in randomBytes(&generator) },
-                userVerification: index < texts.count ? UserVerificationRequirement(rawValue: texts[index]) : [.preferred, .required][index % 2],
+                challenge: randomBytes(&generator),
+                allowedCredentialIDs: (0..<index % 4).map { _ in randomBytes(&generator) },
+                userVerification: index < texts.count
+                    ? UserVerificationRequirement(rawValue: texts[index]) : [.preferred, .required][index % 2],
                 userHandle: index % 3 == 0 ? nil : randomBytes(&generator),
-                mediation: index % 4 == 0 ? nil : (index < texts.count ? CredentialMediationRequirement(rawValue: texts[index]) : .conditional)
+                mediation: index % 4 == 0
+                    ? nil
+                    : (index < texts.count ? CredentialMediationRequirement(rawValue: texts[index]) : .conditional)
             )
         }
     }
@@ -141,7 +180,9 @@ struct JSONWriterTests {
         let plain = JSONEncoder()
         for pending in Self.pendingSignIns() {
             let written = try pending.jsonBytes()
-            #expect(String(decoding: written, as: UTF8.self) == String(decoding: try Self.encoder.encode(pending), as: UTF8.self))
+            #expect(
+                String(decoding: written, as: UTF8.self)
+                    == String(decoding: try Self.encoder.encode(pending), as: UTF8.self))
             #expect(PendingAuthentication(storedJSON: written) == pending)
             #expect(PendingAuthentication(storedJSON: Array(try plain.encode(pending))) == pending)
         }
@@ -160,7 +201,8 @@ struct JSONWriterTests {
         ] {
             #expect(PendingAuthentication(storedJSON: Array(text.utf8)) == nil, "\(text)")
         }
-        let withNulls = #"{"challenge":"\#(id)","allowedCredentialIDs":[],"userVerification":"required","userHandle":null,"mediation":null,"later":{"a":[1]}}"#
+        let withNulls =
+            #"{"challenge":"\#(id)","allowedCredentialIDs":[],"userVerification":"required","userHandle":null,"mediation":null,"later":{"a":[1]}}"#
         let decoded = try JSONDecoder().decode(PendingAuthentication.self, from: Data(withNulls.utf8))
         #expect(PendingAuthentication(storedJSON: Array(withNulls.utf8)) == decoded)
     }

@@ -9,16 +9,23 @@ import VirtualAuthenticator
 @Suite("Look-alike names")
 struct LookAlikeNameTests {
     private func startSignUp(_ server: ServerHarness, _ name: String) async throws -> Reply {
-        try await server.app().send(.post, APIPaths.Native.registrationOptions, json: RegistrationOptionsRequest(username: name))
+        try await server.app().send(
+            .post, APIPaths.Native.registrationOptions, json: RegistrationOptionsRequest(username: name))
     }
 
     @Test func invisibleAndControlCharactersAreRefused() async throws {
         try await withServer(.sqlite) { server throws in
-            for name in ["al\u{200B}ice", "alice\u{202E}", "\u{2066}alice", "al\u{00AD}ice", "ali\u{0007}ce", "al\u{3000}\u{3000}ice", "al\u{E000}ice"] {
+            for name in [
+                "al\u{200B}ice", "alice\u{202E}", "\u{2066}alice", "al\u{00AD}ice", "ali\u{0007}ce",
+                "al\u{3000}\u{3000}ice", "al\u{E000}ice",
+            ] {
                 let reply = try await startSignUp(server, name)
-                #expect(reply.errorCode == "user.invalidName", "\(name.unicodeScalars.map { String($0.value, radix: 16) }): \(reply)")
+                #expect(
+                    reply.errorCode == "user.invalidName",
+                    "\(name.unicodeScalars.map { String($0.value, radix: 16) }): \(reply)")
             }
-            #expect(try await startSignUp(server, "José Müller").status == .ok, "letters, marks and single spaces are fine")
+            #expect(
+                try await startSignUp(server, "José Müller").status == .ok, "letters, marks and single spaces are fine")
             #expect(try await startSignUp(server, "grace.hopper+1@example.com").status == .ok)
         }
     }
@@ -28,11 +35,14 @@ struct LookAlikeNameTests {
             let oneGrapheme = "a" + String(repeating: "\u{0301}", count: 15_000)
             #expect(oneGrapheme.count == 1)
             #expect(try await startSignUp(server, oneGrapheme).errorCode == "user.invalidName")
-            #expect(try await startSignUp(server, String(repeating: "é", count: 129)).errorCode == "user.invalidName", "258 bytes")
+            #expect(
+                try await startSignUp(server, String(repeating: "é", count: 129)).errorCode == "user.invalidName",
+                "258 bytes")
             #expect(try await startSignUp(server, String(repeating: "é", count: 128)).status == .ok, "256 bytes")
             let display = try await server.app().send(
                 .post, APIPaths.Native.registrationOptions,
-                json: RegistrationOptionsRequest(username: "carol", displayName: "C" + String(repeating: "\u{0301}", count: 300))
+                json: RegistrationOptionsRequest(
+                    username: "carol", displayName: "C" + String(repeating: "\u{0301}", count: 300))
             )
             #expect(display.errorCode == "user.invalidDisplayName")
         }
@@ -41,7 +51,9 @@ struct LookAlikeNameTests {
     @Test(arguments: Backend.available)
     func aLookAlikeOfAnExistingNameIsRefused(_ backend: Backend) async throws {
         try await withServer(backend) { server throws in
-            #expect(try await NativeClient(http: server.app()).signUp("alice", with: VirtualAuthenticator()).status == .created)
+            #expect(
+                try await NativeClient(http: server.app()).signUp("alice", with: VirtualAuthenticator()).status
+                    == .created)
             for name in ["\u{430}lice", "aIice", "\u{430}l\u{456}ce"] {
                 let reply = try await startSignUp(server, name)
                 #expect(reply.status == .conflict, "\(name): \(reply)")
@@ -55,9 +67,12 @@ struct LookAlikeNameTests {
             )
             #expect(password.errorCode == "user.nameConfusable")
             let conformance = try await server.app().send(
-                .post, APIPaths.Conformance.attestationOptions, json: ServerCreationOptionsRequest(username: "\u{430}lice", displayName: "A")
+                .post, APIPaths.Conformance.attestationOptions,
+                json: ServerCreationOptionsRequest(username: "\u{430}lice", displayName: "A")
             )
-            #expect(conformance.serverResponse?.errorCode == "user.nameConfusable" || conformance.errorCode == "user.nameConfusable", "\(conformance)")
+            #expect(
+                conformance.serverResponse?.errorCode == "user.nameConfusable"
+                    || conformance.errorCode == "user.nameConfusable", "\(conformance)")
             #expect(try await startSignUp(server, "bob").status == .ok)
         }
     }

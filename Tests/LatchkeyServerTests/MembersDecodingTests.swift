@@ -1,8 +1,9 @@
 import Foundation
 import LatchkeyAPI
-@testable import LatchkeyServer
 import Testing
 import WebAuthn
+
+@testable import LatchkeyServer
 
 /// The sign-in options' body read from its members (`MembersDecodable`): the value `JSONDecoder` reads wherever the
 /// fast form takes a body, and every other body left to `JSONDecoder`, whose errors the route keeps.
@@ -60,10 +61,13 @@ struct MembersDecodingTests {
                 let answer = try await app.send(.post, path, text: body)
                 #expect(answer.errorCode == "request.malformedJSON", "\(body)")
             }
-            for body in ["", "{}", #"{"username":null}"#, #"{"username":"nobody-here"}"#, #"{"username":"a","username":"b"}"#] {
+            for body in [
+                "", "{}", #"{"username":null}"#, #"{"username":"nobody-here"}"#, #"{"username":"a","username":"b"}"#,
+            ] {
                 let answer = try await app.send(.post, path, text: body)
                 #expect(answer.status == .ok, "\(body): \(String(decoding: answer.body, as: UTF8.self))")
-                let options = try APIJSON.makeDecoder().decode(AuthenticationOptionsResponse.self, from: Data(answer.body))
+                let options = try APIJSON.makeDecoder().decode(
+                    AuthenticationOptionsResponse.self, from: Data(answer.body))
                 #expect(!options.ticket.isEmpty)
             }
         }

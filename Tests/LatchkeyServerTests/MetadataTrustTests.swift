@@ -25,18 +25,23 @@ struct MetadataTrustTests {
         let root: String
 
         init(ca: AttestationCA) throws {
-            directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-mds-\(UUID().uuidString)")
+            directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "latchkey-mds-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let mdsRoot = try TestIssuer.root("Latchkey Server Test MDS Root")
             var builder = BLOBBuilder(chain: [try mdsRoot.issue("mds.latchkey.test", isCA: false)])
             builder.entries = [
-                BLOBBuilder.entry(aaguid: certifiedKey.description, description: "Latchkey Certified Key", roots: [ca.rootCertificate]),
                 BLOBBuilder.entry(
-                    aaguid: compromisedKey.description, description: "Latchkey Compromised Key", roots: [ca.rootCertificate],
+                    aaguid: certifiedKey.description, description: "Latchkey Certified Key", roots: [ca.rootCertificate]
+                ),
+                BLOBBuilder.entry(
+                    aaguid: compromisedKey.description, description: "Latchkey Compromised Key",
+                    roots: [ca.rootCertificate],
                     statuses: [("FIDO_CERTIFIED_L1", "2020-01-01"), ("USER_VERIFICATION_BYPASS", "2021-06-01")]
                 ),
                 BLOBBuilder.entry(
-                    aaguid: uncertifiedKey.description, description: "Latchkey Uncertified Key", roots: [ca.rootCertificate],
+                    aaguid: uncertifiedKey.description, description: "Latchkey Uncertified Key",
+                    roots: [ca.rootCertificate],
                     statuses: [("NOT_FIDO_CERTIFIED", "2020-01-01")]
                 ),
             ]
@@ -65,7 +70,9 @@ struct MetadataTrustTests {
     }
 
     /// Signs up `name` and, on success, returns the passkey list.
-    private static func signUp(_ server: ServerHarness, _ name: String, _ authenticator: VirtualAuthenticator) async throws -> (Reply, [PasskeySummary]) {
+    private static func signUp(_ server: ServerHarness, _ name: String, _ authenticator: VirtualAuthenticator)
+        async throws -> (Reply, [PasskeySummary])
+    {
         let app = NativeClient(http: server.app())
         let reply = try await app.signUp(name, with: authenticator)
         guard reply.status == .created else { return (reply, []) }
@@ -87,13 +94,16 @@ struct MetadataTrustTests {
         }
     }
 
-    @Test("policy trusted: a chain to the metadata's root is accepted and named from the metadata", arguments: Backend.available)
+    @Test(
+        "policy trusted: a chain to the metadata's root is accepted and named from the metadata",
+        arguments: Backend.available)
     func trustedChainFromMetadata(_ backend: Backend) async throws {
         let ca = try AttestationCA.makeRoot()
         let files = try MetadataFiles(ca: ca)
         defer { files.remove() }
         try await withServer(backend, settings: files.settings(policy: "trusted")) { server in
-            let (reply, passkeys) = try await Self.signUp(server, "carol", Self.authenticator(Self.certifiedKey, .packed(ca)))
+            let (reply, passkeys) = try await Self.signUp(
+                server, "carol", Self.authenticator(Self.certifiedKey, .packed(ca)))
             #expect(reply.status == .created, "\(reply)")
             #expect(passkeys.map(\.authenticatorName) == ["Latchkey Certified Key"])
         }
@@ -105,11 +115,13 @@ struct MetadataTrustTests {
         let files = try MetadataFiles(ca: ca)
         defer { files.remove() }
         try await withServer(.sqlite, settings: files.settings(policy: "trusted")) { server in
-            let (selfAttested, _) = try await Self.signUp(server, "dave", Self.authenticator(Self.certifiedKey, .packedSelf))
+            let (selfAttested, _) = try await Self.signUp(
+                server, "dave", Self.authenticator(Self.certifiedKey, .packedSelf))
             #expect(selfAttested.status == .badRequest)
             #expect(selfAttested.errorCode == "attestation.untrusted")
             let stranger = try AttestationCA.makeRoot(commonName: "Not In Metadata")
-            let (foreign, _) = try await Self.signUp(server, "dave", Self.authenticator(Self.certifiedKey, .packed(stranger)))
+            let (foreign, _) = try await Self.signUp(
+                server, "dave", Self.authenticator(Self.certifiedKey, .packed(stranger)))
             #expect(foreign.errorCode == "attestation.untrusted")
             #expect(try await server.store.user(named: "dave") == nil)
         }
@@ -122,7 +134,8 @@ struct MetadataTrustTests {
         defer { files.remove() }
         for policy in ["any", "trusted"] {
             try await withServer(.sqlite, settings: files.settings(policy: policy)) { server in
-                let (reply, _) = try await Self.signUp(server, "erin", Self.authenticator(Self.compromisedKey, .packed(ca)))
+                let (reply, _) = try await Self.signUp(
+                    server, "erin", Self.authenticator(Self.compromisedKey, .packed(ca)))
                 #expect(reply.status == .badRequest, "policy \(policy)")
                 #expect(reply.errorCode == "metadata.authenticatorCompromised", "policy \(policy)")
                 #expect(try await server.store.user(named: "erin") == nil)
@@ -136,9 +149,11 @@ struct MetadataTrustTests {
         let files = try MetadataFiles(ca: ca)
         defer { files.remove() }
         try await withServer(.sqlite, settings: files.settings(policy: "certified")) { server in
-            let (certified, _) = try await Self.signUp(server, "fay", Self.authenticator(Self.certifiedKey, .packed(ca)))
+            let (certified, _) = try await Self.signUp(
+                server, "fay", Self.authenticator(Self.certifiedKey, .packed(ca)))
             #expect(certified.status == .created, "\(certified)")
-            let (uncertified, _) = try await Self.signUp(server, "gus", Self.authenticator(Self.uncertifiedKey, .packed(ca)))
+            let (uncertified, _) = try await Self.signUp(
+                server, "gus", Self.authenticator(Self.uncertifiedKey, .packed(ca)))
             #expect(uncertified.errorCode == "metadata.notCertified")
             #expect(try await server.store.user(named: "gus") == nil)
         }
@@ -162,7 +177,12 @@ struct MetadataTrustTests {
         #expect(refusal { _ in } == nil)
         #expect(refusal { $0.attestationPolicy = "strict" }?.setting == "--attestation-policy")
         #expect(refusal { $0.attestation = "none" }?.setting == "--attestation-policy")
-        #expect(refusal { $0.metadata = nil; $0.metadataTrustRoot = nil; $0.attestationPolicy = "certified" }?.setting == "--attestation-policy")
+        #expect(
+            refusal {
+                $0.metadata = nil
+                $0.metadataTrustRoot = nil
+                $0.attestationPolicy = "certified"
+            }?.setting == "--attestation-policy")
         #expect(refusal { $0.metadata = "/nonexistent/blob.jwt" }?.setting == "--metadata")
         #expect(refusal { $0.metadata = nil }?.setting == "--metadata-trust-root")
         #expect(refusal { $0.metadataTrustRoot = files.blob }?.setting == "--metadata-trust-root")
@@ -173,7 +193,10 @@ struct MetadataTrustTests {
     func startupLoadVerifies() async throws {
         let files = try MetadataFiles(ca: try AttestationCA.makeRoot())
         let other = try MetadataFiles(ca: try AttestationCA.makeRoot())
-        defer { files.remove(); other.remove() }
+        defer {
+            files.remove()
+            other.remove()
+        }
         var settings = files.settings(policy: "any")
         #expect(try await ServerConfiguration(settings).metadata?.load().entries.count == 3)
         settings.metadataTrustRoot = other.root

@@ -1,10 +1,11 @@
 import Foundation
 import LatchkeyAPI
-@testable import LatchkeyServer
 import LatchkeyStore
 import Testing
 import VirtualAuthenticator
 import WebAuthn
+
+@testable import LatchkeyServer
 
 /// Full ceremonies over the native `/v1` API with a virtual authenticator, on each database.
 @Suite("Native API ceremonies")
@@ -70,7 +71,8 @@ struct NativeCeremonyTests {
         try await withServer(backend) { server in
             let app = NativeClient(http: server.app())
             #expect(try await app.signUp("carol", with: VirtualAuthenticator()).status == .created)
-            let again = try await server.app().send(.post, APIPaths.Native.registrationOptions, json: RegistrationOptionsRequest(username: "Carol"))
+            let again = try await server.app().send(
+                .post, APIPaths.Native.registrationOptions, json: RegistrationOptionsRequest(username: "Carol"))
             #expect(again.status == .conflict)
             #expect(again.errorCode == "user.nameTaken")
         }
@@ -84,8 +86,11 @@ struct NativeCeremonyTests {
             #expect(try await app.signUp("dave", with: authenticator).status == .created)
 
             let options: AuthenticationOptionsResponse = try await server.app()
-                .send(.post, APIPaths.Native.authenticationOptions, json: AuthenticationOptionsRequest(username: "dave")).decode()
-            let credential = try await authenticator.authenticate(options: options.options, origin: ServerHarness.origin)
+                .send(
+                    .post, APIPaths.Native.authenticationOptions, json: AuthenticationOptionsRequest(username: "dave")
+                ).decode()
+            let credential = try await authenticator.authenticate(
+                options: options.options, origin: ServerHarness.origin)
             let body = AuthenticationVerifyRequest(ticket: options.ticket, credential: credential)
             #expect(try await server.app().send(.post, APIPaths.Native.authenticationVerify, json: body).status == .ok)
             let replay = try await server.app().send(.post, APIPaths.Native.authenticationVerify, json: body)
@@ -100,33 +105,43 @@ struct NativeCeremonyTests {
             let authenticator = VirtualAuthenticator()
             #expect(try await NativeClient(http: server.app()).signUp("fred", with: authenticator).status == .created)
             let options: AuthenticationOptionsResponse = try await server.app()
-                .send(.post, APIPaths.Native.authenticationOptions, json: AuthenticationOptionsRequest(username: "fred")).decode()
+                .send(
+                    .post, APIPaths.Native.authenticationOptions, json: AuthenticationOptionsRequest(username: "fred")
+                ).decode()
             let forged = try await authenticator.authenticate(
-                options: options.options, origin: ServerHarness.origin, tampering: Tampering(origin: "https://evil.example")
+                options: options.options, origin: ServerHarness.origin,
+                tampering: Tampering(origin: "https://evil.example")
             )
             let failed = try await server.app().send(
-                .post, APIPaths.Native.authenticationVerify, json: AuthenticationVerifyRequest(ticket: options.ticket, credential: forged)
+                .post, APIPaths.Native.authenticationVerify,
+                json: AuthenticationVerifyRequest(ticket: options.ticket, credential: forged)
             )
             #expect(failed.status == .badRequest, "\(failed)")
             let genuine = try await authenticator.authenticate(options: options.options, origin: ServerHarness.origin)
             let retry = try await server.app().send(
-                .post, APIPaths.Native.authenticationVerify, json: AuthenticationVerifyRequest(ticket: options.ticket, credential: genuine)
+                .post, APIPaths.Native.authenticationVerify,
+                json: AuthenticationVerifyRequest(ticket: options.ticket, credential: genuine)
             )
             #expect(retry.errorCode == "ceremony.notFound", "\(retry)")
         }
     }
 
-    @Test("an expired ticket is refused as expired every time; a malformed, changed or other kind's ticket is not found",
-          arguments: Backend.available)
+    @Test(
+        "an expired ticket is refused as expired every time; a malformed, changed or other kind's ticket is not found",
+        arguments: Backend.available)
     func ticketsThatCannotFinish(_ backend: Backend) async throws {
         try await withServer(backend) { server in
             let tickets = CeremonyTickets(store: server.store, lifetime: server.configuration.ceremonyLifetime)
             let pending = PendingAuthentication(
-                challenge: Array(repeating: 1, count: 32), allowedCredentialIDs: [], userVerification: .preferred, userHandle: nil
+                challenge: Array(repeating: 1, count: 32), allowedCredentialIDs: [], userVerification: .preferred,
+                userHandle: nil
             )
-            let credential = #"{"id":"AAAA","rawId":"AAAA","type":"public-key","response":{"clientDataJSON":"e30","authenticatorData":"AAAA","signature":"AAAA"}}"#
+            let credential =
+                #"{"id":"AAAA","rawId":"AAAA","type":"public-key","response":{"clientDataJSON":"e30","authenticatorData":"AAAA","signature":"AAAA"}}"#
             func finish(_ ticket: String) async throws -> Reply {
-                try await server.app().send(.post, APIPaths.Native.authenticationVerify, text: #"{"ticket":""# + ticket + #"","credential":"# + credential + "}")
+                try await server.app().send(
+                    .post, APIPaths.Native.authenticationVerify,
+                    text: #"{"ticket":""# + ticket + #"","credential":"# + credential + "}")
             }
 
             let expired = try await tickets.seal(.authentication, state: pending, now: Date().addingTimeInterval(-600))
@@ -140,7 +155,10 @@ struct NativeCeremonyTests {
             var changed = Array(live.utf8)
             changed[30] = changed[30] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
             let registration = try await tickets.seal(.registration, state: pending, now: Date())
-            for ticket in [String(decoding: changed, as: UTF8.self), registration, "not a ticket!", "AAAA", String(live.dropLast(4))] {
+            for ticket in [
+                String(decoding: changed, as: UTF8.self), registration, "not a ticket!", "AAAA",
+                String(live.dropLast(4)),
+            ] {
                 let reply = try await finish(ticket)
                 #expect(reply.status == .notFound, "\(ticket): \(reply)")
                 #expect(reply.errorCode == "ceremony.notFound")
@@ -154,20 +172,26 @@ struct NativeCeremonyTests {
         var requireUserVerification = false
     }
 
-    @Test("a ticket sealed with state of another shape (by an earlier version) is expired, never a 500", arguments: Backend.available)
+    @Test(
+        "a ticket sealed with state of another shape (by an earlier version) is expired, never a 500",
+        arguments: Backend.available)
     func aTicketOfAnEarlierShapeIsExpired(_ backend: Backend) async throws {
         try await withServer(backend) { server in
             let tickets = CeremonyTickets(store: server.store, lifetime: server.configuration.ceremonyLifetime)
             let ticket = try await tickets.seal(.authentication, state: EarlierShape(), now: Date())
-            let credential = #"{"id":"AAAA","rawId":"AAAA","type":"public-key","response":{"clientDataJSON":"e30","authenticatorData":"AAAA","signature":"AAAA"}}"#
-            let reply = try await server.app().send(.post, APIPaths.Native.authenticationVerify, text: #"{"ticket":""# + ticket + #"","credential":"# + credential + "}")
+            let credential =
+                #"{"id":"AAAA","rawId":"AAAA","type":"public-key","response":{"clientDataJSON":"e30","authenticatorData":"AAAA","signature":"AAAA"}}"#
+            let reply = try await server.app().send(
+                .post, APIPaths.Native.authenticationVerify,
+                text: #"{"ticket":""# + ticket + #"","credential":"# + credential + "}")
             #expect(reply.status == .gone, "\(reply)")
             #expect(reply.errorCode == "ceremony.expired")
         }
     }
 
-    @Test("a sign-in begun for one account refuses another account's passkey (checked by the library) and burns the ticket",
-          arguments: Backend.available)
+    @Test(
+        "a sign-in begun for one account refuses another account's passkey (checked by the library) and burns the ticket",
+        arguments: Backend.available)
     func anotherAccountsPasskeyIsRefused(_ backend: Backend) async throws {
         try await withServer(backend) { server in
             let alices = VirtualAuthenticator()
@@ -175,18 +199,22 @@ struct NativeCeremonyTests {
             #expect(try await NativeClient(http: server.app()).signUp("alice", with: alices).status == .created)
             #expect(try await NativeClient(http: server.app()).signUp("bob", with: bobs).status == .created)
             let options: AuthenticationOptionsResponse = try await server.app()
-                .send(.post, APIPaths.Native.authenticationOptions, json: AuthenticationOptionsRequest(username: "alice")).decode()
+                .send(
+                    .post, APIPaths.Native.authenticationOptions, json: AuthenticationOptionsRequest(username: "alice")
+                ).decode()
             var unlisted = options.options
             unlisted.allowCredentials = nil
             let assertion = try await bobs.authenticate(options: unlisted, origin: ServerHarness.origin)
             let reply = try await server.app().send(
-                .post, APIPaths.Native.authenticationVerify, json: AuthenticationVerifyRequest(ticket: options.ticket, credential: assertion)
+                .post, APIPaths.Native.authenticationVerify,
+                json: AuthenticationVerifyRequest(ticket: options.ticket, credential: assertion)
             )
             #expect(reply.status == .badRequest, "\(reply)")
             #expect(reply.errorCode == "credentialNotAllowed")
             let genuine = try await alices.authenticate(options: options.options, origin: ServerHarness.origin)
             let retry = try await server.app().send(
-                .post, APIPaths.Native.authenticationVerify, json: AuthenticationVerifyRequest(ticket: options.ticket, credential: genuine)
+                .post, APIPaths.Native.authenticationVerify,
+                json: AuthenticationVerifyRequest(ticket: options.ticket, credential: genuine)
             )
             #expect(retry.errorCode == "ceremony.notFound", "the refusal spent the ticket: \(retry)")
         }
@@ -197,7 +225,8 @@ struct NativeCeremonyTests {
         try await withServer(backend) { server in
             let authenticator = VirtualAuthenticator()
             let app = NativeClient(http: server.app())
-            let wrongOrigin = try await app.signUp("erin", with: authenticator, tampering: Tampering(origin: "https://evil.example"))
+            let wrongOrigin = try await app.signUp(
+                "erin", with: authenticator, tampering: Tampering(origin: "https://evil.example"))
             #expect(wrongOrigin.status == .badRequest)
             #expect(wrongOrigin.errorCode == WebAuthnError.Code.originNotAllowed.rawValue)
             #expect(try await server.store.user(named: "erin") == nil)
@@ -224,7 +253,8 @@ struct NativeCeremonyTests {
                 envelope["credential"] = credential
             }
             #expect(mismatch.errorCode == WebAuthnError.Code.credentialIdMismatch.rawValue, "\(mismatch)")
-            let notJSON = try await server.app().send(.post, APIPaths.Native.registrationVerify, text: #"{"ticket":"x","credential":"#)
+            let notJSON = try await server.app().send(
+                .post, APIPaths.Native.registrationVerify, text: #"{"ticket":"x","credential":"#)
             #expect(notJSON.errorCode == "request.malformedJSON", "\(notJSON)")
             #expect(try await server.store.user(named: "erin") == nil)
         }

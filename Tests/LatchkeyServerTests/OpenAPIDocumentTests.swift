@@ -1,8 +1,9 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-@testable import LatchkeyServer
 import Testing
+
+@testable import LatchkeyServer
 
 /// The OpenAPI document (Sources/LatchkeyServer/Resources/Web/openapi.json, written by scripts/openapi.py): it names
 /// exactly the router's operations, the server serves it at `GET /openapi.json`, and it is valid OpenAPI 3.1.
@@ -17,21 +18,28 @@ struct OpenAPIDocumentTests {
     static func documentedOperations() throws -> Set<String> {
         let document = try JSONSerialization.jsonObject(with: Data(contentsOf: documentURL)) as? [String: Any]
         let paths = try #require(document?["paths"] as? [String: [String: Any]], "the document has no paths")
-        return Set(paths.flatMap { path, item in
-            item.keys.filter(methods.contains).map { "\($0.uppercased()) \(path)" }
-        })
+        return Set(
+            paths.flatMap { path, item in
+                item.keys.filter(methods.contains).map { "\($0.uppercased()) \(path)" }
+            })
     }
 
     @Test("every route the router registers is in the document, and every documented operation is routed")
     func routesAndDocumentAgree() async throws {
         try await withServer(.sqlite) { server in
-            let router = ServerApplication.makeRouter(configuration: server.configuration, store: server.store, metrics: ServerMetrics())
+            let router = ServerApplication.makeRouter(
+                configuration: server.configuration, store: server.store, metrics: ServerMetrics())
             let routed = Set(router.routes.map { "\($0.method.rawValue) \($0.path.description)" })
             let documented = try Self.documentedOperations()
             let undocumented = routed.subtracting(documented).sorted()
             let unrouted = documented.subtracting(routed).sorted()
-            #expect(undocumented.isEmpty, "routes missing from openapi.json (run python3 scripts/openapi.py after adding them there): \(undocumented.joined(separator: ", "))")
-            #expect(unrouted.isEmpty, "operations in openapi.json that no route serves: \(unrouted.joined(separator: ", "))")
+            #expect(
+                undocumented.isEmpty,
+                "routes missing from openapi.json (run python3 scripts/openapi.py after adding them there): \(undocumented.joined(separator: ", "))"
+            )
+            #expect(
+                unrouted.isEmpty, "operations in openapi.json that no route serves: \(unrouted.joined(separator: ", "))"
+            )
             #expect(routed.count > 40)
         }
     }
@@ -46,13 +54,18 @@ struct OpenAPIDocumentTests {
         }
     }
 
-    @Test("the document is valid OpenAPI 3.1 (openapi-spec-validator) and what scripts/openapi.py writes", .enabled(
-        "set LATCHKEY_TEST_PYTHON to the python of scripts/python-env.sh (it has openapi-spec-validator)"
-    ) { python != nil })
+    @Test(
+        "the document is valid OpenAPI 3.1 (openapi-spec-validator) and what scripts/openapi.py writes",
+        .enabled(
+            "set LATCHKEY_TEST_PYTHON to the python of scripts/python-env.sh (it has openapi-spec-validator)"
+        ) { python != nil })
     func valid() throws {
         let validator = try Self.run(
-            ["-c", "import sys; from openapi_spec_validator import validate; from openapi_spec_validator.readers import read_from_filename; "
-                + "validate(read_from_filename(sys.argv[1])[0]); print('valid')", Self.documentURL.path]
+            [
+                "-c",
+                "import sys; from openapi_spec_validator import validate; from openapi_spec_validator.readers import read_from_filename; "
+                    + "validate(read_from_filename(sys.argv[1])[0]); print('valid')", Self.documentURL.path,
+            ]
         )
         #expect(validator.status == 0, "\(validator.output)")
         #expect(validator.output.contains("valid"))

@@ -36,11 +36,17 @@ struct OperationsTests {
             #expect(links.headers[.contentType]?.hasPrefix("application/json") == true)
             let statements = try #require(try JSONSerialization.jsonObject(with: Data(links.body)) as? [[String: Any]])
             let statement = try #require(statements.first)
-            #expect(statement["relation"] as? [String] == ["delegate_permission/common.handle_all_urls", "delegate_permission/common.get_login_creds"])
+            #expect(
+                statement["relation"] as? [String] == [
+                    "delegate_permission/common.handle_all_urls", "delegate_permission/common.get_login_creds",
+                ])
             let target = try #require(statement["target"] as? [String: Any])
             #expect(target["namespace"] as? String == "android_app")
             #expect(target["package_name"] as? String == "com.example.app")
-            #expect(target["sha256_cert_fingerprints"] as? [String] == [Array(repeating: "AB", count: 32).joined(separator: ":")])
+            #expect(
+                target["sha256_cert_fingerprints"] as? [String] == [
+                    Array(repeating: "AB", count: 32).joined(separator: ":")
+                ])
 
             let related = try await app.send(.get, APIPaths.WellKnown.webAuthnRelatedOrigins)
             #expect(related.status == .ok)
@@ -72,10 +78,12 @@ struct OperationsTests {
     }
 
     @Test func theMetricsTokenComesFromAFileAndMustBeLong() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-metrics-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "latchkey-metrics-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let good = directory.appendingPathComponent("good").path, short = directory.appendingPathComponent("short").path
+        let good = directory.appendingPathComponent("good").path
+        let short = directory.appendingPathComponent("short").path
         try Data((Self.metricsToken + "\n").utf8).write(to: URL(fileURLWithPath: good))
         try Data("secret\n".utf8).write(to: URL(fileURLWithPath: short))
         var settings = ServerSettings.test
@@ -95,11 +103,15 @@ struct OperationsTests {
             #expect(try await NativeClient(http: app).signUp("alice", with: VirtualAuthenticator()).status == .created)
             _ = try await app.send(.get, APIPaths.Apple.authorize)  // 404 apple.disabled
 
-            let metrics = try await app.send(.get, APIPaths.Operations.metrics, headers: [.authorization: "Bearer \(Self.metricsToken)"])
+            let metrics = try await app.send(
+                .get, APIPaths.Operations.metrics, headers: [.authorization: "Bearer \(Self.metricsToken)"])
             #expect(metrics.status == .ok)
             #expect(metrics.headers[.contentType]?.hasPrefix("text/plain") == true)
             let text = metrics.text
-            #expect(text.contains(#"latchkey_http_requests_total{route="/v1/passkeys/registration/verify",method="POST",status="201"} 1"#), "\(text)")
+            #expect(
+                text.contains(
+                    #"latchkey_http_requests_total{route="/v1/passkeys/registration/verify",method="POST",status="201"} 1"#
+                ), "\(text)")
             #expect(text.contains(#"status="404""#))
             #expect(text.contains(#"latchkey_ceremonies_total{kind="registration",outcome="success"} 1"#))
             #expect(text.contains("# TYPE latchkey_verification_duration_seconds histogram"))
@@ -115,7 +127,8 @@ struct OperationsTests {
             let anonymous = try await app.send(.get, APIPaths.Operations.metrics)
             #expect(anonymous.status == .unauthorized)
             #expect(anonymous.errorCode == "metrics.unauthorized")
-            let wrong = try await app.send(.get, APIPaths.Operations.metrics, headers: [.authorization: "Bearer \(Self.metricsToken)x"])
+            let wrong = try await app.send(
+                .get, APIPaths.Operations.metrics, headers: [.authorization: "Bearer \(Self.metricsToken)x"])
             #expect(wrong.errorCode == "metrics.unauthorized")
 
             let page = try await app.send(.get, "/")
@@ -141,17 +154,22 @@ struct OperationsTests {
 
             let empty = try await app.send(.post, APIPaths.Native.registrationOptions, text: #"{"username": "  "}"#)
             #expect(empty.errorCode == "user.invalidName")
-            let control = try await app.send(.post, APIPaths.Native.registrationOptions, text: #"{"username": "a\u0007b"}"#)
+            let control = try await app.send(
+                .post, APIPaths.Native.registrationOptions, text: #"{"username": "a\u0007b"}"#)
             #expect(control.errorCode == "user.invalidName")
-            let display = try await app.send(.post, APIPaths.Native.registrationOptions, text: #"{"username": "ok", "displayName": "x\u0000"}"#)
+            let display = try await app.send(
+                .post, APIPaths.Native.registrationOptions, text: #"{"username": "ok", "displayName": "x\u0000"}"#)
             #expect(display.errorCode == "user.invalidDisplayName")
 
             let form = try await app.send(
-                .post, APIPaths.Native.authenticationVerify, text: #"{"ticket":"x","credential":{}}"#, headers: [.contentType: "text/plain"]
+                .post, APIPaths.Native.authenticationVerify, text: #"{"ticket":"x","credential":{}}"#,
+                headers: [.contentType: "text/plain"]
             )
             #expect(form.status == .unsupportedMediaType)
             #expect(form.errorCode == "request.unsupportedMediaType")
-            let formConformance = try await app.send(.post, APIPaths.Conformance.assertionResult, text: "{}", headers: [.contentType: "application/x-www-form-urlencoded"])
+            let formConformance = try await app.send(
+                .post, APIPaths.Conformance.assertionResult, text: "{}",
+                headers: [.contentType: "application/x-www-form-urlencoded"])
             try expectFailure(formConformance, code: "request.unsupportedMediaType")
 
             let conformance = try await app.send(.post, APIPaths.Conformance.attestationOptions, text: "[]")
@@ -194,7 +212,9 @@ struct OperationsTests {
             let app = server.app()
             let first: HTTPFields = [.init("X-Forwarded-For")!: "203.0.113.7"]
             for _ in 0..<3 {
-                #expect(try await app.send(.post, APIPaths.Native.authenticationOptions, text: "{}", headers: first).status == .ok)
+                #expect(
+                    try await app.send(.post, APIPaths.Native.authenticationOptions, text: "{}", headers: first).status
+                        == .ok)
             }
             let limited = try await app.send(.post, APIPaths.Native.authenticationOptions, text: "{}", headers: first)
             #expect(limited.status == .tooManyRequests)
@@ -205,9 +225,12 @@ struct OperationsTests {
             // Another client behind the same proxy has its own bucket (the right-most untrusted hop is the client;
             // what it claims to the left is ignored); other endpoints are not limited.
             let second: HTTPFields = [.init("X-Forwarded-For")!: "203.0.113.7, 198.51.100.1"]
-            #expect(try await app.send(.post, APIPaths.Native.authenticationOptions, text: "{}", headers: second).status == .ok)
+            #expect(
+                try await app.send(.post, APIPaths.Native.authenticationOptions, text: "{}", headers: second).status
+                    == .ok)
             #expect(try await app.send(.get, APIPaths.Operations.health, headers: first).status == .ok)
-            let conformance = try await app.send(.post, APIPaths.Conformance.assertionOptions, text: "{}", headers: first)
+            let conformance = try await app.send(
+                .post, APIPaths.Conformance.assertionOptions, text: "{}", headers: first)
             #expect(conformance.status == .tooManyRequests)
             #expect(conformance.serverResponse?.errorCode == "request.rateLimited")
         }
@@ -219,9 +242,15 @@ struct OperationsTests {
         try await withServer(.sqlite, settings: settings) { server in
             let app = server.app()
             for address in ["192.0.2.1", "192.0.2.2"] {
-                #expect(try await app.send(.post, APIPaths.Native.authenticationOptions, text: "{}", headers: [.init("X-Forwarded-For")!: address]).status == .ok)
+                #expect(
+                    try await app.send(
+                        .post, APIPaths.Native.authenticationOptions, text: "{}",
+                        headers: [.init("X-Forwarded-For")!: address]
+                    ).status == .ok)
             }
-            let spoofed = try await app.send(.post, APIPaths.Native.authenticationOptions, text: "{}", headers: [.init("X-Forwarded-For")!: "192.0.2.3"])
+            let spoofed = try await app.send(
+                .post, APIPaths.Native.authenticationOptions, text: "{}",
+                headers: [.init("X-Forwarded-For")!: "192.0.2.3"])
             #expect(spoofed.status == .tooManyRequests)
         }
     }

@@ -1,12 +1,13 @@
 import Foundation
 import HTTPTypes
 import LatchkeyAPI
-@testable import LatchkeyServer
 import LatchkeyStore
 import Logging
 import Testing
 import VirtualAuthenticator
 import WebAuthn
+
+@testable import LatchkeyServer
 
 /// Cheap scrypt for tests (the default is OWASP's N = 2^17, checked in ``PasswordHasherTests``).
 let testScrypt = ScryptParameters(logN: 10, blockSize: 8, parallelization: 1)
@@ -17,11 +18,14 @@ let testScrypt = ScryptParameters(logN: 10, blockSize: 8, parallelization: 1)
 
 extension HTTPSession {
     func passwordRegister(_ username: String, _ password: String, displayName: String? = nil) async throws -> Reply {
-        try await send(.post, APIPaths.Native.passwordRegister, json: PasswordRegisterRequest(username: username, displayName: displayName, password: password))
+        try await send(
+            .post, APIPaths.Native.passwordRegister,
+            json: PasswordRegisterRequest(username: username, displayName: displayName, password: password))
     }
 
     func passwordSignIn(_ username: String, _ password: String) async throws -> Reply {
-        try await send(.post, APIPaths.Native.passwordSignIn, json: PasswordSignInRequest(username: username, password: password))
+        try await send(
+            .post, APIPaths.Native.passwordSignIn, json: PasswordSignInRequest(username: username, password: password))
     }
 
     /// Signs in with the reply's session token (as an app).
@@ -36,7 +40,9 @@ let alicePassword = "correct horse battery staple"
 
 @Suite("Password accounts")
 struct PasswordAccountTests {
-    @Test("Sign-up: 201 with a session, signals and a conditional passkey upgrade; the row holds only a scrypt hash", arguments: Backend.available)
+    @Test(
+        "Sign-up: 201 with a session, signals and a conditional passkey upgrade; the row holds only a scrypt hash",
+        arguments: Backend.available)
     func signUp(_ backend: Backend) async throws {
         try await withServer(backend, configure: cheapHashing) { server in
             let app = server.app()
@@ -104,13 +110,19 @@ struct PasswordAccountTests {
             #expect(try await app.passwordRegister("bob", decomposed).status == .created)
             #expect(try await app.passwordSignIn("bob", String(repeating: "\u{e9}", count: 15)).status == .ok)
             // … while 14 of them are 14: too short.
-            #expect(try await app.passwordRegister("carol", String(repeating: "e\u{301}", count: 14)).errorCode == "password.tooShort")
+            #expect(
+                try await app.passwordRegister("carol", String(repeating: "e\u{301}", count: 14)).errorCode
+                    == "password.tooShort")
         }
     }
 
-    @Test("Sign-in: a session; wrong password and unknown user get the same answer after the same work", arguments: Backend.available)
+    @Test(
+        "Sign-in: a session; wrong password and unknown user get the same answer after the same work",
+        arguments: Backend.available)
     func signIn(_ backend: Backend) async throws {
-        try await withServer(backend, configure: { $0.passwordHashing = ScryptParameters(logN: 13, blockSize: 8, parallelization: 1) }) { server in
+        try await withServer(
+            backend, configure: { $0.passwordHashing = ScryptParameters(logN: 13, blockSize: 8, parallelization: 1) }
+        ) { server in
             let app = server.app()
             #expect(try await app.passwordRegister("alice", alicePassword).status == .created)
             let ok = try await app.passwordSignIn("Alice", alicePassword)
@@ -134,13 +146,17 @@ struct PasswordAccountTests {
             // Both run one scrypt (the unknown name against a dummy hash): PasswordServiceTests counts the derivations,
             // and PasswordTimingTests (run alone) times them.
             // A passkey-only account has no password: the same answer again.
-            #expect(try await NativeClient(http: server.app()).signUp("bob", with: VirtualAuthenticator()).status == .created)
+            #expect(
+                try await NativeClient(http: server.app()).signUp("bob", with: VirtualAuthenticator()).status
+                    == .created)
             let passkeyOnly = try await app.passwordSignIn("bob", alicePassword)
             #expect(passkeyOnly.text == unknown[0].text)
         }
     }
 
-    @Test("Throttling: after 5 failures in a row, 429 with Retry-After for known and unknown names alike", arguments: Backend.available)
+    @Test(
+        "Throttling: after 5 failures in a row, 429 with Retry-After for known and unknown names alike",
+        arguments: Backend.available)
     func throttling(_ backend: Backend) async throws {
         try await withServer(backend, configure: cheapHashing) { server in
             let app = server.app()
@@ -178,12 +194,16 @@ struct PasswordAccountTests {
         #expect(policy.delay(afterFailures: 4) == 4)
         #expect(policy.delay(afterFailures: 40) == 4)
 
-        try await withServer(.sqlite, configure: {
-            cheapHashing(&$0)
-            // Long enough that the immediate retry is inside it on any machine; its end and the success that clears
-            // the count are checked on a set clock (PasswordServiceTests.throttleExpires).
-            $0.passwordThrottle = PasswordThrottlePolicy(freeFailures: 1, baseDelay: .seconds(600), maximumDelay: .seconds(600))
-        }) { server throws in
+        try await withServer(
+            .sqlite,
+            configure: {
+                cheapHashing(&$0)
+                // Long enough that the immediate retry is inside it on any machine; its end and the success that clears
+                // the count are checked on a set clock (PasswordServiceTests.throttleExpires).
+                $0.passwordThrottle = PasswordThrottlePolicy(
+                    freeFailures: 1, baseDelay: .seconds(600), maximumDelay: .seconds(600))
+            }
+        ) { server throws in
             let app = server.app()
             #expect(try await app.passwordRegister("alice", alicePassword).status == .created)
             #expect(try await app.passwordSignIn("alice", "wrong password").errorCode == "password.invalid")
@@ -196,11 +216,14 @@ struct PasswordAccountTests {
         try await TestDatabase.with(backend) { database in
             try await withServer(on: database, configure: cheapHashing) { serverA async throws in
                 try await withServer(on: database, configure: cheapHashing) { serverB async throws in
-                    let onA = serverA.app(), onB = serverB.app()
+                    let onA = serverA.app()
+                    let onB = serverB.app()
                     #expect(try await onA.passwordRegister("alice", alicePassword).status == .created)
                     for attempt in 0..<5 {
                         let instance = attempt.isMultiple(of: 2) ? onA : onB
-                        #expect(try await instance.passwordSignIn("alice", "wrong password").errorCode == "password.invalid")
+                        #expect(
+                            try await instance.passwordSignIn("alice", "wrong password").errorCode == "password.invalid"
+                        )
                     }
                     #expect(try await onB.passwordSignIn("alice", alicePassword).errorCode == "password.throttled")
                     #expect(try await onA.passwordSignIn("alice", alicePassword).errorCode == "password.throttled")
@@ -215,7 +238,10 @@ struct PasswordAccountTests {
             try await withServer(on: database, configure: cheapHashing) { old async throws in
                 #expect(try await old.app().passwordRegister("alice", alicePassword).status == .created)
             }
-            try await withServer(on: database, configure: { $0.passwordHashing = ScryptParameters(logN: 11, blockSize: 8, parallelization: 1) }) { new in
+            try await withServer(
+                on: database,
+                configure: { $0.passwordHashing = ScryptParameters(logN: 11, blockSize: 8, parallelization: 1) }
+            ) { new in
                 let user = try #require(try await new.store.user(named: "alice"))
                 let before = try #require(try await new.store.passwordHash(ofUser: user.id))
                 #expect(before.hasPrefix("$scrypt$ln=10,"))
@@ -234,20 +260,30 @@ struct PasswordAccountTests {
     @Test("PUT /v1/password sets and changes the password", arguments: Backend.available)
     func setAndChange(_ backend: Backend) async throws {
         try await withServer(backend, configure: cheapHashing) { server in
-            #expect(try await server.app().send(.put, APIPaths.Native.password, json: SetPasswordRequest(newPassword: alicePassword)).errorCode == "session.required")
+            #expect(
+                try await server.app().send(
+                    .put, APIPaths.Native.password, json: SetPasswordRequest(newPassword: alicePassword)
+                ).errorCode == "session.required")
 
             // A password account changes its password: the current one is required and checked.
             let app = server.app()
             _ = try await app.adopt(try await app.passwordRegister("alice", alicePassword))
-            let missing = try await app.send(.put, APIPaths.Native.password, json: SetPasswordRequest(newPassword: "a new long passphrase"))
+            let missing = try await app.send(
+                .put, APIPaths.Native.password, json: SetPasswordRequest(newPassword: "a new long passphrase"))
             #expect(missing.status == .badRequest)
             #expect(missing.errorCode == "password.currentRequired")
-            let wrong = try await app.send(.put, APIPaths.Native.password, json: SetPasswordRequest(currentPassword: "wrong password", newPassword: "a new long passphrase"))
+            let wrong = try await app.send(
+                .put, APIPaths.Native.password,
+                json: SetPasswordRequest(currentPassword: "wrong password", newPassword: "a new long passphrase"))
             #expect(wrong.status == .unauthorized)
             #expect(wrong.errorCode == "password.invalid")
-            let short = try await app.send(.put, APIPaths.Native.password, json: SetPasswordRequest(currentPassword: alicePassword, newPassword: "only12chars!"))
+            let short = try await app.send(
+                .put, APIPaths.Native.password,
+                json: SetPasswordRequest(currentPassword: alicePassword, newPassword: "only12chars!"))
             #expect(short.errorCode == "password.tooShort")  // still the only way in: 15
-            let changed = try await app.send(.put, APIPaths.Native.password, json: SetPasswordRequest(currentPassword: alicePassword, newPassword: "a new long passphrase"))
+            let changed = try await app.send(
+                .put, APIPaths.Native.password,
+                json: SetPasswordRequest(currentPassword: alicePassword, newPassword: "a new long passphrase"))
             #expect(changed.status == .noContent, "\(changed)")
             #expect(try await server.app().passwordSignIn("alice", alicePassword).status == .unauthorized)
             #expect(try await server.app().passwordSignIn("alice", "a new long passphrase").status == .ok)
@@ -255,19 +291,28 @@ struct PasswordAccountTests {
             // A passkey account sets a first password: 8 characters suffice beside a passkey, common ones are refused.
             let passkeys = NativeClient(http: server.app())
             _ = try await passkeys.http.adopt(try await passkeys.signUp("bob", with: VirtualAuthenticator()))
-            let common = try await passkeys.http.send(.put, APIPaths.Native.password, json: SetPasswordRequest(newPassword: "football"))
+            let common = try await passkeys.http.send(
+                .put, APIPaths.Native.password, json: SetPasswordRequest(newPassword: "football"))
             #expect(common.errorCode == "password.tooCommon")
-            #expect(try await passkeys.http.send(.put, APIPaths.Native.password, json: SetPasswordRequest(newPassword: "seven77")).errorCode == "password.tooShort")
+            #expect(
+                try await passkeys.http.send(
+                    .put, APIPaths.Native.password, json: SetPasswordRequest(newPassword: "seven77")
+                ).errorCode == "password.tooShort")
             let user = try #require(try await server.store.user(named: "bob"))
             #expect(try await server.store.passwordHash(ofUser: user.id) == nil)
-            #expect(try await passkeys.http.send(.put, APIPaths.Native.password, json: SetPasswordRequest(newPassword: "gr8 tapir")).status == .noContent)
+            #expect(
+                try await passkeys.http.send(
+                    .put, APIPaths.Native.password, json: SetPasswordRequest(newPassword: "gr8 tapir")
+                ).status == .noContent)
             #expect(try await server.app().passwordSignIn("bob", "gr8 tapir").status == .ok)
             let me: UserProfile = try await passkeys.http.send(.get, APIPaths.Native.me).decode()
             #expect(me.signInMethods == SignInMethods(passkeys: 1, password: true, apple: false))
         }
     }
 
-    @Test("The upgrade ceremony is conditional (UP may be clear); DELETE /v1/password needs another way in", arguments: Backend.available)
+    @Test(
+        "The upgrade ceremony is conditional (UP may be clear); DELETE /v1/password needs another way in",
+        arguments: Backend.available)
     func upgradeAndRemove(_ backend: Backend) async throws {
         try await withServer(backend, configure: cheapHashing) { server in
             let app = server.app()
@@ -281,22 +326,41 @@ struct PasswordAccountTests {
             // The conditional create: the browser makes the passkey without a gesture, so UP is clear.
             let authenticator = VirtualAuthenticator()
             let upgrade = try #require(session.passkeyUpgrade)
-            let created = try await authenticator.register(options: upgrade.options, origin: ServerHarness.origin, tampering: Tampering(clearUserPresence: true))
-            let verified = try await app.send(.post, APIPaths.Native.addPasskeyVerify, json: RegistrationVerifyRequest(ticket: upgrade.ticket, credential: created))
+            let created = try await authenticator.register(
+                options: upgrade.options, origin: ServerHarness.origin, tampering: Tampering(clearUserPresence: true))
+            let verified = try await app.send(
+                .post, APIPaths.Native.addPasskeyVerify,
+                json: RegistrationVerifyRequest(ticket: upgrade.ticket, credential: created))
             #expect(verified.status == .created, "\(verified)")
 
             // A normal add-passkey ceremony still requires UP.
             let second = VirtualAuthenticator()
-            let options: RegistrationOptionsResponse = try await app.send(.post, APIPaths.Native.addPasskeyOptions, json: AddPasskeyOptionsRequest()).decode()
-            let noPresence = try await second.register(options: options.options, origin: ServerHarness.origin, tampering: Tampering(clearUserPresence: true))
-            let refused = try await app.send(.post, APIPaths.Native.addPasskeyVerify, json: RegistrationVerifyRequest(ticket: options.ticket, credential: noPresence))
+            let options: RegistrationOptionsResponse = try await app.send(
+                .post, APIPaths.Native.addPasskeyOptions, json: AddPasskeyOptionsRequest()
+            ).decode()
+            let noPresence = try await second.register(
+                options: options.options, origin: ServerHarness.origin, tampering: Tampering(clearUserPresence: true))
+            let refused = try await app.send(
+                .post, APIPaths.Native.addPasskeyVerify,
+                json: RegistrationVerifyRequest(ticket: options.ticket, credential: noPresence))
             #expect(refused.status == .badRequest)
             #expect(refused.errorCode == "userPresenceRequired")
             // … unless it asks for conditional mediation.
-            let conditional: RegistrationOptionsResponse = try await app.send(.post, APIPaths.Native.addPasskeyOptions, json: AddPasskeyOptionsRequest(mediation: "conditional")).decode()
-            let third = try await second.register(options: conditional.options, origin: ServerHarness.origin, tampering: Tampering(clearUserPresence: true))
-            #expect(try await app.send(.post, APIPaths.Native.addPasskeyVerify, json: RegistrationVerifyRequest(ticket: conditional.ticket, credential: third)).status == .created)
-            #expect(try await app.send(.post, APIPaths.Native.addPasskeyOptions, json: AddPasskeyOptionsRequest(mediation: "silent")).errorCode == "passkey.invalidMediation")
+            let conditional: RegistrationOptionsResponse = try await app.send(
+                .post, APIPaths.Native.addPasskeyOptions, json: AddPasskeyOptionsRequest(mediation: "conditional")
+            ).decode()
+            let third = try await second.register(
+                options: conditional.options, origin: ServerHarness.origin,
+                tampering: Tampering(clearUserPresence: true))
+            #expect(
+                try await app.send(
+                    .post, APIPaths.Native.addPasskeyVerify,
+                    json: RegistrationVerifyRequest(ticket: conditional.ticket, credential: third)
+                ).status == .created)
+            #expect(
+                try await app.send(
+                    .post, APIPaths.Native.addPasskeyOptions, json: AddPasskeyOptionsRequest(mediation: "silent")
+                ).errorCode == "passkey.invalidMediation")
 
             // With passkeys, the password can go; the account is passkey-only.
             #expect(try await app.send(.delete, APIPaths.Native.password).status == .noContent)
@@ -307,21 +371,29 @@ struct PasswordAccountTests {
             #expect(try await server.app().passwordSignIn("alice", alicePassword).errorCode == "password.invalid")
             #expect(try await NativeClient(http: server.app()).signIn("alice", with: authenticator).status == .ok)
             // A passkey sign-in of a passkey account offers no upgrade.
-            let passkeySession: SessionResponse = try await NativeClient(http: server.app()).signIn(with: authenticator).decode()
+            let passkeySession: SessionResponse = try await NativeClient(http: server.app()).signIn(with: authenticator)
+                .decode()
             #expect(passkeySession.passkeyUpgrade == nil)
             #expect(passkeySession.signals?.allAcceptedCredentialIds.count == 2)
         }
     }
 
-    @Test("A password counts as a way in: the last passkey of an account with a password can go", arguments: Backend.available)
+    @Test(
+        "A password counts as a way in: the last passkey of an account with a password can go",
+        arguments: Backend.available)
     func lastPasskeyBesidePassword(_ backend: Backend) async throws {
         try await withServer(backend, configure: cheapHashing) { server in
             let client = NativeClient(http: server.app())
             _ = try await client.http.adopt(try await client.signUp("bob", with: VirtualAuthenticator()))
             let list: PasskeyList = try await client.http.send(.get, APIPaths.Native.passkeys).decode()
             let id = try #require(list.passkeys.first?.id)
-            #expect(try await client.http.send(.delete, APIPaths.Native.passkey(id: id)).errorCode == "passkey.lastCredential")
-            #expect(try await client.http.send(.put, APIPaths.Native.password, json: SetPasswordRequest(newPassword: "gr8 tapir")).status == .noContent)
+            #expect(
+                try await client.http.send(.delete, APIPaths.Native.passkey(id: id)).errorCode
+                    == "passkey.lastCredential")
+            #expect(
+                try await client.http.send(
+                    .put, APIPaths.Native.password, json: SetPasswordRequest(newPassword: "gr8 tapir")
+                ).status == .noContent)
             let removed = try await client.http.send(.delete, APIPaths.Native.passkey(id: id))
             #expect(removed.status == .ok, "\(removed)")
             #expect(try removed.decode(PasskeyRemoval.self).signals?.allAcceptedCredentialIds == [])
@@ -338,7 +410,8 @@ struct PasswordAccountTests {
             let replies = [
                 try await client.http.passwordRegister("alice", alicePassword),
                 try await client.http.passwordSignIn("bob", alicePassword),
-                try await client.http.send(.put, APIPaths.Native.password, json: SetPasswordRequest(newPassword: alicePassword)),
+                try await client.http.send(
+                    .put, APIPaths.Native.password, json: SetPasswordRequest(newPassword: alicePassword)),
                 try await client.http.send(.delete, APIPaths.Native.password),
             ]
             for reply in replies {

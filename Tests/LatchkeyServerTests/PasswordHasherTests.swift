@@ -1,6 +1,7 @@
 import Foundation
-@testable import LatchkeyServer
 import Testing
+
+@testable import LatchkeyServer
 
 @Suite("Password hashing and rules")
 struct PasswordHasherTests {
@@ -28,7 +29,9 @@ struct PasswordHasherTests {
         #expect(try await !hasher.verify("passw0rd", against: hash))
         #expect(try await hasher.hash("pässword") != hash, "a fresh salt each time")
         #expect(!hasher.needsRehash(hash))
-        #expect(PasswordHasher(parameters: ScryptParameters(logN: 11, blockSize: 8, parallelization: 1), concurrency: 1).needsRehash(hash))
+        #expect(
+            PasswordHasher(parameters: ScryptParameters(logN: 11, blockSize: 8, parallelization: 1), concurrency: 1)
+                .needsRehash(hash))
         // The dummy hash has the configured parameters and matches nothing.
         #expect(PasswordHasher.parse(hasher.dummyHash())?.parameters == testScrypt)
         #expect(try await !hasher.verify("", against: hasher.dummyHash()))
@@ -50,7 +53,8 @@ struct PasswordHasherTests {
 
     @Test("At most `concurrency` hashes run at once; the rest wait their turn")
     func bounded() async throws {
-        let hasher = PasswordHasher(parameters: ScryptParameters(logN: 12, blockSize: 8, parallelization: 1), concurrency: 2)
+        let hasher = PasswordHasher(
+            parameters: ScryptParameters(logN: 12, blockSize: 8, parallelization: 1), concurrency: 2)
         try await withThrowingTaskGroup(of: String.self) { group in
             for index in 0..<8 { group.addTask { try await hasher.hash("password number \(index)") } }
             var hashes = Set<String>()
@@ -90,9 +94,14 @@ struct PasswordHasherTests {
 
     @Test("--password-sign-in: flag, LATCHKEY_PASSWORD_SIGN_IN and the config key")
     func configuration() throws {
-        #expect(try ServerConfiguration(ServerSettings(environment: ["LATCHKEY_PASSWORD_SIGN_IN": "off"])).passwordSignIn == false)
-        #expect(try ServerConfiguration(ServerSettings(environment: ["LATCHKEY_PASSWORD_SIGN_IN": "on"])).passwordSignIn)
-        #expect(throws: ConfigurationError.self) { try ServerSettings(environment: ["LATCHKEY_PASSWORD_SIGN_IN": "maybe"]) }
+        #expect(
+            try ServerConfiguration(ServerSettings(environment: ["LATCHKEY_PASSWORD_SIGN_IN": "off"])).passwordSignIn
+                == false)
+        #expect(
+            try ServerConfiguration(ServerSettings(environment: ["LATCHKEY_PASSWORD_SIGN_IN": "on"])).passwordSignIn)
+        #expect(throws: ConfigurationError.self) {
+            try ServerSettings(environment: ["LATCHKEY_PASSWORD_SIGN_IN": "maybe"])
+        }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-\(UUID()).json")
         try Data(#"{"passwordSignIn": false}"#.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }

@@ -1,16 +1,19 @@
 import Foundation
 import Hummingbird
 import LatchkeyAPI
-@testable import LatchkeyServer
 import LatchkeyStore
 import Testing
+
+@testable import LatchkeyServer
 
 /// The password service as the server wires it, over a test server's store: to count the scrypt derivations a sign-in
 /// runs and to set its clock, which a test through HTTP cannot do without timing it.
 @Suite("Password service: work per sign-in and the throttle's clock")
 struct PasswordServiceTests {
     static func passwords(of server: ServerHarness) -> PasswordService {
-        ServerApplication.Services(configuration: server.configuration, store: server.store, metrics: ServerMetrics(), logger: quietLogger).passwords
+        ServerApplication.Services(
+            configuration: server.configuration, store: server.store, metrics: ServerMetrics(), logger: quietLogger
+        ).passwords
     }
 
     /// The code of the error `body` throws (``APIError/init(_:)``), or nil when it answers.
@@ -31,7 +34,8 @@ struct PasswordServiceTests {
         try await withServer(backend, configure: cheapHashing) { server in
             let passwords = Self.passwords(of: server)
             _ = try await passwords.register(PasswordRegisterRequest(username: "alice", password: alicePassword))
-            try await server.store.createUser(StoredUser(userHandle: Data([1, 2, 3]), name: "bob", displayName: "Bob", createdAt: Date()))
+            try await server.store.createUser(
+                StoredUser(userHandle: Data([1, 2, 3]), name: "bob", displayName: "Bob", createdAt: Date()))
             let attempts: [(name: String, password: String, refusal: String?)] = [
                 ("alice", alicePassword, nil),
                 ("alice", "not the password", "password.invalid"),
@@ -42,26 +46,35 @@ struct PasswordServiceTests {
             for attempt in attempts {
                 let before = passwords.hasher.derivationCount
                 let refusal = await Self.errorCode {
-                    try await passwords.signIn(PasswordSignInRequest(username: attempt.name, password: attempt.password))
+                    try await passwords.signIn(
+                        PasswordSignInRequest(username: attempt.name, password: attempt.password))
                 }
                 #expect(refusal == attempt.refusal, "\(attempt.name)")
-                #expect(passwords.hasher.derivationCount - before == 1, "\(attempt.name): one scrypt, whatever the answer")
+                #expect(
+                    passwords.hasher.derivationCount - before == 1, "\(attempt.name): one scrypt, whatever the answer")
             }
         }
     }
 
     @Test("the throttle closes for its delay on the clock of the sign-in, then a success clears it")
     func throttleExpires() async throws {
-        try await withServer(.sqlite, configure: {
-            cheapHashing(&$0)
-            $0.passwordThrottle = PasswordThrottlePolicy(freeFailures: 1, baseDelay: .seconds(4), maximumDelay: .seconds(4))
-        }) { server in
+        try await withServer(
+            .sqlite,
+            configure: {
+                cheapHashing(&$0)
+                $0.passwordThrottle = PasswordThrottlePolicy(
+                    freeFailures: 1, baseDelay: .seconds(4), maximumDelay: .seconds(4))
+            }
+        ) { server in
             let passwords = Self.passwords(of: server)
             let start = Date()
-            _ = try await passwords.register(PasswordRegisterRequest(username: "alice", password: alicePassword), now: start)
+            _ = try await passwords.register(
+                PasswordRegisterRequest(username: "alice", password: alicePassword), now: start)
             func signIn(_ password: String, after seconds: TimeInterval) async -> String? {
                 await Self.errorCode {
-                    try await passwords.signIn(PasswordSignInRequest(username: "alice", password: password), now: start.addingTimeInterval(seconds))
+                    try await passwords.signIn(
+                        PasswordSignInRequest(username: "alice", password: password),
+                        now: start.addingTimeInterval(seconds))
                 }
             }
             #expect(await signIn("wrong password", after: 0) == "password.invalid")
@@ -76,11 +89,15 @@ struct PasswordServiceTests {
 /// A wrong password and an unknown name take about as long, by the wall clock. Timing is only meaningful on a quiet
 /// machine, so this runs alone, after the parallel run (`LATCHKEY_TEST_TIMING=1 swift test --filter …`, as
 /// `scripts/test.sh` does), and is skipped in the parallel run; ``PasswordServiceTests`` counts the work itself.
-@Suite("Password sign-in timing", .serialized, .enabled(if: ProcessInfo.processInfo.environment["LATCHKEY_TEST_TIMING"] == "1"))
+@Suite(
+    "Password sign-in timing", .serialized,
+    .enabled(if: ProcessInfo.processInfo.environment["LATCHKEY_TEST_TIMING"] == "1"))
 struct PasswordTimingTests {
     @Test("a wrong password and an unknown name answer in about the same time", arguments: Backend.available)
     func sameTime(_ backend: Backend) async throws {
-        try await withServer(backend, configure: { $0.passwordHashing = ScryptParameters(logN: 13, blockSize: 8, parallelization: 1) }) { server in
+        try await withServer(
+            backend, configure: { $0.passwordHashing = ScryptParameters(logN: 13, blockSize: 8, parallelization: 1) }
+        ) { server in
             let app = server.app()
             #expect(try await app.passwordRegister("alice", alicePassword).status == .created)
             var wrongTimes: [Duration] = []
@@ -88,14 +105,17 @@ struct PasswordTimingTests {
             let clock = ContinuousClock()
             for round in 0..<3 {
                 let wrongStart = clock.now
-                #expect(try await app.passwordSignIn("alice", "not the password \(round)").errorCode == "password.invalid")
+                #expect(
+                    try await app.passwordSignIn("alice", "not the password \(round)").errorCode == "password.invalid")
                 wrongTimes.append(clock.now - wrongStart)
                 let unknownStart = clock.now
-                #expect(try await app.passwordSignIn("nobody", "not the password \(round)").errorCode == "password.invalid")
+                #expect(
+                    try await app.passwordSignIn("nobody", "not the password \(round)").errorCode == "password.invalid")
                 unknownTimes.append(clock.now - unknownStart)
             }
             // Both run one scrypt (the unknown name against a dummy hash): neither is much faster.
-            let fastestWrong = try #require(wrongTimes.min()), fastestUnknown = try #require(unknownTimes.min())
+            let fastestWrong = try #require(wrongTimes.min())
+            let fastestUnknown = try #require(unknownTimes.min())
             #expect(fastestUnknown * 3 > fastestWrong, "unknown \(unknownTimes) vs wrong \(wrongTimes)")
             #expect(fastestWrong * 3 > fastestUnknown, "unknown \(unknownTimes) vs wrong \(wrongTimes)")
         }

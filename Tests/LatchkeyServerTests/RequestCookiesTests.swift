@@ -26,7 +26,8 @@ struct RequestCookiesTests {
 
     @Test("names match whole and exactly")
     func namesMatchExactly() {
-        let request = Self.request(["xlatchkey_session=1; latchkey_session2=2; Latchkey_session=3; latchkey_session =4"])
+        let request = Self.request(["xlatchkey_session=1; latchkey_session2=2; Latchkey_session=3; latchkey_session =4"]
+        )
         #expect(request.cookie(named: "latchkey_session") == nil)
         #expect(request.cookieValues(named: "latchkey_session").isEmpty)
     }
@@ -49,10 +50,12 @@ struct RequestCookiesTests {
         #expect(request.cookie(named: "s") == "first")
     }
 
-    @Test("reads what Hummingbird's Cookies reads, but for an empty value", arguments: [
-        "a=1", "a=1; b=2", "a=1;b=2;  c=3", " a=1", "a", "=1", "a=1=2", "a=1; a=2", ";;a=1;;", "a=x; ", "b=1;a",
-        "name=v\u{E9}lue; n\u{E9}=2", "a=1;\tb=2", "",
-    ])
+    @Test(
+        "reads what Hummingbird's Cookies reads, but for an empty value",
+        arguments: [
+            "a=1", "a=1; b=2", "a=1;b=2;  c=3", " a=1", "a", "=1", "a=1=2", "a=1; a=2", ";;a=1;;", "a=x; ", "b=1;a",
+            "name=v\u{E9}lue; n\u{E9}=2", "a=1;\tb=2", "",
+        ])
     func agreesWithHummingbird(field: String) {
         let request = Self.request([field])
         for name in ["a", "b", "c", "name", "n\u{E9}", ""] {

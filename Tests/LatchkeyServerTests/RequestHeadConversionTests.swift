@@ -1,8 +1,9 @@
 import HTTPTypes
-@testable import LatchkeyServer
 import NIOHTTP1
 import NIOHTTPTypesHTTP1
 import Testing
+
+@testable import LatchkeyServer
 
 /// The connection's own conversion of a decoded request head (`HTTPRequest(plainHTTP:)`) gives what
 /// NIOHTTPTypesHTTP1's conversion gives, for every form of target and every way the fields can come.
@@ -13,11 +14,16 @@ struct RequestHeadConversionTests {
     }
 
     static let heads: [HTTPRequestHead] = [
-        head(.POST, "/v1/passkeys/authentication/options", [("Host", "localhost:8080"), ("Content-Type", "application/json"), ("Content-Length", "2")]),
-        head(.GET, "/v1/me?x=1&y=%20", [("host", "a.example"), ("Cookie", "a=1; b=2"), ("Accept", "*/*"), ("accept", "text/html")]),
+        head(
+            .POST, "/v1/passkeys/authentication/options",
+            [("Host", "localhost:8080"), ("Content-Type", "application/json"), ("Content-Length", "2")]),
+        head(
+            .GET, "/v1/me?x=1&y=%20",
+            [("host", "a.example"), ("Cookie", "a=1; b=2"), ("Accept", "*/*"), ("accept", "text/html")]),
         head(.GET, "/", [("HOST", "first.example"), ("Host", "second.example"), ("X-Trace", "1")]),
         head(.GET, "/healthz", []),
-        head(.GET, "/healthz", [("Hosts", "not-the-host"), ("Hos", "nor-this"), ("Bad Name", "dropped"), ("", "empty")]),
+        head(
+            .GET, "/healthz", [("Hosts", "not-the-host"), ("Hos", "nor-this"), ("Bad Name", "dropped"), ("", "empty")]),
         head(.GET, "//evil.example/path", [("Host", "localhost")]),
         head(.GET, "/a:b/c?d:e", [("Host", "localhost")]),
         head(.GET, "http://example.com/absolute?q=1", [("Host", "localhost")]),

@@ -7,20 +7,27 @@ import Testing
 /// The test harness's guard against a server that never starts (``ServerStartWatch``).
 @Suite("Test servers that fail to start")
 struct ServerStartWatchTests {
-    @Test("a server whose store cannot be reached fails its test with the reason, instead of hanging the run", .timeLimit(.minutes(1)))
+    @Test(
+        "a server whose store cannot be reached fails its test with the reason, instead of hanging the run",
+        .timeLimit(.minutes(1)))
     func unreachableStoreFailsTheTest() async throws {
         // Port 1 on loopback: nothing listens there, so the start-up migration gives up after the operation timeout.
         let store = try PostgresStore(
             configuration: .init(
-                host: "127.0.0.1", port: 1, username: "nobody", database: "none", tls: .disable, operationTimeout: .milliseconds(500)
+                host: "127.0.0.1", port: 1, username: "nobody", database: "none", tls: .disable,
+                operationTimeout: .milliseconds(500)
             ),
             logger: quietLogger
         )
         let configuration = try ServerConfiguration(.test)
         await #expect {
-            try await ServerStartWatch.testLive(logger: quietLogger, making: { logger, started in
-                ServerApplication.make(configuration: configuration, store: store, logger: logger, onServerRunning: started)
-            }) { _ in }
+            try await ServerStartWatch.testLive(
+                logger: quietLogger,
+                making: { logger, started in
+                    ServerApplication.make(
+                        configuration: configuration, store: store, logger: logger, onServerRunning: started)
+                }
+            ) { _ in }
         } throws: { error in
             "\(error)".contains("failed to start") && "\(error)".contains("unavailable")
         }
@@ -59,6 +66,8 @@ struct ServerStartWatchTests {
 
     @Test("a server that starts runs its test and returns its value")
     func startedServerRunsTheTest() async throws {
-        #expect(try await withServer(.sqlite) { server in try await server.app().send(.get, "/healthz").status.code } == 200)
+        #expect(
+            try await withServer(.sqlite) { server in try await server.app().send(.get, "/healthz").status.code } == 200
+        )
     }
 }

@@ -12,7 +12,9 @@ import WebAuthn
 @Suite("Session hardening")
 struct SessionHardeningTests {
     /// A fresh app client signed in with `authenticator` as `name`, carrying its Bearer token.
-    private func signedIn(_ server: ServerHarness, _ name: String, _ authenticator: VirtualAuthenticator) async throws -> NativeClient {
+    private func signedIn(_ server: ServerHarness, _ name: String, _ authenticator: VirtualAuthenticator) async throws
+        -> NativeClient
+    {
         let app = NativeClient(http: server.app())
         let reply = try await app.signIn(name, with: authenticator)
         #expect(reply.status == .ok, "\(reply)")
@@ -20,7 +22,9 @@ struct SessionHardeningTests {
         return app
     }
 
-    private func signedUp(_ server: ServerHarness, _ name: String, _ authenticator: VirtualAuthenticator) async throws -> NativeClient {
+    private func signedUp(_ server: ServerHarness, _ name: String, _ authenticator: VirtualAuthenticator) async throws
+        -> NativeClient
+    {
         let app = NativeClient(http: server.app())
         let reply = try await app.signUp(name, with: authenticator)
         await app.http.setBearer(try reply.decode(SessionResponse.self).session.token)
@@ -41,7 +45,8 @@ struct SessionHardeningTests {
                 let me = try await app.http.send(.get, APIPaths.Native.me)
                 #expect(me.errorCode == "session.invalid", "every session of the account ends, the caller's too")
             }
-            #expect(try await bob.http.send(.get, APIPaths.Native.me).status == .ok, "another account keeps its session")
+            #expect(
+                try await bob.http.send(.get, APIPaths.Native.me).status == .ok, "another account keeps its session")
             #expect(try await server.app().send(.delete, APIPaths.Native.sessions).errorCode == "session.required")
         }
     }
@@ -61,9 +66,12 @@ struct SessionHardeningTests {
             #expect(try await phoneSession.http.send(.delete, APIPaths.Native.passkey(id: keyID)).status == .ok)
 
             for app in [keySession, keySessionToo] {
-                #expect(try await app.http.send(.get, APIPaths.Native.me).errorCode == "session.invalid", "made with the removed key")
+                #expect(
+                    try await app.http.send(.get, APIPaths.Native.me).errorCode == "session.invalid",
+                    "made with the removed key")
             }
-            #expect(try await phoneSession.http.send(.get, APIPaths.Native.me).status == .ok, "made with another passkey")
+            #expect(
+                try await phoneSession.http.send(.get, APIPaths.Native.me).status == .ok, "made with another passkey")
         }
     }
 
@@ -79,7 +87,8 @@ struct SessionHardeningTests {
             let phoneID = try #require(list.passkeys.first { $0.name != "key" }?.id)
 
             #expect(try await caller.http.send(.delete, APIPaths.Native.passkey(id: phoneID)).status == .ok)
-            #expect(try await caller.http.send(.get, APIPaths.Native.me).status == .ok, "the caller's own session stays")
+            #expect(
+                try await caller.http.send(.get, APIPaths.Native.me).status == .ok, "the caller's own session stays")
             #expect(try await otherPhoneSession.http.send(.get, APIPaths.Native.me).errorCode == "session.invalid")
         }
     }
@@ -115,7 +124,8 @@ struct SessionHardeningTests {
             // Sign up until the token has a character the standard alphabet spells otherwise ('-' or '_').
             var token = ""
             for index in 0..<20 where !(token.contains("-") || token.contains("_")) {
-                let reply = try await NativeClient(http: server.app()).signUp("user\(index)", with: VirtualAuthenticator())
+                let reply = try await NativeClient(http: server.app()).signUp(
+                    "user\(index)", with: VirtualAuthenticator())
                 token = try reply.decode(SessionResponse.self).session.token
             }
             let app = server.app()
@@ -158,13 +168,16 @@ struct SessionHardeningTests {
             var web = NativeClient(http: browser)
             web.origin = "https://example.com"
             let reply = try await web.signUp("alice", with: VirtualAuthenticator())
-            let setCookie = try #require(reply.headers[values: .setCookie].first { $0.contains("latchkey_session=") }, "\(reply)")
+            let setCookie = try #require(
+                reply.headers[values: .setCookie].first { $0.contains("latchkey_session=") }, "\(reply)")
             #expect(setCookie.hasPrefix("__Host-latchkey_session="))
             #expect(setCookie.contains("Secure") && setCookie.contains("Path=/") && !setCookie.contains("Domain"))
             #expect(try await browser.send(.get, APIPaths.Native.me).status == .ok, "the prefixed cookie signs in")
             let token = try reply.decode(SessionResponse.self).session.token
-            let unprefixed = try await server.app().send(.get, APIPaths.Native.me, headers: [.cookie: "latchkey_session=\(token)"])
-            #expect(unprefixed.errorCode == "session.required", "a cookie without the prefix is not the session on https")
+            let unprefixed = try await server.app().send(
+                .get, APIPaths.Native.me, headers: [.cookie: "latchkey_session=\(token)"])
+            #expect(
+                unprefixed.errorCode == "session.required", "a cookie without the prefix is not the session on https")
         }
     }
 }

@@ -17,13 +17,20 @@ struct SetCookieTests {
     func sameTextAsHummingbird(secure: Bool) {
         let cookies = SessionCookies(secure: secure)
         let cases: [(SessionCookies.SetCookie, name: String, value: String, maxAge: Int)] = [
-            (cookies.ceremony(ticket: "AQID-ticket_text", lifetime: .seconds(300)), SessionCookies.ceremonyName, "AQID-ticket_text", 300),
+            (
+                cookies.ceremony(ticket: "AQID-ticket_text", lifetime: .seconds(300)), SessionCookies.ceremonyName,
+                "AQID-ticket_text", 300
+            ),
             (cookies.expired(cookies.sessionName), cookies.sessionName, "", 0),
         ]
         for (cookie, name, value, maxAge) in cases {
-            let hummingbird = Cookie(name: name, value: value, maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
-            let ours = Self.parts(cookie.field), theirs = Self.parts(hummingbird.description)
-            #expect(ours.pair == theirs.pair && ours.attributes == theirs.attributes, "\(cookie.field) against \(hummingbird.description)")
+            let hummingbird = Cookie(
+                name: name, value: value, maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
+            let ours = Self.parts(cookie.field)
+            let theirs = Self.parts(hummingbird.description)
+            #expect(
+                ours.pair == theirs.pair && ours.attributes == theirs.attributes,
+                "\(cookie.field) against \(hummingbird.description)")
         }
     }
 
@@ -33,9 +40,10 @@ struct SetCookieTests {
         var response = Response(status: .ok)
         response.setCookie(cookies.ceremony(ticket: "t", lifetime: .seconds(60)))
         response.setCookie(cookies.expired(cookies.sessionName))
-        #expect(response.headers[values: .setCookie] == [
-            "latchkey_ceremony=t; Max-Age=60; Path=/; Secure; HttpOnly; SameSite=Lax",
-            "__Host-latchkey_session=; Max-Age=0; Path=/; Secure; HttpOnly; SameSite=Lax",
-        ])
+        #expect(
+            response.headers[values: .setCookie] == [
+                "latchkey_ceremony=t; Max-Age=60; Path=/; Secure; HttpOnly; SameSite=Lax",
+                "__Host-latchkey_session=; Max-Age=0; Path=/; Secure; HttpOnly; SameSite=Lax",
+            ])
     }
 }

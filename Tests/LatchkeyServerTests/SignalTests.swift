@@ -7,10 +7,13 @@ import WebAuthn
 /// The data the WebAuthn signal API needs, in the answers that change or show what the server accepts.
 @Suite("Signals")
 struct SignalTests {
-    @Test("Sign-up, sign-in, list, rename and remove carry the accepted credential IDs and the user's names", arguments: Backend.available)
+    @Test(
+        "Sign-up, sign-in, list, rename and remove carry the accepted credential IDs and the user's names",
+        arguments: Backend.available)
     func signals(_ backend: Backend) async throws {
         try await withServer(backend) { server in
-            let phone = VirtualAuthenticator(), key = VirtualAuthenticator()
+            let phone = VirtualAuthenticator()
+            let key = VirtualAuthenticator()
             let client = NativeClient(http: server.app())
             let signUp: SessionResponse = try await client.signUp("alice", displayName: "Alice", with: phone).decode()
             await client.http.setBearer(signUp.session.token)
@@ -24,7 +27,8 @@ struct SignalTests {
             #expect(first.allAcceptedCredentialIds.count == 1)
 
             #expect(try await client.addPasskey(with: key).status == .created)
-            let signIn: SessionResponse = try await NativeClient(http: server.app()).signIn("alice", with: phone).decode()
+            let signIn: SessionResponse = try await NativeClient(http: server.app()).signIn("alice", with: phone)
+                .decode()
             #expect(Set(try #require(signIn.signals).allAcceptedCredentialIds).count == 2)
             #expect(signIn.passkeyUpgrade == nil)
 
@@ -33,7 +37,8 @@ struct SignalTests {
             #expect(list.signals?.userId == expectedUserID)
 
             let renamed: PasskeySummary = try await client.http
-                .send(.patch, APIPaths.Native.passkey(id: list.passkeys[1].id), json: RenamePasskeyRequest(name: "Key")).decode()
+                .send(.patch, APIPaths.Native.passkey(id: list.passkeys[1].id), json: RenamePasskeyRequest(name: "Key"))
+                .decode()
             #expect(renamed.name == "Key")
             #expect(renamed.signals?.allAcceptedCredentialIds == list.passkeys.map(\.id))
 

@@ -7,10 +7,13 @@ struct StartLineTests {
     @Test("the start line names the socket, the page's origin to open, the RP ID, the database and the event loops")
     func startLine() throws {
         let line = ServerRunner.startLine(configuration: try ServerConfiguration(), port: 8080, eventLoops: 2)
-        #expect(line.hasPrefix("Latchkey listening on http://127.0.0.1:8080; open http://localhost:8080/ (RP ID localhost"))
+        #expect(
+            line.hasPrefix("Latchkey listening on http://127.0.0.1:8080; open http://localhost:8080/ (RP ID localhost"))
         #expect(line.contains("database sqlite://"))
         #expect(line.hasSuffix(", 2 event loops)"))
-        #expect(ServerRunner.startLine(configuration: try ServerConfiguration(), port: 8080, eventLoops: 1).hasSuffix(", 1 event loop)"))
+        #expect(
+            ServerRunner.startLine(configuration: try ServerConfiguration(), port: 8080, eventLoops: 1).hasSuffix(
+                ", 1 event loop)"))
     }
 
     @Test("a shared group of another size than configured is warned about, naming both and how to size it")

@@ -23,7 +23,9 @@ struct TokenBucketLimiterTests {
         for index in 0..<100 {
             let moment = now + .milliseconds(index)
             _ = limiter.acquire("fresh-\(index)", now: moment)
-            if index % 2 == 0 { #expect(limiter.acquire("heavy", now: moment) != nil, "still limited after \(index) fresh addresses") }
+            if index % 2 == 0 {
+                #expect(limiter.acquire("heavy", now: moment) != nil, "still limited after \(index) fresh addresses")
+            }
         }
         #expect(limiter.trackedClients <= 8)
     }

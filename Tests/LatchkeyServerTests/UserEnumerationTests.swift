@@ -11,7 +11,8 @@ import WebAuthn
 @Suite("User enumeration")
 struct UserEnumerationTests {
     private func options(_ session: HTTPSession, _ name: String) async throws -> Reply {
-        try await session.send(.post, APIPaths.Native.authenticationOptions, json: AuthenticationOptionsRequest(username: name))
+        try await session.send(
+            .post, APIPaths.Native.authenticationOptions, json: AuthenticationOptionsRequest(username: name))
     }
 
     /// The JSON keys of the options and of each descriptor, with the answer's status: what a prober can compare.
@@ -20,7 +21,8 @@ struct UserEnumerationTests {
         let options = try #require(object["options"] as? [String: Any])
         let descriptors = try #require(options["allowCredentials"] as? [[String: Any]])
         // The count is not part of the shape: real accounts have one passkey or several, and so do decoys.
-        return "\(reply.status.code) \(object.keys.sorted()) \(options.keys.sorted()) \(Set(descriptors.map { $0.keys.sorted() }))"
+        return
+            "\(reply.status.code) \(object.keys.sorted()) \(options.keys.sorted()) \(Set(descriptors.map { $0.keys.sorted() }))"
     }
 
     private func allowed(_ reply: Reply) throws -> [PublicKeyCredentialDescriptor] {
@@ -47,7 +49,8 @@ struct UserEnumerationTests {
                 .post, APIPaths.Conformance.assertionOptions, json: ServerRequestOptionsRequest(username: "nobody")
             )
             #expect(conformance.status == .ok, "\(conformance)")
-            #expect(try conformance.decode(ServerRequestOptionsResponse.self).options.allowCredentials?.map(\.id) == ids)
+            #expect(
+                try conformance.decode(ServerRequestOptionsResponse.self).options.allowCredentials?.map(\.id) == ids)
         }
     }
 
@@ -91,7 +94,8 @@ struct UserEnumerationTests {
                 options.allowCredentials = nil
                 let assertion = try await bobsPhone.authenticate(options: options, origin: ServerHarness.origin)
                 return try await app.send(
-                    .post, APIPaths.Native.authenticationVerify, json: AuthenticationVerifyRequest(ticket: begun.ticket, credential: assertion)
+                    .post, APIPaths.Native.authenticationVerify,
+                    json: AuthenticationVerifyRequest(ticket: begun.ticket, credential: assertion)
                 )
             }
             let real = try await signInWithBobsPasskey(as: "alice")
@@ -111,13 +115,15 @@ struct UserEnumerationTests {
             for name in ["alice", "nobody"] {
                 for attempt in 1...3 {
                     let reply = try await server.app().send(
-                        .post, APIPaths.Native.authenticationOptions, json: AuthenticationOptionsRequest(username: name),
+                        .post, APIPaths.Native.authenticationOptions,
+                        json: AuthenticationOptionsRequest(username: name),
                         headers: [.forwardedForTests: "203.0.113.\(attempt)"]
                     )
                     #expect(reply.status == .ok, "\(name) \(attempt): \(reply)")
                 }
                 let fourth = try await server.app().send(
-                    .post, APIPaths.Native.authenticationOptions, json: AuthenticationOptionsRequest(username: name.uppercased()),
+                    .post, APIPaths.Native.authenticationOptions,
+                    json: AuthenticationOptionsRequest(username: name.uppercased()),
                     headers: [.forwardedForTests: "198.51.100.9"]
                 )
                 #expect(fourth.status == .tooManyRequests, "\(name): \(fourth)")

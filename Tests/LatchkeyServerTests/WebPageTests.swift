@@ -4,9 +4,10 @@ import Hummingbird
 import HummingbirdTesting
 import LatchkeyAPI
 import NIOCore
-@testable import LatchkeyServer
 import Testing
 import VirtualAuthenticator
+
+@testable import LatchkeyServer
 
 /// The web page's routes: the page and its files with their types and security headers, revalidation, 404s,
 /// the page's configuration, and that the page's own writes are CSRF-safe. (The page itself runs in Chromium
@@ -24,13 +25,19 @@ struct WebPageTests {
         ("/webauthn.js", "text/javascript; charset=utf-8"),
     ]
 
-    private func expectSecurityHeaders(_ reply: Reply, _ path: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectSecurityHeaders(
+        _ reply: Reply, _ path: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let csp = reply.headers[.contentSecurityPolicy] ?? ""
-        for directive in ["default-src 'self'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'",
-                          "form-action 'self' https://appleid.apple.com", "object-src 'none'"] {
+        for directive in [
+            "default-src 'self'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'",
+            "form-action 'self' https://appleid.apple.com", "object-src 'none'",
+        ] {
             #expect(csp.contains(directive), "\(path): CSP \(csp) lacks \(directive)", sourceLocation: sourceLocation)
         }
-        #expect(!csp.contains("unsafe-inline") && !csp.contains("unsafe-eval") && !csp.contains("*"), "\(path): \(csp)", sourceLocation: sourceLocation)
+        #expect(
+            !csp.contains("unsafe-inline") && !csp.contains("unsafe-eval") && !csp.contains("*"), "\(path): \(csp)",
+            sourceLocation: sourceLocation)
         #expect(reply.headers[.xContentTypeOptions] == "nosniff", "\(path)", sourceLocation: sourceLocation)
         let referrerPolicy = reply.headers.first { $0.name.canonicalName == "referrer-policy" }?.value
         #expect(referrerPolicy == "same-origin", "\(path)", sourceLocation: sourceLocation)
@@ -50,7 +57,9 @@ struct WebPageTests {
             }
             let page = try await browser.send(.get, "/")
             #expect(page.text.contains(#"<script type="module" src="app.js"></script>"#))
-            #expect(page.text.contains(#"autocomplete="username webauthn""#), "the sign-in field offers passkeys in autofill")
+            #expect(
+                page.text.contains(#"autocomplete="username webauthn""#),
+                "the sign-in field offers passkeys in autofill")
         }
     }
 
@@ -122,9 +131,12 @@ struct WebPageTests {
     @Test func theScriptsCallTheServersPaths() throws {
         let api = String(buffer: try #require(WebAssets.bundled.files["api.js"]).body)
         let paths = [
-            APIPaths.Native.registrationOptions, APIPaths.Native.registrationVerify, APIPaths.Native.authenticationOptions,
-            APIPaths.Native.authenticationVerify, APIPaths.Native.me, APIPaths.Native.passkeys, APIPaths.Native.passkey(id: ""),
-            APIPaths.Native.addPasskeyOptions, APIPaths.Native.addPasskeyVerify, APIPaths.Native.logout, APIPaths.Native.account,
+            APIPaths.Native.registrationOptions, APIPaths.Native.registrationVerify,
+            APIPaths.Native.authenticationOptions,
+            APIPaths.Native.authenticationVerify, APIPaths.Native.me, APIPaths.Native.passkeys,
+            APIPaths.Native.passkey(id: ""),
+            APIPaths.Native.addPasskeyOptions, APIPaths.Native.addPasskeyVerify, APIPaths.Native.logout,
+            APIPaths.Native.account,
             APIPaths.Web.config,
         ]
         for path in paths {
@@ -163,7 +175,8 @@ struct WebPageTests {
 
             // Another site's page can make the browser send the cookie, but not this site's Origin.
             await browser.setOrigin("https://evil.example")
-            let rename = try await browser.send(.patch, APIPaths.Native.passkey(id: passkey.id), json: RenamePasskeyRequest(name: "pwned"))
+            let rename = try await browser.send(
+                .patch, APIPaths.Native.passkey(id: passkey.id), json: RenamePasskeyRequest(name: "pwned"))
             #expect(rename.status == .forbidden)
             #expect(rename.errorCode == "request.originNotAllowed")
             let delete = try await browser.send(.delete, APIPaths.Native.account)

@@ -23,7 +23,10 @@ struct NameKeyTests {
         }
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2_000 {
-            let name = String(decoding: (0..<Int.random(in: 3...40, using: &generator)).map { _ in UInt8.random(in: 0..<128, using: &generator) }, as: UTF8.self)
+            let name = String(
+                decoding: (0..<Int.random(in: 3...40, using: &generator)).map { _ in
+                    UInt8.random(in: 0..<128, using: &generator)
+                }, as: UTF8.self)
             #expect(StoredUser.nameKey(name) == Self.foundationKey(name), "\(Array(name.utf8))")
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import LatchkeyStore
 
 /// UTS #39 skeletons of account names, and the store's look-up of look-alike names (issue 14, finding 5).
@@ -23,13 +24,15 @@ struct NameSkeletonTests {
             let alice = try await store.createUser(named: "alice")
             #expect(try await store.user(confusableWith: "\u{430}lice")?.id == alice.id)
             #expect(try await store.user(confusableWith: "aIice")?.id == alice.id)
-            #expect(try await store.user(confusableWith: "Alice") == nil, "the same name is not a look-alike (it is taken)")
+            #expect(
+                try await store.user(confusableWith: "Alice") == nil, "the same name is not a look-alike (it is taken)")
             #expect(try await store.user(confusableWith: "bob") == nil)
         }
     }
 
     @Test func existingAccountsGetTheirSkeletonWhenMigrated() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-v4-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "latchkey-v4-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("store.sqlite").path
@@ -38,7 +41,8 @@ struct NameSkeletonTests {
             try SQLiteSchema.migrator.migrate(pool, upTo: "v4: Apple app nonces, Apple identity token uses")
             try await pool.write { db in
                 try db.execute(
-                    sql: "INSERT INTO users (id, user_handle, name, name_key, display_name, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    sql:
+                        "INSERT INTO users (id, user_handle, name, name_key, display_name, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                     arguments: [UUID(), Data([1, 2, 3]), "paypal", "paypal", "PayPal", Date()]
                 )
             }

@@ -44,8 +44,11 @@ struct PostgresPoolTests {
     /// Runs a store with this pool on a new database, makes one call, and returns how many connections the database
     /// has: once the count reaches `expected` (or after 5 s), read again a little later, so that a pool still opening
     /// more is seen.
-    private func connections(minimumConnections: Int?, maximumConnections: Int, expecting expected: Int) async throws -> Int {
-        try await withStore(minimumConnections: minimumConnections, maximumConnections: maximumConnections) { database, admin in
+    private func connections(minimumConnections: Int?, maximumConnections: Int, expecting expected: Int) async throws
+        -> Int
+    {
+        try await withStore(minimumConnections: minimumConnections, maximumConnections: maximumConnections) {
+            database, admin in
             _ = try await eventually { try await count(in: database, admin: admin) == expected }
             try await Task.sleep(for: .milliseconds(300))
             return try await count(in: database, admin: admin)
@@ -60,7 +63,9 @@ struct PostgresPoolTests {
         _ body: (_ database: String, _ admin: PostgresClient) async throws -> Result
     ) async throws -> Result {
         let url = try #require(Backend.postgresURL)
-        guard case .postgres(var configuration) = try StoreURL(url) else { throw StoreError(.invalidConfiguration, url) }
+        guard case .postgres(var configuration) = try StoreURL(url) else {
+            throw StoreError(.invalidConfiguration, url)
+        }
         let database = "lk_pool_\(UInt32.random(in: 0...UInt32.max))"
         let admin = PostgresClient(
             configuration: .init(
@@ -90,7 +95,8 @@ struct PostgresPoolTests {
             }
             storeTask.cancel()
             await storeTask.value
-            try await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(database) WITH (FORCE)"), logger: Self.logger)
+            try await admin.query(
+                PostgresQuery(unsafeSQL: "DROP DATABASE \(database) WITH (FORCE)"), logger: Self.logger)
             return try found.get()
         }
     }
@@ -115,7 +121,8 @@ struct PostgresPoolTests {
 
     /// The last statement of each of the database's connections.
     private func lastQueries(in database: String, admin: PostgresClient) async throws -> [String] {
-        let rows = try await admin.query("SELECT query FROM pg_stat_activity WHERE datname = \(database)", logger: Self.logger)
+        let rows = try await admin.query(
+            "SELECT query FROM pg_stat_activity WHERE datname = \(database)", logger: Self.logger)
         var queries: [String] = []
         for try await query in rows.decode(String.self) { queries.append(query) }
         return queries

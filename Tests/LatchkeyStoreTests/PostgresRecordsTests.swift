@@ -1,17 +1,21 @@
 import Foundation
 import Testing
+
 @testable import LatchkeyStore
 
 /// Reading a credential from the columns of an account's row on PostgreSQL (a `LEFT JOIN`, so all of them may be NULL).
 @Suite("PostgreSQL credential columns")
 struct PostgresRecordsTests {
     private static let full: StoredCredential.PostgresColumns = (
-        Data([1, 2]), UUID(), Data([3]), -7, 4, UUID(), ["usb"], true, false, "none", true, nil, nil, Date(timeIntervalSince1970: 10), nil
+        Data([1, 2]), UUID(), Data([3]), -7, 4, UUID(), ["usb"], true, false, "none", true, nil, nil,
+        Date(timeIntervalSince1970: 10), nil
     )
 
     @Test("a row whose credential columns are all NULL (an account without credentials) has no credential")
     func allNullIsNoCredential() throws {
-        let none: StoredCredential.PostgresColumns = (nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
+        let none: StoredCredential.PostgresColumns = (
+            nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
+        )
         #expect(try StoredCredential(postgresColumns: none) == nil)
     }
 

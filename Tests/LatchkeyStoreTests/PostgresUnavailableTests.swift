@@ -1,15 +1,18 @@
 import Foundation
+import LatchkeyStore
 import Logging
 import Testing
-import LatchkeyStore
 
 /// Timing-dependent: it runs in its own step of scripts/test.sh, with nothing else on the cores
 /// (`LATCHKEY_TEST_TIMING=1 swift test --filter …`), and is skipped in the parallel run.
-@Suite("PostgresStore without a server", .serialized, .enabled(if: ProcessInfo.processInfo.environment["LATCHKEY_TEST_TIMING"] == "1"))
+@Suite(
+    "PostgresStore without a server", .serialized,
+    .enabled(if: ProcessInfo.processInfo.environment["LATCHKEY_TEST_TIMING"] == "1"))
 struct PostgresUnavailableTests {
     /// Port 1 on loopback: nothing listens there, so every connection attempt is refused.
     static let unreachable = PostgresStore.Configuration(
-        host: "127.0.0.1", port: 1, username: "nobody", database: "none", tls: .disable, operationTimeout: .milliseconds(500)
+        host: "127.0.0.1", port: 1, username: "nobody", database: "none", tls: .disable,
+        operationTimeout: .milliseconds(500)
     )
 
     static let quietLogger: Logger = {
@@ -28,7 +31,8 @@ struct PostgresUnavailableTests {
             await expectStoreError(.unavailable) { try await store.user(named: "alice") }
             await expectStoreError(.unavailable) {
                 _ = try await store.commitAuthentication(
-                    spending: SpentTicket(id: "t", expiresAt: Date()), credentialID: Data([1]), newSignCount: 1, backedUp: false, usedAt: Date(), session: nil,
+                    spending: SpentTicket(id: "t", expiresAt: Date()), credentialID: Data([1]), newSignCount: 1,
+                    backedUp: false, usedAt: Date(), session: nil,
                     previousSignCount: 0
                 )
             }

@@ -9,7 +9,9 @@ import Testing
 @Suite("SQLite account reads on their own connections")
 struct SQLiteAccountReaderTests {
     private func withStore(_ body: (SQLiteStore, String) async throws -> Void) async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-accounts-\(UUID().uuidString).sqlite").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "latchkey-accounts-\(UUID().uuidString).sqlite"
+        ).path
         defer {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
@@ -37,15 +39,18 @@ struct SQLiteAccountReaderTests {
             #expect(try await store.account(ofCredential: first.id) == StoredAccount(user: user, credentials: [first]))
             try await store.commitRegistration(second, creating: nil, session: nil)
             #expect(try await store.account(ofCredential: first.id)?.credentials == [first, second])
-            #expect(try await store.commitAuthentication(
-                spending: Make.ticket(), credentialID: second.id, newSignCount: 9, backedUp: true, usedAt: Make.now, session: nil,
-                previousSignCount: second.signCount
-            ))
+            #expect(
+                try await store.commitAuthentication(
+                    spending: Make.ticket(), credentialID: second.id, newSignCount: 9, backedUp: true, usedAt: Make.now,
+                    session: nil,
+                    previousSignCount: second.signCount
+                ))
             var signedIn = second
             signedIn.signCount = 9
             signedIn.backedUp = true
             signedIn.lastUsedAt = Make.now
-            #expect(try await store.account(named: "READER") == StoredAccount(user: user, credentials: [first, signedIn]))
+            #expect(
+                try await store.account(named: "READER") == StoredAccount(user: user, credentials: [first, signedIn]))
             #expect(try await store.credentials(ofUser: user.id) == [first, signedIn])
             #expect(try await store.credential(id: second.id) == signedIn)
             #expect(try await store.credential(id: Make.bytes(32)) == nil)
@@ -60,7 +65,11 @@ struct SQLiteAccountReaderTests {
             let expected = StoredAccount(user: user, credentials: [credential])
             let reads = try await withThrowingTaskGroup(of: StoredAccount?.self) { group in
                 for index in 0..<64 {
-                    group.addTask { index % 2 == 0 ? try await store.account(named: "many") : try await store.account(ofCredential: credential.id) }
+                    group.addTask {
+                        index % 2 == 0
+                            ? try await store.account(named: "many")
+                            : try await store.account(ofCredential: credential.id)
+                    }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
@@ -83,7 +92,8 @@ struct SQLiteAccountReaderTests {
                 try db.execute(sql: "UPDATE credentials SET transports = '[]', aaguid = x'0102'")
             }
             await expectStoreError(.corruptRecord) {  // a 2-byte AAGUID
-                _ = try await store.account(ofCredential: credential.id) }
+                _ = try await store.account(ofCredential: credential.id)
+            }
         }
     }
 }

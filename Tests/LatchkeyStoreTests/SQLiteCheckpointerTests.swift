@@ -12,11 +12,14 @@ struct SQLiteCheckpointerTests {
     private func withStore(
         threshold: Int32, backstop: Int32, _ body: (SQLiteStore, String) async throws -> Void
     ) async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-checkpoint-\(UUID().uuidString).sqlite").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "latchkey-checkpoint-\(UUID().uuidString).sqlite"
+        ).path
         defer {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
-        let store = try SQLiteStore(path: path, checkpointer: SQLiteCheckpointer(path: path, threshold: threshold, backstop: backstop))
+        let store = try SQLiteStore(
+            path: path, checkpointer: SQLiteCheckpointer(path: path, threshold: threshold, backstop: backstop))
         try await body(store, path)
     }
 
@@ -47,10 +50,12 @@ struct SQLiteCheckpointerTests {
 
     private func createUsers(_ count: Int, in store: SQLiteStore, prefix: String) async throws {
         for index in 0..<count {
-            try await store.createUser(StoredUser(
-                userHandle: Data("\(prefix)-\(index)".utf8), name: "\(prefix)\(index)", displayName: "User \(index)",
-                createdAt: Date(timeIntervalSince1970: 1_000)
-            ))
+            try await store.createUser(
+                StoredUser(
+                    userHandle: Data("\(prefix)-\(index)".utf8), name: "\(prefix)\(index)",
+                    displayName: "User \(index)",
+                    createdAt: Date(timeIntervalSince1970: 1_000)
+                ))
         }
     }
 

@@ -45,7 +45,9 @@ struct SQLiteLogWriteTests {
 
         /// The first row of `sql`'s answer, as integers.
         func integers(_ sql: String) throws -> [Int64] {
-            try firstRow(sql) { statement in (0..<sqlite3_column_count(statement)).map { sqlite3_column_int64(statement, $0) } }
+            try firstRow(sql) { statement in
+                (0..<sqlite3_column_count(statement)).map { sqlite3_column_int64(statement, $0) }
+            }
         }
 
         func integer(_ sql: String) throws -> Int64 {
@@ -60,7 +62,7 @@ struct SQLiteLogWriteTests {
             var statement: OpaquePointer?
             defer { sqlite3_finalize(statement) }
             guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement,
-                  sqlite3_step(statement) == SQLITE_ROW
+                sqlite3_step(statement) == SQLITE_ROW
             else { throw CallFailed(description: "\(sql): \(String(cString: sqlite3_errmsg(handle)))") }
             return read(statement)
         }
@@ -83,8 +85,12 @@ struct SQLiteLogWriteTests {
 
     /// A path for a new database file, and the removal of it and its log and index.
     static func temporaryDatabase(_ name: String) -> (path: String, remove: () -> Void) {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-\(name)-\(UUID().uuidString).sqlite").path
-        return (path, { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } })
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "latchkey-\(name)-\(UUID().uuidString).sqlite"
+        ).path
+        return (
+            path, { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        )
     }
 
     private static let frameSize: Int64 = 4096 + 24
@@ -113,7 +119,8 @@ struct SQLiteLogWriteTests {
     func oneWritePerCommit() throws {
         try withDatabase { path in
             let writer = try Connection(path)
-            try writer.execute("""
+            try writer.execute(
+                """
                 PRAGMA page_size = 4096;
                 CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT, b BLOB);
                 CREATE INDEX t_a ON t(a);
@@ -122,7 +129,8 @@ struct SQLiteLogWriteTests {
             for round in 0..<5 {
                 let before = try writer.logWrites()
                 let framesBefore = try logFrames(path)
-                try writer.execute("""
+                try writer.execute(
+                    """
                     BEGIN IMMEDIATE;
                     INSERT INTO t (a, b) \(Self.series(40, "hex(randomblob(16)), randomblob(300)"));
                     INSERT INTO u (c) VALUES ('round \(round)');
@@ -183,7 +191,9 @@ struct SQLiteLogWriteTests {
             try writer.execute("COMMIT")
             // Frames rewritten in place (a spilled page changed again) are not counted as new ones, and their headers are
             // rewritten at the commit: the counts are not the log's growth here, only more than one write.
-            #expect(try writer.logWrites().calls - before.calls > 1, "spilled frames and more than 64 frames are written in parts")
+            #expect(
+                try writer.logWrites().calls - before.calls > 1,
+                "spilled frames and more than 64 frames are written in parts")
             #expect(try reader.integer("SELECT count(*) FROM t") == 2000)
             #expect(try reader.text("PRAGMA integrity_check") == "ok")
         }
@@ -226,11 +236,15 @@ struct SQLiteLogWriteTests {
         }
     }
 
-    @Test("with a writer, two readers and a checkpoint running at once on their own threads, no reader sees part of a commit")
+    @Test(
+        "with a writer, two readers and a checkpoint running at once on their own threads, no reader sees part of a commit"
+    )
     func concurrentReadersNeverSeePartOfACommit() throws {
         try withDatabase { path in
             let setup = try Connection(path)
-            try setup.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, batch INTEGER NOT NULL, v BLOB); CREATE INDEX t_batch ON t(batch)")
+            try setup.execute(
+                "CREATE TABLE t (id INTEGER PRIMARY KEY, batch INTEGER NOT NULL, v BLOB); CREATE INDEX t_batch ON t(batch)"
+            )
             let commits = 400
             let rowsPerCommit = 5
             let writing = Atomic<Bool>(true)
@@ -243,7 +257,8 @@ struct SQLiteLogWriteTests {
                         // The writer: each commit adds one batch of rows, each with a blob of most of a page.
                         defer { writing.store(false, ordering: .releasing) }
                         for batch in 1...commits {
-                            try connection.execute("INSERT INTO t (batch, v) \(Self.series(rowsPerCommit, "\(batch), randomblob(900)"))")
+                            try connection.execute(
+                                "INSERT INTO t (batch, v) \(Self.series(rowsPerCommit, "\(batch), randomblob(900)"))")
                         }
                     case 3:
                         // A passive checkpoint over and over, as the store's checkpointer runs one.
@@ -253,13 +268,18 @@ struct SQLiteLogWriteTests {
                     default:
                         // A reader: in one snapshot, every batch it sees is whole, through the table and the index alike.
                         while writing.load(ordering: .acquiring) {
-                            let seen = try connection.integers("""
+                            let seen = try connection.integers(
+                                """
                                 SELECT count(*), count(DISTINCT batch), coalesce(max(batch), 0),
                                        (SELECT count(*) FROM t INDEXED BY t_batch WHERE batch > 0) FROM t
                                 """)
                             let (rows, batches, last, indexed) = (seen[0], seen[1], seen[2], seen[3])
                             if rows != batches * Int64(rowsPerCommit) || batches != last || indexed != rows {
-                                failures.withLock { $0.append("reader \(role) saw \(rows) rows in \(batches) batches up to \(last), \(indexed) by the index") }
+                                failures.withLock {
+                                    $0.append(
+                                        "reader \(role) saw \(rows) rows in \(batches) batches up to \(last), \(indexed) by the index"
+                                    )
+                                }
                             }
                         }
                     }
@@ -298,7 +318,9 @@ struct SQLiteLogWriteTests {
         do {
             let writer = try Connection(path)
             try writer.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v BLOB); INSERT INTO t (v) VALUES (x'01')")
-            guard let size = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int else { return 2 }
+            guard let size = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int else {
+                return 2
+            }
             var limit = rlimit()
             getrlimit(fileSize, &limit)
             let unlimited = limit.rlim_cur
@@ -313,7 +335,8 @@ struct SQLiteLogWriteTests {
             try writer.execute("INSERT INTO t (v) VALUES (x'02')")
             // Another connection reads the file and its log as they are: the two commits, and a sound database.
             let other = try Connection(path, readOnly: true)
-            guard try other.integer("SELECT count(*) FROM t") == 2, try other.text("PRAGMA integrity_check") == "ok" else { return 7 }
+            guard try other.integer("SELECT count(*) FROM t") == 2, try other.text("PRAGMA integrity_check") == "ok"
+            else { return 7 }
             return 0
         } catch {
             return 8

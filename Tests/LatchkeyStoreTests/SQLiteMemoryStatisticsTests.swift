@@ -9,7 +9,9 @@ import Testing
 struct SQLiteMemoryStatisticsTests {
     /// What SQLite says it holds while a store (created and migrated in a new file) is open; the file is removed after.
     static func memoryUsedWithAStoreOpen() throws -> Int64 {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-memstat-\(UUID().uuidString).sqlite").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "latchkey-memstat-\(UUID().uuidString).sqlite"
+        ).path
         defer {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }

@@ -39,7 +39,9 @@ struct SQLitePurgeTests {
     }
 
     private func withStore(_ body: (SQLiteStore) async throws -> Void) async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-purge-\(UUID().uuidString).sqlite").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "latchkey-purge-\(UUID().uuidString).sqlite"
+        ).path
         defer {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
@@ -64,7 +66,10 @@ struct SQLitePurgeTests {
                     )
                 }
             }
-            let live = [Make.ticket(expiresAt: Make.now.addingTimeInterval(1)), Make.ticket(expiresAt: Make.now.addingTimeInterval(60))]
+            let live = [
+                Make.ticket(expiresAt: Make.now.addingTimeInterval(1)),
+                Make.ticket(expiresAt: Make.now.addingTimeInterval(60)),
+            ]
             for ticket in live { #expect(try await store.spendTicket(ticket)) }
 
             // (SQLite tells no observer about a WITHOUT ROWID table's rows: the next test counts the transactions.)
@@ -91,7 +96,10 @@ struct SQLitePurgeTests {
             let observer = try await observe("apple_nonces", in: store)
 
             #expect(try await store.purgeExpiredAppleRecords(now: Make.now) == expiredCount)
-            #expect(observer.commits == [SQLiteStore.purgeBatch, SQLiteStore.purgeBatch, expiredCount - 2 * SQLiteStore.purgeBatch])
+            #expect(
+                observer.commits == [
+                    SQLiteStore.purgeBatch, SQLiteStore.purgeBatch, expiredCount - 2 * SQLiteStore.purgeBatch,
+                ])
             #expect(try await store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM apple_nonces") } == 1)
         }
     }
@@ -110,9 +118,12 @@ struct SQLitePurgeTests {
             _ = try await store.countRequest(key: "current", window: 60, now: Make.now)
             let observer = try await observe("request_counts", in: store)
 
-            #expect(try await store.purgeRequestCounts(before: Make.now.addingTimeInterval(-60)) == SQLiteStore.purgeBatch)
+            #expect(
+                try await store.purgeRequestCounts(before: Make.now.addingTimeInterval(-60)) == SQLiteStore.purgeBatch)
             #expect(observer.commits == [SQLiteStore.purgeBatch])
-            #expect(try await store.countRequest(key: "current", window: 60, now: Make.now) == 2, "the current window is kept")
+            #expect(
+                try await store.countRequest(key: "current", window: 60, now: Make.now) == 2,
+                "the current window is kept")
         }
     }
 }

@@ -39,7 +39,10 @@ struct SQLiteSignInWritesTests {
         // Before v8 the spent ticket's expiry index and the session's passkey index made it eight.
         #expect(try await WALFrames.count(at: path) == 6)
         #expect(try await SQLiteInspection.indexes(of: "spent_tickets", in: store) == [])
-        #expect(try await SQLiteInspection.indexes(of: "sessions", in: store) == ["sessions_expires_at", "sessions_user_credential"])
+        #expect(
+            try await SQLiteInspection.indexes(of: "sessions", in: store) == [
+                "sessions_expires_at", "sessions_user_credential",
+            ])
     }
 
     @Test("the purge reads the spent tickets' primary key, and deleting a passkey finds its sessions by index")
@@ -51,23 +54,29 @@ struct SQLiteSignInWritesTests {
                 arguments: ["2026"], in: store
             ),
             try await SQLiteInspection.plan(
-                "DELETE FROM sessions WHERE user_id = ? AND credential_id = ?", arguments: [Data([1]), Data([2])], in: store
+                "DELETE FROM sessions WHERE user_id = ? AND credential_id = ?", arguments: [Data([1]), Data([2])],
+                in: store
             ),
         ]
         let searches = plans[0].filter { $0.hasPrefix("SEARCH") || $0.hasPrefix("SCAN") }
         #expect(searches.count == 2 && searches.allSatisfy { $0.contains("USING PRIMARY KEY") }, "\(plans[0])")
-        #expect(plans[1].count == 1 && plans[1][0].contains("INDEX sessions_user_credential (user_id=? AND credential_id=?)"), "\(plans[1])")
+        #expect(
+            plans[1].count == 1
+                && plans[1][0].contains("INDEX sessions_user_credential (user_id=? AND credential_id=?)"), "\(plans[1])"
+        )
     }
 
     @Test("a session with a passkey that is not its user's is refused, and nothing is written")
     func sessionPasskeyChecked() async throws {
         let store = try SQLiteStore(path: scratch.path("store.sqlite"))
-        let alice = try await store.createUser(named: "alice"), bob = try await store.createUser(named: "bob")
+        let alice = try await store.createUser(named: "alice")
+        let bob = try await store.createUser(named: "bob")
         let bobs = Make.credential(of: bob.id)
         try await store.addCredential(bobs)
         for credentialID in [bobs.id, Make.bytes(16)] {
             let session = StoredSession(
-                tokenHash: Make.bytes(32), userID: alice.id, createdAt: Make.now, expiresAt: Make.now.addingTimeInterval(60),
+                tokenHash: Make.bytes(32), userID: alice.id, createdAt: Make.now,
+                expiresAt: Make.now.addingTimeInterval(60),
                 credentialID: credentialID
             )
             await expectStoreError(.notFound) { try await store.createSession(session) }
@@ -75,17 +84,21 @@ struct SQLiteSignInWritesTests {
         }
     }
 
-    @Test("a database made before v8 keeps its spent tickets and sessions, and deleting a passkey still ends its sessions")
+    @Test(
+        "a database made before v8 keeps its spent tickets and sessions, and deleting a passkey still ends its sessions"
+    )
     func upgradeFromV7() async throws {
         let path = scratch.path("store.sqlite")
         let user = Make.user()
         let passkey = Data([7])
         let withPasskey = StoredSession(
-            tokenHash: Make.bytes(32), userID: user.id, createdAt: Make.now, expiresAt: Make.now.addingTimeInterval(3600),
+            tokenHash: Make.bytes(32), userID: user.id, createdAt: Make.now,
+            expiresAt: Make.now.addingTimeInterval(3600),
             credentialID: passkey
         )
         let without = StoredSession(
-            tokenHash: Make.bytes(32), userID: user.id, createdAt: Make.now, expiresAt: Make.now.addingTimeInterval(3600)
+            tokenHash: Make.bytes(32), userID: user.id, createdAt: Make.now,
+            expiresAt: Make.now.addingTimeInterval(3600)
         )
         let live = SpentTicket(id: "live", expiresAt: Make.now.addingTimeInterval(300))
         do {
@@ -96,7 +109,9 @@ struct SQLiteSignInWritesTests {
                 try SQLiteInspection.insertCredential(id: passkey, of: user.id, into: db)
                 for session in [withPasskey, without] { try SQLiteStore.insert(session, into: db) }
                 for ticket in [live, SpentTicket(id: "old", expiresAt: Make.now.addingTimeInterval(-1))] {
-                    try db.execute(sql: "INSERT INTO spent_tickets (id, expires_at) VALUES (?, ?)", arguments: [ticket.id, SQLiteDate(ticket.expiresAt)])
+                    try db.execute(
+                        sql: "INSERT INTO spent_tickets (id, expires_at) VALUES (?, ?)",
+                        arguments: [ticket.id, SQLiteDate(ticket.expiresAt)])
                 }
             }
         }

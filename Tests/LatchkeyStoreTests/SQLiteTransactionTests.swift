@@ -17,7 +17,9 @@ struct SQLiteTransactionTests {
 
     /// Inserts a server secret, the simplest row a write can make.
     private static func insertSecret(_ name: String, into db: Database) throws {
-        try db.execute(sql: "INSERT INTO server_secrets (name, value) VALUES (?, ?)", arguments: [name, Data(repeating: 7, count: 32)])
+        try db.execute(
+            sql: "INSERT INTO server_secrets (name, value) VALUES (?, ?)",
+            arguments: [name, Data(repeating: 7, count: 32)])
     }
 
     private static func secretCount(_ store: SQLiteStore) async throws -> Int {
@@ -48,7 +50,8 @@ struct SQLiteTransactionTests {
                 try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
                 try Self.insertSecret("before", into: db)
                 try db.execute(
-                    sql: "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, '2026-01-01 00:00:00.000', '2026-01-02 00:00:00.000')",
+                    sql:
+                        "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, '2026-01-01 00:00:00.000', '2026-01-02 00:00:00.000')",
                     arguments: [Data(repeating: 1, count: 32), Data(repeating: 9, count: 16)]
                 )
             }

@@ -6,19 +6,23 @@ import Testing
 /// whatever that fast path declines goes to the decoder, with the same result or a `store.corruptRecord`.
 @Suite("SQLite transports column")
 struct SQLiteTransportsTests {
-    @Test("plain arrays are read directly", arguments: [
-        ("[]", [String]()), (#"["usb"]"#, ["usb"]), (#"["hybrid","internal"]"#, ["hybrid", "internal"]),
-        (#"["smart-card","nfc","ble"]"#, ["smart-card", "nfc", "ble"]),
-    ])
+    @Test(
+        "plain arrays are read directly",
+        arguments: [
+            ("[]", [String]()), (#"["usb"]"#, ["usb"]), (#"["hybrid","internal"]"#, ["hybrid", "internal"]),
+            (#"["smart-card","nfc","ble"]"#, ["smart-card", "nfc", "ble"]),
+        ])
     func simpleArrays(_ json: String, expected: [String]) throws {
         #expect(SQLiteTransports.simpleArray(json) == expected)
         #expect(try SQLiteTransports.decode(json) == expected)
         #expect(try SQLiteTransports.decode(try SQLiteTransports.encode(expected)) == expected)
     }
 
-    @Test("anything unusual goes to the JSON decoder", arguments: [
-        (#"[ "usb" ]"#, ["usb"]), (#"["u\u0073b"]"#, ["usb"]), (#"["a\"b"]"#, [#"a"b"#]), (#"["é"]"#, ["é"]),
-    ])
+    @Test(
+        "anything unusual goes to the JSON decoder",
+        arguments: [
+            (#"[ "usb" ]"#, ["usb"]), (#"["u\u0073b"]"#, ["usb"]), (#"["a\"b"]"#, [#"a"b"#]), (#"["é"]"#, ["é"]),
+        ])
     func decoderFallback(_ json: String, expected: [String]) throws {
         #expect(SQLiteTransports.simpleArray(json) == nil)
         #expect(try SQLiteTransports.decode(json) == expected)

@@ -25,7 +25,9 @@ struct SQLiteWriteThreadTests {
     }
 
     private func withStore(_ body: (SQLiteStore) async throws -> Void) async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-write-\(UUID().uuidString).sqlite").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "latchkey-write-\(UUID().uuidString).sqlite"
+        ).path
         defer {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
@@ -45,14 +47,18 @@ struct SQLiteWriteThreadTests {
             let inPlace = try await withTaskExecutorPreference(executor) { try await writeRunsOnAnEventLoop(store) }
             #expect(inPlace)
             // And what it writes is there.
-            let user = StoredUser(userHandle: Data([1, 2, 3]), name: "looped", displayName: "Looped", createdAt: Date(timeIntervalSince1970: 1_000))
+            let user = StoredUser(
+                userHandle: Data([1, 2, 3]), name: "looped", displayName: "Looped",
+                createdAt: Date(timeIntervalSince1970: 1_000))
             try await withTaskExecutorPreference(executor) { try await store.createUser(user) }
             #expect(try await store.user(named: "looped") == user)
         }
         try await group.shutdownGracefully()
     }
 
-    @Test("elsewhere the transaction runs on the writer queue's thread, so a thread of the cooperative pool never waits for it")
+    @Test(
+        "elsewhere the transaction runs on the writer queue's thread, so a thread of the cooperative pool never waits for it"
+    )
     func offAnEventLoopTheWriteHops() async throws {
         try await withStore { store in
             let onEventLoop = try await writeRunsOnAnEventLoop(store)

@@ -7,7 +7,9 @@ import Testing
 /// A database migrated by a newer Latchkey is refused at start-up with a clear error, not opened and failing sign-ins.
 @Suite("Schema versions: a newer database is refused")
 struct SchemaVersionTests {
-    @Test("migrating a database that has a migration this version does not know throws unavailable", arguments: Backend.available)
+    @Test(
+        "migrating a database that has a migration this version does not know throws unavailable",
+        arguments: Backend.available)
     func newerSchemaIsRefused(_ backend: Backend) async throws {
         try await withStore(backend) { store in
             switch store {
@@ -18,7 +20,8 @@ struct SchemaVersionTests {
             case let postgres as PostgresStore:
                 try await postgres.pool { client in
                     try await client.execute(
-                        "INSERT INTO schema_migrations (version, name) VALUES (99, 'from a newer version')", logger: TestDatabase.logger
+                        "INSERT INTO schema_migrations (version, name) VALUES (99, 'from a newer version')",
+                        logger: TestDatabase.logger
                     )
                 }
             default:

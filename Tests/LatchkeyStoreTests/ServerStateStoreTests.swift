@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LatchkeyStore
 
 /// The store parts added by the hardening (issue 14): shared secrets, request counters, sessions tied to their
@@ -9,7 +10,8 @@ struct ServerStateStoreTests {
     @Test(arguments: Backend.available)
     func theFirstSecretStoredIsTheOneEveryoneGets(_ backend: Backend) async throws {
         try await withStore(backend) { store throws in
-            let first = Data(repeating: 1, count: 32), second = Data(repeating: 2, count: 32)
+            let first = Data(repeating: 1, count: 32)
+            let second = Data(repeating: 2, count: 32)
             #expect(try await store.serverSecret(named: "test", candidate: first) == first)
             #expect(try await store.serverSecret(named: "test", candidate: second) == first)
             #expect(try await store.serverSecret(named: "other", candidate: second) == second)
@@ -22,13 +24,18 @@ struct ServerStateStoreTests {
             let start = Date(timeIntervalSince1970: 1_800_000_000)
             var counts: [Int] = []
             for offset in 0..<3 {
-                counts.append(try await store.countRequest(key: "a", window: 60, now: start.addingTimeInterval(Double(offset))))
+                counts.append(
+                    try await store.countRequest(key: "a", window: 60, now: start.addingTimeInterval(Double(offset))))
             }
             #expect(counts == [1, 2, 3])
             #expect(try await store.countRequest(key: "b", window: 60, now: start) == 1, "each key has its own count")
-            #expect(try await store.countRequest(key: "a", window: 60, now: start.addingTimeInterval(60)) == 1, "a new window")
+            #expect(
+                try await store.countRequest(key: "a", window: 60, now: start.addingTimeInterval(60)) == 1,
+                "a new window")
             #expect(try await store.countRequest(key: "a", window: 60, now: start.addingTimeInterval(61)) == 2)
-            #expect(try await store.purgeRequestCounts(before: start.addingTimeInterval(30)) == 1, "b's window began at start")
+            #expect(
+                try await store.purgeRequestCounts(before: start.addingTimeInterval(30)) == 1,
+                "b's window began at start")
         }
     }
 
@@ -48,16 +55,23 @@ struct ServerStateStoreTests {
     func deletingAPasskeyDeletesTheSessionsMadeWithIt(_ backend: Backend) async throws {
         try await withStore(backend) { store throws in
             let user = try await store.createUser(named: "alice")
-            let phone = Make.credential(of: user.id), key = Make.credential(of: user.id)
+            let phone = Make.credential(of: user.id)
+            let key = Make.credential(of: user.id)
             try await store.addCredential(phone)
             try await store.addCredential(key)
             let created = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
             let expires = created.addingTimeInterval(3600)
-            let withPhone = StoredSession(tokenHash: Make.bytes(32), userID: user.id, createdAt: created, expiresAt: expires, credentialID: phone.id)
-            let withKey = StoredSession(tokenHash: Make.bytes(32), userID: user.id, createdAt: created, expiresAt: expires, credentialID: key.id)
-            let withPassword = StoredSession(tokenHash: Make.bytes(32), userID: user.id, createdAt: created, expiresAt: expires)
+            let withPhone = StoredSession(
+                tokenHash: Make.bytes(32), userID: user.id, createdAt: created, expiresAt: expires,
+                credentialID: phone.id)
+            let withKey = StoredSession(
+                tokenHash: Make.bytes(32), userID: user.id, createdAt: created, expiresAt: expires, credentialID: key.id
+            )
+            let withPassword = StoredSession(
+                tokenHash: Make.bytes(32), userID: user.id, createdAt: created, expiresAt: expires)
             for session in [withPhone, withKey, withPassword] { try await store.createSession(session) }
-            #expect(try await store.session(tokenHash: withKey.tokenHash, now: Date()) == withKey, "the credential is kept")
+            #expect(
+                try await store.session(tokenHash: withKey.tokenHash, now: Date()) == withKey, "the credential is kept")
 
             try await store.deleteCredential(id: key.id, ofUser: user.id, keepingAnotherWayIn: true)
             #expect(try await store.session(tokenHash: withKey.tokenHash, now: Date()) == nil)
@@ -67,10 +81,15 @@ struct ServerStateStoreTests {
             // The caller removing the passkey it signed in with keeps its own session, now tied to no passkey.
             let other = Make.credential(of: user.id)
             try await store.addCredential(other)
-            let caller = StoredSession(tokenHash: Make.bytes(32), userID: user.id, createdAt: created, expiresAt: expires, credentialID: other.id)
-            let elsewhere = StoredSession(tokenHash: Make.bytes(32), userID: user.id, createdAt: created, expiresAt: expires, credentialID: other.id)
+            let caller = StoredSession(
+                tokenHash: Make.bytes(32), userID: user.id, createdAt: created, expiresAt: expires,
+                credentialID: other.id)
+            let elsewhere = StoredSession(
+                tokenHash: Make.bytes(32), userID: user.id, createdAt: created, expiresAt: expires,
+                credentialID: other.id)
             for session in [caller, elsewhere] { try await store.createSession(session) }
-            try await store.deleteCredential(id: other.id, ofUser: user.id, keepingAnotherWayIn: true, sparingSession: caller.tokenHash)
+            try await store.deleteCredential(
+                id: other.id, ofUser: user.id, keepingAnotherWayIn: true, sparingSession: caller.tokenHash)
             #expect(try await store.session(tokenHash: caller.tokenHash, now: Date())?.credentialID == nil)
             #expect(try await store.session(tokenHash: caller.tokenHash, now: Date()) != nil)
             #expect(try await store.session(tokenHash: elsewhere.tokenHash, now: Date()) == nil)
@@ -78,7 +97,8 @@ struct ServerStateStoreTests {
     }
 
     @Test func theSQLiteFileIsTheOwnersOnly() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-mode-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "latchkey-mode-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("store.sqlite").path
         _ = try SQLiteStore(path: path)
@@ -88,4 +108,3 @@ struct ServerStateStoreTests {
         }
     }
 }
-

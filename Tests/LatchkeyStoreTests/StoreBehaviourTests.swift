@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LatchkeyStore
 
 /// Every behaviour of ``LatchkeyStore``, run against each backend: a SQLite file, and the PostgreSQL server named
@@ -25,7 +26,9 @@ struct StoreBehaviourTests {
             #expect(try await store.user(named: "Ålice.Example") == user)
             #expect(try await store.user(named: "åLICE.example") == user, "names are found case-insensitively")
             // "Å" spelled as A + combining ring finds the precomposed spelling.
-            #expect(try await store.user(named: "A\u{030A}lice.example") == user, "names are found regardless of normalisation")
+            #expect(
+                try await store.user(named: "A\u{030A}lice.example") == user,
+                "names are found regardless of normalisation")
 
             #expect(try await store.user(id: UUID()) == nil)
             #expect(try await store.user(handle: Make.bytes(32)) == nil)
@@ -39,7 +42,9 @@ struct StoreBehaviourTests {
             let alice = try await store.createUser(named: "alice")
 
             await expectStoreError(.conflict) { try await store.createUser(Make.user(name: "ALICE")) }
-            await expectStoreError(.conflict) { try await store.createUser(Make.user(name: "carol", handle: alice.userHandle)) }
+            await expectStoreError(.conflict) {
+                try await store.createUser(Make.user(name: "carol", handle: alice.userHandle))
+            }
             var sameID = Make.user(name: "dave")
             sameID.id = alice.id
             await expectStoreError(.conflict) { try await store.createUser(sameID) }
@@ -59,13 +64,25 @@ struct StoreBehaviourTests {
 
             let user = Make.user()
             try await store.createUser(user)
-            await expectStoreError(.invalidRecord) { try await store.addCredential(Make.credential(of: user.id, id: Data())) }
-            await expectStoreError(.invalidRecord) { try await store.addCredential(Make.credential(of: user.id, id: Make.bytes(1024))) }
-            await expectStoreError(.invalidRecord) { try await store.createSession(Make.session(of: user.id, tokenHash: Make.bytes(31))) }
-            await expectStoreError(.invalidRecord) { try await store.spendTicket(SpentTicket(id: "not/url safe", expiresAt: Make.now)) }
-            await expectStoreError(.invalidRecord) { try await store.spendTicket(SpentTicket(id: "", expiresAt: Make.now)) }
+            await expectStoreError(.invalidRecord) {
+                try await store.addCredential(Make.credential(of: user.id, id: Data()))
+            }
+            await expectStoreError(.invalidRecord) {
+                try await store.addCredential(Make.credential(of: user.id, id: Make.bytes(1024)))
+            }
+            await expectStoreError(.invalidRecord) {
+                try await store.createSession(Make.session(of: user.id, tokenHash: Make.bytes(31)))
+            }
+            await expectStoreError(.invalidRecord) {
+                try await store.spendTicket(SpentTicket(id: "not/url safe", expiresAt: Make.now))
+            }
+            await expectStoreError(.invalidRecord) {
+                try await store.spendTicket(SpentTicket(id: "", expiresAt: Make.now))
+            }
             for letter in ["é", "ｱ", "Ａ", "٣"] {  // letters and digits outside ASCII
-                await expectStoreError(.invalidRecord) { try await store.spendTicket(SpentTicket(id: "ticket\(letter)", expiresAt: Make.now)) }
+                await expectStoreError(.invalidRecord) {
+                    try await store.spendTicket(SpentTicket(id: "ticket\(letter)", expiresAt: Make.now))
+                }
             }
 
             #expect(try await store.credentialCount(ofUser: user.id) == 0)
@@ -89,7 +106,9 @@ struct StoreBehaviourTests {
             try await store.addCredential(first)
 
             #expect(try await store.credential(id: first.id) == first)
-            #expect(try await store.credential(id: second.id) == second, "empty transports, nil discoverable and UInt32.max round-trip")
+            #expect(
+                try await store.credential(id: second.id) == second,
+                "empty transports, nil discoverable and UInt32.max round-trip")
             #expect(try await store.credential(id: Make.bytes(32)) == nil)
             #expect(try await store.credentials(ofUser: alice.id) == [first, second], "oldest first")
             #expect(try await store.credentialCount(ofUser: alice.id) == 2)
@@ -100,15 +119,23 @@ struct StoreBehaviourTests {
             try await store.renameCredential(id: first.id, ofUser: alice.id, to: nil)
             #expect(try await store.credential(id: first.id)?.label == nil)
 
-            await expectStoreError(.notFound) { try await store.renameCredential(id: first.id, ofUser: bob.id, to: "mine now") }
-            await expectStoreError(.notFound) { try await store.deleteCredential(id: first.id, ofUser: bob.id, keepingAnotherWayIn: false) }
-            await expectStoreError(.notFound) { try await store.renameCredential(id: Make.bytes(16), ofUser: alice.id, to: "x") }
+            await expectStoreError(.notFound) {
+                try await store.renameCredential(id: first.id, ofUser: bob.id, to: "mine now")
+            }
+            await expectStoreError(.notFound) {
+                try await store.deleteCredential(id: first.id, ofUser: bob.id, keepingAnotherWayIn: false)
+            }
+            await expectStoreError(.notFound) {
+                try await store.renameCredential(id: Make.bytes(16), ofUser: alice.id, to: "x")
+            }
             #expect(try await store.credential(id: first.id)?.label == nil, "another user's rename changed nothing")
 
             try await store.deleteCredential(id: first.id, ofUser: alice.id, keepingAnotherWayIn: false)
             #expect(try await store.credential(id: first.id) == nil)
             #expect(try await store.credentialCount(ofUser: alice.id) == 1)
-            await expectStoreError(.notFound) { try await store.deleteCredential(id: first.id, ofUser: alice.id, keepingAnotherWayIn: false) }
+            await expectStoreError(.notFound) {
+                try await store.deleteCredential(id: first.id, ofUser: alice.id, keepingAnotherWayIn: false)
+            }
         }
     }
 
@@ -138,13 +165,17 @@ struct StoreBehaviourTests {
         }
     }
 
-    @Test("an account reads back in one call, by name and by credential, with its credentials oldest first", arguments: Backend.available)
+    @Test(
+        "an account reads back in one call, by name and by credential, with its credentials oldest first",
+        arguments: Backend.available)
     func accountReadsBackWithItsCredentials(_ backend: Backend) async throws {
         try await withStore(backend) { store throws in
             let user = Make.user(name: "Reader")
             #expect(try await store.account(named: "reader") == nil)
             try await store.createUser(user)
-            #expect(try await store.account(named: "READER") == StoredAccount(user: user, credentials: []), "no credentials yet")
+            #expect(
+                try await store.account(named: "READER") == StoredAccount(user: user, credentials: []),
+                "no credentials yet")
             let first = Make.unusualCredential(of: user.id, createdAt: Date(timeIntervalSince1970: 1_000.125))
             let second = Make.credential(of: user.id, createdAt: Date(timeIntervalSince1970: 2_000))
             try await store.commitRegistration(second, creating: nil, session: nil)
@@ -169,8 +200,9 @@ struct StoreBehaviourTests {
             let ticket = Make.ticket()
             #expect(try await store.spendTicket(ticket))
             #expect(try await store.spendTicket(ticket) == false)
-            #expect(try await store.spendTicket(SpentTicket(id: ticket.id, expiresAt: ticket.expiresAt)) == false,
-                    "a ticket is its ID with its expiry (SpentTicket.id)")
+            #expect(
+                try await store.spendTicket(SpentTicket(id: ticket.id, expiresAt: ticket.expiresAt)) == false,
+                "a ticket is its ID with its expiry (SpentTicket.id)")
             #expect(try await store.spendTicket(Make.ticket()), "another ticket is not affected")
         }
     }
@@ -215,12 +247,16 @@ struct StoreBehaviourTests {
             let short = Make.session(of: alice.id, expiresAt: Make.now.addingTimeInterval(10))
             let bobs = Make.session(of: bob.id)
             for item in [session, other, short, bobs] { try await store.createSession(item) }
-            await expectStoreError(.conflict) { try await store.createSession(Make.session(of: bob.id, tokenHash: session.tokenHash)) }
+            await expectStoreError(.conflict) {
+                try await store.createSession(Make.session(of: bob.id, tokenHash: session.tokenHash))
+            }
             await expectStoreError(.notFound) { try await store.createSession(Make.session(of: UUID())) }
 
             #expect(try await store.session(tokenHash: session.tokenHash, now: Make.now) == session)
             #expect(try await store.session(tokenHash: Make.bytes(32), now: Make.now) == nil)
-            #expect(try await store.session(tokenHash: short.tokenHash, now: Make.now.addingTimeInterval(10)) == nil, "expired → nil")
+            #expect(
+                try await store.session(tokenHash: short.tokenHash, now: Make.now.addingTimeInterval(10)) == nil,
+                "expired → nil")
 
             try await store.deleteSession(tokenHash: session.tokenHash)
             #expect(try await store.session(tokenHash: session.tokenHash, now: Make.now) == nil)
@@ -229,7 +265,9 @@ struct StoreBehaviourTests {
             #expect(try await store.purgeExpiredSessions(now: Make.now.addingTimeInterval(10)) == 1)
             #expect(try await store.deleteSessions(ofUser: alice.id) == 1)
             #expect(try await store.session(tokenHash: other.tokenHash, now: Make.now) == nil)
-            #expect(try await store.session(tokenHash: bobs.tokenHash, now: Make.now) == bobs, "other users keep their sessions")
+            #expect(
+                try await store.session(tokenHash: bobs.tokenHash, now: Make.now) == bobs,
+                "other users keep their sessions")
         }
     }
 
@@ -289,7 +327,8 @@ struct StoreBehaviourTests {
             let newcomer = Make.user(name: "newcomer")
             let session = Make.session(of: newcomer.id)
             await expectStoreError(.conflict) {
-                try await store.commitRegistration(Make.credential(of: newcomer.id, id: taken.id), creating: newcomer, session: session)
+                try await store.commitRegistration(
+                    Make.credential(of: newcomer.id, id: taken.id), creating: newcomer, session: session)
             }
             #expect(try await store.user(named: "newcomer") == nil)
             #expect(try await store.user(id: newcomer.id) == nil)
@@ -299,7 +338,9 @@ struct StoreBehaviourTests {
             let credential = Make.credential(of: newcomer.id)
             let clash = Make.session(of: newcomer.id)
             try await store.createSession(Make.session(of: existing.id, tokenHash: clash.tokenHash))
-            await expectStoreError(.conflict) { try await store.commitRegistration(credential, creating: newcomer, session: clash) }
+            await expectStoreError(.conflict) {
+                try await store.commitRegistration(credential, creating: newcomer, session: clash)
+            }
             #expect(try await store.user(id: newcomer.id) == nil)
             #expect(try await store.credential(id: credential.id) == nil)
 
@@ -324,7 +365,8 @@ struct StoreBehaviourTests {
             let session = Make.session(of: user.id)
 
             _ = try await recordSignIn(
-                store, credentialID: credential.id, newSignCount: 6, backedUp: true, usedAt: usedAt, session: session, previousSignCount: 5
+                store, credentialID: credential.id, newSignCount: 6, backedUp: true, usedAt: usedAt, session: session,
+                previousSignCount: 5
             )
 
             let updated = try #require(try await store.credential(id: credential.id))
@@ -334,7 +376,8 @@ struct StoreBehaviourTests {
             #expect(try await store.session(tokenHash: session.tokenHash, now: Make.now) == session)
 
             _ = try await recordSignIn(
-                store, credentialID: credential.id, newSignCount: 7, backedUp: false, usedAt: usedAt, session: nil, previousSignCount: 6
+                store, credentialID: credential.id, newSignCount: 7, backedUp: false, usedAt: usedAt, session: nil,
+                previousSignCount: 6
             )
             #expect(try await store.credential(id: credential.id)?.signCount == 7)
         }
@@ -350,17 +393,20 @@ struct StoreBehaviourTests {
 
             await expectStoreError(.conflict) {
                 _ = try await recordSignIn(
-                store, credentialID: credential.id, newSignCount: 6, backedUp: true, usedAt: Make.now,
+                    store, credentialID: credential.id, newSignCount: 6, backedUp: true, usedAt: Make.now,
                     session: Make.session(of: user.id, tokenHash: existing.tokenHash), previousSignCount: 5
                 )
             }
-            #expect(try await store.credential(id: credential.id) == credential, "sign count, backup state and last use unchanged")
+            #expect(
+                try await store.credential(id: credential.id) == credential,
+                "sign count, backup state and last use unchanged")
 
             let stranger = try await store.createUser(named: "stranger")
             let strangersSession = Make.session(of: stranger.id)
             await expectStoreError(.invalidRecord) {
                 _ = try await recordSignIn(
-                store, credentialID: credential.id, newSignCount: 6, backedUp: true, usedAt: Make.now, session: strangersSession,
+                    store, credentialID: credential.id, newSignCount: 6, backedUp: true, usedAt: Make.now,
+                    session: strangersSession,
                     previousSignCount: 5
                 )
             }
@@ -377,15 +423,17 @@ struct StoreBehaviourTests {
             let session = Make.session(of: user.id)
             await expectStoreError(.notFound) {
                 _ = try await recordSignIn(
-                store, credentialID: Make.bytes(32), newSignCount: 1, backedUp: false, usedAt: Make.now, session: session, previousSignCount: 0
+                    store, credentialID: Make.bytes(32), newSignCount: 1, backedUp: false, usedAt: Make.now,
+                    session: session, previousSignCount: 0
                 )
             }
             #expect(try await store.session(tokenHash: session.tokenHash, now: Make.now) == nil)
         }
     }
 
-    @Test("a sign-in is a compare-and-set on the sign count: a stale count is a conflict that writes nothing",
-          arguments: Backend.available)
+    @Test(
+        "a sign-in is a compare-and-set on the sign count: a stale count is a conflict that writes nothing",
+        arguments: Backend.available)
     func signCountCompareAndSet(_ backend: Backend) async throws {
         try await withStore(backend) { store in
             let user = Make.user()
@@ -393,19 +441,22 @@ struct StoreBehaviourTests {
             try await store.commitRegistration(credential, creating: user, session: nil)
 
             _ = try await recordSignIn(
-                store, credentialID: credential.id, newSignCount: 7, backedUp: false, usedAt: Make.now, session: nil, previousSignCount: 5
+                store, credentialID: credential.id, newSignCount: 7, backedUp: false, usedAt: Make.now, session: nil,
+                previousSignCount: 5
             )
             let late = Make.session(of: user.id)
             await expectStoreError(.conflict) {
                 _ = try await recordSignIn(
-                store, credentialID: credential.id, newSignCount: 6, backedUp: true, usedAt: Make.now, session: late, previousSignCount: 5
+                    store, credentialID: credential.id, newSignCount: 6, backedUp: true, usedAt: Make.now,
+                    session: late, previousSignCount: 5
                 )
             }
             #expect(try await store.credential(id: credential.id)?.signCount == 7, "the later, lower count did not win")
             #expect(try await store.session(tokenHash: late.tokenHash, now: Make.now) == nil)
             await expectStoreError(.notFound) {
                 _ = try await recordSignIn(
-                store, credentialID: Make.bytes(32), newSignCount: 1, backedUp: false, usedAt: Make.now, session: nil, previousSignCount: 0
+                    store, credentialID: Make.bytes(32), newSignCount: 1, backedUp: false, usedAt: Make.now,
+                    session: nil, previousSignCount: 0
                 )
             }
         }
@@ -422,7 +473,8 @@ struct StoreBehaviourTests {
                     group.addTask {
                         do {
                             _ = try await recordSignIn(
-                store, credentialID: credential.id, newSignCount: count, backedUp: false, usedAt: Make.now,
+                                store, credentialID: credential.id, newSignCount: count, backedUp: false,
+                                usedAt: Make.now,
                                 session: Make.session(of: user.id), previousSignCount: 10
                             )
                             return true
@@ -437,7 +489,9 @@ struct StoreBehaviourTests {
         }
     }
 
-    @Test("deleting with keepingAnotherWayIn refuses the last credential, also when two deletions race", arguments: Backend.available)
+    @Test(
+        "deleting with keepingAnotherWayIn refuses the last credential, also when two deletions race",
+        arguments: Backend.available)
     func lastCredentialIsKept(_ backend: Backend) async throws {
         try await withStore(backend) { store in
             let user = Make.user()
@@ -450,7 +504,8 @@ struct StoreBehaviourTests {
                 for credential in [first, second] {
                     group.addTask {
                         do {
-                            try await store.deleteCredential(id: credential.id, ofUser: user.id, keepingAnotherWayIn: true)
+                            try await store.deleteCredential(
+                                id: credential.id, ofUser: user.id, keepingAnotherWayIn: true)
                             return nil
                         } catch {
                             return (error as? StoreError)?.code
@@ -479,8 +534,9 @@ struct StoreBehaviourTests {
         }
     }
 
-    @Test("commitAuthentication spends the ticket with the outcome; of concurrent commits exactly one wins",
-          arguments: Backend.available)
+    @Test(
+        "commitAuthentication spends the ticket with the outcome; of concurrent commits exactly one wins",
+        arguments: Backend.available)
     func commitAuthenticationConsumesOnce(_ backend: Backend) async throws {
         try await withStore(backend) { store in
             let user = Make.user()
@@ -503,12 +559,16 @@ struct StoreBehaviourTests {
             #expect(wins == 1)
             #expect(try await store.spendTicket(ticket) == false, "the winner spent the ticket")
             var stored = 0
-            for session in sessions where try await store.session(tokenHash: session.tokenHash, now: Make.now) != nil { stored += 1 }
+            for session in sessions where try await store.session(tokenHash: session.tokenHash, now: Make.now) != nil {
+                stored += 1
+            }
             #expect(stored == 1, "only the winner's session exists")
         }
     }
 
-    @Test("a failed commitAuthentication writes nothing and leaves the ticket unspent; a spent one is false", arguments: Backend.available)
+    @Test(
+        "a failed commitAuthentication writes nothing and leaves the ticket unspent; a spent one is false",
+        arguments: Backend.available)
     func failedCommitLeavesTheTicket(_ backend: Backend) async throws {
         try await withStore(backend) { store in
             let user = Make.user()
@@ -531,16 +591,19 @@ struct StoreBehaviourTests {
             #expect(try await store.credential(id: credential.id) == credential)
             #expect(try await store.session(tokenHash: session.tokenHash, now: Make.now) == nil)
             #expect(try await store.spendTicket(ticket), "the failed commits left the ticket unspent")
-            #expect(try await store.commitAuthentication(
-                spending: ticket, credentialID: credential.id, newSignCount: 4, backedUp: true, usedAt: Make.now,
-                session: nil, previousSignCount: 3
-            ) == false)
-            #expect(try await store.credential(id: credential.id)?.signCount == 3, "nothing written with a spent ticket")
+            #expect(
+                try await store.commitAuthentication(
+                    spending: ticket, credentialID: credential.id, newSignCount: 4, backedUp: true, usedAt: Make.now,
+                    session: nil, previousSignCount: 3
+                ) == false)
+            #expect(
+                try await store.credential(id: credential.id)?.signCount == 3, "nothing written with a spent ticket")
         }
     }
 
-    @Test("commitRegistration(spending:) spends the ticket with the outcome; of concurrent commits exactly one wins",
-          arguments: Backend.available)
+    @Test(
+        "commitRegistration(spending:) spends the ticket with the outcome; of concurrent commits exactly one wins",
+        arguments: Backend.available)
     func commitRegistrationConsumesOnce(_ backend: Backend) async throws {
         try await withStore(backend) { store in
             let ticket = Make.ticket()
@@ -549,7 +612,8 @@ struct StoreBehaviourTests {
                 for user in users {
                     group.addTask {
                         (try? await store.commitRegistration(
-                            spending: ticket, Make.credential(of: user.id), creating: user, session: Make.session(of: user.id)
+                            spending: ticket, Make.credential(of: user.id), creating: user,
+                            session: Make.session(of: user.id)
                         )) ?? false
                     }
                 }
@@ -563,8 +627,9 @@ struct StoreBehaviourTests {
         }
     }
 
-    @Test("a failed commitRegistration(spending:) writes nothing and leaves the ticket unspent; a spent one is false",
-          arguments: Backend.available)
+    @Test(
+        "a failed commitRegistration(spending:) writes nothing and leaves the ticket unspent; a spent one is false",
+        arguments: Backend.available)
     func failedRegistrationCommitLeavesTheTicket(_ backend: Backend) async throws {
         try await withStore(backend) { store in
             let existing = Make.user(name: "taken")
@@ -579,14 +644,17 @@ struct StoreBehaviourTests {
             }
             #expect(try await store.user(id: newcomer.id) == nil)
             #expect(try await store.spendTicket(ticket), "the failed commit left the ticket unspent")
-            #expect(try await store.commitRegistration(
-                spending: ticket, Make.credential(of: newcomer.id), creating: newcomer, session: nil
-            ) == false)
+            #expect(
+                try await store.commitRegistration(
+                    spending: ticket, Make.credential(of: newcomer.id), creating: newcomer, session: nil
+                ) == false)
             #expect(try await store.user(id: newcomer.id) == nil, "nothing written with a spent ticket")
         }
     }
 
-    @Test("account(ofCredential:) and account(named:) read an account with all its credentials, oldest first; nil when unknown", arguments: Backend.available)
+    @Test(
+        "account(ofCredential:) and account(named:) read an account with all its credentials, oldest first; nil when unknown",
+        arguments: Backend.available)
     func accountWithCredentials(_ backend: Backend) async throws {
         try await withStore(backend) { store in
             let user = Make.user(name: "Holder")
@@ -607,7 +675,9 @@ struct StoreBehaviourTests {
 
             let bare = Make.user(name: "bare")
             try await store.createUser(bare)
-            #expect(try await store.account(named: "bare") == StoredAccount(user: bare, credentials: []), "an account without credentials")
+            #expect(
+                try await store.account(named: "bare") == StoredAccount(user: bare, credentials: []),
+                "an account without credentials")
         }
     }
 
@@ -637,7 +707,9 @@ struct StoreBehaviourTests {
             // Several servers starting at once on a new database: each migrates; the schema is made once.
             let counts = try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<4 {
-                    group.addTask { try await database.withStore { store in try await store.credentialCount(ofUser: UUID()) } }
+                    group.addTask {
+                        try await database.withStore { store in try await store.credentialCount(ofUser: UUID()) }
+                    }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }

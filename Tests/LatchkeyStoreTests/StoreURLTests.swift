@@ -18,7 +18,8 @@ struct StoreURLTests {
     }
 
     @Test func postgresURL() throws {
-        let url = try StoreURL("postgres://latchkey:p%40ss%3Aword@db.example.com:6543/accounts?schema=tenant_1&sslmode=require")
+        let url = try StoreURL(
+            "postgres://latchkey:p%40ss%3Aword@db.example.com:6543/accounts?schema=tenant_1&sslmode=require")
         guard case .postgres(let configuration) = url else {
             Issue.record("expected a postgres URL, got \(url)")
             return
@@ -43,22 +44,28 @@ struct StoreURLTests {
     }
 
     @Test func tlsIsRequiredByDefaultExceptOnLoopback() throws {
-        for (host, expected) in [("db.example.com", PostgresStore.Configuration.TLSMode.require), ("10.0.0.5", .require),
-                                 ("[2001:db8::1]", .require), ("127.0.0.1", .prefer), ("127.1.2.3", .prefer),
-                                 ("localhost", .prefer), ("[::1]", .prefer), ("127.example.com", .require)] {
+        for (host, expected) in [
+            ("db.example.com", PostgresStore.Configuration.TLSMode.require), ("10.0.0.5", .require),
+            ("[2001:db8::1]", .require), ("127.0.0.1", .prefer), ("127.1.2.3", .prefer),
+            ("localhost", .prefer), ("[::1]", .prefer), ("127.example.com", .require),
+        ] {
             guard case .postgres(let configuration) = try StoreURL("postgres://u@\(host)/d") else {
                 Issue.record("not a postgres URL")
                 continue
             }
             #expect(configuration.tls == expected, "\(host)")
         }
-        guard case .postgres(let explicit) = try StoreURL("postgres://u@db.example.com/d?sslmode=disable") else { return }
+        guard case .postgres(let explicit) = try StoreURL("postgres://u@db.example.com/d?sslmode=disable") else {
+            return
+        }
         #expect(explicit.tls == .disable, "an explicit sslmode wins")
     }
 
     @Test func sslModes() throws {
-        for (mode, expected) in [("disable", PostgresStore.Configuration.TLSMode.disable), ("allow", .prefer),
-                                 ("prefer", .prefer), ("verify-ca", .require), ("verify-full", .require)] {
+        for (mode, expected) in [
+            ("disable", PostgresStore.Configuration.TLSMode.disable), ("allow", .prefer),
+            ("prefer", .prefer), ("verify-ca", .require), ("verify-full", .require),
+        ] {
             guard case .postgres(let configuration) = try StoreURL("postgres://u@h/d?sslmode=\(mode)") else {
                 Issue.record("not a postgres URL")
                 continue
@@ -69,7 +76,9 @@ struct StoreURLTests {
 
     @Test("the pool: fixed at 20 connections with no keep-alive queries unless the URL says otherwise")
     func poolParameters() throws {
-        guard case .postgres(let defaults) = try StoreURL("postgres://u@h/d") else { throw StoreError(.invalidConfiguration, "not postgres") }
+        guard case .postgres(let defaults) = try StoreURL("postgres://u@h/d") else {
+            throw StoreError(.invalidConfiguration, "not postgres")
+        }
         #expect(defaults.maximumConnections == 20)
         #expect(defaults.minimumConnections == nil)
         #expect(defaults.keepAliveInterval == nil)
@@ -79,7 +88,9 @@ struct StoreURLTests {
         #expect(defaults.clientConfiguration.options.keepAliveBehavior == nil)
 
         let text = "postgres://u@h/d?pool_max_conns=8&pool_min_conns=2&pool_keepalive=30"
-        guard case .postgres(let set) = try StoreURL(text) else { throw StoreError(.invalidConfiguration, "not postgres") }
+        guard case .postgres(let set) = try StoreURL(text) else {
+            throw StoreError(.invalidConfiguration, "not postgres")
+        }
         #expect(set.maximumConnections == 8)
         #expect(set.minimumConnections == 2)
         #expect(set.keepAliveInterval == .seconds(30))
@@ -146,7 +157,8 @@ struct StoreURLTests {
     }
 
     @Test func makeStoreOpensSQLite() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-url-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "latchkey-url-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("nested/store.sqlite").path
         let store = try StoreURL("sqlite://\(path)").makeStore()
@@ -155,7 +167,8 @@ struct StoreURLTests {
     }
 
     @Test func unopenableSQLiteFileIsUnavailable() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-url-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "latchkey-url-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let notADatabase = directory.appendingPathComponent("garbage.sqlite")

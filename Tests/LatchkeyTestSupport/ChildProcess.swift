@@ -1,3 +1,6 @@
+import Foundation
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,8 +8,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import Synchronization
 
 /// A child process the tests start (the `latchkey` binary, a Python peer), with pipes to its standard streams.
 ///
@@ -31,7 +32,9 @@ public final class ChildProcess: Sendable {
 
     /// Starts `executable` with `arguments` (without the program name) and `environment` (this process's when nil).
     /// With `mergingErrors`, standard error goes to the same pipe as standard output.
-    public init(_ executable: String, arguments: [String], environment: [String: String]? = nil, mergingErrors: Bool = false) throws {
+    public init(
+        _ executable: String, arguments: [String], environment: [String: String]? = nil, mergingErrors: Bool = false
+    ) throws {
         (pid, standardInput, standardOutput, standardError) = try Self.spawning.withLock { _ in
             try Self.spawn(executable, arguments: arguments, environment: environment, mergingErrors: mergingErrors)
         }
@@ -41,7 +44,8 @@ public final class ChildProcess: Sendable {
     private static func spawn(
         _ executable: String, arguments: [String], environment: [String: String]?, mergingErrors: Bool
     ) throws -> (pid_t, FileHandle, FileHandle, FileHandle?) {
-        let input = try Self.pipe(), output = try Self.pipe()
+        let input = try Self.pipe()
+        let output = try Self.pipe()
         let errors = mergingErrors ? nil : try Self.pipe()
 
         var actions = posix_spawn_file_actions_t()
@@ -59,7 +63,8 @@ public final class ChildProcess: Sendable {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t(), defaults = sigset_t()
+        var noSignals = sigset_t()
+        var defaults = sigset_t()
         sigemptyset(&noSignals)
         sigemptyset(&defaults)
         sigaddset(&defaults, SIGPIPE)
@@ -67,7 +72,8 @@ public final class ChildProcess: Sendable {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         #if canImport(Darwin)
         // Darwin has no closefrom action; this closes every descriptor not dup'ed above in the child.
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_CLOEXEC_DEFAULT))
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_CLOEXEC_DEFAULT))
         #else
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         #endif
@@ -90,7 +96,8 @@ public final class ChildProcess: Sendable {
             throw POSIXError(POSIXErrorCode(rawValue: status) ?? .EIO)
         }
         return (
-            pid, FileHandle(fileDescriptor: input.write, closeOnDealloc: true), FileHandle(fileDescriptor: output.read, closeOnDealloc: true),
+            pid, FileHandle(fileDescriptor: input.write, closeOnDealloc: true),
+            FileHandle(fileDescriptor: output.read, closeOnDealloc: true),
             errors.map { FileHandle(fileDescriptor: $0.read, closeOnDealloc: true) }
         )
     }
@@ -138,7 +145,8 @@ public final class ChildProcess: Sendable {
         _ executable: String, arguments: [String], environment: [String: String]? = nil, input: Data = Data(),
         mergingErrors: Bool = false
     ) throws -> (status: Int32, output: Data, errors: Data) {
-        let child = try ChildProcess(executable, arguments: arguments, environment: environment, mergingErrors: mergingErrors)
+        let child = try ChildProcess(
+            executable, arguments: arguments, environment: environment, mergingErrors: mergingErrors)
         // Standard error is read on a thread of its own, so a child that fills one pipe while this reads the other
         // cannot stall both.
         let errors = Mutex(Data())
@@ -187,7 +195,7 @@ public final class ChildProcess: Sendable {
     /// Calls `body` with `strings` as a NULL-terminated array of C strings.
     private static func withCStrings<T>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> T) -> T {
         let pointers = strings.map { strdup($0) } + [nil]
-        defer { pointers.forEach { free($0) } }
+        defer { for pointer in pointers { free(pointer) } }
         return body(pointers)
     }
 }

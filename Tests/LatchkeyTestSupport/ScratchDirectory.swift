@@ -18,7 +18,8 @@ public final class ScratchDirectory: Sendable {
     /// Makes `<temporary directory>/<prefix>-<UUID>`. A directory that cannot be made shows up as the test's own
     /// failure to write there.
     public init(prefix: String) {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)", isDirectory: true)
+        url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "\(prefix)-\(UUID().uuidString)", isDirectory: true)
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 

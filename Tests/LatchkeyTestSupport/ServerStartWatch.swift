@@ -59,7 +59,9 @@ public final class ServerStartWatch: Sendable {
 
     /// Runs `body` (the test on the live application), throwing ``ServerStartFailure`` if the server fails to
     /// start, or has not started within `deadline`.
-    public func run<T: Sendable>(deadline: Duration = .seconds(120), _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    public func run<T: Sendable>(deadline: Duration = .seconds(120), _ body: @escaping @Sendable () async throws -> T)
+        async throws -> T
+    {
         let test = Task { try await body() }
         // The timer also ends the wait when the test is cancelled (or has its outcome already: then nothing changes).
         let timer = Task { [self] in
@@ -75,7 +77,11 @@ public final class ServerStartWatch: Sendable {
         timer.cancel()
         switch outcome {
         case .started:
-            return try await withTaskCancellationHandler { try await test.value } onCancel: { test.cancel() }
+            return try await withTaskCancellationHandler {
+                try await test.value
+            } onCancel: {
+                test.cancel()
+            }
         case .failed(let reason):
             // The test task stays blocked on the port it will never get; the run goes on without it.
             test.cancel()

@@ -11,11 +11,14 @@ public enum Backend: String, Sendable, CaseIterable, CustomStringConvertible {
     /// The PostgreSQL server to test against (scripts/test.sh starts one with scripts/postgres.sh); nil skips
     /// the PostgreSQL cases.
     public static let postgresURL: String? = {
-        guard let url = ProcessInfo.processInfo.environment["LATCHKEY_TEST_POSTGRES_URL"], !url.isEmpty else { return nil }
+        guard let url = ProcessInfo.processInfo.environment["LATCHKEY_TEST_POSTGRES_URL"], !url.isEmpty else {
+            return nil
+        }
         return url
     }()
 
-    public static let skipMessage = "LATCHKEY_TEST_POSTGRES_URL is unset: the PostgreSQL cases are skipped (scripts/test.sh sets it; or run scripts/postgres.sh start DIR PORT)"
+    public static let skipMessage =
+        "LATCHKEY_TEST_POSTGRES_URL is unset: the PostgreSQL cases are skipped (scripts/test.sh sets it; or run scripts/postgres.sh start DIR PORT)"
 
     /// SQLite always; PostgreSQL when a server is given.
     public static var available: [Backend] { postgresURL == nil ? [.sqlite] : [.sqlite, .postgres] }
@@ -50,7 +53,9 @@ public struct TestDatabase: Sendable {
             postgres = nil
         case .postgres:
             guard let url = Backend.postgresURL, case .postgres(var configuration) = try StoreURL(url) else {
-                throw StoreError(.invalidConfiguration, "LATCHKEY_TEST_POSTGRES_URL is not a postgres:// URL. \(Backend.skipMessage)")
+                throw StoreError(
+                    .invalidConfiguration, "LATCHKEY_TEST_POSTGRES_URL is not a postgres:// URL. \(Backend.skipMessage)"
+                )
             }
             configuration.schema = "lk_server_\(suffix)"
             configuration.maximumConnections = 8
@@ -88,7 +93,8 @@ public struct TestDatabase: Sendable {
         )
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
-            _ = try? await client.query(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(schema) CASCADE"), logger: Self.logger)
+            _ = try? await client.query(
+                PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(schema) CASCADE"), logger: Self.logger)
             group.cancelAll()
         }
     }
@@ -97,7 +103,8 @@ public struct TestDatabase: Sendable {
 extension TestDatabase {
     /// Runs `body` with a fresh database of `backend` and removes the database afterwards, whether `body` returned or
     /// threw, except after a ``ServerStartFailure``: a server that did not start may still hold it, so it stays.
-    public static func with<T: Sendable>(_ backend: Backend, _ body: (TestDatabase) async throws -> T) async throws -> T {
+    public static func with<T: Sendable>(_ backend: Backend, _ body: (TestDatabase) async throws -> T) async throws -> T
+    {
         let database = try TestDatabase(backend)
         do {
             let result = try await body(database)

@@ -26,7 +26,9 @@ public struct BLOBBuilder {
         var statement: [String: Any] = [
             "description": description, "schema": 3, "protocolFamily": "fido2", "authenticatorVersion": 5,
             "attestationTypes": ["basic_full"],
-            "attestationRootCertificates": roots.map { Data((try? $0.serializeAsPEM().derBytes) ?? []).base64EncodedString() },
+            "attestationRootCertificates": roots.map {
+                Data((try? $0.serializeAsPEM().derBytes) ?? []).base64EncodedString()
+            },
         ]
         var entry: [String: Any] = [
             "statusReports": statuses.map { ["status": $0.0, "effectiveDate": $0.1] },
@@ -46,7 +48,10 @@ public struct BLOBBuilder {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyy-MM-dd"
-        return ["legalHeader": "test BLOB", "no": number, "nextUpdate": formatter.string(from: nextUpdate), "entries": entries]
+        return [
+            "legalHeader": "test BLOB", "no": number, "nextUpdate": formatter.string(from: nextUpdate),
+            "entries": entries,
+        ]
     }
 
     /// The signed JWS text.

@@ -20,7 +20,9 @@ public struct TestIssuer: Sendable {
     public static let day: TimeInterval = 86_400
 
     /// A self-signed root CA.
-    public static func root(_ name: String, from start: Date = now - 365 * day, to end: Date = now + 365 * day) throws -> TestIssuer {
+    public static func root(_ name: String, from start: Date = now - 365 * day, to end: Date = now + 365 * day) throws
+        -> TestIssuer
+    {
         let key = P256.Signing.PrivateKey()
         let subject = try DistinguishedName { CommonName(name) }
         let certificate = try make(
@@ -31,7 +33,9 @@ public struct TestIssuer: Sendable {
     }
 
     /// A certificate issued by this one: a CA or a signing leaf.
-    public func issue(_ name: String, isCA: Bool, from start: Date = now - 30 * day, to end: Date = now + 30 * day) throws -> TestIssuer {
+    public func issue(_ name: String, isCA: Bool, from start: Date = now - 30 * day, to end: Date = now + 30 * day)
+        throws -> TestIssuer
+    {
         let key = P256.Signing.PrivateKey()
         let subject = try DistinguishedName { CommonName(name) }
         let issuerKeyIdentifier = try certificate.extensions.subjectKeyIdentifier?.keyIdentifier
@@ -43,7 +47,8 @@ public struct TestIssuer: Sendable {
     }
 
     private static func make(
-        key: P256.Signing.PrivateKey, subject: DistinguishedName, issuer: DistinguishedName, issuerKey: P256.Signing.PrivateKey,
+        key: P256.Signing.PrivateKey, subject: DistinguishedName, issuer: DistinguishedName,
+        issuerKey: P256.Signing.PrivateKey,
         issuerKeyIdentifier: ArraySlice<UInt8>?, isCA: Bool, from start: Date, to end: Date
     ) throws -> Certificate {
         let publicKey = Certificate.PublicKey(key.publicKey)

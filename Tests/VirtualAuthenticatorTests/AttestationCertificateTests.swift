@@ -71,12 +71,15 @@ struct AttestationCertificateTests {
         let notBefore = Date(timeIntervalSince1970: 1_700_000_000)
         let notAfter = notBefore.addingTimeInterval(86_400 * 30)
         let ca = try AttestationCA.makeRoot(notValidBefore: notBefore, notValidAfter: notAfter)
-        let harness = Harness(.testing(attestation: .packed(ca))) { $0.attestationTrust = TestCA.trusting(ca, for: "packed") }
+        let harness = Harness(.testing(attestation: .packed(ca))) {
+            $0.attestationTrust = TestCA.trusting(ca, for: "packed")
+        }
         let options = harness.creationOptions()
         let credential = try await harness.create(options)
         let leaf = try #require(try leaf(of: credential).first)
         #expect(leaf.notValidBefore == notBefore && leaf.notValidAfter == notAfter)
-        let registration = try await harness.finishRegistration(credential, options: options, at: notBefore.addingTimeInterval(3600))
+        let registration = try await harness.finishRegistration(
+            credential, options: options, at: notBefore.addingTimeInterval(3600))
         #expect(registration.attestation.trust.isTrusted)
         await expectWebAuthnError(.certificateNotYetValid) {
             try await harness.finishRegistration(credential, options: options, at: notBefore.addingTimeInterval(-3600))

@@ -29,7 +29,8 @@ struct AuthenticationCheckTests {
         alter(&credential)
         alterRecord(&record)
         await expectWebAuthnError(code, sourceLocation: sourceLocation) {
-            try harness.finishAuthentication(credential, options: options, record: record, requireUserVerification: requireUserVerification)
+            try harness.finishAuthentication(
+                credential, options: options, record: record, requireUserVerification: requireUserVerification)
         }
     }
 
@@ -49,7 +50,8 @@ struct AuthenticationCheckTests {
         )
         await expectWebAuthnError(.credentialNotAllowed) {
             try harness.relyingParty.finishAuthentication(
-                credential, expectedChallenge: options.challenge.bytes, credential: other, allowedCredentialIDs: [record.id]
+                credential, expectedChallenge: options.challenge.bytes, credential: other,
+                allowedCredentialIDs: [record.id]
             )
         }
     }
@@ -63,7 +65,8 @@ struct AuthenticationCheckTests {
             options: options, origin: harness.origin, tampering: Tampering(rawID: Array(repeating: 9, count: 32))
         )
         await expectWebAuthnError(.credentialIdMismatch) {
-            try harness.relyingParty.finishAuthentication(credential, expectedChallenge: options.challenge.bytes, credential: record)
+            try harness.relyingParty.finishAuthentication(
+                credential, expectedChallenge: options.challenge.bytes, credential: record)
         }
     }
 
@@ -101,7 +104,8 @@ struct AuthenticationCheckTests {
 
     @Test("client data that is not JSON → clientDataMalformed")
     func clientDataMalformed() async throws {
-        try await expectRejected(.clientDataMalformed, alter: { $0.response.clientDataJSON = Base64URLBytes(Array("[]".utf8)) })
+        try await expectRejected(
+            .clientDataMalformed, alter: { $0.response.clientDataJSON = Base64URLBytes(Array("[]".utf8)) })
     }
 
     @Test("authenticator data for another RP ID → rpIdHashMismatch")
@@ -111,9 +115,11 @@ struct AuthenticationCheckTests {
 
     @Test("authenticator data shorter than 37 bytes → authenticatorDataMalformed")
     func authenticatorDataMalformed() async throws {
-        try await expectRejected(.authenticatorDataMalformed, alter: {
-            $0.response.authenticatorData = Base64URLBytes(Array($0.response.authenticatorData.bytes.prefix(36)))
-        })
+        try await expectRejected(
+            .authenticatorDataMalformed,
+            alter: {
+                $0.response.authenticatorData = Base64URLBytes(Array($0.response.authenticatorData.bytes.prefix(36)))
+            })
     }
 
     @Test("UP clear → userPresenceRequired")
@@ -137,7 +143,8 @@ struct AuthenticationCheckTests {
             }
         } else {
             try await expectRejected(
-                .userVerificationRequired, tampering: Tampering(clearUserVerification: true), requireUserVerification: true
+                .userVerificationRequired, tampering: Tampering(clearUserVerification: true),
+                requireUserVerification: true
             )
         }
     }
@@ -152,7 +159,9 @@ struct AuthenticationCheckTests {
         try await expectRejected(.backupStateInvalid, alterRecord: { $0.backupEligible = true })
     }
 
-    @Test("a corrupt signature → badSignature", arguments: [COSEAlgorithm.es256, .es384, .es512, .edDSA, .rs256, .ps256, .rs1, .mlDSA65, .mlDSA87])
+    @Test(
+        "a corrupt signature → badSignature",
+        arguments: [COSEAlgorithm.es256, .es384, .es512, .edDSA, .rs256, .ps256, .rs1, .mlDSA65, .mlDSA87])
     func corruptSignature(algorithm: COSEAlgorithm) async throws {
         let harness = Harness()
         let record = try await harness.registeredRecord(algorithm: algorithm)
@@ -174,7 +183,8 @@ struct AuthenticationCheckTests {
 
     @Test("a forced counter equal to the stored one → signCountRegression")
     func forcedSignCount() async throws {
-        try await expectRejected(.signCountRegression, tampering: Tampering(signCount: 3), alterRecord: { $0.signCount = 3 })
+        try await expectRejected(
+            .signCountRegression, tampering: Tampering(signCount: 3), alterRecord: { $0.signCount = 3 })
     }
 
     @Test("the report policy reports a regression instead of failing")
@@ -196,39 +206,51 @@ struct AuthenticationCheckTests {
         #expect(!authentication.signCountRegressed)
     }
 
-    @Test("a stored key that is not a COSE key → publicKeyMalformed", arguments: [
-        [UInt8](), [0xa1, 0x01], CBOREncoder.encode(.array([])),
-        BadKeys.offCurveP256.rawBytes,
-        COSEKey(algorithm: .es256, parameters: .okp(curve: COSEKey.Curve.ed25519, x: Array(repeating: 1, count: 32))).rawBytes,
-    ])
+    @Test(
+        "a stored key that is not a COSE key → publicKeyMalformed",
+        arguments: [
+            [UInt8](), [0xa1, 0x01], CBOREncoder.encode(.array([])),
+            BadKeys.offCurveP256.rawBytes,
+            COSEKey(
+                algorithm: .es256, parameters: .okp(curve: COSEKey.Curve.ed25519, x: Array(repeating: 1, count: 32))
+            ).rawBytes,
+        ])
     func storedKeyMalformed(key: [UInt8]) async throws {
         try await expectRejected(.publicKeyMalformed, alterRecord: { $0.publicKey = key })
     }
 
-    @Test("a stored ML-DSA-44 or Ed448 key → unsupportedAlgorithm", arguments: [
-        COSEKey(algorithm: .mlDSA44, parameters: .akp(publicKey: Array(repeating: 5, count: 1312))).rawBytes,
-        COSEKey(algorithm: .ed448, parameters: .okp(curve: COSEKey.Curve.ed448, x: Array(repeating: 5, count: 57))).rawBytes,
-        COSEKey(algorithm: .edDSA, parameters: .okp(curve: COSEKey.Curve.ed448, x: Array(repeating: 5, count: 57))).rawBytes,
-    ])
+    @Test(
+        "a stored ML-DSA-44 or Ed448 key → unsupportedAlgorithm",
+        arguments: [
+            COSEKey(algorithm: .mlDSA44, parameters: .akp(publicKey: Array(repeating: 5, count: 1312))).rawBytes,
+            COSEKey(algorithm: .ed448, parameters: .okp(curve: COSEKey.Curve.ed448, x: Array(repeating: 5, count: 57)))
+                .rawBytes,
+            COSEKey(algorithm: .edDSA, parameters: .okp(curve: COSEKey.Curve.ed448, x: Array(repeating: 5, count: 57)))
+                .rawBytes,
+        ])
     func unsupportedStoredAlgorithm(key: [UInt8]) async throws {
         try await expectRejected(.unsupportedAlgorithm, alterRecord: { $0.publicKey = key })
     }
 
-    @Test("credential JSON that is not JSON or lacks a field → malformedCredential", arguments: [
-        "", "[]", #"{"type":"public-key"}"#,
-        #"{"id":"AAAA","type":"public-key","response":{"clientDataJSON":"AAAA","authenticatorData":"AAAA"}}"#,
-        #"{"id":"AAAA","type":"public-key","response":{"clientDataJSON":"AAAA","signature":"AAAA"}}"#,
-    ])
+    @Test(
+        "credential JSON that is not JSON or lacks a field → malformedCredential",
+        arguments: [
+            "", "[]", #"{"type":"public-key"}"#,
+            #"{"id":"AAAA","type":"public-key","response":{"clientDataJSON":"AAAA","authenticatorData":"AAAA"}}"#,
+            #"{"id":"AAAA","type":"public-key","response":{"clientDataJSON":"AAAA","signature":"AAAA"}}"#,
+        ])
     func malformedJSON(json: String) async throws {
         await expectWebAuthnError(.malformedCredential) {
             try AuthenticationCredential.parse(Array(json.utf8))
         }
     }
 
-    @Test("a response member or rawId that is not base64url → invalidBase64", arguments: [
-        #"{"id":"AAAA","type":"public-key","response":{"clientDataJSON":"AAAA","authenticatorData":"A","signature":"AAAA"}}"#,
-        #"{"rawId":"%%","type":"public-key","response":{"clientDataJSON":"AAAA","authenticatorData":"AAAA","signature":"AAAA"}}"#,
-    ])
+    @Test(
+        "a response member or rawId that is not base64url → invalidBase64",
+        arguments: [
+            #"{"id":"AAAA","type":"public-key","response":{"clientDataJSON":"AAAA","authenticatorData":"A","signature":"AAAA"}}"#,
+            #"{"rawId":"%%","type":"public-key","response":{"clientDataJSON":"AAAA","authenticatorData":"AAAA","signature":"AAAA"}}"#,
+        ])
     func notBase64(json: String) async throws {
         await expectWebAuthnError(.invalidBase64) {
             try AuthenticationCredential.parse(Array(json.utf8))

@@ -47,7 +47,8 @@ struct AuthenticatorBehaviorTests {
     func u2fNeedsES256() async throws {
         let harness = Harness(.testing(attestation: .fidoU2F(try TestCA.root.get())))
         await #expect(throws: VirtualAuthenticatorError.unsupportedAlgorithm(requested: [.rs256, .edDSA])) {
-            try await harness.authenticator.register(options: harness.creationOptions(algorithms: [.rs256, .edDSA]), origin: harness.origin)
+            try await harness.authenticator.register(
+                options: harness.creationOptions(algorithms: [.rs256, .edDSA]), origin: harness.origin)
         }
         let credential = try await harness.authenticator.register(
             options: harness.creationOptions(algorithms: [.rs256, .es256]), origin: harness.origin
@@ -80,7 +81,8 @@ struct AuthenticatorBehaviorTests {
         _ = try await harness.registeredRecord()
         let stranger = CredentialRecord(id: [9, 9, 9], publicKey: [], signCount: 0)
         await #expect(throws: VirtualAuthenticatorError.noMatchingCredential(rpID: Harness.rpID)) {
-            try await harness.authenticator.authenticate(options: harness.requestOptions(allowing: [stranger]), origin: harness.origin)
+            try await harness.authenticator.authenticate(
+                options: harness.requestOptions(allowing: [stranger]), origin: harness.origin)
         }
     }
 
@@ -112,16 +114,22 @@ struct AuthenticatorBehaviorTests {
         let harness = Harness()
         let alice = try await harness.registeredRecord(user: Harness.alice)
         let bob = try await harness.registeredRecord(user: Harness.bob)
-        _ = try await harness.registeredRecord(user: UserEntity(id: [7], name: "carol", displayName: "Carol"), residentKey: .discouraged)
+        _ = try await harness.registeredRecord(
+            user: UserEntity(id: [7], name: "carol", displayName: "Carol"), residentKey: .discouraged)
         let options = harness.requestOptions()
 
         let byDefault = try await harness.authenticator.authenticate(options: options, origin: harness.origin)
         #expect(byDefault.rawId.bytes == bob.id)
         #expect(byDefault.response.userHandle?.bytes == Harness.bob.id.bytes)
-        #expect(try harness.finishAuthentication(byDefault, options: options, record: bob).userHandle == Harness.bob.id.bytes)
+        #expect(
+            try harness.finishAuthentication(byDefault, options: options, record: bob).userHandle
+                == Harness.bob.id.bytes)
 
-        for choice in [CredentialChoice.userHandle(Harness.alice.id.bytes), .userName(Harness.alice.name), .credentialID(alice.id)] {
-            let chosen = try await harness.authenticator.authenticate(options: harness.requestOptions(), origin: harness.origin, choice: choice)
+        for choice in [
+            CredentialChoice.userHandle(Harness.alice.id.bytes), .userName(Harness.alice.name), .credentialID(alice.id),
+        ] {
+            let chosen = try await harness.authenticator.authenticate(
+                options: harness.requestOptions(), origin: harness.origin, choice: choice)
             #expect(chosen.rawId.bytes == alice.id)
         }
     }
@@ -131,7 +139,8 @@ struct AuthenticatorBehaviorTests {
         let harness = Harness()
         let alice = try await harness.registeredRecord(user: Harness.alice)
         _ = try await harness.registeredRecord(user: Harness.bob)
-        _ = try await harness.registeredRecord(user: UserEntity(id: [7], name: "carol", displayName: "Carol"), residentKey: .discouraged)
+        _ = try await harness.registeredRecord(
+            user: UserEntity(id: [7], name: "carol", displayName: "Carol"), residentKey: .discouraged)
 
         let chosen = try await harness.authenticator.authenticate(
             options: harness.requestOptions(), origin: harness.origin,
@@ -142,7 +151,8 @@ struct AuthenticatorBehaviorTests {
         #expect(chosen.rawId.bytes == alice.id)
 
         await #expect(throws: VirtualAuthenticatorError.selectionCancelled) {
-            try await harness.authenticator.authenticate(options: harness.requestOptions(), origin: harness.origin, choice: .ask { _ in nil })
+            try await harness.authenticator.authenticate(
+                options: harness.requestOptions(), origin: harness.origin, choice: .ask { _ in nil })
         }
     }
 
@@ -160,21 +170,28 @@ struct AuthenticatorBehaviorTests {
         let harness = Harness()
         _ = try await harness.registeredRecord()
         await #expect(throws: VirtualAuthenticatorError.noMatchingCredential(rpID: Harness.rpID)) {
-            try await harness.authenticator.authenticate(options: harness.requestOptions(), origin: harness.origin, choice: .userName("mallory"))
+            try await harness.authenticator.authenticate(
+                options: harness.requestOptions(), origin: harness.origin, choice: .userName("mallory"))
         }
     }
 
     // MARK: Discoverable credentials and credProps
 
-    @Test("residentKey and the configured support decide discoverability; credProps reports it", arguments: [
-        (VirtualAuthenticatorConfiguration.DiscoverableCredentials.whenRequestedOrPreferred, ResidentKeyRequirement.required, true),
-        (.whenRequestedOrPreferred, .preferred, true),
-        (.whenRequestedOrPreferred, .discouraged, false),
-        (.unsupported, .preferred, false),
-        (.always, .discouraged, true),
-    ])
+    @Test(
+        "residentKey and the configured support decide discoverability; credProps reports it",
+        arguments: [
+            (
+                VirtualAuthenticatorConfiguration.DiscoverableCredentials.whenRequestedOrPreferred,
+                ResidentKeyRequirement.required, true
+            ),
+            (.whenRequestedOrPreferred, .preferred, true),
+            (.whenRequestedOrPreferred, .discouraged, false),
+            (.unsupported, .preferred, false),
+            (.always, .discouraged, true),
+        ])
     func discoverability(
-        support: VirtualAuthenticatorConfiguration.DiscoverableCredentials, requirement: ResidentKeyRequirement, expected: Bool
+        support: VirtualAuthenticatorConfiguration.DiscoverableCredentials, requirement: ResidentKeyRequirement,
+        expected: Bool
     ) async throws {
         let harness = Harness(.testing { $0.discoverableCredentials = support })
         let options = harness.creationOptions(residentKey: requirement)
@@ -205,10 +222,12 @@ struct AuthenticatorBehaviorTests {
 
     // MARK: User verification and flags
 
-    @Test("UV follows the requirement and the authenticator's ability", arguments: [
-        (true, UserVerificationRequirement.required, true), (true, .preferred, true), (true, .discouraged, false),
-        (false, .preferred, false), (false, .discouraged, false),
-    ])
+    @Test(
+        "UV follows the requirement and the authenticator's ability",
+        arguments: [
+            (true, UserVerificationRequirement.required, true), (true, .preferred, true), (true, .discouraged, false),
+            (false, .preferred, false), (false, .discouraged, false),
+        ])
     func userVerification(supported: Bool, requirement: UserVerificationRequirement, expected: Bool) async throws {
         let harness = Harness(.testing { $0.supportsUserVerification = supported })
         let options = harness.creationOptions(userVerification: requirement)
@@ -219,7 +238,9 @@ struct AuthenticatorBehaviorTests {
         let record = Harness.record(registration)
         let requestOptions = harness.requestOptions(allowing: [record], userVerification: requirement)
         let assertion = try await harness.authenticator.authenticate(options: requestOptions, origin: harness.origin)
-        #expect(try harness.finishAuthentication(assertion, options: requestOptions, record: record).userVerified == expected)
+        #expect(
+            try harness.finishAuthentication(assertion, options: requestOptions, record: record).userVerified
+                == expected)
     }
 
     @Test("UV required without the ability → userVerificationUnavailable, in both ceremonies")
@@ -228,11 +249,13 @@ struct AuthenticatorBehaviorTests {
         let record = try await capable.registeredRecord()
         let incapable = Harness(.testing { $0.supportsUserVerification = false }, store: capable.authenticator.store)
         await #expect(throws: VirtualAuthenticatorError.userVerificationUnavailable) {
-            try await incapable.authenticator.register(options: incapable.creationOptions(userVerification: .required), origin: incapable.origin)
+            try await incapable.authenticator.register(
+                options: incapable.creationOptions(userVerification: .required), origin: incapable.origin)
         }
         await #expect(throws: VirtualAuthenticatorError.userVerificationUnavailable) {
             try await incapable.authenticator.authenticate(
-                options: incapable.requestOptions(allowing: [record], userVerification: .required), origin: incapable.origin
+                options: incapable.requestOptions(allowing: [record], userVerification: .required),
+                origin: incapable.origin
             )
         }
     }
@@ -282,10 +305,13 @@ struct AuthenticatorBehaviorTests {
 
     // MARK: RP ID and origin
 
-    @Test("an RP ID that does not fit the origin → rpIDNotValidForOrigin", arguments: [
-        ("https://example.com", "other.com"), ("https://notexample.com", "example.com"), ("http://example.com", "example.com"),
-        ("https://example.com", "com.example"),
-    ])
+    @Test(
+        "an RP ID that does not fit the origin → rpIDNotValidForOrigin",
+        arguments: [
+            ("https://example.com", "other.com"), ("https://notexample.com", "example.com"),
+            ("http://example.com", "example.com"),
+            ("https://example.com", "com.example"),
+        ])
     func rpIDNotValid(origin: String, rpID: String) async throws {
         let harness = Harness()
         var options = harness.creationOptions()
@@ -295,9 +321,11 @@ struct AuthenticatorBehaviorTests {
         }
     }
 
-    @Test("an omitted RP ID is the origin's host; localhost over http is allowed", arguments: [
-        ("https://login.example.com:8443", "login.example.com"), ("http://localhost:8080", "localhost"),
-    ])
+    @Test(
+        "an omitted RP ID is the origin's host; localhost over http is allowed",
+        arguments: [
+            ("https://login.example.com:8443", "login.example.com"), ("http://localhost:8080", "localhost"),
+        ])
     func rpIDFromOrigin(origin: String, expected: String) async throws {
         let harness = Harness()
         var options = harness.creationOptions()
@@ -317,7 +345,9 @@ struct AuthenticatorBehaviorTests {
         let fitting = (0..<20).map { "https://app\($0).example.com" }
         for origin in fitting + fitting {
             _ = try await harness.authenticator.register(options: options, origin: origin)
-            await #expect(throws: VirtualAuthenticatorError.rpIDNotValidForOrigin(rpID: "example.com", origin: origin + ".evil")) {
+            await #expect(
+                throws: VirtualAuthenticatorError.rpIDNotValidForOrigin(rpID: "example.com", origin: origin + ".evil")
+            ) {
                 try await harness.authenticator.register(options: options, origin: origin + ".evil")
             }
         }
@@ -336,9 +366,11 @@ struct AuthenticatorBehaviorTests {
 
     // MARK: Attestation conveyance
 
-    @Test("attestation \"none\" requested: the client replaces the statement with none", arguments: [
-        AttestationMode.packedSelf, .packed(try TestCA.root.get()), .fidoU2F(try TestCA.root.get()),
-    ])
+    @Test(
+        "attestation \"none\" requested: the client replaces the statement with none",
+        arguments: [
+            AttestationMode.packedSelf, .packed(try TestCA.root.get()), .fidoU2F(try TestCA.root.get()),
+        ])
     func nonePreference(mode: AttestationMode) async throws {
         let harness = Harness(.testing(attestation: mode))
         let options = harness.creationOptions(attestation: .none)

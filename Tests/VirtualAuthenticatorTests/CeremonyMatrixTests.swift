@@ -69,7 +69,9 @@ struct CeremonyMatrixTests {
         #expect(registration.attestation.trust.isTrusted == trusted)
     }
 
-    @Test("a passkey provider: BE and BS set, the counter stays 0 and is accepted", arguments: [COSEAlgorithm.es256, .edDSA, .rs256, .mlDSA65])
+    @Test(
+        "a passkey provider: BE and BS set, the counter stays 0 and is accepted",
+        arguments: [COSEAlgorithm.es256, .edDSA, .rs256, .mlDSA65])
     func passkeyProvider(algorithm: COSEAlgorithm) async throws {
         var configuration = VirtualAuthenticatorConfiguration.passkeyProvider
         configuration.rsaKeySource = .sharedPerProcess

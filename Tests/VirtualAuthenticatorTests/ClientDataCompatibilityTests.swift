@@ -28,7 +28,9 @@ struct ClientDataCompatibilityTests {
         #expect(registration.challengeEncoding == .base64URLText)
     }
 
-    @Test("base64url-text challenge at authentication: rejected by default, reported when accepted", arguments: [false, true])
+    @Test(
+        "base64url-text challenge at authentication: rejected by default, reported when accepted",
+        arguments: [false, true])
     func textChallengeAuthentication(accepted: Bool) async throws {
         let harness = Harness { $0.acceptsBase64URLTextChallenge = accepted }
         let record = try await harness.registeredRecord()
@@ -53,7 +55,9 @@ struct ClientDataCompatibilityTests {
     static let iOSOrigin = "https://example.com"
     static let androidOrigin = "android:apk-key-hash:" + Base64URL.encode(Array(repeating: 0xab, count: 32))
 
-    @Test("every listed origin works: web subdomain, iOS app, Android app", arguments: [webOrigin, iOSOrigin, androidOrigin])
+    @Test(
+        "every listed origin works: web subdomain, iOS app, Android app",
+        arguments: [webOrigin, iOSOrigin, androidOrigin])
     func listedOrigins(origin: String) async throws {
         var harness = Harness { $0.origins = [Self.webOrigin, Self.iOSOrigin, Self.androidOrigin] }
         harness.origin = origin
@@ -66,10 +70,12 @@ struct ClientDataCompatibilityTests {
         #expect(authentication.newSignCount == 1)
     }
 
-    @Test("an origin missing from the list fails even when it is same-site", arguments: [
-        "https://other.example.com", "http://example.com", "https://example.com:8443",
-        "android:apk-key-hash:" + Base64URL.encode(Array(repeating: 0xcd, count: 32)),
-    ])
+    @Test(
+        "an origin missing from the list fails even when it is same-site",
+        arguments: [
+            "https://other.example.com", "http://example.com", "https://example.com:8443",
+            "android:apk-key-hash:" + Base64URL.encode(Array(repeating: 0xcd, count: 32)),
+        ])
     func unlistedOrigins(origin: String) async throws {
         let harness = Harness { $0.origins = [Self.webOrigin, Self.iOSOrigin, Self.androidOrigin] }
         let options = harness.creationOptions()
@@ -90,7 +96,8 @@ struct ClientDataCompatibilityTests {
         let record = Harness.record(try await harness.finishRegistration(credential, options: options))
 
         let requestOptions = harness.requestOptions(allowing: [record])
-        let assertion = try await harness.authenticator.authenticate(options: requestOptions, origin: harness.origin, topOrigin: top)
+        let assertion = try await harness.authenticator.authenticate(
+            options: requestOptions, origin: harness.origin, topOrigin: top)
         #expect(try harness.finishAuthentication(assertion, options: requestOptions, record: record).newSignCount == 1)
     }
 
@@ -123,7 +130,9 @@ struct ClientDataCompatibilityTests {
         let harness = Harness { $0.additionalRPIDs = ["old.example"] }
         let options = harness.creationOptions()
         let credential = try await harness.create(options, tampering: Tampering(rpID: "elsewhere.example"))
-        let error = await #expect(throws: WebAuthnError.self) { _ = try await harness.finishRegistration(credential, options: options) }
+        let error = await #expect(throws: WebAuthnError.self) {
+            _ = try await harness.finishRegistration(credential, options: options)
+        }
         #expect(error?.code == .rpIdHashMismatch)
         #expect(error?.message.contains("(\(Harness.rpID), old.example)") == true, "\(error.map { "\($0)" } ?? "")")
     }

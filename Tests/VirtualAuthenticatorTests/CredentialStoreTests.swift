@@ -8,7 +8,11 @@ import WebAuthn
 struct CredentialStoreTests {
     @Test("the stored record holds what the authenticator knows about the account")
     func storedRecord() async throws {
-        let harness = Harness(.testing { $0.backupEligible = true; $0.backedUp = true })
+        let harness = Harness(
+            .testing {
+                $0.backupEligible = true
+                $0.backedUp = true
+            })
         let record = try await harness.registeredRecord(algorithm: .edDSA)
         let stored = try #require(try await harness.authenticator.store.credential(id: record.id))
         #expect(stored.rpID == Harness.rpID)
@@ -22,7 +26,9 @@ struct CredentialStoreTests {
         #expect(abs(stored.createdAt.timeIntervalSinceNow) < 60)
     }
 
-    @Test("a record survives JSON and a new authenticator signs with it", arguments: VirtualAuthenticator.supportedAlgorithms)
+    @Test(
+        "a record survives JSON and a new authenticator signs with it",
+        arguments: VirtualAuthenticator.supportedAlgorithms)
     func portableKeys(algorithm: COSEAlgorithm) async throws {
         let harness = Harness()
         let record = try await harness.registeredRecord(algorithm: algorithm)
@@ -139,7 +145,8 @@ struct CredentialStoreTests {
         let counts = try await withThrowingTaskGroup(of: UInt32.self) { group in
             for _ in 0..<16 {
                 group.addTask {
-                    let credential = try await harness.authenticator.authenticate(options: options, origin: harness.origin)
+                    let credential = try await harness.authenticator.authenticate(
+                        options: options, origin: harness.origin)
                     return try AuthenticatorData(bytes: credential.response.authenticatorData.bytes).signCount
                 }
             }

@@ -25,7 +25,8 @@ struct PendingCeremonyTests {
     func pendingIsCodable() throws {
         let harness = Harness()
         let (options, pending) = harness.relyingParty.beginAuthentication(
-            for: .identified(userHandle: Harness.alice.id.bytes, credentials: [PublicKeyCredentialDescriptor(id: [1, 2, 3])]),
+            for: .identified(
+                userHandle: Harness.alice.id.bytes, credentials: [PublicKeyCredentialDescriptor(id: [1, 2, 3])]),
             mediation: .conditional
         )
         #expect(try roundTrip(pending) == pending)
@@ -41,10 +42,12 @@ struct PendingCeremonyTests {
         let harness = Harness()
         let record = try await register(harness)
         let (options, pending) = harness.relyingParty.beginAuthentication(
-            for: .identified(userHandle: Harness.alice.id.bytes, credentials: [PublicKeyCredentialDescriptor(id: record.id)])
+            for: .identified(
+                userHandle: Harness.alice.id.bytes, credentials: [PublicKeyCredentialDescriptor(id: record.id)])
         )
         let credential = try await harness.authenticator.authenticate(options: options, origin: harness.origin)
-        let verified = try harness.relyingParty.finishAuthentication(credential, pending: try roundTrip(pending), credential: record)
+        let verified = try harness.relyingParty.finishAuthentication(
+            credential, pending: try roundTrip(pending), credential: record)
         #expect(verified.credentialID == record.id)
     }
 
@@ -57,7 +60,8 @@ struct PendingCeremonyTests {
         let (options, pending) = harness.relyingParty.beginAuthentication(
             for: .identified(userHandle: Harness.alice.id.bytes, credentials: [])
         )
-        let credential = try await harness.authenticator.authenticate(options: options, origin: harness.origin, choice: .credentialID(bobs.id))
+        let credential = try await harness.authenticator.authenticate(
+            options: options, origin: harness.origin, choice: .credentialID(bobs.id))
         await expectWebAuthnError(.credentialNotAllowed) {
             try harness.relyingParty.finishAuthentication(credential, pending: pending, credential: bobs)
         }
@@ -70,7 +74,9 @@ struct PendingCeremonyTests {
         let (options, pending) = harness.relyingParty.beginAuthentication(for: .discoverable)
         #expect(options.allowCredentials == nil)
         var credential = try await harness.authenticator.authenticate(options: options, origin: harness.origin)
-        #expect(try harness.relyingParty.finishAuthentication(credential, pending: pending, credential: record).credentialID == record.id)
+        #expect(
+            try harness.relyingParty.finishAuthentication(credential, pending: pending, credential: record).credentialID
+                == record.id)
 
         credential.response.userHandle = nil
         await expectWebAuthnError(.userHandleMismatch) {
@@ -89,7 +95,8 @@ struct PendingCeremonyTests {
         let harness = Harness { $0.userVerification = .required }
         let record = try await register(harness)
         let (options, pending) = harness.relyingParty.beginAuthentication(
-            for: .identified(userHandle: Harness.alice.id.bytes, credentials: [PublicKeyCredentialDescriptor(id: record.id)]),
+            for: .identified(
+                userHandle: Harness.alice.id.bytes, credentials: [PublicKeyCredentialDescriptor(id: record.id)]),
             userVerification: .discouraged
         )
         #expect(options.userVerification == .required)

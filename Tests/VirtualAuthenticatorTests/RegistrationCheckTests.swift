@@ -64,16 +64,21 @@ struct RegistrationCheckTests {
 
     @Test("an unknown token binding status → tokenBindingInvalid")
     func tokenBinding() async throws {
-        try await expectRejected(.tokenBindingInvalid, alter: { credential in
-            credential.response.clientDataJSON = Base64URLBytes(Self.clientData(
-                replacing: credential.response.clientDataJSON.bytes, with: #","tokenBinding":{"status":"bogus"}}"#
-            ))
-        })
+        try await expectRejected(
+            .tokenBindingInvalid,
+            alter: { credential in
+                credential.response.clientDataJSON = Base64URLBytes(
+                    Self.clientData(
+                        replacing: credential.response.clientDataJSON.bytes,
+                        with: #","tokenBinding":{"status":"bogus"}}"#
+                    ))
+            })
     }
 
     @Test("client data that is not JSON → clientDataMalformed")
     func clientDataMalformed() async throws {
-        try await expectRejected(.clientDataMalformed, alter: { $0.response.clientDataJSON = Base64URLBytes(Array("{not json".utf8)) })
+        try await expectRejected(
+            .clientDataMalformed, alter: { $0.response.clientDataJSON = Base64URLBytes(Array("{not json".utf8)) })
     }
 
     @Test("authenticator data for another RP ID → rpIdHashMismatch")
@@ -102,7 +107,8 @@ struct RegistrationCheckTests {
         #expect(verified.credentialID == credential.rawId.bytes)
         // … a normal one (explicitly, or by default) refuses them.
         await expectWebAuthnError(.userPresenceRequired) {
-            try await harness.relyingParty.finishRegistration(credential, expectedChallenge: options.challenge.bytes, requireUserPresence: true)
+            try await harness.relyingParty.finishRegistration(
+                credential, expectedChallenge: options.challenge.bytes, requireUserPresence: true)
         }
         await expectWebAuthnError(.userPresenceRequired) {
             try await harness.relyingParty.finishRegistration(credential, expectedChallenge: options.challenge.bytes)
@@ -163,7 +169,8 @@ struct RegistrationCheckTests {
     @Test("a corrupt packed x5c signature → attestation.packed.badSignature")
     func packedSignature() async throws {
         try await expectRejected(
-            .attestation("packed", "badSignature"), configuration: .testing(attestation: .packed(try TestCA.root.get())),
+            .attestation("packed", "badSignature"),
+            configuration: .testing(attestation: .packed(try TestCA.root.get())),
             tampering: Tampering(corruptSignature: true)
         )
     }
@@ -171,7 +178,8 @@ struct RegistrationCheckTests {
     @Test("a corrupt fido-u2f signature → attestation.fido-u2f.badSignature")
     func u2fSignature() async throws {
         try await expectRejected(
-            .attestation("fido-u2f", "badSignature"), configuration: .testing(attestation: .fidoU2F(try TestCA.root.get())),
+            .attestation("fido-u2f", "badSignature"),
+            configuration: .testing(attestation: .fidoU2F(try TestCA.root.get())),
             tampering: Tampering(corruptSignature: true)
         )
     }
@@ -191,51 +199,69 @@ struct RegistrationCheckTests {
         let options = harness.creationOptions()
         let credential = try await harness.create(options)
         await expectWebAuthnError(.certificateExpired) {
-            try await harness.finishRegistration(credential, options: options, at: Date().addingTimeInterval(20 * 365 * 86_400))
+            try await harness.finishRegistration(
+                credential, options: options, at: Date().addingTimeInterval(20 * 365 * 86_400))
         }
     }
 
-    @Test("attestationObject that is not CBOR → attestationObjectMalformed", arguments: [
-        [UInt8](), [0xff, 0x00, 0x13], CBOREncoder.encode(.array([.textString("fmt")])),
-        CBOREncoder.encode(.map(CBORMap([("fmt", .textString("none")), ("attStmt", .map(CBORMap()))]))),
-    ])
+    @Test(
+        "attestationObject that is not CBOR → attestationObjectMalformed",
+        arguments: [
+            [UInt8](), [0xff, 0x00, 0x13], CBOREncoder.encode(.array([.textString("fmt")])),
+            CBOREncoder.encode(.map(CBORMap([("fmt", .textString("none")), ("attStmt", .map(CBORMap()))]))),
+        ])
     func attestationObjectMalformed(bytes: [UInt8]) async throws {
-        try await expectRejected(.attestationObjectMalformed, alter: { $0.response.attestationObject = Base64URLBytes(bytes) })
+        try await expectRejected(
+            .attestationObjectMalformed, alter: { $0.response.attestationObject = Base64URLBytes(bytes) })
     }
 
     @Test("authenticator data without attested credential data → attestedCredentialDataMissing")
     func attestedCredentialDataMissing() async throws {
-        try await expectRejected(.attestedCredentialDataMissing, alter: { credential in
-            let (format, statement, authData) = Self.decodeAttestationObject(credential.response.attestationObject.bytes)
-            var bare = Array(authData.prefix(37))
-            bare[32] &= ~AuthenticatorFlags.attestedCredentialData.rawValue
-            credential.response.attestationObject = Base64URLBytes(Self.encodeAttestationObject(format, statement, bare))
-        })
+        try await expectRejected(
+            .attestedCredentialDataMissing,
+            alter: { credential in
+                let (format, statement, authData) = Self.decodeAttestationObject(
+                    credential.response.attestationObject.bytes)
+                var bare = Array(authData.prefix(37))
+                bare[32] &= ~AuthenticatorFlags.attestedCredentialData.rawValue
+                credential.response.attestationObject = Base64URLBytes(
+                    Self.encodeAttestationObject(format, statement, bare))
+            })
     }
 
     @Test("authenticator data cut short → authenticatorDataMalformed")
     func authenticatorDataMalformed() async throws {
-        try await expectRejected(.authenticatorDataMalformed, alter: { credential in
-            let (format, statement, authData) = Self.decodeAttestationObject(credential.response.attestationObject.bytes)
-            credential.response.attestationObject = Base64URLBytes(Self.encodeAttestationObject(format, statement, Array(authData.prefix(50))))
-        })
+        try await expectRejected(
+            .authenticatorDataMalformed,
+            alter: { credential in
+                let (format, statement, authData) = Self.decodeAttestationObject(
+                    credential.response.attestationObject.bytes)
+                credential.response.attestationObject = Base64URLBytes(
+                    Self.encodeAttestationObject(format, statement, Array(authData.prefix(50))))
+            })
     }
 
     @Test("a credential public key off its curve → publicKeyMalformed")
     func publicKeyOffCurve() async throws {
-        try await expectRejected(.publicKeyMalformed, alter: { credential in
-            let (format, statement, authData) = Self.decodeAttestationObject(credential.response.attestationObject.bytes)
-            let credentialIDLength = Int(authData[53]) << 8 | Int(authData[54])
-            let rebuilt = Array(authData.prefix(55 + credentialIDLength)) + BadKeys.offCurveP256.rawBytes
-            credential.response.attestationObject = Base64URLBytes(Self.encodeAttestationObject(format, statement, rebuilt))
-        })
+        try await expectRejected(
+            .publicKeyMalformed,
+            alter: { credential in
+                let (format, statement, authData) = Self.decodeAttestationObject(
+                    credential.response.attestationObject.bytes)
+                let credentialIDLength = Int(authData[53]) << 8 | Int(authData[54])
+                let rebuilt = Array(authData.prefix(55 + credentialIDLength)) + BadKeys.offCurveP256.rawBytes
+                credential.response.attestationObject = Base64URLBytes(
+                    Self.encodeAttestationObject(format, statement, rebuilt))
+            })
     }
 
-    @Test("credential JSON that is not JSON or lacks a field → malformedCredential", arguments: [
-        "not json", "{}", #"{"id":"AAAA","type":"public-key"}"#,
-        #"{"id":"AAAA","type":"public-key","response":{"attestationObject":"AAAA"}}"#,
-        #"{"type":"public-key","response":{"clientDataJSON":"AAAA","attestationObject":"AAAA"}}"#,
-    ])
+    @Test(
+        "credential JSON that is not JSON or lacks a field → malformedCredential",
+        arguments: [
+            "not json", "{}", #"{"id":"AAAA","type":"public-key"}"#,
+            #"{"id":"AAAA","type":"public-key","response":{"attestationObject":"AAAA"}}"#,
+            #"{"type":"public-key","response":{"clientDataJSON":"AAAA","attestationObject":"AAAA"}}"#,
+        ])
     func malformedJSON(json: String) async throws {
         await expectWebAuthnError(.malformedCredential) {
             try RegistrationCredential.parse(Array(json.utf8))
@@ -260,11 +286,14 @@ struct RegistrationCheckTests {
         }
     }
 
-    @Test("a credential JSON with a field removed → malformedCredential", arguments: ["clientDataJSON", "attestationObject"])
+    @Test(
+        "a credential JSON with a field removed → malformedCredential",
+        arguments: ["clientDataJSON", "attestationObject"])
     func missingResponseField(field: String) async throws {
         let harness = Harness()
         let credential = try await harness.create(harness.creationOptions())
-        var object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(credential)) as? [String: Any])
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(credential)) as? [String: Any])
         var response = try #require(object["response"] as? [String: Any])
         response[field] = nil
         object["response"] = response
@@ -290,8 +319,10 @@ struct RegistrationCheckTests {
     }
 
     static func encodeAttestationObject(_ format: String, _ statement: CBORMap, _ authData: [UInt8]) -> [UInt8] {
-        CBOREncoder.encode(.map(CBORMap([
-            ("fmt", .textString(format)), ("attStmt", .map(statement)), ("authData", .byteString(authData)),
-        ])))
+        CBOREncoder.encode(
+            .map(
+                CBORMap([
+                    ("fmt", .textString(format)), ("attStmt", .map(statement)), ("authData", .byteString(authData)),
+                ])))
     }
 }

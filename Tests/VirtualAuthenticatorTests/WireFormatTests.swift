@@ -13,23 +13,28 @@ struct WireFormatTests {
     func registrationJSON() async throws {
         let harness = Harness()
         let credential = try await harness.create(harness.creationOptions())
-        let json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(credential)) as? [String: Any])
-        #expect(Set(json.keys) == ["id", "rawId", "type", "response", "authenticatorAttachment", "clientExtensionResults"])
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(credential)) as? [String: Any])
+        #expect(
+            Set(json.keys) == ["id", "rawId", "type", "response", "authenticatorAttachment", "clientExtensionResults"])
         #expect(json["type"] as? String == "public-key")
         #expect(json["id"] as? String == json["rawId"] as? String)
         #expect(json["id"] as? String == Base64URL.encode(credential.rawId.bytes))
         #expect(json["authenticatorAttachment"] as? String == "cross-platform")
         let response = try #require(json["response"] as? [String: Any])
-        #expect(Set(response.keys) == [
-            "clientDataJSON", "attestationObject", "authenticatorData", "transports", "publicKey", "publicKeyAlgorithm",
-        ])
+        #expect(
+            Set(response.keys) == [
+                "clientDataJSON", "attestationObject", "authenticatorData", "transports", "publicKey",
+                "publicKeyAlgorithm",
+            ])
         #expect(response["transports"] as? [String] == ["usb"])
         #expect(response["publicKeyAlgorithm"] as? Int == -7)
         let extensions = try #require(json["clientExtensionResults"] as? [String: Any])
         #expect((extensions["credProps"] as? [String: Any])?["rk"] as? Bool == true)
         for value in [json["id"], response["clientDataJSON"], response["attestationObject"], response["publicKey"]] {
             let text = try #require(value as? String)
-            #expect(!text.contains("=") && !text.contains("+") && !text.contains("/"), "not unpadded base64url: \(text)")
+            #expect(
+                !text.contains("=") && !text.contains("+") && !text.contains("/"), "not unpadded base64url: \(text)")
         }
     }
 
@@ -37,9 +42,12 @@ struct WireFormatTests {
     func authenticationJSON() async throws {
         let harness = Harness()
         _ = try await harness.registeredRecord()
-        let credential = try await harness.authenticator.authenticate(options: harness.requestOptions(), origin: harness.origin)
-        let json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(credential)) as? [String: Any])
-        #expect(Set(json.keys) == ["id", "rawId", "type", "response", "authenticatorAttachment", "clientExtensionResults"])
+        let credential = try await harness.authenticator.authenticate(
+            options: harness.requestOptions(), origin: harness.origin)
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(credential)) as? [String: Any])
+        #expect(
+            Set(json.keys) == ["id", "rawId", "type", "response", "authenticatorAttachment", "clientExtensionResults"])
         let response = try #require(json["response"] as? [String: Any])
         #expect(Set(response.keys) == ["clientDataJSON", "authenticatorData", "signature", "userHandle"])
         #expect(response["userHandle"] as? String == Base64URL.encode(Harness.alice.id.bytes))
@@ -52,14 +60,19 @@ struct WireFormatTests {
         let credential = try await harness.create(options)
         let text = String(decoding: credential.response.clientDataJSON.bytes, as: UTF8.self)
         let challenge = Base64URL.encode(options.challenge.bytes)
-        #expect(text == #"{"type":"webauthn.create","challenge":"\#(challenge)","origin":"https://example.com","crossOrigin":false}"#)
+        #expect(
+            text
+                == #"{"type":"webauthn.create","challenge":"\#(challenge)","origin":"https://example.com","crossOrigin":false}"#
+        )
 
         let framed = try await harness.authenticator.authenticate(
             options: harness.requestOptions(), origin: harness.origin, topOrigin: "https://top.example"
         )
         let framedText = String(decoding: framed.response.clientDataJSON.bytes, as: UTF8.self)
         #expect(framedText.hasPrefix(#"{"type":"webauthn.get","challenge":""#))
-        #expect(framedText.hasSuffix(#","origin":"https://example.com","crossOrigin":true,"topOrigin":"https://top.example"}"#))
+        #expect(
+            framedText.hasSuffix(
+                #","origin":"https://example.com","crossOrigin":true,"topOrigin":"https://top.example"}"#))
     }
 
     @Test("clientDataJSON escapes as CCDToString does and parses back to the same strings")
@@ -112,14 +125,18 @@ struct WireFormatTests {
         let options = harness.creationOptions(algorithms: [algorithm])
         let credential = try await harness.create(options)
         let spki = try #require(credential.response.publicKey?.bytes)
-        let coseKey = try #require(try AttestationObject(bytes: credential.response.attestationObject.bytes)
-            .authenticatorData.attestedCredentialData?.publicKey)
+        let coseKey = try #require(
+            try AttestationObject(bytes: credential.response.attestationObject.bytes)
+                .authenticatorData.attestedCredentialData?.publicKey)
         switch coseKey.parameters {
         case .akp(let publicKey):
             // SEQUENCE { SEQUENCE { id-ml-dsa-65/87 }, BIT STRING (0 unused bits) pk }
             let oidLastByte: UInt8 = algorithm == .mlDSA65 ? 0x12 : 0x13
             #expect(spki.starts(with: [0x30, 0x82]))
-            #expect(Array(spki[4..<17]) == [0x30, 0x0b, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, oidLastByte])
+            #expect(
+                Array(spki[4..<17]) == [
+                    0x30, 0x0b, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, oidLastByte,
+                ])
             #expect(Array(spki.suffix(publicKey.count + 1)) == [0x00] + publicKey)
         default:
             let parsed = try Certificate.PublicKey(derEncoded: spki)
@@ -136,14 +153,17 @@ struct WireFormatTests {
         }
     }
 
-    @Test("EC2 COSE keys carry the full-width coordinates of their curve", arguments: [
-        (COSEAlgorithm.es256, 32), (.es384, 48), (.es512, 66),
-    ])
+    @Test(
+        "EC2 COSE keys carry the full-width coordinates of their curve",
+        arguments: [
+            (COSEAlgorithm.es256, 32), (.es384, 48), (.es512, 66),
+        ])
     func ecCoordinates(algorithm: COSEAlgorithm, width: Int) async throws {
         let harness = Harness()
         let credential = try await harness.create(harness.creationOptions(algorithms: [algorithm]))
-        let key = try #require(try AttestationObject(bytes: credential.response.attestationObject.bytes)
-            .authenticatorData.attestedCredentialData?.publicKey)
+        let key = try #require(
+            try AttestationObject(bytes: credential.response.attestationObject.bytes)
+                .authenticatorData.attestedCredentialData?.publicKey)
         guard case .ec2(_, let x, let y) = key.parameters else {
             Issue.record("not an EC2 key: \(key.parameters)")
             return

@@ -8,7 +8,8 @@ struct Base64URLTests {
     /// Foundation's base64, made URL-safe and unpadded.
     private static func reference(_ bytes: [UInt8]) -> String {
         Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(
+                of: "=", with: "")
     }
 
     @Test("arrays, slices, Data and non-contiguous collections encode alike, and decode back")
@@ -19,7 +20,9 @@ struct Base64URLTests {
             let expected = Self.reference(bytes)
             #expect(Base64URL.encode(bytes) == expected, "\(length) bytes")
             #expect(Base64URL.encode(Data(bytes)) == expected)
-            #expect(Base64URL.encode(([0] + bytes + [0]).dropFirst().dropLast()) == expected, "a slice that does not start at 0")
+            #expect(
+                Base64URL.encode(([0] + bytes + [0]).dropFirst().dropLast()) == expected,
+                "a slice that does not start at 0")
             #expect(Base64URL.encode(bytes.lazy.map { $0 }) == expected, "a collection without contiguous storage")
             #expect(Base64URL.decode(expected) == bytes)
         }

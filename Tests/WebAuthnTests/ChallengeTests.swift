@@ -1,9 +1,12 @@
 import Testing
+
 @testable import WebAuthn
 
 @Suite("Challenges")
 struct ChallengeTests {
-    @Test("a challenge has the asked length and two are never equal", arguments: [1, 16, 32, 64, 255, 256, 257, 512, 1023])
+    @Test(
+        "a challenge has the asked length and two are never equal",
+        arguments: [1, 16, 32, 64, 255, 256, 257, 512, 1023])
     func lengthAndUniqueness(_ count: Int) {
         let first = RelyingParty.generateChallenge(byteCount: count)
         let second = RelyingParty.generateChallenge(byteCount: count)
@@ -37,7 +40,9 @@ struct ChallengeTests {
     func fallbackFillsEveryByte() {
         for count in [1, 7, 8, 9, 13, 32] {
             var bytes = [UInt8](repeating: 0, count: count + 16)
-            bytes.withUnsafeMutableBytes { SecureRandom.fillFromSystemGenerator(UnsafeMutableRawBufferPointer(rebasing: $0[..<count])) }
+            bytes.withUnsafeMutableBytes {
+                SecureRandom.fillFromSystemGenerator(UnsafeMutableRawBufferPointer(rebasing: $0[..<count]))
+            }
             #expect(bytes.suffix(16).allSatisfy { $0 == 0 }, "nothing written past the buffer")
             if count >= 7 { #expect(!bytes.prefix(count).suffix(7).allSatisfy { $0 == 0 }, "the last bytes are drawn") }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WebAuthn
 
 @Suite("Credential and client-data JSON")
@@ -45,31 +46,56 @@ struct CredentialJSONTests {
     func tolerantForms() throws {
         let rawID: [UInt8] = [0xfb, 0xff, 0x01]
         let padded = "+/8B"  // standard alphabet, no padding needed for 3 bytes
-        let onlyRaw = #"{"rawId":"\#(padded)","type":"public-key","response":{"clientDataJSON":"e30=","authenticatorData":"AA","signature":"AA"},"getClientExtensionResults":{"appid":true}}"#
+        let onlyRaw =
+            #"{"rawId":"\#(padded)","type":"public-key","response":{"clientDataJSON":"e30=","authenticatorData":"AA","signature":"AA"},"getClientExtensionResults":{"appid":true}}"#
         let parsed = try AuthenticationCredential.parse(Array(onlyRaw.utf8))
         #expect(parsed.rawId.bytes == rawID)
         #expect(parsed.id == "-_8B")
         #expect(parsed.response.clientDataJSON.bytes == Array("{}".utf8))
         #expect(parsed.clientExtensionResults["appid"] == .bool(true))
 
-        let onlyID = #"{"id":"-_8B","type":"public-key","response":{"clientDataJSON":"e30","authenticatorData":"AA","signature":"AA","userHandle":""}}"#
+        let onlyID =
+            #"{"id":"-_8B","type":"public-key","response":{"clientDataJSON":"e30","authenticatorData":"AA","signature":"AA","userHandle":""}}"#
         let second = try AuthenticationCredential.parse(Array(onlyID.utf8))
         #expect(second.rawId.bytes == rawID)
         #expect(second.response.userHandle == nil)
     }
 
-    @Test("malformed credential JSON fails with a specific code", arguments: [
-        ("", WebAuthnError.Code.malformedCredential),
-        ("[]", .malformedCredential),
-        (#"{"id":"AA","type":"public-key"}"#, .malformedCredential),
-        (#"{"type":"public-key","response":{"clientDataJSON":"e30","authenticatorData":"AA","signature":"AA"}}"#, .malformedCredential),
-        (#"{"id":"AA","rawId":"AQ","type":"public-key","response":{"clientDataJSON":"e30","authenticatorData":"AA","signature":"AA"}}"#, .credentialIdMismatch),
-        (#"{"id":"A*A","type":"public-key","response":{"clientDataJSON":"e30","authenticatorData":"AA","signature":"AA"}}"#, .invalidBase64),
-        (#"{"id":"AA","type":"public-key","response":{"clientDataJSON":"e30","authenticatorData":"AA"}}"#, .malformedCredential),
-        (#"{"id":"AA","type":"public-key","response":{"clientDataJSON":"%%","authenticatorData":"AA","signature":"AA"}}"#, .invalidBase64),
-        (#"{"id":"AA","type":"public-key","response":{"clientDataJSON":"e30","authenticatorData":"AA","signature":"AA"}} x"#, .malformedCredential),
-        (#"{"id":"AA","type":"public-key","response":{"clientDataJSON":"e30","authenticatorData":"AA","signature":"AA"},}"#, .malformedCredential),
-    ])
+    @Test(
+        "malformed credential JSON fails with a specific code",
+        arguments: [
+            ("", WebAuthnError.Code.malformedCredential),
+            ("[]", .malformedCredential),
+            (#"{"id":"AA","type":"public-key"}"#, .malformedCredential),
+            (
+                #"{"type":"public-key","response":{"clientDataJSON":"e30","authenticatorData":"AA","signature":"AA"}}"#,
+                .malformedCredential
+            ),
+            (
+                #"{"id":"AA","rawId":"AQ","type":"public-key","response":{"clientDataJSON":"e30","authenticatorData":"AA","signature":"AA"}}"#,
+                .credentialIdMismatch
+            ),
+            (
+                #"{"id":"A*A","type":"public-key","response":{"clientDataJSON":"e30","authenticatorData":"AA","signature":"AA"}}"#,
+                .invalidBase64
+            ),
+            (
+                #"{"id":"AA","type":"public-key","response":{"clientDataJSON":"e30","authenticatorData":"AA"}}"#,
+                .malformedCredential
+            ),
+            (
+                #"{"id":"AA","type":"public-key","response":{"clientDataJSON":"%%","authenticatorData":"AA","signature":"AA"}}"#,
+                .invalidBase64
+            ),
+            (
+                #"{"id":"AA","type":"public-key","response":{"clientDataJSON":"e30","authenticatorData":"AA","signature":"AA"}} x"#,
+                .malformedCredential
+            ),
+            (
+                #"{"id":"AA","type":"public-key","response":{"clientDataJSON":"e30","authenticatorData":"AA","signature":"AA"},}"#,
+                .malformedCredential
+            ),
+        ])
     func malformed(_ json: String, _ code: WebAuthnError.Code) {
         #expect {
             _ = try AuthenticationCredential.parse(Array(json.utf8))
@@ -78,7 +104,8 @@ struct CredentialJSONTests {
 
     @Test("client data: escapes, unknown members, and rejection of duplicates and missing members")
     func clientData() throws {
-        let json = #"{"type":"webauthn.get","challenge":"AQID","origin":"https:\/\/example.com\u0021","crossOrigin":false,"other":{"nested":[1,2.5e3,null,"\ud83d\ude00"]}}"#
+        let json =
+            #"{"type":"webauthn.get","challenge":"AQID","origin":"https:\/\/example.com\u0021","crossOrigin":false,"other":{"nested":[1,2.5e3,null,"\ud83d\ude00"]}}"#
         let parsed = try CollectedClientData(bytes: Array(json.utf8))
         #expect(parsed.type == "webauthn.get")
         #expect(parsed.challenge == [1, 2, 3])
@@ -95,11 +122,15 @@ struct CredentialJSONTests {
         for text in bad {
             #expect(throws: WebAuthnError.self) { try CollectedClientData(bytes: Array(text.utf8)) }
         }
-        #expect(throws: WebAuthnError.self) { try CollectedClientData(bytes: [0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]) }
+        #expect(throws: WebAuthnError.self) {
+            try CollectedClientData(bytes: [0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d])
+        }
     }
 
     /// `[[[…]]]`, `depth` arrays deep.
-    static func nested(_ depth: Int) -> String { String(repeating: "[", count: depth) + String(repeating: "]", count: depth) }
+    static func nested(_ depth: Int) -> String {
+        String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+    }
 
     @Test("client data with a member nested deeper than the limit fails as too deep; at the limit it parses")
     func clientDataDepth() throws {
@@ -118,7 +149,9 @@ struct CredentialJSONTests {
     @Test("a credential whose clientExtensionResults nest deeper than the limit fails as too deep")
     func credentialDepth() throws {
         func credential(_ extensionValue: String) -> [UInt8] {
-            Array(#"{"id":"AA","type":"public-key","response":{"clientDataJSON":"e30","authenticatorData":"AA","signature":"AA"},"clientExtensionResults":{"x":\#(extensionValue)}}"#.utf8)
+            Array(
+                #"{"id":"AA","type":"public-key","response":{"clientDataJSON":"e30","authenticatorData":"AA","signature":"AA"},"clientExtensionResults":{"x":\#(extensionValue)}}"#
+                    .utf8)
         }
         // The credential and clientExtensionResults objects are two levels.
         let parsed = try AuthenticationCredential.parse(credential(Self.nested(JSONReader.maximumDepth - 2)))
@@ -147,7 +180,9 @@ struct CredentialJSONTests {
     @Test("a string without escapes is read as ASCII or validated as UTF-8, whichever its bytes are")
     func unescapedStrings() throws {
         func type(_ raw: [UInt8]) throws -> String {
-            try CollectedClientData(bytes: Array(#"{"type":""#.utf8) + raw + Array(#"","challenge":"AQID","origin":"x"}"#.utf8)).type
+            try CollectedClientData(
+                bytes: Array(#"{"type":""#.utf8) + raw + Array(#"","challenge":"AQID","origin":"x"}"#.utf8)
+            ).type
         }
         #expect(try type(Array("webauthn.get".utf8)) == "webauthn.get")
         #expect(try type(Array("é€😀".utf8)) == "é€😀")
@@ -160,7 +195,8 @@ struct CredentialJSONTests {
 
     @Test("token binding: a Level 2 object is checked, a bare string is ignored")
     func tokenBinding() throws {
-        let object = #"{"type":"webauthn.create","challenge":"AQID","origin":"x","tokenBinding":{"status":"not-supported"}}"#
+        let object =
+            #"{"type":"webauthn.create","challenge":"AQID","origin":"x","tokenBinding":{"status":"not-supported"}}"#
         #expect(try CollectedClientData(bytes: Array(object.utf8)).tokenBindingStatus == "not-supported")
         let string = #"{"type":"webauthn.create","challenge":"AQID","origin":"x","tokenBinding":"present"}"#
         #expect(try CollectedClientData(bytes: Array(string.utf8)).tokenBindingStatus == nil)

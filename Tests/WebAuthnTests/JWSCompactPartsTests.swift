@@ -20,14 +20,18 @@ struct JWSCompactPartsTests {
         #expect(parts.signingInput == Array(".".utf8))
     }
 
-    @Test("anything but three parts is refused with the count found", arguments: [
-        ("", 1), ("abc", 1), ("a.b", 2), ("a.b.c.d", 4), ("....", 5),
-    ])
+    @Test(
+        "anything but three parts is refused with the count found",
+        arguments: [
+            ("", 1), ("abc", 1), ("a.b", 2), ("a.b.c.d", 4), ("....", 5),
+        ])
     func refusesOtherPartCounts(token: String, count: Int) {
         #expect(throws: JWSCompactParts.Failure.partCount(count)) { try JWSCompactParts(token.utf8) }
     }
 
-    @Test("a part that is not base64url is refused, whichever part it is", arguments: ["!!.e30.AA", "e30.e3*.AA", "e30.e30.A"])
+    @Test(
+        "a part that is not base64url is refused, whichever part it is",
+        arguments: ["!!.e30.AA", "e30.e3*.AA", "e30.e30.A"])
     func refusesNonBase64URL(token: String) {
         #expect(throws: JWSCompactParts.Failure.notBase64URL) { try JWSCompactParts(token.utf8) }
     }

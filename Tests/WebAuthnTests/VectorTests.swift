@@ -52,7 +52,9 @@ struct VectorTests {
     /// Whether a refusal's message shows a crypto or ASN.1 library's own error (type names, source files, lines),
     /// which a client must not see (issue 14).
     static func revealsLibraryInternals(_ message: String) -> Bool {
-        ["Error(", "Error.", "CryptoKit", "ASN1", ".swift", "file:", "line:", "underlying"].contains { message.contains($0) }
+        ["Error(", "Error.", "CryptoKit", "ASN1", ".swift", "file:", "line:", "underlying"].contains {
+            message.contains($0)
+        }
     }
 
     @Test("fixtures load")
@@ -123,10 +125,11 @@ struct VectorTests {
                 publicKey: Base64URL.decode(vector.credentialPublicKey ?? "") ?? [],
                 signCount: vector.credentialCurrentSignCount ?? 0
             )
-            outcome = .success(try rp.finishAuthentication(
-                credential, expectedChallenge: vector.challenge, credential: record,
-                requireUserVerification: vector.requireUserVerification ?? false
-            ))
+            outcome = .success(
+                try rp.finishAuthentication(
+                    credential, expectedChallenge: vector.challenge, credential: record,
+                    requireUserVerification: vector.requireUserVerification ?? false
+                ))
         } catch {
             outcome = .failure(error)
         }

@@ -7,7 +7,8 @@ import WebKit
 @MainActor
 func makeHybridWebView() -> WKWebView {
     let passkeys = PasskeysManager(relyingPartyIdentifier: "example.com")
-    let handler = PasskeyBridgeMessageHandler(bridge: PasskeyBridge(authenticator: passkeys), allowedHosts: ["example.com"])
+    let handler = PasskeyBridgeMessageHandler(
+        bridge: PasskeyBridge(authenticator: passkeys), allowedHosts: ["example.com"])
     let configuration = WKWebViewConfiguration()
     handler.install(in: configuration.userContentController)  // the content controller keeps the handler
     return WKWebView(frame: .zero, configuration: configuration)

@@ -6,5 +6,6 @@ import VirtualAuthenticatorClient
 /// mode, a command-line tool on macOS). Keychain failures are thrown, never an empty list.
 func keychainAuthenticator(origin: String) -> VirtualAuthenticatorAdapter {
     let store = KeychainCredentialStore(service: "com.example.app.passkeys")
-    return VirtualAuthenticatorAdapter(VirtualAuthenticator(configuration: .passkeyProvider, store: store), origin: origin)
+    return VirtualAuthenticatorAdapter(
+        VirtualAuthenticator(configuration: .passkeyProvider, store: store), origin: origin)
 }

@@ -31,23 +31,30 @@ final class SignInScreen {
         let outcome: SignInOutcome
         let appleBody: AppleSignInRequest?
         do throws(AuthenticatorError) {
-            let request = try SignInSheetRequest(appleID: apple, includesPasswords: true, passkeyOptions: started.options)
+            let request = try SignInSheetRequest(
+                appleID: apple, includesPasswords: true, passkeyOptions: started.options)
             outcome = try await sheet.present(request, immediatelyAvailable: immediatelyAvailable)
-            if case .appleID(let credential) = outcome { appleBody = try apple.signInRequest(for: credential) } else { appleBody = nil }
-        } catch where error.code == .noCredentials || error.code == .cancelled {
+            if case .appleID(let credential) = outcome {
+                appleBody = try apple.signInRequest(for: credential)
+            } else {
+                appleBody = nil
+            }
+        } catch  where error.code == .noCredentials || error.code == .cancelled {
             return .showSignInForm
         } catch {
             throw .authenticator(error)
         }
         switch outcome {
         case .passkey(let credential):
-            let session = try await client.authenticationVerify(AuthenticationVerifyRequest(ticket: started.ticket, credential: credential))
+            let session = try await client.authenticationVerify(
+                AuthenticationVerifyRequest(ticket: started.ticket, credential: credential))
             return .signedIn(session.user)
         case .appleID:
             guard let appleBody else { return .showSignInForm }
             return .signedIn(try await client.signInWithApple(appleBody).user)
         case .password(let saved):
-            let session = try await client.passwordSignIn(PasswordSignInRequest(username: saved.user, password: saved.password))
+            let session = try await client.passwordSignIn(
+                PasswordSignInRequest(username: saved.user, password: saved.password))
             if let upgrade = session.passkeyUpgrade { await upgradeQuietly(upgrade) }
             return .signedIn(session.user)
         }

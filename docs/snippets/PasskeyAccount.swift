@@ -36,9 +36,11 @@ final class PasskeyAccount {
         } catch {
             throw .authenticator(error)
         }
-        let signedUp = try await client.accountCreationVerify(AccountCreationVerifyRequest(
-            ticket: started.ticket, credential: credential, username: created.contact.value, displayName: created.displayName
-        ))
+        let signedUp = try await client.accountCreationVerify(
+            AccountCreationVerifyRequest(
+                ticket: started.ticket, credential: credential, username: created.contact.value,
+                displayName: created.displayName
+            ))
         return signedUp.user.id
     }
 

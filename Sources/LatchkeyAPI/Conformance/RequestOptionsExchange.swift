@@ -11,7 +11,9 @@ public struct ServerRequestOptionsRequest: Codable, Hashable, Sendable {
     /// Client extension inputs, echoed in the options.
     public var extensions: [String: JSONValue]?
 
-    public init(username: String?, userVerification: UserVerificationRequirement? = nil, extensions: [String: JSONValue]? = nil) {
+    public init(
+        username: String?, userVerification: UserVerificationRequirement? = nil, extensions: [String: JSONValue]? = nil
+    ) {
         self.username = username
         self.userVerification = userVerification
         self.extensions = extensions

@@ -26,7 +26,10 @@ public struct SessionResponse: Codable, Hashable, Sendable {
     /// `POST /v1/me/passkeys/registration/verify` and the session; it accepts authenticator data without UP.
     public var passkeyUpgrade: RegistrationOptionsResponse?
 
-    public init(session: Session, user: UserProfile, signals: CredentialSignals? = nil, passkeyUpgrade: RegistrationOptionsResponse? = nil) {
+    public init(
+        session: Session, user: UserProfile, signals: CredentialSignals? = nil,
+        passkeyUpgrade: RegistrationOptionsResponse? = nil
+    ) {
         self.session = session
         self.user = user
         self.signals = signals

@@ -9,9 +9,9 @@ struct BenchBreakdown {
     func phases() throws(CommandError) -> [BenchClock.Phase] {
         let fixtures = fixtures
         guard let assertion = try? AuthenticationCredential.parse(fixtures.assertionJSON),
-              let registration = try? RegistrationCredential.parse(fixtures.packedSelfRegistrationJSON),
-              let key = try? COSEKey(bytes: fixtures.storedPublicKey),
-              let verifier = try? SignatureVerifier(coseKey: key)
+            let registration = try? RegistrationCredential.parse(fixtures.packedSelfRegistrationJSON),
+            let key = try? COSEKey(bytes: fixtures.storedPublicKey),
+            let verifier = try? SignatureVerifier(coseKey: key)
         else {
             throw CommandError(code: "internalError", message: "the benchmark fixtures do not parse", exitStatus: 1)
         }

@@ -76,7 +76,8 @@ struct BenchClock {
     }
 
     private func failed(_ phase: Phase) -> CommandError {
-        CommandError(code: "bench.verificationFailed", message: "\(phase.name): the operation being timed failed", exitStatus: 1)
+        CommandError(
+            code: "bench.verificationFailed", message: "\(phase.name): the operation being timed failed", exitStatus: 1)
     }
 }
 

@@ -30,23 +30,32 @@ struct BenchFixtures: Sendable {
         credentialID = RelyingParty.generateChallenge(byteCount: 16)
         publicKey = key.publicKey
         let raw = Array(key.publicKey.rawRepresentation)
-        storedPublicKey = COSEKey(algorithm: .es256, parameters: .ec2(curve: COSEKey.Curve.p256, x: Array(raw[0..<32]), y: Array(raw[32...]))).rawBytes
+        storedPublicKey =
+            COSEKey(
+                algorithm: .es256,
+                parameters: .ec2(curve: COSEKey.Curve.p256, x: Array(raw[0..<32]), y: Array(raw[32...]))
+            ).rawBytes
 
         // Registration: UP | UV | AT, counter 0, zero AAGUID.
         var registrationAuthData = rpIDHash + [0x45] + Self.bigEndian(0)
         registrationAuthData += [UInt8](repeating: 0, count: 16)
-        registrationAuthData += [UInt8(credentialID.count >> 8), UInt8(credentialID.count & 0xff)] + credentialID + storedPublicKey
+        registrationAuthData +=
+            [UInt8(credentialID.count >> 8), UInt8(credentialID.count & 0xff)] + credentialID + storedPublicKey
         let createClientData = Self.clientDataJSON(type: CollectedClientData.createType, challenge: challenge)
-        let selfSignature = try key.signature(for: registrationAuthData + SHA256.hash(data: createClientData)).derRepresentation
+        let selfSignature = try key.signature(for: registrationAuthData + SHA256.hash(data: createClientData))
+            .derRepresentation
         noneRegistrationJSON = try Self.registrationJSON(
             id: credentialID, clientData: createClientData,
-            attestationObject: Self.attestationObject(format: "none", statement: CBORMap(), authData: registrationAuthData)
+            attestationObject: Self.attestationObject(
+                format: "none", statement: CBORMap(), authData: registrationAuthData)
         )
         packedSelfRegistrationJSON = try Self.registrationJSON(
             id: credentialID, clientData: createClientData,
             attestationObject: Self.attestationObject(
                 format: "packed",
-                statement: CBORMap([("alg", .int(COSEAlgorithm.es256.rawValue)), ("sig", .byteString(Array(selfSignature)))]),
+                statement: CBORMap([
+                    ("alg", .int(COSEAlgorithm.es256.rawValue)), ("sig", .byteString(Array(selfSignature))),
+                ]),
                 authData: registrationAuthData
             )
         )
@@ -71,16 +80,21 @@ struct BenchFixtures: Sendable {
     }
 
     private static func clientDataJSON(type: String, challenge: [UInt8]) -> [UInt8] {
-        Array(#"{"type":"\#(type)","challenge":"\#(Base64URL.encode(challenge))","origin":"\#(origin)","crossOrigin":false}"#.utf8)
+        Array(
+            #"{"type":"\#(type)","challenge":"\#(Base64URL.encode(challenge))","origin":"\#(origin)","crossOrigin":false}"#
+                .utf8)
     }
 
     private static func attestationObject(format: String, statement: CBORMap, authData: [UInt8]) -> [UInt8] {
-        CBOREncoder.encode(.map(CBORMap([
-            ("fmt", .textString(format)), ("attStmt", .map(statement)), ("authData", .byteString(authData)),
-        ])))
+        CBOREncoder.encode(
+            .map(
+                CBORMap([
+                    ("fmt", .textString(format)), ("attStmt", .map(statement)), ("authData", .byteString(authData)),
+                ])))
     }
 
-    private static func registrationJSON(id: [UInt8], clientData: [UInt8], attestationObject: [UInt8]) throws -> [UInt8] {
+    private static func registrationJSON(id: [UInt8], clientData: [UInt8], attestationObject: [UInt8]) throws -> [UInt8]
+    {
         let credential = RegistrationCredential(
             rawId: id,
             response: AuthenticatorAttestationResponse(
@@ -101,7 +115,8 @@ extension BenchFixtures {
     /// (DER signature parsed inside the loop, key built once).
     static func rawVerifyPhase(_ fixtures: BenchFixtures) -> BenchClock.Phase {
         BenchClock.Phase("raw P-256 verify (swift-crypto)") {
-            guard let signature = try? P256.Signing.ECDSASignature(derRepresentation: fixtures.assertionSignature) else { return false }
+            guard let signature = try? P256.Signing.ECDSASignature(derRepresentation: fixtures.assertionSignature)
+            else { return false }
             return fixtures.publicKey.isValidSignature(signature, for: fixtures.assertionSignedData)
         }
     }

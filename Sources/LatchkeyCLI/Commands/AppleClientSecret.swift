@@ -17,9 +17,9 @@ struct AppleClientSecret: LatchkeyCommand {
         commandName: "client-secret",
         abstract: "Sign a Sign in with Apple client secret with the team's .p8 key.",
         discussion: """
-        Prints {"clientSecret": JWT, "expiresAt": …}. The JWT is a credential: Apple accepts it as the client's \
-        password until it expires (at most 180 days here; Apple's limit is six months).
-        """
+            Prints {"clientSecret": JWT, "expiresAt": …}. The JWT is a credential: Apple accepts it as the client's \
+            password until it expires (at most 180 days here; Apple's limit is six months).
+            """
     )
 
     /// The longest lifetime offered: 180 days, inside Apple's 15 777 000-second limit.
@@ -34,7 +34,9 @@ struct AppleClientSecret: LatchkeyCommand {
     @Option(help: "The bundle ID or Services ID the secret is for (the secret's sub).")
     var clientID: String
 
-    @Option(help: ArgumentHelp("The .p8 private key file from Apple's developer portal; - reads standard input.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "The .p8 private key file from Apple's developer portal; - reads standard input.", valueName: "file"))
     var key: String
 
     @Option(help: "Days until the secret expires (1–180).")
@@ -48,7 +50,10 @@ struct AppleClientSecret: LatchkeyCommand {
         do {
             let signer = try AppleClientSecretSigner(teamID: teamID, keyID: keyID, p8: pem)
             let secret = try signer.makeSecret(clientID: clientID, lifetime: TimeInterval(days) * 86_400)
-            io.emit(Output(clientSecret: secret.value, clientID: clientID, teamID: teamID, keyID: keyID, expiresAt: secret.expiresAt))
+            io.emit(
+                Output(
+                    clientSecret: secret.value, clientID: clientID, teamID: teamID, keyID: keyID,
+                    expiresAt: secret.expiresAt))
         } catch {
             throw CommandError(code: error.code.rawValue, message: error.message, exitStatus: 2)
         }

@@ -26,12 +26,14 @@ struct BenchPassword: LatchkeyCommand {
         guard count >= 1 else { throw .usage("invalidCount", "--count must be at least 1") }
         let parameters = ScryptParameters(logN: logN, blockSize: blockSize, parallelization: parallelization)
         guard (1...22).contains(logN), (1...32).contains(blockSize), (1...16).contains(parallelization),
-              parameters.memoryByteCount <= 1 << 30
+            parameters.memoryByteCount <= 1 << 30
         else {
             throw .usage("invalidParameters", "scrypt parameters out of range (ln 1-22, r 1-32, p 1-16, at most 1 GiB)")
         }
         #if DEBUG
-        io.line("note: a debug build (BoringSSL, which runs scrypt, is unoptimised too). Run: swift run -c release latchkey bench password")
+        io.line(
+            "note: a debug build (BoringSSL, which runs scrypt, is unoptimised too). Run: swift run -c release latchkey bench password"
+        )
         #endif
         let hasher = PasswordHasher(parameters: parameters, concurrency: 1)
         let password = "correct horse battery staple"
@@ -43,7 +45,9 @@ struct BenchPassword: LatchkeyCommand {
                 let start = clock.now
                 let matches = try await hasher.verify(password, against: stored)
                 let elapsed = clock.now - start
-                guard matches else { throw CommandError(code: "internalError", message: "the password did not verify", exitStatus: 1) }
+                guard matches else {
+                    throw CommandError(code: "internalError", message: "the password did not verify", exitStatus: 1)
+                }
                 times.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
             }
         } catch let error as CommandError {
@@ -53,7 +57,9 @@ struct BenchPassword: LatchkeyCommand {
         }
         let mean = times.reduce(0, +) / Double(times.count)
         let memory = parameters.memoryByteCount >> 20
-        io.line("password verification, scrypt \(parameters) (\(memory) MiB): \(count) verifications, mean \(Self.format(mean)) ms, best \(Self.format(times.min() ?? mean)) ms")
+        io.line(
+            "password verification, scrypt \(parameters) (\(memory) MiB): \(count) verifications, mean \(Self.format(mean)) ms, best \(Self.format(times.min() ?? mean)) ms"
+        )
         io.line("password_verify_ms=\(Self.format(mean))")
         io.line("password_params=\(parameters)")
     }

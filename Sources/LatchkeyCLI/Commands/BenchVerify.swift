@@ -36,7 +36,8 @@ struct BenchVerify: LatchkeyCommand {
         do {
             fixtures = try BenchFixtures()
         } catch {
-            throw CommandError(code: "internalError", message: "could not build the benchmark fixtures: \(error)", exitStatus: 1)
+            throw CommandError(
+                code: "internalError", message: "could not build the benchmark fixtures: \(error)", exitStatus: 1)
         }
         let clock = BenchClock(iterations: iterations, rounds: rounds)
         let rp = BenchFixtures.relyingParty
@@ -49,7 +50,8 @@ struct BenchVerify: LatchkeyCommand {
         let measurements = try await clock.measure([
             BenchFixtures.rawVerifyPhase(fixtures),
             BenchClock.Phase("ES256 assertion, finishAuthentication(json:)") {
-                (try? rp.finishAuthentication(json: fixtures.assertionJSON, expectedChallenge: fixtures.challenge, credential: record)) != nil
+                (try? rp.finishAuthentication(
+                    json: fixtures.assertionJSON, expectedChallenge: fixtures.challenge, credential: record)) != nil
             },
             BenchClock.Phase("registration none, parse + finishRegistration") {
                 await Self.register(fixtures.noneRegistrationJSON, rp: rp, challenge: fixtures.challenge)
@@ -60,7 +62,9 @@ struct BenchVerify: LatchkeyCommand {
         ])
         for measurement in measurements { io.line(Self.line(measurement)) }
         if breakdown {
-            for step in try await clock.measure(BenchBreakdown(fixtures: fixtures).phases()) { io.line(Self.line(step)) }
+            for step in try await clock.measure(BenchBreakdown(fixtures: fixtures).phases()) {
+                io.line(Self.line(step))
+            }
         }
 
         let raw = measurements[0].microsecondsPerOperation
@@ -81,7 +85,8 @@ struct BenchVerify: LatchkeyCommand {
 
     private static func line(_ measurement: BenchClock.Measurement) -> String {
         let name = measurement.name.padding(toLength: 62, withPad: " ", startingAt: 0)
-        return "\(name) \(format(measurement.microsecondsPerOperation)) µs/op  (best of \(measurement.rounds) × \(measurement.iterations))"
+        return
+            "\(name) \(format(measurement.microsecondsPerOperation)) µs/op  (best of \(measurement.rounds) × \(measurement.iterations))"
     }
 
     private static func format(_ value: Double) -> String {

@@ -18,7 +18,8 @@ struct LoadTest: LatchkeyCommand {
     static let configuration = CommandConfiguration(
         commandName: "loadtest",
         abstract: "Sign in to a running server from many concurrent virtual clients and report throughput and latency.",
-        discussion: "Run the server with --rate-limit 0: every client comes from one address. The clients' origin must be one the server accepts (--origin)."
+        discussion:
+            "Run the server with --rate-limit 0: every client comes from one address. The clients' origin must be one the server accepts (--origin)."
     )
 
     @Option(help: "The server's base URL, e.g. http://localhost:8080; repeat it for several instances sharing a store.")
@@ -39,10 +40,16 @@ struct LoadTest: LatchkeyCommand {
     @Option(help: "native (/v1) or conformance (/attestation, /assertion).")
     var profile: PasskeyProfile = .native
 
-    @Option(help: "wire (each request written as bytes, the cheapest load) or client (through the client library apps use). Registration always goes through the client library.")
+    @Option(
+        help:
+            "wire (each request written as bytes, the cheapest load) or client (through the client library apps use). Registration always goes through the client library."
+    )
     var driver: LoadTestDriver = .wire
 
-    @Option(help: "The load generator's SwiftNIO event loops (threads). One by default: on a machine it shares with the server, one loop costs it about a fifth less CPU per login than one per core; at its ~100 µs per login one core drives about 10,000 logins per second.")
+    @Option(
+        help:
+            "The load generator's SwiftNIO event loops (threads). One by default: on a machine it shares with the server, one loop costs it about a fifth less CPU per login than one per core; at its ~100 µs per login one core drives about 10,000 logins per second."
+    )
     var eventLoops: Int = 1
 
     @Option(help: "The origin the clients claim (default: each server URL's origin).")
@@ -53,9 +60,13 @@ struct LoadTest: LatchkeyCommand {
         var servers: [ServerURL] = []
         for text in server { servers.append(try ServerURL(text)) }
         guard (1...4096).contains(clients) else { throw .usage("clients", "\(clients) is not between 1 and 4096") }
-        guard duration > 0, duration <= 86_400 else { throw .usage("duration", "\(duration) seconds is not between 0 and one day") }
+        guard duration > 0, duration <= 86_400 else {
+            throw .usage("duration", "\(duration) seconds is not between 0 and one day")
+        }
         guard Self.eventLoopRange.contains(eventLoops) else {
-            throw .usage("eventLoops", "\(eventLoops) is not between \(Self.eventLoopRange.lowerBound) and \(Self.eventLoopRange.upperBound)")
+            throw .usage(
+                "eventLoops",
+                "\(eventLoops) is not between \(Self.eventLoopRange.lowerBound) and \(Self.eventLoopRange.upperBound)")
         }
         let targets = servers.map { server in
             LoadTestRunner.Target(
@@ -66,7 +77,8 @@ struct LoadTest: LatchkeyCommand {
         let rawVerify = noBaseline ? nil : try await Self.rawVerifyMicroseconds()
 
         let runner = LoadTestRunner(
-            targets: targets, clients: clients, duration: .milliseconds(Int64(duration * 1000)), profile: profile, driver: driver
+            targets: targets, clients: clients, duration: .milliseconds(Int64(duration * 1000)), profile: profile,
+            driver: driver
         )
         let progress = LoadTestRunner.Progress()
         let onTerminal = isatty(STDERR_FILENO) == 1
@@ -74,7 +86,8 @@ struct LoadTest: LatchkeyCommand {
             guard onTerminal else { return }
             let logins = progress.logins.load(ordering: .relaxed)
             let line = String(
-                format: "\r%6.1f s  %9d logins  %9.1f/s  errors %d ", elapsed, logins, Double(logins) / max(elapsed, 0.001),
+                format: "\r%6.1f s  %9d logins  %9.1f/s  errors %d ", elapsed, logins,
+                Double(logins) / max(elapsed, 0.001),
                 progress.errors.load(ordering: .relaxed)
             )
             FileHandle.standardError.write(Data(line.utf8))
@@ -85,7 +98,8 @@ struct LoadTest: LatchkeyCommand {
         }
         guard result.errorCount == 0 else {
             throw CommandError(
-                code: "loadtest.errors", message: "\(result.errorCount) registrations or logins failed (see the summary)", exitStatus: 1
+                code: "loadtest.errors",
+                message: "\(result.errorCount) registrations or logins failed (see the summary)", exitStatus: 1
             )
         }
     }
@@ -99,7 +113,8 @@ struct LoadTest: LatchkeyCommand {
         do {
             fixtures = try BenchFixtures()
         } catch {
-            throw CommandError(code: "internalError", message: "could not build the baseline's fixtures: \(error)", exitStatus: 1)
+            throw CommandError(
+                code: "internalError", message: "could not build the baseline's fixtures: \(error)", exitStatus: 1)
         }
         let measurements = try await BenchClock(rounds: 100).measure([BenchFixtures.rawVerifyPhase(fixtures)])
         return measurements[0].microsecondsPerOperation

@@ -5,13 +5,23 @@ import WebAuthn
 
 /// The flags that say how to verify a metadata BLOB: its trust root, the moment, and CRLs.
 struct MetadataBLOBOptions: ParsableArguments {
-    @Option(name: .customLong("trust-root"), help: ArgumentHelp("A PEM file of roots the BLOB's chain may lead to (repeatable); the FIDO service's root (GlobalSign Root CA - R3) by default.", valueName: "pem-file"))
+    @Option(
+        name: .customLong("trust-root"),
+        help: ArgumentHelp(
+            "A PEM file of roots the BLOB's chain may lead to (repeatable); the FIDO service's root (GlobalSign Root CA - R3) by default.",
+            valueName: "pem-file"))
     var trustRoots: [String] = []
 
-    @Option(help: ArgumentHelp("The moment at which the chain and nextUpdate are judged, ISO 8601; now by default.", valueName: "iso8601"))
+    @Option(
+        help: ArgumentHelp(
+            "The moment at which the chain and nextUpdate are judged, ISO 8601; now by default.", valueName: "iso8601"))
     var at: String?
 
-    @Option(name: .customLong("crl"), help: ArgumentHelp("A CRL (DER or PEM) for a certificate in the BLOB's chain (repeatable); a listed certificate fails the BLOB.", valueName: "crl-file"))
+    @Option(
+        name: .customLong("crl"),
+        help: ArgumentHelp(
+            "A CRL (DER or PEM) for a certificate in the BLOB's chain (repeatable); a listed certificate fails the BLOB.",
+            valueName: "crl-file"))
     var revocationLists: [String] = []
 
     /// Reads and verifies the BLOB in `path` (`-` for standard input).
@@ -23,7 +33,8 @@ struct MetadataBLOBOptions: ParsableArguments {
         for path in revocationLists {
             lists.append(try revocationList(path, io: io))
         }
-        let verifier = MetadataBLOBVerifier(trustRoots: roots.isEmpty ? MetadataBLOBVerifier.fidoRoots : roots, revocationLists: lists)
+        let verifier = MetadataBLOBVerifier(
+            trustRoots: roots.isEmpty ? MetadataBLOBVerifier.fidoRoots : roots, revocationLists: lists)
         do {
             return try await verifier.verify(bytes, at: time)
         } catch {

@@ -13,7 +13,10 @@ struct MetadataLookup: LatchkeyCommand {
     @Argument(help: ArgumentHelp("The authenticator's AAGUID (with or without hyphens).", valueName: "aaguid"))
     var aaguid: String
 
-    @Option(help: ArgumentHelp("A metadata BLOB file to look in (verified first); without it only the built-in names are consulted.", valueName: "blob-file"))
+    @Option(
+        help: ArgumentHelp(
+            "A metadata BLOB file to look in (verified first); without it only the built-in names are consulted.",
+            valueName: "blob-file"))
     var blob: String?
 
     @OptionGroup var options: MetadataBLOBOptions
@@ -61,6 +64,8 @@ struct MetadataLookupReport: Encodable {
         attestationRootCertificates = statement?.attestationRootCertificates.count
         status = entry?.currentStatus(at: time)?.rawValue
         compromised = entry?.compromiseReport(at: time) != nil
-        statusReports = (entry?.statusReports ?? []).map { Status(status: $0.status.rawValue, effectiveDate: $0.effectiveDate) }
+        statusReports = (entry?.statusReports ?? []).map {
+            Status(status: $0.status.rawValue, effectiveDate: $0.effectiveDate)
+        }
     }
 }

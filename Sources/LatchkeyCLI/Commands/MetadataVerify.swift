@@ -9,7 +9,9 @@ struct MetadataVerify: LatchkeyCommand {
         abstract: "Verify a FIDO MDS3 BLOB (JWS) and print its number, nextUpdate and entry count."
     )
 
-    @Argument(help: ArgumentHelp("The BLOB file as downloaded from the metadata service; - for standard input.", valueName: "blob-file"))
+    @Argument(
+        help: ArgumentHelp(
+            "The BLOB file as downloaded from the metadata service; - for standard input.", valueName: "blob-file"))
     var blobFile: String
 
     @OptionGroup var options: MetadataBLOBOptions

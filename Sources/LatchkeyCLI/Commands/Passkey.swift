@@ -11,6 +11,9 @@ struct Passkey: AsyncParsableCommand {
             and remove (and `add` puts a second passkey on the account); the conformance profile has no passkey \
             management, so there list and remove act on the local file only.
             """,
-        subcommands: [PasskeyRegister.self, PasskeyLogin.self, PasskeyList.self, PasskeyRename.self, PasskeyRemove.self, PasskeyAdd.self, PasskeyBridgeHost.self]
+        subcommands: [
+            PasskeyRegister.self, PasskeyLogin.self, PasskeyList.self, PasskeyRename.self, PasskeyRemove.self,
+            PasskeyAdd.self, PasskeyBridgeHost.self,
+        ]
     )
 }

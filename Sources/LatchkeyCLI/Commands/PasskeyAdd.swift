@@ -9,7 +9,8 @@ import VirtualAuthenticatorClient
 /// passkeys), so the two stores are normally different files.
 struct PasskeyAdd: LatchkeyCommand {
     static let configuration = CommandConfiguration(
-        commandName: "add", abstract: "Add a passkey in --store to the account a passkey in --sign-in-store signs in to."
+        commandName: "add",
+        abstract: "Add a passkey in --store to the account a passkey in --sign-in-store signs in to."
     )
 
     @OptionGroup var options: PasskeyOptions
@@ -25,9 +26,12 @@ struct PasskeyAdd: LatchkeyCommand {
 
     func execute(_ io: CommandIO) async throws(CommandError) {
         guard options.profile == .native else {
-            throw .usage("unsupportedProfile", "the conformance profile cannot add a passkey to an account; use --profile native")
+            throw .usage(
+                "unsupportedProfile", "the conformance profile cannot add a passkey to an account; use --profile native"
+            )
         }
-        let client = try await PasskeySession.signIn(options, store: try options.credentialStore(signInStore), username: username)
+        let client = try await PasskeySession.signIn(
+            options, store: try options.credentialStore(signInStore), username: username)
         let authenticator = try options.authenticator(store: try options.credentialStore())
         do {
             io.emit(try await client.addPasskey(name: name, with: authenticator))

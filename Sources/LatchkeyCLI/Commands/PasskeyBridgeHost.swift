@@ -21,19 +21,30 @@ struct PasskeyBridgeHost: LatchkeyCommand {
             """
     )
 
-    @Option(help: "The page's origin, e.g. http://localhost:8080: what the authenticator signs for, and whose host (with subdomains) the bridge answers.")
+    @Option(
+        help:
+            "The page's origin, e.g. http://localhost:8080: what the authenticator signs for, and whose host (with subdomains) the bridge answers."
+    )
     var origin: String?
 
-    @Option(help: "The encrypted credential file, as `latchkey passkey` uses it (default: in memory, gone when the command ends).")
+    @Option(
+        help:
+            "The encrypted credential file, as `latchkey passkey` uses it (default: in memory, gone when the command ends)."
+    )
     var store: String?
 
     @Option(help: "Whether the authenticator can verify the user: on or off.")
     var userVerification: Switch = .on
 
-    @Option(help: "Answer every request with this error code (one of \(AuthenticatorError.Code.all.map(\.rawValue).joined(separator: ", "))).")
+    @Option(
+        help:
+            "Answer every request with this error code (one of \(AuthenticatorError.Code.all.map(\.rawValue).joined(separator: ", ")))."
+    )
     var failWith: String?
 
-    @Option(name: .customLong("allowed-host"), help: "A host whose pages (and its subdomains') are answered (repeatable; default: the host of --origin).")
+    @Option(
+        name: .customLong("allowed-host"),
+        help: "A host whose pages (and its subdomains') are answered (repeatable; default: the host of --origin).")
     var allowedHosts: [String] = []
 
     @Flag(help: "Answer iframes of allowed origins too, not only the main frame.")
@@ -62,7 +73,7 @@ struct PasskeyBridgeHost: LatchkeyCommand {
         try await serve(io) {
             let text = String(decoding: io.readStandardInput(), as: UTF8.self)
             return AsyncStream { continuation in
-                text.split(whereSeparator: \.isNewline).forEach { continuation.yield(String($0)) }
+                for line in text.split(whereSeparator: \.isNewline) { continuation.yield(String(line)) }
                 continuation.finish()
             }
         }
@@ -126,7 +137,8 @@ struct PasskeyBridgeHost: LatchkeyCommand {
             guard let path else { return InMemoryCredentialStore() }
             let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
             do {
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                try FileManager.default.createDirectory(
+                    at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
                 throw .io("storeDirectory", "cannot create \(directory.path): \(error.localizedDescription)")
             }
@@ -142,16 +154,23 @@ struct PasskeyBridgeHost: LatchkeyCommand {
                 let frame = request["frame"] as? [String: Any]
                 received = BridgeMessage.receive(
                     body: request["body"] ?? NSNull(),
-                    from: BridgeFrame(isMainFrame: frame?["isMainFrame"] as? Bool ?? true, origin: frame?["origin"] as? String ?? origin),
+                    from: BridgeFrame(
+                        isMainFrame: frame?["isMainFrame"] as? Bool ?? true,
+                        origin: frame?["origin"] as? String ?? origin),
                     policy: policy
                 )
             } else {
-                received = .failure(AuthenticatorError(.invalidOptions, #"the line is not a JSON object {"id": …, "body": …}"#))
+                received = .failure(
+                    AuthenticatorError(.invalidOptions, #"the line is not a JSON object {"id": …, "body": …}"#))
             }
             let reply: Any = await bridge.reply(to: received)
             let output: [String: Any] = ["id": request?["id"] ?? NSNull(), "reply": reply]
-            guard let data = try? JSONSerialization.data(withJSONObject: output, options: [.sortedKeys, .withoutEscapingSlashes]) else {
-                return #"{"id":null,"reply":"{\"code\":\"failed\",\"errMsg\":\"the reply could not be encoded\",\"ok\":false}"}"#
+            guard
+                let data = try? JSONSerialization.data(
+                    withJSONObject: output, options: [.sortedKeys, .withoutEscapingSlashes])
+            else {
+                return
+                    #"{"id":null,"reply":"{\"code\":\"failed\",\"errMsg\":\"the reply could not be encoded\",\"ok\":false}"}"#
             }
             return String(decoding: data, as: UTF8.self)
         }
@@ -167,11 +186,15 @@ private struct FailingAuthenticator: Authenticator {
         AuthenticatorError(code, "latchkey passkey bridge --fail-with \(code) answers every request with \(code)")
     }
 
-    func register(options: PublicKeyCredentialCreationOptions) async throws(AuthenticatorError) -> RegistrationCredential {
+    func register(options: PublicKeyCredentialCreationOptions) async throws(AuthenticatorError)
+        -> RegistrationCredential
+    {
         throw error
     }
 
-    func authenticate(options: PublicKeyCredentialRequestOptions) async throws(AuthenticatorError) -> AuthenticationCredential {
+    func authenticate(options: PublicKeyCredentialRequestOptions) async throws(AuthenticatorError)
+        -> AuthenticationCredential
+    {
         throw error
     }
 }

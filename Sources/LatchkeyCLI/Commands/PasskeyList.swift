@@ -32,10 +32,11 @@ struct PasskeyList: LatchkeyCommand {
                 throw CommandError(error)
             }
             let localIDs = Set(local.map { Base64URL.encode($0.id) })
-            io.emit(Report(
-                server: passkeys.map { ServerPasskey(passkey: $0, onThisDevice: localIDs.contains($0.id)) },
-                local: local.map(LocalPasskeyReport.init)
-            ))
+            io.emit(
+                Report(
+                    server: passkeys.map { ServerPasskey(passkey: $0, onThisDevice: localIDs.contains($0.id)) },
+                    local: local.map(LocalPasskeyReport.init)
+                ))
         }
     }
 

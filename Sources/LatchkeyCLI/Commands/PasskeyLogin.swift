@@ -8,7 +8,8 @@ import WebAuthn
 /// `latchkey passkey login`: signs in with a local passkey, username-less when no username is given.
 struct PasskeyLogin: LatchkeyCommand {
     static let configuration = CommandConfiguration(
-        commandName: "login", abstract: "Sign in with a local passkey (username-less without --username), or with --password."
+        commandName: "login",
+        abstract: "Sign in with a local passkey (username-less without --username), or with --password."
     )
 
     @OptionGroup var options: PasskeyOptions
@@ -22,21 +23,28 @@ struct PasskeyLogin: LatchkeyCommand {
         try passwordOptions.validate(profile: options.profile)
         if passwordOptions.password { return try await signInWithPassword(io) }
         let store = try options.credentialStore()
-        let authenticator = try options.authenticator(store: store, choice: username.map(CredentialChoice.userName) ?? .mostRecent)
+        let authenticator = try options.authenticator(
+            store: store, choice: username.map(CredentialChoice.userName) ?? .mostRecent)
         let server = try options.serverURL()
         let origin = try options.resolvedOrigin()
         do throws(LatchkeyClientError) {
             switch options.profile {
             case .conformance:
-                let credential = try await ConformanceClient(server: server, origin: origin).authenticate(username: username, with: authenticator)
-                io.emit(Report(status: "signedIn", credentialID: credential.id, username: username, userID: nil, sessionExpiresAt: nil))
+                let credential = try await ConformanceClient(server: server, origin: origin).authenticate(
+                    username: username, with: authenticator)
+                io.emit(
+                    Report(
+                        status: "signedIn", credentialID: credential.id, username: username, userID: nil,
+                        sessionExpiresAt: nil))
             case .native:
                 let signedIn = try await NativeClient(server: server).signIn(username: username, with: authenticator)
                 let session = signedIn.session
-                io.emit(Report(
-                    status: "signedIn", credentialID: signedIn.credential.id, username: session.user.name, userID: session.user.id,
-                    sessionExpiresAt: session.session.expiresAt
-                ))
+                io.emit(
+                    Report(
+                        status: "signedIn", credentialID: signedIn.credential.id, username: session.user.name,
+                        userID: session.user.id,
+                        sessionExpiresAt: session.session.expiresAt
+                    ))
             }
         } catch {
             throw CommandError(error)
@@ -54,11 +62,14 @@ struct PasskeyLogin: LatchkeyCommand {
         } catch {
             throw CommandError(error)
         }
-        let upgrade = try await passwordOptions.finish(session, client: client, authenticator: try options.authenticator(store: try options.credentialStore()))
-        io.emit(PasswordReport(
-            status: "signedIn", username: session.user.name, userID: session.user.id, sessionExpiresAt: session.session.expiresAt,
-            passkeyUpgrade: upgrade
-        ))
+        let upgrade = try await passwordOptions.finish(
+            session, client: client, authenticator: try options.authenticator(store: try options.credentialStore()))
+        io.emit(
+            PasswordReport(
+                status: "signedIn", username: session.user.name, userID: session.user.id,
+                sessionExpiresAt: session.session.expiresAt,
+                passkeyUpgrade: upgrade
+            ))
     }
 
     struct Report: Encodable {

@@ -22,7 +22,10 @@ struct PasskeyOptions: ParsableArguments {
     @Option(help: "The server API: conformance (/attestation, /assertion) or native (/v1).")
     var profile: PasskeyProfile = .native
 
-    @Option(help: "The encrypted credential file (default: $LATCHKEY_STORE or ~/.latchkey/credentials). Its key is scrypt over $LATCHKEY_STORE_PASSPHRASE, or else a 0600 key file beside it.")
+    @Option(
+        help:
+            "The encrypted credential file (default: $LATCHKEY_STORE or ~/.latchkey/credentials). Its key is scrypt over $LATCHKEY_STORE_PASSPHRASE, or else a 0600 key file beside it."
+    )
     var store: String?
 
     @Option(help: "The origin the client data names (default: the server URL's origin).")
@@ -42,7 +45,8 @@ struct PasskeyOptions: ParsableArguments {
     /// The credential file path (`path`, else `--store`, `$LATCHKEY_STORE`, `~/.latchkey/credentials`), its
     /// directory created (0700) if missing.
     func storePath(_ path: String? = nil) throws(CommandError) -> String {
-        let path = path ?? store ?? ProcessInfo.processInfo.environment["LATCHKEY_STORE"]
+        let path =
+            path ?? store ?? ProcessInfo.processInfo.environment["LATCHKEY_STORE"]
             ?? (FileManager.default.homeDirectoryForCurrentUser.path + "/.latchkey/credentials")
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
@@ -64,9 +68,12 @@ struct PasskeyOptions: ParsableArguments {
     }
 
     /// A virtual passkey provider on the credential store, acting for the server's origin.
-    func authenticator(store: EncryptedFileCredentialStore, choice: CredentialChoice = .mostRecent) throws(CommandError) -> VirtualAuthenticatorAdapter {
+    func authenticator(store: EncryptedFileCredentialStore, choice: CredentialChoice = .mostRecent) throws(CommandError)
+        -> VirtualAuthenticatorAdapter
+    {
         VirtualAuthenticatorAdapter(
-            VirtualAuthenticator(configuration: .passkeyProvider, store: store), origin: try resolvedOrigin(), choice: choice
+            VirtualAuthenticator(configuration: .passkeyProvider, store: store), origin: try resolvedOrigin(),
+            choice: choice
         )
     }
 }
@@ -80,14 +87,15 @@ extension CommandError {
 
     /// The credential store could not be read or written (exit 1).
     init(_ error: CredentialFileError) {
-        let check = switch error {
-        case .wrongKey: "wrongKey"
-        case .corrupted: "corrupted"
-        case .unsupportedVersion: "unsupportedVersion"
-        case .keyFile: "keyFile"
-        case .invalidKeyDerivation: "invalidKeyDerivation"
-        case .io: "io"
-        }
+        let check =
+            switch error {
+            case .wrongKey: "wrongKey"
+            case .corrupted: "corrupted"
+            case .unsupportedVersion: "unsupportedVersion"
+            case .keyFile: "keyFile"
+            case .invalidKeyDerivation: "invalidKeyDerivation"
+            case .io: "io"
+            }
         self.init(code: "store.\(check)", message: error.description, exitStatus: 1)
     }
 

@@ -6,7 +6,8 @@ import WebAuthn
 /// `latchkey passkey register`: creates a passkey on the local virtual authenticator and registers it.
 struct PasskeyRegister: LatchkeyCommand {
     static let configuration = CommandConfiguration(
-        commandName: "register", abstract: "Register a new passkey for a username (or, with --password, a password account)."
+        commandName: "register",
+        abstract: "Register a new passkey for a username (or, with --password, a password account)."
     )
 
     @OptionGroup var options: PasskeyOptions
@@ -34,9 +35,13 @@ struct PasskeyRegister: LatchkeyCommand {
                 )
                 io.emit(Report(status: "registered", credentialID: credential.id, username: username, userID: nil))
             case .native:
-                let signedUp = try await NativeClient(server: server).signUp(username: username, displayName: displayName, with: authenticator)
+                let signedUp = try await NativeClient(server: server).signUp(
+                    username: username, displayName: displayName, with: authenticator)
                 let user = signedUp.session.user
-                io.emit(Report(status: "registered", credentialID: signedUp.credential.id, username: user.name, userID: user.id))
+                io.emit(
+                    Report(
+                        status: "registered", credentialID: signedUp.credential.id, username: user.name, userID: user.id
+                    ))
             }
         } catch {
             throw CommandError(error)
@@ -49,15 +54,19 @@ struct PasskeyRegister: LatchkeyCommand {
         let client = NativeClient(server: try options.serverURL())
         let session: SessionResponse
         do {
-            session = try await client.passwordRegister(PasswordRegisterRequest(username: username, displayName: displayName, password: password))
+            session = try await client.passwordRegister(
+                PasswordRegisterRequest(username: username, displayName: displayName, password: password))
         } catch {
             throw CommandError(error)
         }
-        let upgrade = try await passwordOptions.finish(session, client: client, authenticator: try options.authenticator(store: try options.credentialStore()))
-        io.emit(PasswordReport(
-            status: "registered", username: session.user.name, userID: session.user.id, sessionExpiresAt: session.session.expiresAt,
-            passkeyUpgrade: upgrade
-        ))
+        let upgrade = try await passwordOptions.finish(
+            session, client: client, authenticator: try options.authenticator(store: try options.credentialStore()))
+        io.emit(
+            PasswordReport(
+                status: "registered", username: session.user.name, userID: session.user.id,
+                sessionExpiresAt: session.session.expiresAt,
+                passkeyUpgrade: upgrade
+            ))
     }
 
     struct Report: Encodable {

@@ -7,7 +7,8 @@ import WebAuthn
 /// "unbind" order: a local credential is never dropped while the server still accepts it). With the
 /// conformance profile, which has no delete, only the local credential goes.
 struct PasskeyRemove: LatchkeyCommand {
-    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a passkey: on the server, then locally.")
+    static let configuration = CommandConfiguration(
+        commandName: "remove", abstract: "Remove a passkey: on the server, then locally.")
 
     @OptionGroup var options: PasskeyOptions
 

@@ -5,7 +5,8 @@ import VirtualAuthenticatorClient
 
 /// `latchkey passkey rename ID NAME`: renames one of the account's passkeys on the server (native profile).
 struct PasskeyRename: LatchkeyCommand {
-    static let configuration = CommandConfiguration(commandName: "rename", abstract: "Rename one of the account's passkeys on the server.")
+    static let configuration = CommandConfiguration(
+        commandName: "rename", abstract: "Rename one of the account's passkeys on the server.")
 
     @OptionGroup var options: PasskeyOptions
 

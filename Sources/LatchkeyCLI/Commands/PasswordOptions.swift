@@ -6,10 +6,15 @@ import LatchkeyClient
 /// The password flags of `latchkey passkey register` and `login`. The password itself is never a flag value (it
 /// would show in `ps` and shell history): it comes from `$LATCHKEY_PASSWORD` or the first line of `--password-file`.
 struct PasswordOptions: ParsableArguments {
-    @Flag(help: "Use a password (native profile): sign up or sign in with the password from $LATCHKEY_PASSWORD or --password-file.")
+    @Flag(
+        help:
+            "Use a password (native profile): sign up or sign in with the password from $LATCHKEY_PASSWORD or --password-file."
+    )
     var password = false
 
-    @Option(help: ArgumentHelp("With --password: a file whose first line is the password (else $LATCHKEY_PASSWORD).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "With --password: a file whose first line is the password (else $LATCHKEY_PASSWORD).", valueName: "file"))
     var passwordFile: String?
 
     @Flag(help: "With --password: finish the server's passkey upgrade with a new passkey on the local authenticator.")
@@ -37,7 +42,9 @@ struct PasswordOptions: ParsableArguments {
         } else if let value = environment["LATCHKEY_PASSWORD"] {
             text = value
         } else {
-            throw .usage("passwordMissing", "--password reads the password from $LATCHKEY_PASSWORD or --password-file FILE; neither is set")
+            throw .usage(
+                "passwordMissing",
+                "--password reads the password from $LATCHKEY_PASSWORD or --password-file FILE; neither is set")
         }
         guard !text.isEmpty else { throw .usage("passwordMissing", "the password is empty") }
         return text
@@ -45,9 +52,12 @@ struct PasswordOptions: ParsableArguments {
 
     /// After a password sign-up or sign-in: finishes the passkey upgrade with `authenticator` when asked to.
     func finish(
-        _ session: SessionResponse, client: NativeClient, authenticator: @autoclosure () throws(CommandError) -> any Authenticator
+        _ session: SessionResponse, client: NativeClient,
+        authenticator: @autoclosure () throws(CommandError) -> any Authenticator
     ) async throws(CommandError) -> PasswordReport.Upgrade {
-        guard let offered = session.passkeyUpgrade else { return PasswordReport.Upgrade(state: "none", credentialID: nil) }
+        guard let offered = session.passkeyUpgrade else {
+            return PasswordReport.Upgrade(state: "none", credentialID: nil)
+        }
         guard upgrade else { return PasswordReport.Upgrade(state: "offered", credentialID: nil) }
         let authenticator = try authenticator()
         do {

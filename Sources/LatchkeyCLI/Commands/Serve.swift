@@ -12,7 +12,8 @@ import Logging
 struct Serve: LatchkeyCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the passkey server (conformance profile and /v1 API) on SQLite or PostgreSQL.",
-        discussion: "Every flag also reads from a LATCHKEY_ variable (e.g. LATCHKEY_RP_ID; repeatable flags take the plural, comma-separated: LATCHKEY_ORIGINS, LATCHKEY_TRUSTED_PROXIES) and from the JSON file given by --config."
+        discussion:
+            "Every flag also reads from a LATCHKEY_ variable (e.g. LATCHKEY_RP_ID; repeatable flags take the plural, comma-separated: LATCHKEY_ORIGINS, LATCHKEY_TRUSTED_PROXIES) and from the JSON file given by --config."
     )
 
     @Option(help: "A JSON file of settings (keys as in docs/SERVER.md).")
@@ -25,11 +26,13 @@ struct Serve: LatchkeyCommand {
 
     func execute(_ io: CommandIO) async throws(CommandError) {
         guard let level = Logger.Level(rawValue: logLevel) else {
-            throw .usage("logLevel", "'\(logLevel)' is not a log level (trace, debug, info, notice, warning, error, critical)")
+            throw .usage(
+                "logLevel", "'\(logLevel)' is not a log level (trace, debug, info, notice, warning, error, critical)")
         }
         let configuration: ServerConfiguration
         do {
-            let settings = try ServerSettings.load(flags: flags.settings, configFile: config, environment: ProcessInfo.processInfo.environment)
+            let settings = try ServerSettings.load(
+                flags: flags.settings, configFile: config, environment: ProcessInfo.processInfo.environment)
             configuration = try ServerConfiguration(settings)
         } catch {
             throw .usage("configuration", error.description)
@@ -50,6 +53,7 @@ struct Serve: LatchkeyCommand {
     /// `--metadata` → `server.metadata`.
     static func code(for error: ConfigurationError) -> String {
         let words = error.setting.drop { $0 == "-" }.split(separator: "-")
-        return "server." + words.enumerated().map { $0.offset == 0 ? String($0.element) : $0.element.capitalized }.joined()
+        return "server."
+            + words.enumerated().map { $0.offset == 0 ? String($0.element) : $0.element.capitalized }.joined()
     }
 }

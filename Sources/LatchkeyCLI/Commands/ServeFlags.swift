@@ -9,7 +9,9 @@ struct ServeFlags: ParsableArguments {
     @Option(help: "The TCP port (default 8080).")
     var port: Int?
 
-    @Option(help: "sqlite:///path, a file path, or postgres://user:password@host:port/database (default ./latchkey.sqlite).")
+    @Option(
+        help: "sqlite:///path, a file path, or postgres://user:password@host:port/database (default ./latchkey.sqlite)."
+    )
     var database: String?
 
     @Option(help: "The relying party ID: the site's registrable domain (default localhost).")
@@ -63,7 +65,9 @@ struct ServeFlags: ParsableArguments {
     @Option(help: "Seconds a client may take to send a request's body, after its headers (default 30).")
     var bodyTimeout: Int?
 
-    @Option(help: "FIDO metadata (MDS3 BLOB): a file or an https URL such as https://mds3.fidoalliance.org/ (default: none).")
+    @Option(
+        help:
+            "FIDO metadata (MDS3 BLOB): a file or an https URL such as https://mds3.fidoalliance.org/ (default: none).")
     var metadata: String?
 
     @Option(help: "A PEM file with the root the metadata BLOB must chain to (default: the FIDO Alliance MDS root).")
@@ -96,26 +100,37 @@ struct ServeFlags: ParsableArguments {
     @Option(help: "Sign in with Apple: how old an identity token may be when it signs in, in seconds (default 300).")
     var appleTokenMaxAge: Int?
 
-    @Option(help: ArgumentHelp("The key that encrypts secrets at rest: 32 random bytes, base64. Visible in ps: prefer --secrets-key-file.", valueName: "base64"))
+    @Option(
+        help: ArgumentHelp(
+            "The key that encrypts secrets at rest: 32 random bytes, base64. Visible in ps: prefer --secrets-key-file.",
+            valueName: "base64"))
     var secretsKey: String?
 
-    @Option(help: ArgumentHelp("A file holding the base64 secrets key (preferred over --secrets-key).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp("A file holding the base64 secrets key (preferred over --secrets-key).", valueName: "file"))
     var secretsKeyFile: String?
 
     @Option(help: ArgumentHelp("Password accounts (/v1/password/*): on or off (default on).", valueName: "on|off"))
     var passwordSignIn: OnOff?
 
-    @Option(help: ArgumentHelp("A file holding the bearer token GET /metrics requires (without it /metrics is off).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "A file holding the bearer token GET /metrics requires (without it /metrics is off).", valueName: "file"))
     var metricsTokenFile: String?
 
-    @Option(help: "How many event loops (threads) serve connections (default: one per core; fewer cost less CPU per request where other busy processes share the cores).")
+    @Option(
+        help:
+            "How many event loops (threads) serve connections (default: one per core; fewer cost less CPU per request where other busy processes share the cores)."
+    )
     var eventLoops: Int?
 
     /// Warnings about how the flags were given: a secret on the command line is visible to every user in `ps`.
     var warnings: [String] {
-        secretsKey == nil ? [] : [
-            "--secrets-key puts the key on the command line, where any user on the host can read it (ps); use --secrets-key-file or LATCHKEY_SECRETS_KEY_FILE",
-        ]
+        secretsKey == nil
+            ? []
+            : [
+                "--secrets-key puts the key on the command line, where any user on the host can read it (ps); use --secrets-key-file or LATCHKEY_SECRETS_KEY_FILE"
+            ]
     }
 
     /// The settings these flags give; unset flags leave the other layers' values.

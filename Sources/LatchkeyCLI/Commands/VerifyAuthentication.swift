@@ -10,16 +10,26 @@ struct VerifyAuthentication: LatchkeyCommand {
 
     @OptionGroup var ceremony: CeremonyOptions
 
-    @Option(name: .customLong("public-key"), parsing: .unconditional, help: ArgumentHelp("The stored credential public key: COSE_Key bytes, base64url.", valueName: "b64url-cose"))
+    @Option(
+        name: .customLong("public-key"), parsing: .unconditional,
+        help: ArgumentHelp("The stored credential public key: COSE_Key bytes, base64url.", valueName: "b64url-cose"))
     var publicKey: String
 
-    @Option(name: .customLong("sign-count"), parsing: .unconditional, help: ArgumentHelp("The stored signature counter.", valueName: "n"))
+    @Option(
+        name: .customLong("sign-count"), parsing: .unconditional,
+        help: ArgumentHelp("The stored signature counter.", valueName: "n"))
     var signCount: String
 
-    @Flag(help: "Report a counter that did not increase (signCountRegressed) instead of failing with signCountRegression.")
+    @Flag(
+        help: "Report a counter that did not increase (signCountRegressed) instead of failing with signCountRegression."
+    )
     var reportSignCountRegression = false
 
-    @Option(name: .customLong("appid"), help: ArgumentHelp("The FIDO AppID of a credential registered with the U2F API: when the client extension output says appid: true, the rpIdHash may be SHA-256 of this AppID.", valueName: "url"))
+    @Option(
+        name: .customLong("appid"),
+        help: ArgumentHelp(
+            "The FIDO AppID of a credential registered with the U2F API: when the client extension output says appid: true, the rpIdHash may be SHA-256 of this AppID.",
+            valueName: "url"))
     var appID: String?
 
     func execute(_ io: CommandIO) async throws(CommandError) {

@@ -21,7 +21,8 @@ struct AssertionResponseReport: Encodable {
     let userHandle: Bytes?
 
     init(_ response: AuthenticatorAssertionResponse) {
-        clientDataJSON = Parsed { () throws(WebAuthnError) in try ClientDataReport(bytes: response.clientDataJSON.bytes) }
+        clientDataJSON = Parsed { () throws(WebAuthnError) in try ClientDataReport(bytes: response.clientDataJSON.bytes)
+        }
         authenticatorData = Parsed { () throws(WebAuthnError) in
             AuthenticatorDataReport(try AuthenticatorData(bytes: response.authenticatorData.bytes))
         }

@@ -14,8 +14,12 @@ struct AuthenticatorDataReport: Encodable {
 
         enum CodingKeys: String, CodingKey {
             case value, set
-            case userPresent = "UP", userVerified = "UV", backupEligible = "BE", backedUp = "BS"
-            case attestedCredentialData = "AT", extensionData = "ED"
+            case userPresent = "UP"
+            case userVerified = "UV"
+            case backupEligible = "BE"
+            case backedUp = "BS"
+            case attestedCredentialData = "AT"
+            case extensionData = "ED"
         }
 
         init(_ flags: AuthenticatorFlags) {

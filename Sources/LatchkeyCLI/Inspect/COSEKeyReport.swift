@@ -18,7 +18,13 @@ struct COSEKeyReport: Encodable {
         kty = NamedNumber(number: key.keyType.rawValue, name: Self.keyTypeName(key.keyType))
         alg = NamedNumber(key.algorithm)
         cose = Base64URL.encode(key.rawBytes)
-        var crv: NamedNumber?, x: String?, y: String?, n: String?, e: String?, pub: String?, bits: Int?
+        var crv: NamedNumber?
+        var x: String?
+        var y: String?
+        var n: String?
+        var e: String?
+        var pub: String?
+        var bits: Int?
         switch key.parameters {
         case .ec2(let curve, let xBytes, let yBytes):
             crv = NamedNumber(number: curve, name: Self.curveName(curve))

@@ -46,7 +46,9 @@ struct InspectInput {
         if value.hasPrefix("{") { return [.json(Array(value.utf8))] }
         if value.contains("-----BEGIN ") { return [.pem(value)] }
         // Values pasted out of JSON or logs: drop surrounding quotes and any line breaks.
-        if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+        if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+            value = String(value.dropFirst().dropLast())
+        }
         value.removeAll { $0.isWhitespace }
         var readings: [Reading] = []
         if let bytes = hexBytes(value) {

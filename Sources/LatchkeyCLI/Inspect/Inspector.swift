@@ -17,17 +17,22 @@ enum Inspector {
         }
         for case .bytes(let bytes, let encoding) in input.readings {
             if let value = try? CBORDecoder(allowTags: true).decode(bytes) {
-                return report(.cbor, CBORRendering.json(value), source: input.source, encoding: encoding, length: bytes.count)
+                return report(
+                    .cbor, CBORRendering.json(value), source: input.source, encoding: encoding, length: bytes.count)
             }
         }
         throw unrecognized(input)
     }
 
-    private static func recognize(_ reading: InspectInput.Reading, source: InspectInput.Source) throws(CommandError) -> InspectReport? {
+    private static func recognize(_ reading: InspectInput.Reading, source: InspectInput.Source) throws(CommandError)
+        -> InspectReport?
+    {
         switch reading {
         case .json(let bytes):
             guard let report = try json(bytes, source: source, encoding: "json") else {
-                throw CommandError(code: "inspect.invalidJSON", message: "the value starts with { but is not a JSON object", exitStatus: 1)
+                throw CommandError(
+                    code: "inspect.invalidJSON", message: "the value starts with { but is not a JSON object",
+                    exitStatus: 1)
             }
             return report
         case .pem(let text):
@@ -42,7 +47,9 @@ enum Inspector {
     }
 
     /// Nil when the bytes are not a JSON object.
-    private static func json(_ bytes: [UInt8], source: InspectInput.Source, encoding: String) throws(CommandError) -> InspectReport? {
+    private static func json(_ bytes: [UInt8], source: InspectInput.Source, encoding: String) throws(CommandError)
+        -> InspectReport?
+    {
         guard let object = try? JSONDecoder().decode([String: JSONValue].self, from: Data(bytes)) else { return nil }
         func make(_ kind: InspectReport.Kind, _ body: any Encodable) -> InspectReport {
             report(kind, body, source: source, encoding: encoding, length: bytes.count)
@@ -78,7 +85,9 @@ enum Inspector {
                 do {
                     return CertificateReport.detailed(try Certificate(derEncoded: der), der: der)
                 } catch {
-                    throw WebAuthnError(.certificateMalformed, "PEM block \(index + 1) (\(document.discriminator)) is not an X.509 certificate: \(error)")
+                    throw WebAuthnError(
+                        .certificateMalformed,
+                        "PEM block \(index + 1) (\(document.discriminator)) is not an X.509 certificate: \(error)")
                 }
             }
         }
@@ -90,7 +99,9 @@ enum Inspector {
         return report(.certificates, reports, source: source, encoding: "pem", length: length)
     }
 
-    private static func binary(_ bytes: [UInt8], source: InspectInput.Source, encoding: String) throws(CommandError) -> InspectReport? {
+    private static func binary(_ bytes: [UInt8], source: InspectInput.Source, encoding: String) throws(CommandError)
+        -> InspectReport?
+    {
         func make(_ kind: InspectReport.Kind, _ body: any Encodable) -> InspectReport {
             report(kind, body, source: source, encoding: encoding, length: bytes.count)
         }
@@ -123,7 +134,8 @@ enum Inspector {
 
     /// Says what was tried; for bytes long enough to be authenticator data, why they are not.
     private static func unrecognized(_ input: InspectInput) -> CommandError {
-        var message = "the value is not a credential JSON, client data, attestation object, authenticator data, COSE key, certificate or CBOR"
+        var message =
+            "the value is not a credential JSON, client data, attestation object, authenticator data, COSE key, certificate or CBOR"
         if input.readings.isEmpty {
             message = "the value is empty or not JSON, PEM, hex, base64url or base64"
         }

@@ -8,7 +8,8 @@ struct RegistrationResponseReport: Encodable {
     let publicKeyAlgorithm: NamedNumber?
 
     init(_ response: AuthenticatorAttestationResponse) {
-        clientDataJSON = Parsed { () throws(WebAuthnError) in try ClientDataReport(bytes: response.clientDataJSON.bytes) }
+        clientDataJSON = Parsed { () throws(WebAuthnError) in try ClientDataReport(bytes: response.clientDataJSON.bytes)
+        }
         attestationObject = Parsed { () throws(WebAuthnError) in
             AttestationObjectReport(try AttestationObject(bytes: response.attestationObject.bytes))
         }

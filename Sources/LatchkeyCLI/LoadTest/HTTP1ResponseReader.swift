@@ -59,7 +59,9 @@ struct HTTP1ResponseReader {
     mutating func next() throws(Failure) -> HTTPResponse? {
         while true {
             guard let headEnd = findHeadEnd() else {
-                guard bytes.count - start <= Self.maximumHeadSize else { throw .malformed("a header section over 64 KiB") }
+                guard bytes.count - start <= Self.maximumHeadSize else {
+                    throw .malformed("a header section over 64 KiB")
+                }
                 return nil
             }
             guard headEnd - start <= Self.maximumHeadSize else { throw .malformed("a header section over 64 KiB") }
@@ -75,7 +77,9 @@ struct HTTP1ResponseReader {
                 body = ([], bodyStart)
             case .length(let length):
                 guard length <= maximumBodySize else { throw .tooLarge(maximumBodySize) }
-                body = bytes.count - bodyStart >= length ? (Array(bytes[bodyStart..<(bodyStart + length)]), bodyStart + length) : nil
+                body =
+                    bytes.count - bodyStart >= length
+                    ? (Array(bytes[bodyStart..<(bodyStart + length)]), bodyStart + length) : nil
             case .chunked:
                 body = try chunkedBody(from: bodyStart)
             }
@@ -95,7 +99,9 @@ struct HTTP1ResponseReader {
     private mutating func findHeadEnd() -> Int? {
         var index = max(scanned, start)
         while index + 3 < bytes.count {
-            if bytes[index] == 13, bytes[index + 1] == 10, bytes[index + 2] == 13, bytes[index + 3] == 10 { return index }
+            if bytes[index] == 13, bytes[index + 1] == 10, bytes[index + 2] == 13, bytes[index + 3] == 10 {
+                return index
+            }
             index += 1
         }
         scanned = index
@@ -144,8 +150,9 @@ struct HTTP1ResponseReader {
     /// The code of a status line: `HTTP/1.x SP 3DIGIT [SP reason-phrase]`.
     private static func status(of line: ArraySlice<UInt8>) throws(Failure) -> Int {
         let base = line.startIndex
-        guard line.count >= 12, line[base..<(base + 7)].elementsEqual("HTTP/1.".utf8), (48...57).contains(line[base + 7]),
-              line[base + 8] == 32, line.count == 12 || line[base + 12] == 32
+        guard line.count >= 12, line[base..<(base + 7)].elementsEqual("HTTP/1.".utf8),
+            (48...57).contains(line[base + 7]),
+            line[base + 8] == 32, line.count == 12 || line[base + 12] == 32
         else { throw .malformed("the status line is not HTTP/1.x and a status code") }
         var status = 0
         for digit in line[(base + 9)..<(base + 12)] {
@@ -167,7 +174,9 @@ struct HTTP1ResponseReader {
         }
         let nameBytes = line[line.startIndex..<colon]
         let name = String(unsafeUninitializedCapacity: nameBytes.count) { buffer in
-            for (offset, byte) in nameBytes.enumerated() { buffer[offset] = (65...90).contains(byte) ? byte + 32 : byte }
+            for (offset, byte) in nameBytes.enumerated() {
+                buffer[offset] = (65...90).contains(byte) ? byte + 32 : byte
+            }
             return nameBytes.count
         }
         return (name, String(decoding: trimmed(line[(colon + 1)...]), as: UTF8.self))
@@ -182,7 +191,9 @@ struct HTTP1ResponseReader {
     }
 
     private enum Framing {
-        case interim, none, length(Int), chunked
+        case interim, none
+        case length(Int)
+        case chunked
     }
 
     /// How the body after this head ends (RFC 9112 §6.3).
@@ -193,7 +204,9 @@ struct HTTP1ResponseReader {
         default: break
         }
         if let coding = response.headers["transfer-encoding"] {
-            guard coding.lowercased() == "chunked" else { throw .malformed("a transfer coding other than chunked: \(coding)") }
+            guard coding.lowercased() == "chunked" else {
+                throw .malformed("a transfer coding other than chunked: \(coding)")
+            }
             return .chunked
         }
         guard let field = response.headers["content-length"] else {
@@ -207,7 +220,9 @@ struct HTTP1ResponseReader {
                 throw .malformed("Content-Length is not one number: \(field)")
             }
             let number = digits.reduce(0) { $0 * 10 + Int($1 - 48) }
-            guard length == nil || length == number else { throw .malformed("Content-Length is not one number: \(field)") }
+            guard length == nil || length == number else {
+                throw .malformed("Content-Length is not one number: \(field)")
+            }
             length = number
         }
         guard let length else { throw .malformed("Content-Length is not one number: \(field)") }
@@ -220,16 +235,22 @@ struct HTTP1ResponseReader {
         var position = index
         while true {
             guard let lineEnd = lineEnd(from: position) else {
-                guard bytes.count - position <= Self.maximumLineSize else { throw .malformed("a chunk-size line over 1 KiB") }
+                guard bytes.count - position <= Self.maximumLineSize else {
+                    throw .malformed("a chunk-size line over 1 KiB")
+                }
                 return nil
             }
             // chunk-size [ chunk-ext ] CRLF
             let sizeEnd = bytes[position..<lineEnd].firstIndex(of: 59) ?? lineEnd
             let digits = Self.trimmed(bytes[position..<sizeEnd])
-            guard !digits.isEmpty, digits.count <= 15 else { throw .malformed("a chunk size is not a hexadecimal number") }
+            guard !digits.isEmpty, digits.count <= 15 else {
+                throw .malformed("a chunk size is not a hexadecimal number")
+            }
             var size = 0
             for digit in digits {
-                guard let value = Self.hexValue(digit) else { throw .malformed("a chunk size is not a hexadecimal number") }
+                guard let value = Self.hexValue(digit) else {
+                    throw .malformed("a chunk size is not a hexadecimal number")
+                }
                 size = size << 4 | value
             }
             position = lineEnd + 2
@@ -237,9 +258,13 @@ struct HTTP1ResponseReader {
                 // trailer-section CRLF: fields (ignored) up to an empty line.
                 let trailerStart = position
                 while true {
-                    guard position - trailerStart <= Self.maximumHeadSize else { throw .malformed("trailers over 64 KiB") }
+                    guard position - trailerStart <= Self.maximumHeadSize else {
+                        throw .malformed("trailers over 64 KiB")
+                    }
                     guard let end = self.lineEnd(from: position) else {
-                        guard bytes.count - trailerStart <= Self.maximumHeadSize else { throw .malformed("trailers over 64 KiB") }
+                        guard bytes.count - trailerStart <= Self.maximumHeadSize else {
+                            throw .malformed("trailers over 64 KiB")
+                        }
                         return nil
                     }
                     let empty = end == position

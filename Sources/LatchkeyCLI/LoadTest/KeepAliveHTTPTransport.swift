@@ -69,7 +69,9 @@ final class KeepAliveHTTPTransport: HTTPTransport, Sendable {
     }
 
     /// Sends `request` and waits at most `timeout` for its response.
-    func send(_ request: LatchkeyClient.HTTPRequest, timeout: TimeAmount) async throws(LatchkeyClientError) -> HTTPResponse {
+    func send(_ request: LatchkeyClient.HTTPRequest, timeout: TimeAmount) async throws(LatchkeyClientError)
+        -> HTTPResponse
+    {
         do {
             let bytes = try Self.wire(request)
             let channel = try await connectedChannel(for: request.url)
@@ -147,14 +149,16 @@ final class KeepAliveHTTPTransport: HTTPTransport, Sendable {
 
     /// Whether `text` is an HTTP token (RFC 9110 §5.6.2): a field name or a method.
     private static func isToken(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                true
-            default:
-                tokenSymbols.contains(byte)
+        !text.isEmpty
+            && text.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    true
+                default:
+                    tokenSymbols.contains(byte)
+                }
             }
-        }
     }
 
     /// The characters besides letters and digits a token may have.

@@ -28,18 +28,22 @@ struct LoadClient: Sendable {
         case .conformance: api = .conformance(ConformanceClient(server: server, transport: transport))
         }
         authenticator = VirtualAuthenticatorAdapter(VirtualAuthenticator(), origin: origin)
-        wire = switch driver {
-        case .wire:
-            WireSignIn(profile: profile, username: username, server: server, authenticator: authenticator, transport: transport)
-        case .client: nil
-        }
+        wire =
+            switch driver {
+            case .wire:
+                WireSignIn(
+                    profile: profile, username: username, server: server, authenticator: authenticator,
+                    transport: transport)
+            case .client: nil
+            }
     }
 
     /// Creates the account and its passkey.
     func register() async throws(LatchkeyClientError) {
         switch api {
         case .native(let client): try await client.signUp(username: username, with: authenticator)
-        case .conformance(let client): try await client.register(username: username, displayName: username, with: authenticator)
+        case .conformance(let client):
+            try await client.register(username: username, displayName: username, with: authenticator)
         }
     }
 

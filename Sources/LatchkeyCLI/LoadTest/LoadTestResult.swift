@@ -44,7 +44,9 @@ struct LoadTestResult: Sendable {
     ///   cost is given in.
     func report(servers: [URL], profile: PasskeyProfile, driver: LoadTestDriver, rawVerify: Double?) -> [String] {
         let sorted = latencies.sorted()
-        func ms(_ percentile: Double) -> String { Self.format(LatencyHistogram.percentile(percentile, of: sorted) * 1000) }
+        func ms(_ percentile: Double) -> String {
+            Self.format(LatencyHistogram.percentile(percentile, of: sorted) * 1000)
+        }
         var lines = [
             "latchkey loadtest: \(clients) clients, \(profile.rawValue) profile, \(driver.rawValue) driver, \(servers.map(\.absoluteString).joined(separator: " "))",
             "registered: \(registered) of \(clients) passkeys in \(Self.format(registrationSeconds)) s",
@@ -57,7 +59,8 @@ struct LoadTestResult: Sendable {
         }
         if let firstError { lines.append("  first: \(firstError)") }
         if errors["request.rateLimited"] != nil {
-            lines.append("  hint: the server rate-limits each client address; run it with --rate-limit 0 for a load test")
+            lines.append(
+                "  hint: the server rate-limits each client address; run it with --rate-limit 0 for a load test")
         }
         let perLogin = { (seconds: Double) in logins > 0 ? Self.format(seconds * 1_000_000 / Double(logins)) : "0" }
         lines += [

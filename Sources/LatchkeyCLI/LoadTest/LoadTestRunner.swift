@@ -44,7 +44,9 @@ struct LoadTestRunner: Sendable {
 
     /// Registers the clients, runs the logins, and summarises. `tick` is called about once a second while the
     /// logins run, with the seconds elapsed.
-    func run(progress: Progress = Progress(), tick: @escaping @Sendable (Double) -> Void = { _ in }) async -> LoadTestResult {
+    func run(progress: Progress = Progress(), tick: @escaping @Sendable (Double) -> Void = { _ in }) async
+        -> LoadTestResult
+    {
         // One connection per user, as each user's requests go one at a time to one server; one more for /metrics.
         let transports = (0..<clients).map { _ in KeepAliveHTTPTransport() }
         let metricsTransport = KeepAliveHTTPTransport()
@@ -149,10 +151,14 @@ struct LoadTestRunner: Sendable {
         return usages
     }
 
-    private static func usage(at metrics: URL, token: String?, _ transport: KeepAliveHTTPTransport) async -> ProcessUsage? {
+    private static func usage(at metrics: URL, token: String?, _ transport: KeepAliveHTTPTransport) async
+        -> ProcessUsage?
+    {
         let headers = token.map { ["Authorization": "Bearer \($0)"] } ?? [:]
-        guard let response = try? await transport.send(LatchkeyClient.HTTPRequest(method: "GET", url: metrics, headers: headers)),
-              response.status == 200
+        guard
+            let response = try? await transport.send(
+                LatchkeyClient.HTTPRequest(method: "GET", url: metrics, headers: headers)),
+            response.status == 200
         else { return nil }
         let text = String(decoding: response.body, as: UTF8.self)
         guard let cpu = ProcessUsage.sample("process_cpu_seconds_total", in: text) else { return nil }

@@ -147,11 +147,13 @@ struct WireSignIn: Sendable {
             }
             try reader.finish()
         } catch {
-            throw .unexpectedResponse(status: response.status, "\(optionsURL.path()): the body cannot be read: \(error)")
+            throw .unexpectedResponse(
+                status: response.status, "\(optionsURL.path()): the body cannot be read: \(error)")
         }
         if profile == .conformance, status != ServerStatus.ok.rawValue { throw refusal(response, optionsURL) }
         guard let options = fields.requestOptions, profile == .conformance || ticket != nil else {
-            throw .unexpectedResponse(status: response.status, "\(optionsURL.path()): the body holds no ticket and challenge")
+            throw .unexpectedResponse(
+                status: response.status, "\(optionsURL.path()): the body holds no ticket and challenge")
         }
         return (ticket, options)
     }

@@ -41,7 +41,8 @@ struct CertificateReport: Encodable {
             notBefore: certificate.notValidBefore, notAfter: certificate.notValidAfter,
             serialNumber: Hex.encode(certificate.serialNumber.bytes),
             version: "\(certificate.version)",
-            signatureAlgorithm: "\(certificate.signatureAlgorithm)".replacingOccurrences(of: "SignatureAlgorithm.", with: ""),
+            signatureAlgorithm: "\(certificate.signatureAlgorithm)".replacingOccurrences(
+                of: "SignatureAlgorithm.", with: ""),
             publicKey: keyDescription(certificate.publicKey),
             isCertificateAuthority: isCA,
             sha256: Hex.encode(SHA256.hash(data: der)),

@@ -8,7 +8,9 @@ struct CeremonyOptions: ParsableArguments {
     var credential: String
 
     // Base64url values may start with "-": take the next word as the value whatever it looks like.
-    @Option(parsing: .unconditional, help: ArgumentHelp("The challenge sent in the options, base64url.", valueName: "b64url"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("The challenge sent in the options, base64url.", valueName: "b64url"))
     var challenge: String
 
     @Option(name: .customLong("origin"), help: ArgumentHelp("An accepted origin (repeatable).", valueName: "origin"))
@@ -17,7 +19,10 @@ struct CeremonyOptions: ParsableArguments {
     @Option(name: .customLong("rp-id"), help: ArgumentHelp("The relying party ID.", valueName: "id"))
     var rpID: String
 
-    @Option(name: .customLong("top-origin"), help: ArgumentHelp("An accepted top-level origin for cross-origin ceremonies (repeatable).", valueName: "origin"))
+    @Option(
+        name: .customLong("top-origin"),
+        help: ArgumentHelp(
+            "An accepted top-level origin for cross-origin ceremonies (repeatable).", valueName: "origin"))
     var topOrigins: [String] = []
 
     @Flag(help: "Accept cross-origin ceremonies from any top-level origin (restricted by --top-origin when given).")
@@ -26,10 +31,16 @@ struct CeremonyOptions: ParsableArguments {
     @Flag(help: "Fail unless the authenticator verified the user (UV).")
     var requireUserVerification = false
 
-    @Flag(name: .customLong("accept-base64url-text-challenge"), help: "Also accept a challenge encoded as base64url of its base64url text.")
+    @Flag(
+        name: .customLong("accept-base64url-text-challenge"),
+        help: "Also accept a challenge encoded as base64url of its base64url text.")
     var acceptBase64URLTextChallenge = false
 
-    @Option(name: .customLong("expected-type"), help: ArgumentHelp("The type client data must carry instead of webauthn.create / webauthn.get (e.g. payment.get for Secure Payment Confirmation).", valueName: "type"))
+    @Option(
+        name: .customLong("expected-type"),
+        help: ArgumentHelp(
+            "The type client data must carry instead of webauthn.create / webauthn.get (e.g. payment.get for Secure Payment Confirmation).",
+            valueName: "type"))
     var expectedType: String?
 
     /// The `--expected-type` value, when given; an empty one is a usage error.

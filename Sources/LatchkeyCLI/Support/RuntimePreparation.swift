@@ -29,10 +29,11 @@ extension Latchkey {
         SQLiteStore.installLogWriteBatching()
         guard let command = arguments.dropFirst().first, eventLoopCommands.contains(command) else { return }
         let commandArguments = Array(arguments.dropFirst(2))
-        let loops = switch command {
-        case "serve": serveEventLoops(commandArguments, environment: ProcessInfo.processInfo.environment)
-        default: loadTestEventLoops(commandArguments)
-        }
+        let loops =
+            switch command {
+            case "serve": serveEventLoops(commandArguments, environment: ProcessInfo.processInfo.environment)
+            default: loadTestEventLoops(commandArguments)
+            }
         if let loops { NIOSingletons.groupLoopCountSuggestion = loops }
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
@@ -40,7 +41,8 @@ extension Latchkey {
     /// The event loop count `loadtest`'s `arguments` ask for (one unless `--event-loops` says otherwise); nil when they do
     /// not parse or the count is out of range (the command reports those itself when it runs).
     static func loadTestEventLoops(_ arguments: [String]) -> Int? {
-        guard let loadTest = try? LoadTest.parse(arguments), LoadTest.eventLoopRange.contains(loadTest.eventLoops) else { return nil }
+        guard let loadTest = try? LoadTest.parse(arguments), LoadTest.eventLoopRange.contains(loadTest.eventLoops)
+        else { return nil }
         return loadTest.eventLoops
     }
 
@@ -49,8 +51,9 @@ extension Latchkey {
     /// (the command reports those itself when it runs).
     static func serveEventLoops(_ arguments: [String], environment: [String: String]) -> Int? {
         guard let serve = try? Serve.parse(arguments),
-              let settings = try? ServerSettings.load(flags: serve.flags.settings, configFile: serve.config, environment: environment),
-              let loops = settings.eventLoops, ServerConfiguration.eventLoopRange.contains(loops)
+            let settings = try? ServerSettings.load(
+                flags: serve.flags.settings, configFile: serve.config, environment: environment),
+            let loops = settings.eventLoops, ServerConfiguration.eventLoopRange.contains(loops)
         else { return nil }
         return loops
     }

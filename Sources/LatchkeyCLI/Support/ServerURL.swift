@@ -11,7 +11,7 @@ struct ServerURL {
     /// Checks `text`; anything else is `usage.badServer`.
     init(_ text: String) throws(CommandError) {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = url.host?.lowercased(), !host.isEmpty
+            let host = url.host?.lowercased(), !host.isEmpty
         else {
             throw .usage("badServer", "--server must be an http or https URL, not \"\(text)\"")
         }

@@ -1,3 +1,6 @@
+import Logging
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,8 +8,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Logging
-import Synchronization
 
 /// The log handler of `latchkey serve`: the line `StreamLogHandler.standardError` writes, byte for byte
 /// (`2026-11-24T07:20:05+0000 info latchkey.server: client=… http.method=POST … [LatchkeyServer] request`), made
@@ -24,7 +25,10 @@ struct StandardErrorLogHandler: LogHandler {
     /// Where the lines go: standard error, or another descriptor in tests.
     let fileDescriptor: Int32
 
-    init(label: String, metadataProvider: Logger.MetadataProvider? = LoggingSystem.metadataProvider, fileDescriptor: Int32 = 2) {
+    init(
+        label: String, metadataProvider: Logger.MetadataProvider? = LoggingSystem.metadataProvider,
+        fileDescriptor: Int32 = 2
+    ) {
         self.label = label
         self.metadataProvider = metadataProvider
         self.fileDescriptor = fileDescriptor
@@ -36,7 +40,8 @@ struct StandardErrorLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        var line = Self.line(event, label: label, timestamp: Self.clock.timestamp(), base: metadata, provider: metadataProvider)
+        var line = Self.line(
+            event, label: label, timestamp: Self.clock.timestamp(), base: metadata, provider: metadataProvider)
         line.withUTF8 { Self.writeAll(UnsafeRawBufferPointer($0), to: fileDescriptor) }
     }
 
@@ -95,7 +100,8 @@ struct StandardErrorLogHandler: LogHandler {
     ) -> [(key: String, value: Logger.MetadataValue)] {
         let provided = provider?.get() ?? [:]
         var fields: [(key: String, value: Logger.MetadataValue)] = []
-        fields.reserveCapacity(base.count + provided.count + (event.metadata?.count ?? 0) + (event.error == nil ? 0 : 2))
+        fields.reserveCapacity(
+            base.count + provided.count + (event.metadata?.count ?? 0) + (event.error == nil ? 0 : 2))
         for (key, value) in base { fields.append((key, value)) }
         for (key, value) in provided { fields.append((key, value)) }
         if let explicit = event.metadata {

@@ -24,7 +24,9 @@ enum TrustAnchorFiles {
                 do {
                     certificates.append(try Certificate(pemDocument: document))
                 } catch {
-                    throw .io("invalidTrustAnchor", "certificate \(index + 1) in \(path) is not a valid X.509 certificate: \(error)")
+                    throw .io(
+                        "invalidTrustAnchor",
+                        "certificate \(index + 1) in \(path) is not a valid X.509 certificate: \(error)")
                 }
             }
         }
@@ -40,7 +42,8 @@ enum TrustAnchorFiles {
             trust = .builtIn
         } else {
             let required = AttestationTrust.Anchors(anchors, required: true)
-            trust = AttestationTrust(anchorsByFormat: Dictionary(uniqueKeysWithValues: formats.identifiers.map { ($0, required) }))
+            trust = AttestationTrust(
+                anchorsByFormat: Dictionary(uniqueKeysWithValues: formats.identifiers.map { ($0, required) }))
         }
         if requireTrustedAttestation { trust.policy = .trusted }
         return trust

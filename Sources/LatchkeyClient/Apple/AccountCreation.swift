@@ -36,10 +36,12 @@ public struct AccountCreationRequest: Sendable, Hashable {
             options: options, defaultRelyingPartyIdentifier: defaultRelyingPartyIdentifier, allowsSecurityKeys: false
         )
         guard registration.providers == [.platform] else {
-            throw AuthenticatorError(.unsupported, "the account creation sheet makes ES256 passkeys, which the options do not allow")
+            throw AuthenticatorError(
+                .unsupported, "the account creation sheet makes ES256 passkeys, which the options do not allow")
         }
         guard !acceptedContacts.isEmpty else {
-            throw AuthenticatorError(.invalidOptions, "the account creation sheet needs an email address or a phone number to ask for")
+            throw AuthenticatorError(
+                .invalidOptions, "the account creation sheet needs an email address or a phone number to ask for")
         }
         relyingPartyIdentifier = registration.relyingPartyIdentifier
         challenge = registration.challenge
@@ -78,7 +80,9 @@ public struct AccountCreationResult: Sendable, Hashable {
     public var registration: PlatformRegistrationResult
 
     /// A result as given.
-    public init(contact: Contact, givenName: String? = nil, familyName: String? = nil, registration: PlatformRegistrationResult) {
+    public init(
+        contact: Contact, givenName: String? = nil, familyName: String? = nil, registration: PlatformRegistrationResult
+    ) {
         self.contact = contact
         self.givenName = givenName
         self.familyName = familyName

@@ -57,10 +57,12 @@ public struct AppleIDCredential: Sendable, Hashable {
         guard let identityToken, !identityToken.isEmpty else {
             throw AuthenticatorError(.failed, "Sign in with Apple returned no identity token")
         }
-        let fullName = givenName == nil && familyName == nil
+        let fullName =
+            givenName == nil && familyName == nil
             ? nil : AppleSignInRequest.FullName(givenName: givenName, familyName: familyName)
         return AppleSignInRequest(
-            identityToken: identityToken, authorizationCode: authorizationCode, rawNonce: rawNonce, fullName: fullName, email: email
+            identityToken: identityToken, authorizationCode: authorizationCode, rawNonce: rawNonce, fullName: fullName,
+            email: email
         )
     }
 

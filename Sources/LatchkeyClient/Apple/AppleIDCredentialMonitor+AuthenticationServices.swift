@@ -19,7 +19,8 @@ extension AppleIDCredentialMonitor {
         let foreground: [Notification.Name] = []
         #endif
         self.init(
-            userID: userID, checkOn: foreground, revokedOn: [ASAuthorizationAppleIDProvider.credentialRevokedNotification],
+            userID: userID, checkOn: foreground,
+            revokedOn: [ASAuthorizationAppleIDProvider.credentialRevokedNotification],
             source: { userID in try await AppleIDCredentialState.current(forUserID: userID) }, onChange: onChange
         )
     }

@@ -49,14 +49,16 @@ public final class AppleIDCredentialMonitor {
     public func start() {
         guard observers.isEmpty else { return }
         for name in checkOn {
-            observers.append(center.addObserver(forName: name, object: nil, queue: nil) { [weak self] _ in
-                Task { @MainActor in await self?.check() }
-            })
+            observers.append(
+                center.addObserver(forName: name, object: nil, queue: nil) { [weak self] _ in
+                    Task { @MainActor in await self?.check() }
+                })
         }
         for name in revokedOn {
-            observers.append(center.addObserver(forName: name, object: nil, queue: nil) { [weak self] _ in
-                Task { @MainActor in self?.report(.revoked) }
-            })
+            observers.append(
+                center.addObserver(forName: name, object: nil, queue: nil) { [weak self] _ in
+                    Task { @MainActor in self?.report(.revoked) }
+                })
         }
         Task { await check() }
     }

@@ -18,7 +18,9 @@ enum AuthorizationPresentation: Sendable, Hashable {
 /// (where the SDK calls them), copying each result into a Sendable ``AuthorizationResult`` there and resuming the one
 /// waiting caller (``PendingCeremony``: cancel, timeout, one ceremony at a time).
 @MainActor
-final class AuthorizationPerformer: NSObject, ASAuthorizationControllerDelegate, ASAuthorizationControllerPresentationContextProviding {
+final class AuthorizationPerformer: NSObject, ASAuthorizationControllerDelegate,
+    ASAuthorizationControllerPresentationContextProviding
+{
     /// The window the sheet appears over; nil uses a new `ASPresentationAnchor`.
     var anchor: ASPresentationAnchor?
     private let ceremony = PendingCeremony<AuthorizationResult>()
@@ -61,7 +63,9 @@ final class AuthorizationPerformer: NSObject, ASAuthorizationControllerDelegate,
 
     // MARK: ASAuthorizationControllerDelegate
 
-    func authorizationController(controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization) {
+    func authorizationController(
+        controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization
+    ) {
         guard let ticket = takeTicket(of: controller) else { return }
         let result: Result<AuthorizationResult, AuthenticatorError>
         do throws(AuthenticatorError) {

@@ -20,12 +20,16 @@ extension PlatformRegistrationRequest {
     }
 
     @MainActor
-    private func platformRequest() throws(AuthenticatorError) -> ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest {
+    private func platformRequest() throws(AuthenticatorError)
+        -> ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest
+    {
         let request = ASAuthorizationPlatformPublicKeyCredentialProvider(relyingPartyIdentifier: relyingPartyIdentifier)
             .createCredentialRegistrationRequest(challenge: challenge, name: userName, userID: userID)
         request.displayName = userDisplayName
-        request.userVerificationPreference = ASAuthorizationPublicKeyCredentialUserVerificationPreference(rawValue: userVerificationPreference)
-        request.attestationPreference = ASAuthorizationPublicKeyCredentialAttestationKind(rawValue: attestationPreference)
+        request.userVerificationPreference = ASAuthorizationPublicKeyCredentialUserVerificationPreference(
+            rawValue: userVerificationPreference)
+        request.attestationPreference = ASAuthorizationPublicKeyCredentialAttestationKind(
+            rawValue: attestationPreference)
         if #available(iOS 17.4, macOS 14.4, *) {
             request.excludedCredentials = excludedCredentials.map {
                 ASAuthorizationPlatformPublicKeyCredentialDescriptor(credentialID: $0.id)
@@ -51,15 +55,21 @@ extension PlatformRegistrationRequest {
 
     @MainActor
     private func securityKeyRequest() -> ASAuthorizationSecurityKeyPublicKeyCredentialRegistrationRequest {
-        let request = ASAuthorizationSecurityKeyPublicKeyCredentialProvider(relyingPartyIdentifier: relyingPartyIdentifier)
-            .createCredentialRegistrationRequest(challenge: challenge, displayName: userDisplayName, name: userName, userID: userID)
+        let request = ASAuthorizationSecurityKeyPublicKeyCredentialProvider(
+            relyingPartyIdentifier: relyingPartyIdentifier
+        )
+        .createCredentialRegistrationRequest(
+            challenge: challenge, displayName: userDisplayName, name: userName, userID: userID)
         request.credentialParameters = algorithms.map {
             ASAuthorizationPublicKeyCredentialParameters(algorithm: ASCOSEAlgorithmIdentifier(rawValue: $0))
         }
         request.excludedCredentials = excludedCredentials.map(\.securityKeyDescriptor)
-        request.residentKeyPreference = ASAuthorizationPublicKeyCredentialResidentKeyPreference(rawValue: residentKeyPreference)
-        request.userVerificationPreference = ASAuthorizationPublicKeyCredentialUserVerificationPreference(rawValue: userVerificationPreference)
-        request.attestationPreference = ASAuthorizationPublicKeyCredentialAttestationKind(rawValue: attestationPreference)
+        request.residentKeyPreference = ASAuthorizationPublicKeyCredentialResidentKeyPreference(
+            rawValue: residentKeyPreference)
+        request.userVerificationPreference = ASAuthorizationPublicKeyCredentialUserVerificationPreference(
+            rawValue: userVerificationPreference)
+        request.attestationPreference = ASAuthorizationPublicKeyCredentialAttestationKind(
+            rawValue: attestationPreference)
         return request
     }
 }
@@ -80,8 +90,11 @@ extension PlatformAssertionRequest {
     func platformRequest() -> ASAuthorizationPlatformPublicKeyCredentialAssertionRequest {
         let request = ASAuthorizationPlatformPublicKeyCredentialProvider(relyingPartyIdentifier: relyingPartyIdentifier)
             .createCredentialAssertionRequest(challenge: challenge)
-        request.allowedCredentials = allowedCredentials.map { ASAuthorizationPlatformPublicKeyCredentialDescriptor(credentialID: $0.id) }
-        request.userVerificationPreference = ASAuthorizationPublicKeyCredentialUserVerificationPreference(rawValue: userVerificationPreference)
+        request.allowedCredentials = allowedCredentials.map {
+            ASAuthorizationPlatformPublicKeyCredentialDescriptor(credentialID: $0.id)
+        }
+        request.userVerificationPreference = ASAuthorizationPublicKeyCredentialUserVerificationPreference(
+            rawValue: userVerificationPreference)
         if let largeBlob, #available(iOS 17.0, macOS 14.0, *) {
             switch largeBlob {
             case .read: request.largeBlob = .read
@@ -91,7 +104,8 @@ extension PlatformAssertionRequest {
         if let prf, #available(iOS 18.0, macOS 15.0, *) {
             let perCredential = prf.valuesByCredential.mapValues(\.inputValues)
             if let values = prf.values {
-                request.prf = .inputValues(values.inputValues, perCredentialInputValues: perCredential.isEmpty ? nil : perCredential)
+                request.prf = .inputValues(
+                    values.inputValues, perCredentialInputValues: perCredential.isEmpty ? nil : perCredential)
             } else {
                 request.prf = .perCredentialInputValues(perCredential)
             }
@@ -101,10 +115,13 @@ extension PlatformAssertionRequest {
 
     @MainActor
     private func securityKeyRequest() -> ASAuthorizationSecurityKeyPublicKeyCredentialAssertionRequest {
-        let request = ASAuthorizationSecurityKeyPublicKeyCredentialProvider(relyingPartyIdentifier: relyingPartyIdentifier)
-            .createCredentialAssertionRequest(challenge: challenge)
+        let request = ASAuthorizationSecurityKeyPublicKeyCredentialProvider(
+            relyingPartyIdentifier: relyingPartyIdentifier
+        )
+        .createCredentialAssertionRequest(challenge: challenge)
         request.allowedCredentials = allowedCredentials.map(\.securityKeyDescriptor)
-        request.userVerificationPreference = ASAuthorizationPublicKeyCredentialUserVerificationPreference(rawValue: userVerificationPreference)
+        request.userVerificationPreference = ASAuthorizationPublicKeyCredentialUserVerificationPreference(
+            rawValue: userVerificationPreference)
         if let appID, #available(iOS 17.4, macOS 14.4, *) {
             request.appID = appID
         }
@@ -124,7 +141,8 @@ extension AccountCreationRequest {
                 case .phoneNumber: .phoneNumber
                 }
             },
-            shouldRequestName: requestsName, relyingPartyIdentifier: relyingPartyIdentifier, challenge: challenge, userID: userID
+            shouldRequestName: requestsName, relyingPartyIdentifier: relyingPartyIdentifier, challenge: challenge,
+            userID: userID
         )
     }
 }
@@ -133,9 +151,12 @@ extension PlatformCredentialDescriptor {
     /// The security key descriptor, with the transports the server knows or else every transport.
     @MainActor
     var securityKeyDescriptor: ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor {
-        let known = securityKeyTransports.map(ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor.Transport.init(rawValue:))
+        let known = securityKeyTransports.map(
+            ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor.Transport.init(rawValue:))
         return ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor(
-            credentialID: id, transports: known.isEmpty ? ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor.Transport.allSupported : known
+            credentialID: id,
+            transports: known.isEmpty
+                ? ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor.Transport.allSupported : known
         )
     }
 }

@@ -13,7 +13,9 @@ extension AuthorizationResult {
     /// - Throws: ``AuthenticatorError/Code/failed`` for a credential type Latchkey does not request.
     @MainActor
     init(copying credential: any ASAuthorizationCredential) throws(AuthenticatorError) {
-        if #available(iOS 26.0, macOS 26.0, *), let created = credential as? ASAuthorizationAccountCreationPlatformPublicKeyCredential {
+        if #available(iOS 26.0, macOS 26.0, *),
+            let created = credential as? ASAuthorizationAccountCreationPlatformPublicKeyCredential
+        {
             self = .accountCreation(AccountCreationResult(copying: created))
             return
         }
@@ -31,7 +33,8 @@ extension AuthorizationResult {
         case let password as ASPasswordCredential:
             self = .password(PasswordCredential(user: password.user, password: password.password))
         default:
-            throw AuthenticatorError(.failed, "AuthenticationServices returned a \(type(of: credential)), which Latchkey did not request")
+            throw AuthenticatorError(
+                .failed, "AuthenticationServices returned a \(type(of: credential)), which Latchkey did not request")
         }
     }
 }
@@ -40,7 +43,8 @@ extension PlatformRegistrationResult {
     @MainActor
     init(copying registration: ASAuthorizationPlatformPublicKeyCredentialRegistration) {
         self.init(
-            provider: .platform, credentialID: registration.credentialID, rawClientDataJSON: registration.rawClientDataJSON,
+            provider: .platform, credentialID: registration.credentialID,
+            rawClientDataJSON: registration.rawClientDataJSON,
             rawAttestationObject: registration.rawAttestationObject
         )
         if #available(iOS 16.6, macOS 13.5, *) {
@@ -58,7 +62,8 @@ extension PlatformRegistrationResult {
     @MainActor
     init(copying registration: ASAuthorizationSecurityKeyPublicKeyCredentialRegistration) {
         self.init(
-            provider: .securityKey, credentialID: registration.credentialID, rawClientDataJSON: registration.rawClientDataJSON,
+            provider: .securityKey, credentialID: registration.credentialID,
+            rawClientDataJSON: registration.rawClientDataJSON,
             rawAttestationObject: registration.rawAttestationObject, attachment: .crossPlatform
         )
         if #available(iOS 17.5, macOS 14.5, *) {
@@ -93,7 +98,8 @@ extension PlatformAssertionResult {
     @MainActor
     init(copying assertion: ASAuthorizationSecurityKeyPublicKeyCredentialAssertion) {
         self.init(
-            provider: .securityKey, credentialID: assertion.credentialID, rawClientDataJSON: assertion.rawClientDataJSON,
+            provider: .securityKey, credentialID: assertion.credentialID,
+            rawClientDataJSON: assertion.rawClientDataJSON,
             rawAuthenticatorData: assertion.rawAuthenticatorData ?? Data(), signature: assertion.signature ?? Data(),
             userID: assertion.userID, attachment: .crossPlatform
         )
@@ -107,10 +113,11 @@ extension PlatformAssertionResult {
 extension AccountCreationResult {
     @MainActor
     init(copying created: ASAuthorizationAccountCreationPlatformPublicKeyCredential) {
-        let contact: Contact = switch created.contactIdentifier {
-        case .email(let email): .email(email.value)
-        case .phoneNumber(let phone): .phoneNumber(phone.value)
-        }
+        let contact: Contact =
+            switch created.contactIdentifier {
+            case .email(let email): .email(email.value)
+            case .phoneNumber(let phone): .phoneNumber(phone.value)
+            }
         self.init(
             contact: contact, givenName: created.name?.givenName, familyName: created.name?.familyName,
             registration: PlatformRegistrationResult(copying: created.credentialRegistration)
@@ -125,14 +132,16 @@ extension AppleIDCredential {
             user: credential.user, state: credential.state, identityToken: Self.text(credential.identityToken),
             authorizationCode: Self.text(credential.authorizationCode), email: credential.email,
             givenName: credential.fullName?.givenName, familyName: credential.fullName?.familyName,
-            authorizedScopes: credential.authorizedScopes.compactMap { SignInWithAppleRequest.Scope(rawValue: $0.rawValue) },
+            authorizedScopes: credential.authorizedScopes.compactMap {
+                SignInWithAppleRequest.Scope(rawValue: $0.rawValue)
+            },
             realUserStatus: RealUserStatus(rawValue: credential.realUserStatus.rawValue) ?? .unknown
         )
     }
 }
 
-private extension SymmetricKey {
+extension SymmetricKey {
     /// The key's bytes (PRF outputs are returned as keys).
-    var bytes: Data { withUnsafeBytes { Data($0) } }
+    fileprivate var bytes: Data { withUnsafeBytes { Data($0) } }
 }
 #endif

@@ -13,13 +13,15 @@ public enum PasskeySignalReporter {
         do {
             switch signal {
             case .unknownCredential(let rpID, let credentialID):
-                try await updater.reportUnknownPublicKeyCredential(relyingPartyIdentifier: rpID, credentialID: credentialID)
+                try await updater.reportUnknownPublicKeyCredential(
+                    relyingPartyIdentifier: rpID, credentialID: credentialID)
             case .allAcceptedCredentials(let rpID, let userHandle, let credentialIDs):
                 try await updater.reportAllAcceptedPublicKeyCredentials(
                     relyingPartyIdentifier: rpID, userHandle: userHandle, acceptedCredentialIDs: credentialIDs
                 )
             case .currentUserDetails(let rpID, let userHandle, let name, _):
-                try await updater.reportPublicKeyCredentialUpdate(relyingPartyIdentifier: rpID, userHandle: userHandle, newName: name)
+                try await updater.reportPublicKeyCredentialUpdate(
+                    relyingPartyIdentifier: rpID, userHandle: userHandle, newName: name)
             }
         } catch {
             throw AuthorizationErrorMapping.error(error)

@@ -56,7 +56,9 @@ public final class PasskeysManager: Authenticator {
     // MARK: Authenticator
 
     /// Creates a passkey (or a security key credential) for the server's creation options.
-    public func register(options: PublicKeyCredentialCreationOptions) async throws(AuthenticatorError) -> RegistrationCredential {
+    public func register(options: PublicKeyCredentialCreationOptions) async throws(AuthenticatorError)
+        -> RegistrationCredential
+    {
         try await register(options: options, style: .standard)
     }
 
@@ -66,10 +68,12 @@ public final class PasskeysManager: Authenticator {
         options: PublicKeyCredentialCreationOptions, style: PlatformRegistrationRequest.Style
     ) async throws(AuthenticatorError) -> RegistrationCredential {
         let request = try PlatformRegistrationRequest(
-            options: options, defaultRelyingPartyIdentifier: relyingPartyIdentifier, style: style, allowsSecurityKeys: allowsSecurityKeys
+            options: options, defaultRelyingPartyIdentifier: relyingPartyIdentifier, style: style,
+            allowsSecurityKeys: allowsSecurityKeys
         )
         let requests = try request.authorizationRequests()
-        return try await performer.perform(requests, presentation: .modal, timeout: request.timeout ?? defaultTimeout).registration()
+        return try await performer.perform(requests, presentation: .modal, timeout: request.timeout ?? defaultTimeout)
+            .registration()
     }
 
     /// The passkey sign-up sheet (iOS 26 / macOS 26): the system asks for the user's email address or phone number
@@ -83,24 +87,32 @@ public final class PasskeysManager: Authenticator {
             options: options, defaultRelyingPartyIdentifier: relyingPartyIdentifier, acceptedContacts: acceptedContacts,
             requestsName: requestsName
         )
-        return try await performer.perform([request.authorizationRequest()], presentation: .modal, timeout: request.timeout ?? defaultTimeout)
-            .accountCreation()
+        return try await performer.perform(
+            [request.authorizationRequest()], presentation: .modal, timeout: request.timeout ?? defaultTimeout
+        )
+        .accountCreation()
     }
 
     /// The automatic passkey upgrade after a password sign-in (iOS 18 / macOS 15): `register(options:style: .conditional)`.
     /// - Throws: ``AuthenticatorError/Code/unsupported`` on older systems.
-    public func registerConditionally(options: PublicKeyCredentialCreationOptions) async throws(AuthenticatorError) -> RegistrationCredential {
+    public func registerConditionally(options: PublicKeyCredentialCreationOptions) async throws(AuthenticatorError)
+        -> RegistrationCredential
+    {
         try await register(options: options, style: .conditional)
     }
 
     /// Signs in with a passkey or security key for the server's request options, in the system sheet.
-    public func authenticate(options: PublicKeyCredentialRequestOptions) async throws(AuthenticatorError) -> AuthenticationCredential {
+    public func authenticate(options: PublicKeyCredentialRequestOptions) async throws(AuthenticatorError)
+        -> AuthenticationCredential
+    {
         try await authenticate(options: options, presentation: .modal)
     }
 
     /// Signs in only if a passkey is on this device, without a sheet otherwise (``AuthenticatorError/Code/noCredentials``
     /// at once): for a sign-in attempted at launch.
-    public func authenticateIfImmediatelyAvailable(options: PublicKeyCredentialRequestOptions) async throws(AuthenticatorError) -> AuthenticationCredential {
+    public func authenticateIfImmediatelyAvailable(options: PublicKeyCredentialRequestOptions)
+        async throws(AuthenticatorError) -> AuthenticationCredential
+    {
         try await authenticate(options: options, presentation: .immediatelyAvailable)
     }
 
@@ -108,7 +120,9 @@ public final class PasskeysManager: Authenticator {
     /// AutoFill-assisted sign-in (iOS): passkeys appear in the QuickType bar of the text field whose
     /// `textContentType` is `.username`; returns when the user picks one. Start it when the sign-in screen
     /// appears and ``cancel()`` it when the user goes another way (types a name, taps "Sign in with Apple").
-    public func authenticateWithAutoFill(options: PublicKeyCredentialRequestOptions) async throws(AuthenticatorError) -> AuthenticationCredential {
+    public func authenticateWithAutoFill(options: PublicKeyCredentialRequestOptions) async throws(AuthenticatorError)
+        -> AuthenticationCredential
+    {
         try await authenticate(options: options, presentation: .autoFill)
     }
     #endif
@@ -122,7 +136,8 @@ public final class PasskeysManager: Authenticator {
         options: PublicKeyCredentialRequestOptions, presentation: AuthorizationPresentation
     ) async throws(AuthenticatorError) -> AuthenticationCredential {
         let request = try PlatformAssertionRequest(
-            options: options, defaultRelyingPartyIdentifier: relyingPartyIdentifier, allowsSecurityKeys: allowsSecurityKeys
+            options: options, defaultRelyingPartyIdentifier: relyingPartyIdentifier,
+            allowsSecurityKeys: allowsSecurityKeys
         )
         // AutoFill waits for the user to focus the field: it has no timeout of its own.
         let timeout = presentation == .autoFill ? nil : request.timeout ?? defaultTimeout

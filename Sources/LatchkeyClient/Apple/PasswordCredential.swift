@@ -1,6 +1,8 @@
 /// A saved password the user picked in the sign-in sheet (`ASPasswordCredential`), for the server's password
 /// sign-in. Its descriptions never show the password, so it can't leak into logs.
-public struct PasswordCredential: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+public struct PasswordCredential: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
     /// The account name.
     public var user: String
     /// The password; never printed.

@@ -39,11 +39,14 @@ final class PendingCeremony<Value: Sendable> {
         guard continuation == nil else {
             throw AuthenticatorError(.notAllowed, "another passkey request is still in progress")
         }
-        guard !Task.isCancelled else { throw AuthenticatorError(.cancelled, "the request was cancelled before it started") }
+        guard !Task.isCancelled else {
+            throw AuthenticatorError(.cancelled, "the request was cancelled before it started")
+        }
         issued += 1
         let ticket = Ticket(number: issued)
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, AuthenticatorError>, Never>) in
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<Value, AuthenticatorError>, Never>) in
                 self.continuation = continuation
                 current = ticket
                 do throws(AuthenticatorError) {

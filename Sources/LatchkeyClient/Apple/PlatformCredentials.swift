@@ -92,7 +92,8 @@ public struct PlatformAssertionResult: Sendable, Hashable {
 
     /// A result as given (the adapters fill it from AuthenticationServices).
     public init(
-        provider: PlatformProvider, credentialID: Data, rawClientDataJSON: Data, rawAuthenticatorData: Data, signature: Data,
+        provider: PlatformProvider, credentialID: Data, rawClientDataJSON: Data, rawAuthenticatorData: Data,
+        signature: Data,
         userID: Data?, attachment: PlatformAttachment? = nil, appIDUsed: Bool? = nil, largeBlobData: Data? = nil,
         largeBlobWritten: Bool? = nil, prfOutput: PlatformPRFOutput? = nil
     ) {
@@ -120,15 +121,20 @@ public enum PlatformCredentialMapping {
     /// key reported; for a passkey, `hybrid` and `internal` (this device's password manager) or `hybrid` alone (a phone
     /// nearby); absent when unknown.
     /// - Throws: ``AuthenticatorError/Code/failed`` when the platform gave no attestation object.
-    public static func registration(_ result: PlatformRegistrationResult) throws(AuthenticatorError) -> RegistrationCredential {
+    public static func registration(_ result: PlatformRegistrationResult) throws(AuthenticatorError)
+        -> RegistrationCredential
+    {
         guard let attestationObject = result.rawAttestationObject, !attestationObject.isEmpty else {
             throw AuthenticatorError(.failed, "the platform returned no attestation object")
         }
         guard !result.credentialID.isEmpty, !result.rawClientDataJSON.isEmpty else {
-            throw AuthenticatorError(.failed, "the platform returned a registration without a credential ID or client data")
+            throw AuthenticatorError(
+                .failed, "the platform returned a registration without a credential ID or client data")
         }
         var extensions: [String: JSONValue] = [:]
-        if let supported = result.largeBlobSupported { extensions["largeBlob"] = .object(["supported": .bool(supported)]) }
+        if let supported = result.largeBlobSupported {
+            extensions["largeBlob"] = .object(["supported": .bool(supported)])
+        }
         if result.prfSupported != nil || result.prfOutput != nil {
             var prf: [String: JSONValue] = ["enabled": .bool(result.prfSupported ?? true)]
             if let output = result.prfOutput { prf["results"] = prfResults(output) }
@@ -147,10 +153,14 @@ public enum PlatformCredentialMapping {
 
     /// The `AuthenticationResponseJSON` for a platform assertion.
     /// - Throws: ``AuthenticatorError/Code/failed`` when the platform left out the authenticator data or the signature.
-    public static func assertion(_ result: PlatformAssertionResult) throws(AuthenticatorError) -> AuthenticationCredential {
+    public static func assertion(_ result: PlatformAssertionResult) throws(AuthenticatorError)
+        -> AuthenticationCredential
+    {
         guard !result.credentialID.isEmpty, !result.rawClientDataJSON.isEmpty, !result.rawAuthenticatorData.isEmpty,
-              !result.signature.isEmpty else {
-            throw AuthenticatorError(.failed, "the platform returned an assertion without authenticator data or signature")
+            !result.signature.isEmpty
+        else {
+            throw AuthenticatorError(
+                .failed, "the platform returned an assertion without authenticator data or signature")
         }
         var extensions: [String: JSONValue] = [:]
         if let used = result.appIDUsed { extensions["appid"] = .bool(used) }

@@ -69,12 +69,14 @@ public enum PlatformExtensionInputs {
         return value
     }
 
-    static func largeBlobOperation(_ extensions: [String: JSONValue]?) throws(AuthenticatorError) -> LargeBlobOperation? {
+    static func largeBlobOperation(_ extensions: [String: JSONValue]?) throws(AuthenticatorError) -> LargeBlobOperation?
+    {
         guard let input = extensions?["largeBlob"] else { return nil }
         guard case .object(let members) = input else { throw invalid("largeBlob must be an object") }
         switch (members["read"], members["write"]) {
         case (.bool(true)?, nil): return .read
-        case (nil, .some(let blob)), (.bool(false)?, .some(let blob)): return .write(try bytes(blob, at: "largeBlob.write"))
+        case (nil, .some(let blob)), (.bool(false)?, .some(let blob)):
+            return .write(try bytes(blob, at: "largeBlob.write"))
         case (.bool(false)?, nil): return nil
         default: throw invalid("largeBlob needs exactly one of read: true or write")
         }
@@ -90,10 +92,14 @@ public enum PlatformExtensionInputs {
     static func prfAssertion(_ extensions: [String: JSONValue]?) throws(AuthenticatorError) -> PRFAssertion? {
         guard let input = extensions?["prf"] else { return nil }
         guard case .object(let members) = input else { throw invalid("prf must be an object") }
-        let values = try members["eval"].map { value throws(AuthenticatorError) in try Self.values(value, at: "prf.eval") }
+        let values = try members["eval"].map { value throws(AuthenticatorError) in
+            try Self.values(value, at: "prf.eval")
+        }
         var byCredential: [Data: PRFValues] = [:]
         if let perCredential = members["evalByCredential"] {
-            guard case .object(let entries) = perCredential else { throw invalid("prf.evalByCredential must be an object") }
+            guard case .object(let entries) = perCredential else {
+                throw invalid("prf.evalByCredential must be an object")
+            }
             for (key, value) in entries {
                 guard let id = Base64URL.decode(key), !id.isEmpty else {
                     throw invalid("prf.evalByCredential has a key that is not a base64url credential ID")
@@ -101,7 +107,9 @@ public enum PlatformExtensionInputs {
                 byCredential[Data(id)] = try Self.values(value, at: "prf.evalByCredential")
             }
         }
-        guard values != nil || !byCredential.isEmpty else { throw invalid("prf at sign-in needs eval or evalByCredential") }
+        guard values != nil || !byCredential.isEmpty else {
+            throw invalid("prf at sign-in needs eval or evalByCredential")
+        }
         return PRFAssertion(values: values, valuesByCredential: byCredential)
     }
 
@@ -116,7 +124,9 @@ public enum PlatformExtensionInputs {
         guard case .object(let members) = value, let first = members["first"] else {
             throw invalid("\(path) must be an object with first (and optionally second)")
         }
-        let second = try members["second"].map { value throws(AuthenticatorError) in try bytes(value, at: "\(path).second") }
+        let second = try members["second"].map { value throws(AuthenticatorError) in
+            try bytes(value, at: "\(path).second")
+        }
         return PRFValues(first: try bytes(first, at: "\(path).first"), second: second)
     }
 

@@ -105,7 +105,9 @@ public struct PlatformRegistrationRequest: Sendable, Hashable {
         guard let rpID = options.rp.id ?? defaultRelyingPartyIdentifier, !rpID.isEmpty else {
             throw AuthenticatorError(.invalidOptions, "the creation options name no RP ID")
         }
-        guard !options.challenge.bytes.isEmpty else { throw AuthenticatorError(.invalidOptions, "the challenge is empty") }
+        guard !options.challenge.bytes.isEmpty else {
+            throw AuthenticatorError(.invalidOptions, "the challenge is empty")
+        }
         guard (1...64).contains(options.user.id.bytes.count) else {
             throw AuthenticatorError(.invalidOptions, "user.id must be 1 to 64 bytes")
         }
@@ -120,7 +122,8 @@ public struct PlatformRegistrationRequest: Sendable, Hashable {
         attestationPreference = (options.attestation ?? .none).rawValue
         let selection = options.authenticatorSelection
         userVerificationPreference = (selection?.userVerification ?? .preferred).rawValue
-        residentKeyPreference = (selection?.residentKey ?? (selection?.requireResidentKey == true ? .required : .discouraged)).rawValue
+        residentKeyPreference =
+            (selection?.residentKey ?? (selection?.requireResidentKey == true ? .required : .discouraged)).rawValue
         excludedCredentials = (options.excludeCredentials ?? []).map(PlatformCredentialDescriptor.init)
         largeBlob = try PlatformExtensionInputs.largeBlobSupport(options.extensions)
         prf = try PlatformExtensionInputs.prfRegistration(options.extensions)
@@ -129,14 +132,17 @@ public struct PlatformRegistrationRequest: Sendable, Hashable {
 
         var providers: [PlatformProvider] = []
         if algorithms.contains(COSEAlgorithm.es256.rawValue) { providers.append(.platform) }
-        if allowsSecurityKeys, style == .standard, selection?.authenticatorAttachment != .platform, !algorithms.isEmpty {
+        if allowsSecurityKeys, style == .standard, selection?.authenticatorAttachment != .platform, !algorithms.isEmpty
+        {
             providers.append(.securityKey)
         }
         guard !providers.isEmpty else {
             let requested = algorithms.map(String.init).joined(separator: ", ")
-            throw AuthenticatorError(.unsupported, style == .conditional || selection?.authenticatorAttachment == .platform
-                ? "platform passkeys use ES256 (-7), which the options do not allow (they allow \(requested))"
-                : "no passkey provider here supports the requested algorithms (\(requested))")
+            throw AuthenticatorError(
+                .unsupported,
+                style == .conditional || selection?.authenticatorAttachment == .platform
+                    ? "platform passkeys use ES256 (-7), which the options do not allow (they allow \(requested))"
+                    : "no passkey provider here supports the requested algorithms (\(requested))")
         }
         self.providers = providers
     }
@@ -171,12 +177,15 @@ public struct PlatformAssertionRequest: Sendable, Hashable {
     /// - Throws: ``AuthenticatorError/Code/invalidOptions`` without an RP ID, with an empty challenge or with a
     ///   malformed extension input.
     public init(
-        options: PublicKeyCredentialRequestOptions, defaultRelyingPartyIdentifier: String? = nil, allowsSecurityKeys: Bool = true
+        options: PublicKeyCredentialRequestOptions, defaultRelyingPartyIdentifier: String? = nil,
+        allowsSecurityKeys: Bool = true
     ) throws(AuthenticatorError) {
         guard let rpID = options.rpId ?? defaultRelyingPartyIdentifier, !rpID.isEmpty else {
             throw AuthenticatorError(.invalidOptions, "the request options name no RP ID")
         }
-        guard !options.challenge.bytes.isEmpty else { throw AuthenticatorError(.invalidOptions, "the challenge is empty") }
+        guard !options.challenge.bytes.isEmpty else {
+            throw AuthenticatorError(.invalidOptions, "the challenge is empty")
+        }
         relyingPartyIdentifier = rpID
         challenge = Data(options.challenge.bytes)
         allowedCredentials = (options.allowCredentials ?? []).map(PlatformCredentialDescriptor.init)

@@ -34,7 +34,9 @@ public final class SignInSheet {
     }
 
     /// Shows the sheet for `request`.
-    public func present(_ request: SignInSheetRequest, immediatelyAvailable: Bool = false) async throws(AuthenticatorError) -> SignInOutcome {
+    public func present(_ request: SignInSheetRequest, immediatelyAvailable: Bool = false)
+        async throws(AuthenticatorError) -> SignInOutcome
+    {
         var requests: [ASAuthorizationRequest] = []
         if let appleID = request.appleID { requests.append(appleID.authorizationRequest()) }
         if request.includesPasswords { requests.append(ASAuthorizationPasswordProvider().createRequest()) }
@@ -53,8 +55,10 @@ public final class SignInSheet {
     /// let credential = try await sheet.signInWithApple(request)
     /// try await client.signInWithApple(request.signInRequest(for: credential))
     /// ```
-    public func signInWithApple(_ request: SignInWithAppleRequest) async throws(AuthenticatorError) -> AppleIDCredential {
-        let result = try await performer.perform([request.authorizationRequest()], presentation: .modal, timeout: timeout)
+    public func signInWithApple(_ request: SignInWithAppleRequest) async throws(AuthenticatorError) -> AppleIDCredential
+    {
+        let result = try await performer.perform(
+            [request.authorizationRequest()], presentation: .modal, timeout: timeout)
         return try result.appleID(for: request)
     }
 

@@ -28,7 +28,8 @@ public struct SignInSheetRequest: Sendable, Hashable {
         passkey = try passkeyOptions.map { options throws(AuthenticatorError) in
             // The sheet offers platform passkeys; security keys have their own flow (PasskeysManager).
             try PlatformAssertionRequest(
-                options: options, defaultRelyingPartyIdentifier: defaultRelyingPartyIdentifier, allowsSecurityKeys: false
+                options: options, defaultRelyingPartyIdentifier: defaultRelyingPartyIdentifier,
+                allowsSecurityKeys: false
             )
         }
         guard appleID != nil || includesPasswords || passkey != nil else {

@@ -51,7 +51,8 @@ public struct BridgeMessage: Sendable, Hashable {
     private static func json(_ options: Any) throws(AuthenticatorError) -> String {
         if let text = options as? String { return text }
         guard options is [String: Any], JSONSerialization.isValidJSONObject(options),
-              let data = try? JSONSerialization.data(withJSONObject: options, options: [.sortedKeys, .withoutEscapingSlashes])
+            let data = try? JSONSerialization.data(
+                withJSONObject: options, options: [.sortedKeys, .withoutEscapingSlashes])
         else {
             throw AuthenticatorError(.invalidOptions, "the options are neither JSON text nor a JSON object")
         }
@@ -60,7 +61,9 @@ public struct BridgeMessage: Sendable, Hashable {
 
     /// The one way a channel turns what arrived into a message: the frame is checked against `policy` first
     /// (a refused frame gets `notAllowed` whatever it sent), then the body is read.
-    public static func receive(body: Any, from frame: BridgeFrame, policy: BridgeOriginPolicy) -> Result<BridgeMessage, AuthenticatorError> {
+    public static func receive(body: Any, from frame: BridgeFrame, policy: BridgeOriginPolicy) -> Result<
+        BridgeMessage, AuthenticatorError
+    > {
         do throws(AuthenticatorError) {
             try policy.check(frame)
             return .success(try BridgeMessage(body: body))

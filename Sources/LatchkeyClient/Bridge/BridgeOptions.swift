@@ -7,7 +7,8 @@ import WebAuthn
 /// accepted. Binary fields (challenge, user ID, credential IDs) may be base64url, padded base64 or
 /// standard base64 (``WebAuthn/Base64URLBytes`` decodes all three).
 enum BridgeOptions {
-    static func decode<Options: Decodable>(_ json: String, as type: Options.Type) throws(AuthenticatorError) -> Options {
+    static func decode<Options: Decodable>(_ json: String, as type: Options.Type) throws(AuthenticatorError) -> Options
+    {
         let data = Data(json.utf8)
         let decoder = JSONDecoder()
         if let wrapped = try? decoder.decode(Wrapped<Options>.self, from: data) {

@@ -25,7 +25,8 @@ public struct BridgeFrame: Sendable, Hashable {
     public init(isMainFrame: Bool, origin: String) {
         let components = URLComponents(string: origin)
         self.init(
-            isMainFrame: isMainFrame, scheme: components?.scheme ?? "", host: components?.host ?? "", port: components?.port ?? 0
+            isMainFrame: isMainFrame, scheme: components?.scheme ?? "", host: components?.host ?? "",
+            port: components?.port ?? 0
         )
     }
 
@@ -58,14 +59,17 @@ public struct BridgeOriginPolicy: Sendable, Hashable {
     /// Throws `notAllowed` unless the policy answers `frame`.
     public func check(_ frame: BridgeFrame) throws(AuthenticatorError) {
         guard frame.isMainFrame || allowsSubframes else {
-            throw AuthenticatorError(.notAllowed, "the passkey bridge answers only the main frame, not an iframe of \(frame.origin)")
+            throw AuthenticatorError(
+                .notAllowed, "the passkey bridge answers only the main frame, not an iframe of \(frame.origin)")
         }
         let scheme = frame.scheme.lowercased()
         var host = frame.host.lowercased()
         if host.hasSuffix(".") { host.removeLast() }
         let isLocal = Self.localHosts.contains(host) || host.hasSuffix(".localhost")
         guard scheme == "https" || (scheme == "http" && isLocal) else {
-            throw AuthenticatorError(.notAllowed, "the passkey bridge answers only https pages (http only on localhost), not \(frame.origin)")
+            throw AuthenticatorError(
+                .notAllowed, "the passkey bridge answers only https pages (http only on localhost), not \(frame.origin)"
+            )
         }
         let allowed = allowedHosts.contains { allowedHost in
             let allowedHost = allowedHost.lowercased()

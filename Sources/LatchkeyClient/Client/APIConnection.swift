@@ -35,13 +35,16 @@ actor APIConnection {
         do {
             return try APIJSON.makeDecoder().decode(Response.self, from: Data(response.body))
         } catch {
-            throw .unexpectedResponse(status: response.status, "\(method) \(path): the body is not a \(Response.self): \(error)")
+            throw .unexpectedResponse(
+                status: response.status, "\(method) \(path): the body is not a \(Response.self): \(error)")
         }
     }
 
     /// Sends `body` (if any) as JSON and checks the status; returns the raw response.
     @discardableResult
-    func exchange(_ method: String, _ path: String, body: (some Encodable & Sendable)?) async throws(LatchkeyClientError) -> HTTPResponse {
+    func exchange(_ method: String, _ path: String, body: (some Encodable & Sendable)?)
+        async throws(LatchkeyClientError) -> HTTPResponse
+    {
         guard let url = URL(string: path, relativeTo: server)?.absoluteURL else {
             throw .invalidRequest("\(path) is not a path on \(server.absoluteString)")
         }

@@ -32,11 +32,14 @@ public struct ConformanceClient: Sendable {
     @discardableResult
     public func register(
         username: String, displayName: String, with authenticator: any Authenticator,
-        authenticatorSelection: AuthenticatorSelectionCriteria? = nil, attestation: AttestationConveyancePreference? = nil
+        authenticatorSelection: AuthenticatorSelectionCriteria? = nil,
+        attestation: AttestationConveyancePreference? = nil
     ) async throws(LatchkeyClientError) -> RegistrationCredential {
-        let options = try await attestationOptions(ServerCreationOptionsRequest(
-            username: username, displayName: displayName, authenticatorSelection: authenticatorSelection, attestation: attestation
-        ))
+        let options = try await attestationOptions(
+            ServerCreationOptionsRequest(
+                username: username, displayName: displayName, authenticatorSelection: authenticatorSelection,
+                attestation: attestation
+            ))
         let credential: RegistrationCredential
         do {
             credential = try await authenticator.register(options: options)
@@ -53,7 +56,8 @@ public struct ConformanceClient: Sendable {
     public func authenticate(
         username: String?, with authenticator: any Authenticator, userVerification: UserVerificationRequirement? = nil
     ) async throws(LatchkeyClientError) -> AuthenticationCredential {
-        let options = try await assertionOptions(ServerRequestOptionsRequest(username: username, userVerification: userVerification))
+        let options = try await assertionOptions(
+            ServerRequestOptionsRequest(username: username, userVerification: userVerification))
         let credential: AuthenticationCredential
         do {
             credential = try await authenticator.authenticate(options: options)
@@ -71,20 +75,29 @@ public struct ConformanceClient: Sendable {
     /// The body is read as a `ServerResponse` and as L3 creation options, so servers that leave
     /// out members Latchkey's `ServerCreationOptionsResponse` always sends (`attestation`,
     /// `authenticatorSelection`) work too.
-    public func attestationOptions(_ request: ServerCreationOptionsRequest) async throws(LatchkeyClientError) -> PublicKeyCredentialCreationOptions {
+    public func attestationOptions(_ request: ServerCreationOptionsRequest) async throws(LatchkeyClientError)
+        -> PublicKeyCredentialCreationOptions
+    {
         try await options(APIPaths.Conformance.attestationOptions, request, as: PublicKeyCredentialCreationOptions.self)
     }
 
     /// `POST /attestation/result`.
     @discardableResult
-    public func attestationResult(_ credential: ServerAttestationResultRequest) async throws(LatchkeyClientError) -> ServerResponse {
-        try Self.checked(await connection.send("POST", APIPaths.Conformance.attestationResult, body: credential, as: ServerResponse.self))
+    public func attestationResult(_ credential: ServerAttestationResultRequest) async throws(LatchkeyClientError)
+        -> ServerResponse
+    {
+        try Self.checked(
+            await connection.send(
+                "POST", APIPaths.Conformance.attestationResult, body: credential, as: ServerResponse.self))
     }
 
     /// `POST /assertion/options`: the request options in the response (an empty `allowCredentials` is
     /// a username-less request).
-    public func assertionOptions(_ request: ServerRequestOptionsRequest) async throws(LatchkeyClientError) -> PublicKeyCredentialRequestOptions {
-        var options = try await options(APIPaths.Conformance.assertionOptions, request, as: PublicKeyCredentialRequestOptions.self)
+    public func assertionOptions(_ request: ServerRequestOptionsRequest) async throws(LatchkeyClientError)
+        -> PublicKeyCredentialRequestOptions
+    {
+        var options = try await options(
+            APIPaths.Conformance.assertionOptions, request, as: PublicKeyCredentialRequestOptions.self)
         if options.allowCredentials?.isEmpty == true { options.allowCredentials = nil }
         return options
     }
@@ -108,8 +121,12 @@ public struct ConformanceClient: Sendable {
 
     /// `POST /assertion/result`.
     @discardableResult
-    public func assertionResult(_ credential: ServerAssertionResultRequest) async throws(LatchkeyClientError) -> ServerResponse {
-        try Self.checked(await connection.send("POST", APIPaths.Conformance.assertionResult, body: credential, as: ServerResponse.self))
+    public func assertionResult(_ credential: ServerAssertionResultRequest) async throws(LatchkeyClientError)
+        -> ServerResponse
+    {
+        try Self.checked(
+            await connection.send(
+                "POST", APIPaths.Conformance.assertionResult, body: credential, as: ServerResponse.self))
     }
 
     // MARK: Errors
@@ -125,7 +142,9 @@ public struct ConformanceClient: Sendable {
     /// `{"status":"failed","errorMessage":"…","errorCode":"…"}`; servers without `errorCode` get the code `failed`.
     @Sendable
     package static func readError(status: Int, body: [UInt8]) -> (code: String, message: String)? {
-        guard let response = try? APIJSON.makeDecoder().decode(ServerResponse.self, from: Data(body)) else { return nil }
+        guard let response = try? APIJSON.makeDecoder().decode(ServerResponse.self, from: Data(body)) else {
+            return nil
+        }
         return (response.errorCode ?? "failed", response.errorMessage)
     }
 }

@@ -60,9 +60,11 @@ public struct NativeClient: Sendable {
     public func signUp(
         username: String, displayName: String? = nil, with authenticator: any Authenticator
     ) async throws(LatchkeyClientError) -> SignedIn<RegistrationCredential> {
-        let started = try await registrationOptions(RegistrationOptionsRequest(username: username, displayName: displayName))
+        let started = try await registrationOptions(
+            RegistrationOptionsRequest(username: username, displayName: displayName))
         let credential = try await Self.create(started.options, with: authenticator)
-        let session = try await registrationVerify(RegistrationVerifyRequest(ticket: started.ticket, credential: credential))
+        let session = try await registrationVerify(
+            RegistrationVerifyRequest(ticket: started.ticket, credential: credential))
         return SignedIn(session: session, credential: credential)
     }
 
@@ -79,11 +81,14 @@ public struct NativeClient: Sendable {
             throw .authenticator(error)
         }
         do {
-            let session = try await authenticationVerify(AuthenticationVerifyRequest(ticket: started.ticket, credential: credential))
+            let session = try await authenticationVerify(
+                AuthenticationVerifyRequest(ticket: started.ticket, credential: credential))
             return SignedIn(session: session, credential: credential)
         } catch {
             if case .server(_, "credential.notFound", _) = error, let rpID = started.options.rpId {
-                await report([.unknownCredential(relyingPartyIdentifier: rpID, credentialID: Data(credential.rawId.bytes))])
+                await report([
+                    .unknownCredential(relyingPartyIdentifier: rpID, credentialID: Data(credential.rawId.bytes))
+                ])
             }
             throw error
         }
@@ -91,7 +96,9 @@ public struct NativeClient: Sendable {
 
     /// Adds a passkey from `authenticator` to the signed-in account, labelled `name`.
     @discardableResult
-    public func addPasskey(name: String? = nil, with authenticator: any Authenticator) async throws(LatchkeyClientError) -> PasskeySummary {
+    public func addPasskey(name: String? = nil, with authenticator: any Authenticator) async throws(LatchkeyClientError)
+        -> PasskeySummary
+    {
         let started = try await addPasskeyOptions(AddPasskeyOptionsRequest(name: name))
         let credential = try await Self.create(started.options, with: authenticator)
         return try await addPasskeyVerify(RegistrationVerifyRequest(ticket: started.ticket, credential: credential))
@@ -110,35 +117,51 @@ public struct NativeClient: Sendable {
     // MARK: Endpoints
 
     /// `POST /v1/passkeys/registration/options`.
-    public func registrationOptions(_ request: RegistrationOptionsRequest) async throws(LatchkeyClientError) -> RegistrationOptionsResponse {
-        try await connection.send("POST", APIPaths.Native.registrationOptions, body: request, as: RegistrationOptionsResponse.self)
+    public func registrationOptions(_ request: RegistrationOptionsRequest) async throws(LatchkeyClientError)
+        -> RegistrationOptionsResponse
+    {
+        try await connection.send(
+            "POST", APIPaths.Native.registrationOptions, body: request, as: RegistrationOptionsResponse.self)
     }
 
     /// `POST /v1/passkeys/registration/verify`; keeps the session.
-    public func registrationVerify(_ request: RegistrationVerifyRequest) async throws(LatchkeyClientError) -> SessionResponse {
-        try await signedIn(connection.send("POST", APIPaths.Native.registrationVerify, body: request, as: SessionResponse.self))
+    public func registrationVerify(_ request: RegistrationVerifyRequest) async throws(LatchkeyClientError)
+        -> SessionResponse
+    {
+        try await signedIn(
+            connection.send("POST", APIPaths.Native.registrationVerify, body: request, as: SessionResponse.self))
     }
 
     /// `POST /v1/passkeys/account-creation/options`: options for a passkey sign-up sheet that asks for the account's
     /// name itself (iOS 26: `PasskeysManager.createAccount(options:acceptedContacts:requestsName:)`).
     public func accountCreationOptions() async throws(LatchkeyClientError) -> RegistrationOptionsResponse {
-        try await connection.send("POST", APIPaths.Native.accountCreationOptions, body: NoBody?.none, as: RegistrationOptionsResponse.self)
+        try await connection.send(
+            "POST", APIPaths.Native.accountCreationOptions, body: NoBody?.none, as: RegistrationOptionsResponse.self)
     }
 
     /// `POST /v1/passkeys/account-creation/verify`: creates the account named as the sheet collected it, with its
     /// passkey; keeps the session. A name already in use is `user.nameTaken`.
-    public func accountCreationVerify(_ request: AccountCreationVerifyRequest) async throws(LatchkeyClientError) -> SessionResponse {
-        try await signedIn(connection.send("POST", APIPaths.Native.accountCreationVerify, body: request, as: SessionResponse.self))
+    public func accountCreationVerify(_ request: AccountCreationVerifyRequest) async throws(LatchkeyClientError)
+        -> SessionResponse
+    {
+        try await signedIn(
+            connection.send("POST", APIPaths.Native.accountCreationVerify, body: request, as: SessionResponse.self))
     }
 
     /// `POST /v1/passkeys/authentication/options`.
-    public func authenticationOptions(_ request: AuthenticationOptionsRequest) async throws(LatchkeyClientError) -> AuthenticationOptionsResponse {
-        try await connection.send("POST", APIPaths.Native.authenticationOptions, body: request, as: AuthenticationOptionsResponse.self)
+    public func authenticationOptions(_ request: AuthenticationOptionsRequest) async throws(LatchkeyClientError)
+        -> AuthenticationOptionsResponse
+    {
+        try await connection.send(
+            "POST", APIPaths.Native.authenticationOptions, body: request, as: AuthenticationOptionsResponse.self)
     }
 
     /// `POST /v1/passkeys/authentication/verify`; keeps the session.
-    public func authenticationVerify(_ request: AuthenticationVerifyRequest) async throws(LatchkeyClientError) -> SessionResponse {
-        try await signedIn(connection.send("POST", APIPaths.Native.authenticationVerify, body: request, as: SessionResponse.self))
+    public func authenticationVerify(_ request: AuthenticationVerifyRequest) async throws(LatchkeyClientError)
+        -> SessionResponse
+    {
+        try await signedIn(
+            connection.send("POST", APIPaths.Native.authenticationVerify, body: request, as: SessionResponse.self))
     }
 
     /// `POST /v1/apple/nonce`: a single-use nonce for one Sign in with Apple. Start the Apple request with it
@@ -169,24 +192,31 @@ public struct NativeClient: Sendable {
     /// `PATCH /v1/me/passkeys/{id}`: renames a passkey (nil clears the name).
     @discardableResult
     public func renamePasskey(id: String, to name: String?) async throws(LatchkeyClientError) -> PasskeySummary {
-        let renamed = try await connection.send("PATCH", APIPaths.Native.passkey(id: id), body: RenamePasskeyRequest(name: name), as: PasskeySummary.self)
+        let renamed = try await connection.send(
+            "PATCH", APIPaths.Native.passkey(id: id), body: RenamePasskeyRequest(name: name), as: PasskeySummary.self)
         await report(renamed.signals)
         return renamed
     }
 
     /// `DELETE /v1/me/passkeys/{id}`.
     public func deletePasskey(id: String) async throws(LatchkeyClientError) {
-        let removal = try await connection.send("DELETE", APIPaths.Native.passkey(id: id), body: NoBody?.none, as: PasskeyRemoval.self)
+        let removal = try await connection.send(
+            "DELETE", APIPaths.Native.passkey(id: id), body: NoBody?.none, as: PasskeyRemoval.self)
         await report(removal.signals)
     }
 
     /// `POST /v1/me/passkeys/registration/options`.
-    public func addPasskeyOptions(_ request: AddPasskeyOptionsRequest) async throws(LatchkeyClientError) -> RegistrationOptionsResponse {
-        try await connection.send("POST", APIPaths.Native.addPasskeyOptions, body: request, as: RegistrationOptionsResponse.self)
+    public func addPasskeyOptions(_ request: AddPasskeyOptionsRequest) async throws(LatchkeyClientError)
+        -> RegistrationOptionsResponse
+    {
+        try await connection.send(
+            "POST", APIPaths.Native.addPasskeyOptions, body: request, as: RegistrationOptionsResponse.self)
     }
 
     /// `POST /v1/me/passkeys/registration/verify`.
-    public func addPasskeyVerify(_ request: RegistrationVerifyRequest) async throws(LatchkeyClientError) -> PasskeySummary {
+    public func addPasskeyVerify(_ request: RegistrationVerifyRequest) async throws(LatchkeyClientError)
+        -> PasskeySummary
+    {
         try await connection.send("POST", APIPaths.Native.addPasskeyVerify, body: request, as: PasskeySummary.self)
     }
 
@@ -195,14 +225,18 @@ public struct NativeClient: Sendable {
     /// `POST /v1/password/register`: creates an account whose way in is a password (15 to 128 characters), and
     /// keeps the session. The answer's `passkeyUpgrade`, when present, is a conditional registration ceremony: finish
     /// it with ``completePasskeyUpgrade(_:with:)``.
-    public func passwordRegister(_ request: PasswordRegisterRequest) async throws(LatchkeyClientError) -> SessionResponse {
-        try await signedIn(connection.send("POST", APIPaths.Native.passwordRegister, body: request, as: SessionResponse.self))
+    public func passwordRegister(_ request: PasswordRegisterRequest) async throws(LatchkeyClientError)
+        -> SessionResponse
+    {
+        try await signedIn(
+            connection.send("POST", APIPaths.Native.passwordRegister, body: request, as: SessionResponse.self))
     }
 
     /// `POST /v1/password/signin`: signs in with a password and keeps the session. Wrong password and unknown user
     /// are both `password.invalid`; too many failures `password.throttled`.
     public func passwordSignIn(_ request: PasswordSignInRequest) async throws(LatchkeyClientError) -> SessionResponse {
-        try await signedIn(connection.send("POST", APIPaths.Native.passwordSignIn, body: request, as: SessionResponse.self))
+        try await signedIn(
+            connection.send("POST", APIPaths.Native.passwordSignIn, body: request, as: SessionResponse.self))
     }
 
     /// `PUT /v1/password`: sets the signed-in account's password, or changes it (then `currentPassword` is needed).

@@ -30,7 +30,9 @@ public enum PasskeySignal: Sendable, Hashable {
     public static func accountState(_ signals: CredentialSignals) -> [PasskeySignal] {
         accountState(
             relyingPartyIdentifier: signals.rpId, userHandle: Base64URL.decode(signals.userId).map { Data($0) },
-            acceptedCredentialIDs: signals.allAcceptedCredentialIds.compactMap { Base64URL.decode($0).map { Data($0) } },
+            acceptedCredentialIDs: signals.allAcceptedCredentialIds.compactMap {
+                Base64URL.decode($0).map { Data($0) }
+            },
             name: signals.name, displayName: signals.displayName
         )
     }
@@ -38,12 +40,15 @@ public enum PasskeySignal: Sendable, Hashable {
     /// The signals for a signed-in account: its accepted credentials and its current name, in that order.
     /// Nothing when the server sent no user handle or no RP ID (an old server).
     public static func accountState(
-        relyingPartyIdentifier: String?, userHandle: Data?, acceptedCredentialIDs: [Data], name: String, displayName: String
+        relyingPartyIdentifier: String?, userHandle: Data?, acceptedCredentialIDs: [Data], name: String,
+        displayName: String
     ) -> [PasskeySignal] {
         guard let rpID = relyingPartyIdentifier, !rpID.isEmpty, let userHandle, !userHandle.isEmpty else { return [] }
         return [
-            .allAcceptedCredentials(relyingPartyIdentifier: rpID, userHandle: userHandle, credentialIDs: acceptedCredentialIDs),
-            .currentUserDetails(relyingPartyIdentifier: rpID, userHandle: userHandle, name: name, displayName: displayName),
+            .allAcceptedCredentials(
+                relyingPartyIdentifier: rpID, userHandle: userHandle, credentialIDs: acceptedCredentialIDs),
+            .currentUserDetails(
+                relyingPartyIdentifier: rpID, userHandle: userHandle, name: name, displayName: displayName),
         ]
     }
 }

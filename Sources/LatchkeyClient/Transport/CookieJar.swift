@@ -27,7 +27,8 @@ actor CookieJar {
     /// round trip, which was a visible part of a load-test client's work.
     private static func trimmed(_ text: Substring) -> Substring {
         let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = text.firstIndex(where: { !isBlank($0) }), let last = text.lastIndex(where: { !isBlank($0) }) else {
+        guard let first = text.firstIndex(where: { !isBlank($0) }), let last = text.lastIndex(where: { !isBlank($0) })
+        else {
             return text[text.endIndex...]
         }
         return text[first...last]

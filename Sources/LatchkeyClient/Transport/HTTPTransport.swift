@@ -35,7 +35,8 @@ public struct HTTPResponse: Sendable, Hashable {
     /// A response as given.
     public init(status: Int, headers: [String: String] = [:], setCookies: [String] = [], body: [UInt8] = []) {
         self.status = status
-        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+        self.headers = Dictionary(
+            headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
         self.setCookies = setCookies
         self.body = body
     }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -62,7 +63,8 @@ public struct URLSessionTransport: HTTPTransport {
             let trimmed = part.trimmingCharacters(in: .whitespaces)
             // A new cookie starts with `name=`; an `Expires` date's tail starts with a day number.
             if !current.isEmpty, let equals = trimmed.firstIndex(of: "="),
-               !trimmed[..<equals].contains(" "), !trimmed[..<equals].contains(";") {
+                !trimmed[..<equals].contains(" "), !trimmed[..<equals].contains(";")
+            {
                 cookies.append(current)
                 current = trimmed
             } else {

@@ -8,8 +8,9 @@ extension APIError {
     init(appleError error: AppleSignInError) {
         switch error.code {
         case .keysUnavailable, .keysMalformed, .unreachable, .appleError, .invalidClient, .unauthorizedClient,
-             .unsupportedGrantType, .invalidScope, .privateKeyInvalid, .clientSecretLifetime:
-            self.init(.badGateway, code: error.code.rawValue, message: "Sign in with Apple is unavailable: \(error.message)")
+            .unsupportedGrantType, .invalidScope, .privateKeyInvalid, .clientSecretLifetime:
+            self.init(
+                .badGateway, code: error.code.rawValue, message: "Sign in with Apple is unavailable: \(error.message)")
         case .secretBoxSealFailed, .secretBoxOpenFailed, .secretBoxKeyInvalid:
             self = .internal
         default:
@@ -23,15 +24,19 @@ extension APIError {
     }
 
     static let appleNonceRequired = APIError.badRequest(
-        "apple.nonceRequired", "send rawNonce: the nonce whose SHA-256 hex the app gave Apple (ASAuthorizationAppleIDRequest.nonce)"
+        "apple.nonceRequired",
+        "send rawNonce: the nonce whose SHA-256 hex the app gave Apple (ASAuthorizationAppleIDRequest.nonce)"
     )
     static let appleNonceInvalid = APIError.badRequest(
-        "apple.nonceInvalid", "rawNonce is not a nonce this server issued, or it was used: get one from POST /v1/apple/nonce for each sign-in"
+        "apple.nonceInvalid",
+        "rawNonce is not a nonce this server issued, or it was used: get one from POST /v1/apple/nonce for each sign-in"
     )
     static let appleCodeRequired = APIError.badRequest(
-        "apple.codeRequired", "the first Sign in with Apple needs the authorizationCode, so the server can revoke the authorization later"
+        "apple.codeRequired",
+        "the first Sign in with Apple needs the authorizationCode, so the server can revoke the authorization later"
     )
     static let appleLinkedToAnotherUser = APIError(
-        .conflict, code: "apple.linkedToAnotherUser", message: "this Apple ID signs in to another account; sign in with it and delete that account first"
+        .conflict, code: "apple.linkedToAnotherUser",
+        message: "this Apple ID signs in to another account; sign in with it and delete that account first"
     )
 }

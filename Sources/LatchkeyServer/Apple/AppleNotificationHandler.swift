@@ -24,14 +24,20 @@ struct AppleNotificationHandler: Sendable {
         switch event.kind {
         case .consentRevoked:
             let ended = try await store.revokeAppleConsent(subject: event.subject, now: now)
-            logger.info("Apple notification revoked a link's consent", metadata: [
-                "apple.event": "\(event.kind.rawValue)", "linked": "\(ended != nil)", "sessions.ended": "\(ended ?? 0)",
-            ])
+            logger.info(
+                "Apple notification revoked a link's consent",
+                metadata: [
+                    "apple.event": "\(event.kind.rawValue)", "linked": "\(ended != nil)",
+                    "sessions.ended": "\(ended ?? 0)",
+                ])
         case .accountDelete, .accountDeleted:
             let ended = try await store.endAppleLink(subject: event.subject, deletingUserWithoutOtherWayIn: true)
-            logger.info("Apple notification ended a link", metadata: [
-                "apple.event": "\(event.kind.rawValue)", "linked": "\(ended != nil)", "user.deleted": "\(ended?.deletedUser ?? false)",
-            ])
+            logger.info(
+                "Apple notification ended a link",
+                metadata: [
+                    "apple.event": "\(event.kind.rawValue)", "linked": "\(ended != nil)",
+                    "user.deleted": "\(ended?.deletedUser ?? false)",
+                ])
         case .emailDisabled, .emailEnabled:
             try await store.setAppleEmailEnabled(subject: event.subject, enabled: event.kind == .emailEnabled)
         }

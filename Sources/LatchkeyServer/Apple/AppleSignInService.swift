@@ -28,7 +28,8 @@ struct AppleSignInService: Sendable {
         self.sessions = sessions
         self.identities = AppleIdentityTokenVerifier(keys: keys, rules: rules)
         self.notifications = AppleNotificationVerifier(keys: keys, rules: rules)
-        self.tokens = AppleTokenClient(endpoints: configuration.endpoints, secrets: AppleClientSecretCache(signer: configuration.signer))
+        self.tokens = AppleTokenClient(
+            endpoints: configuration.endpoints, secrets: AppleClientSecretCache(signer: configuration.signer))
         self.logger = logger
     }
 
@@ -66,7 +67,8 @@ struct AppleSignInService: Sendable {
     /// request and sends it back as `rawNonce`.
     func issueNonce(now: Date = Date()) async throws -> StoredAppleNonce {
         let nonce = StoredAppleNonce(
-            nonce: RandomToken.make(), createdAt: now, expiresAt: now.addingTimeInterval(AppleConfiguration.nonceLifetime)
+            nonce: RandomToken.make(), createdAt: now,
+            expiresAt: now.addingTimeInterval(AppleConfiguration.nonceLifetime)
         )
         try await store.insertAppleNonce(nonce)
         return nonce
@@ -84,11 +86,13 @@ struct AppleSignInService: Sendable {
         let identity = try await identities.verify(attempt.identityToken, rawNonce: attempt.rawNonce)
         guard now.timeIntervalSince(identity.issuedAt) <= configuration.tokenMaxAge else {
             throw APIError.badRequest(
-                "apple.tokenTooOld", "the identity token was issued more than \(Int(configuration.tokenMaxAge)) seconds ago; sign in with Apple again"
+                "apple.tokenTooOld",
+                "the identity token was issued more than \(Int(configuration.tokenMaxAge)) seconds ago; sign in with Apple again"
             )
         }
         if let expected = attempt.expectedClientID, expected != identity.audience {
-            throw APIError.badRequest("apple.clientMismatch", "the identity token is for \(identity.audience), not \(expected)")
+            throw APIError.badRequest(
+                "apple.clientMismatch", "the identity token is for \(identity.audience), not \(expected)")
         }
         let client = try client(for: identity.audience, web: attempt.requireWebClient)
         let existing = try await store.appleLink(subject: identity.subject)
@@ -113,16 +117,22 @@ struct AppleSignInService: Sendable {
             )
         } catch {
             switch error.code {
-            case .conflict: throw APIError.badRequest("apple.tokenReplayed", "this identity token has signed in already; sign in with Apple again")
+            case .conflict:
+                throw APIError.badRequest(
+                    "apple.tokenReplayed", "this identity token has signed in already; sign in with Apple again")
             case .notFound: throw APIError.appleNonceInvalid
-            case .expired: throw APIError.badRequest("apple.nonceExpired", "the nonce from \(APIPaths.Apple.nonce) has expired; get a new one")
+            case .expired:
+                throw APIError.badRequest(
+                    "apple.nonceExpired", "the nonce from \(APIPaths.Apple.nonce) has expired; get a new one")
             default: throw error
             }
         }
     }
 
     /// A linked Apple ID: a new session for its user, and the new refresh token when a code came with it.
-    private func signInReturning(_ existing: StoredAppleLink, attempt: Attempt, client: AppleClientID, now: Date) async throws -> Outcome {
+    private func signInReturning(_ existing: StoredAppleLink, attempt: Attempt, client: AppleClientID, now: Date)
+        async throws -> Outcome
+    {
         if let linking = attempt.linkingUserID, linking != existing.userID { throw APIError.appleLinkedToAnotherUser }
         let refreshToken = try await exchange(attempt.authorizationCode, client: client, subject: existing.subject)
         let (session, token) = sessions.issue(for: existing.userID, now: now)
@@ -130,13 +140,17 @@ struct AppleSignInService: Sendable {
             subject: existing.subject, sealedRefreshToken: try seal(refreshToken, subject: existing.subject),
             clientID: client.rawValue, session: session
         )
-        guard let user = try await store.user(id: existing.userID) else { throw StoreError(.notFound, "the user does not exist") }
+        guard let user = try await store.user(id: existing.userID) else {
+            throw StoreError(.notFound, "the user does not exist")
+        }
         return Outcome(user: user, session: session, token: token, createdUser: false)
     }
 
     /// An Apple ID seen for the first time: linked to the linking user, or to a new user, with the user (when new),
     /// the link and the session written in one transaction.
-    private func signInFirst(_ identity: AppleIdentity, attempt: Attempt, client: AppleClientID, now: Date) async throws -> Outcome {
+    private func signInFirst(_ identity: AppleIdentity, attempt: Attempt, client: AppleClientID, now: Date) async throws
+        -> Outcome
+    {
         guard let code = attempt.authorizationCode, !code.isEmpty else { throw APIError.appleCodeRequired }
         let newUser: StoredUser?
         let user: StoredUser
@@ -185,7 +199,8 @@ struct AppleSignInService: Sendable {
             return .web(webClient.servicesID)
         }
         guard !web, let bundleID = configuration.bundleIDs.first(where: { $0.rawValue == audience }) else {
-            throw AppleSignInError(.audienceMismatch, "the identity token is for \(audience), not for this flow's client")
+            throw AppleSignInError(
+                .audienceMismatch, "the identity token is for \(audience), not for this flow's client")
         }
         return .app(bundleID)
     }
@@ -200,12 +215,14 @@ struct AppleSignInService: Sendable {
             response = try await tokens.exchange(AppAuthorizationCode(code: code, bundleID: bundleID))
         case .web(let servicesID):
             guard let web = configuration.web else { throw APIError.appleDisabled("The Sign in with Apple web flow") }
-            response = try await tokens.exchange(WebAuthorizationCode(code: code, servicesID: servicesID, redirectURI: web.redirectURI))
+            response = try await tokens.exchange(
+                WebAuthorizationCode(code: code, servicesID: servicesID, redirectURI: web.redirectURI))
         }
         if let idToken = response.idToken {
             let exchanged = try await identities.verify(idToken, rawNonce: nil)
             guard exchanged.subject == subject else {
-                throw APIError.badRequest("apple.codeMismatch", "the authorization code belongs to another Apple ID than the identity token")
+                throw APIError.badRequest(
+                    "apple.codeMismatch", "the authorization code belongs to another Apple ID than the identity token")
             }
         }
         return response.refreshToken
@@ -225,8 +242,10 @@ struct AppleSignInService: Sendable {
         let fullName = [attempt.givenName, attempt.familyName].compactMap { $0?.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }.joined(separator: " ")
         var name = "apple-" + Base64URL.encode(RelyingParty.generateChallenge(byteCount: 9))
-        if let email = identity.email.map(UserNames.normalized), identity.emailVerified == true, UsernameProfile.isAllowed(email),
-           try await store.user(named: email) == nil, try await store.user(confusableWith: email) == nil {
+        if let email = identity.email.map(UserNames.normalized), identity.emailVerified == true,
+            UsernameProfile.isAllowed(email),
+            try await store.user(named: email) == nil, try await store.user(confusableWith: email) == nil
+        {
             name = email
         }
         let validated = try UserNames.validated(name: name, displayName: fullName.isEmpty ? identity.email : fullName)
@@ -246,7 +265,9 @@ struct AppleSignInService: Sendable {
             guard let sealed = link.sealedRefreshToken else { continue }
             let refreshToken: String
             do {
-                refreshToken = String(decoding: try configuration.secrets.open(Array(sealed), context: Self.sealContext(link.subject)), as: UTF8.self)
+                refreshToken = String(
+                    decoding: try configuration.secrets.open(Array(sealed), context: Self.sealContext(link.subject)),
+                    as: UTF8.self)
             } catch {
                 // Sealed under another secrets key: it can never be revoked from here, so it must not block deletion.
                 logger.warning("an Apple refresh token cannot be opened (was the secrets key changed?); not revoked")
@@ -256,11 +277,14 @@ struct AppleSignInService: Sendable {
             let client = (try? self.client(for: link.clientID, web: false)) ?? .app(AppleBundleID(link.clientID))
             do {
                 try await tokens.revoke(refreshToken, client: client)
-            } catch where error.code == .invalidGrant {
+            } catch  where error.code == .invalidGrant {
                 continue
             } catch {
-                throw APIError(.badGateway, code: "apple.revokeFailed",
-                               message: "the Sign in with Apple authorization could not be revoked at Apple (\(error.code)); the account is kept, try again")
+                throw APIError(
+                    .badGateway, code: "apple.revokeFailed",
+                    message:
+                        "the Sign in with Apple authorization could not be revoked at Apple (\(error.code)); the account is kept, try again"
+                )
             }
         }
     }

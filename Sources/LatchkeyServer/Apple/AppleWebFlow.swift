@@ -22,35 +22,43 @@ enum AppleWebFlow {
     /// The binding cookie for `state`: HttpOnly, Secure, SameSite=None (so Apple's cross-site post carries it), and
     /// sent only to the callback.
     static func bindingCookie(state: String) -> Cookie {
-        Cookie(name: bindingCookieName, value: state, maxAge: Int(stateLifetime), path: APIPaths.Apple.callback,
-               secure: true, httpOnly: true, sameSite: .none)
+        Cookie(
+            name: bindingCookieName, value: state, maxAge: Int(stateLifetime), path: APIPaths.Apple.callback,
+            secure: true, httpOnly: true, sameSite: .none)
     }
 
     /// A cookie that makes the browser forget the binding.
     static var expiredBindingCookie: Cookie {
-        Cookie(name: bindingCookieName, value: "", maxAge: 0, path: APIPaths.Apple.callback, secure: true, httpOnly: true, sameSite: .none)
+        Cookie(
+            name: bindingCookieName, value: "", maxAge: 0, path: APIPaths.Apple.callback, secure: true, httpOnly: true,
+            sameSite: .none)
     }
 
     /// Checks that the browser posting the callback started the flow: 400 `apple.stateNotBound` otherwise.
     static func checkBinding(_ request: Request, state: String) throws {
         // Digest equality in swift-crypto is constant-time.
         guard let cookie = request.cookie(named: bindingCookieName),
-              SHA256.hash(data: Array(cookie.utf8)) == SHA256.hash(data: Array(state.utf8)) else {
-            throw APIError.badRequest("apple.stateNotBound", "this Sign in with Apple flow was started in another browser; start again")
+            SHA256.hash(data: Array(cookie.utf8)) == SHA256.hash(data: Array(state.utf8))
+        else {
+            throw APIError.badRequest(
+                "apple.stateNotBound", "this Sign in with Apple flow was started in another browser; start again")
         }
     }
 
     /// Apple's authorize URL for a new flow, its query values strictly percent-encoded (spaces as `%20`).
-    static func authorizeURL(endpoints: AppleEndpoints, web: AppleConfiguration.Web, state: String, rawNonce: String) -> String {
-        let query = FormEncoding.encode([
-            ("response_type", "code id_token"),
-            ("response_mode", "form_post"),
-            ("client_id", web.servicesID.rawValue),
-            ("redirect_uri", web.redirectURI),
-            ("scope", "name email"),
-            ("state", state),
-            ("nonce", AppleNonce.hashed(rawNonce)),
-        ], spaceAsPercent20: true)
+    static func authorizeURL(endpoints: AppleEndpoints, web: AppleConfiguration.Web, state: String, rawNonce: String)
+        -> String
+    {
+        let query = FormEncoding.encode(
+            [
+                ("response_type", "code id_token"),
+                ("response_mode", "form_post"),
+                ("client_id", web.servicesID.rawValue),
+                ("redirect_uri", web.redirectURI),
+                ("scope", "name email"),
+                ("state", state),
+                ("nonce", AppleNonce.hashed(rawNonce)),
+            ], spaceAsPercent20: true)
         return endpoints.authorize + (endpoints.authorize.contains("?") ? "&" : "?") + query
     }
 
@@ -93,8 +101,12 @@ enum AppleWebFlow {
     /// The form body of the callback. Only this route reads form bodies: it is the one request a cross-site form is
     /// meant to send, and it proves itself with the single-use `state`, not with a cookie.
     static func formFields(_ request: Request, context: ServerRequestContext) async throws -> [String: String] {
-        guard let contentType = request.headers[.contentType]?.lowercased(), contentType.hasPrefix("application/x-www-form-urlencoded") else {
-            throw APIError(.unsupportedMediaType, code: "request.unsupportedMediaType", message: "Apple's callback is sent as application/x-www-form-urlencoded")
+        guard let contentType = request.headers[.contentType]?.lowercased(),
+            contentType.hasPrefix("application/x-www-form-urlencoded")
+        else {
+            throw APIError(
+                .unsupportedMediaType, code: "request.unsupportedMediaType",
+                message: "Apple's callback is sent as application/x-www-form-urlencoded")
         }
         // BodyLimitMiddleware has collected the body within the configured limit.
         let buffer = try await request.body.collect(upTo: .max)
@@ -109,13 +121,16 @@ enum AppleWebFlow {
         } catch {
             switch error.code {
             case .notFound: throw invalidState
-            case .expired: throw APIError.badRequest("apple.stateExpired", "the Sign in with Apple flow took too long; start again")
+            case .expired:
+                throw APIError.badRequest(
+                    "apple.stateExpired", "the Sign in with Apple flow took too long; start again")
             default: throw error
             }
         }
     }
 
     private static let invalidState = APIError.badRequest(
-        "apple.stateInvalid", "no pending Sign in with Apple flow has this state: it was used, has expired, or never existed"
+        "apple.stateInvalid",
+        "no pending Sign in with Apple flow has this state: it was used, has expired, or never existed"
     )
 }

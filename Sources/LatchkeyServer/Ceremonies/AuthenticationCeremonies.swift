@@ -14,14 +14,17 @@ extension CeremonyService {
         if let username = username.map(UserNames.normalized), !username.isEmpty {
             try await nameLimiter?.acquire(username, now: now)
             if let account = try await store.account(named: username) {
-                subject = .identified(userHandle: Array(account.user.userHandle), credentials: account.credentials.map(\.descriptor))
+                subject = .identified(
+                    userHandle: Array(account.user.userHandle), credentials: account.credentials.map(\.descriptor))
             } else {
                 // A name no account has: made-up credentials, and a user handle no credential has, so that any passkey
                 // fails as another account's passkey does.
-                subject = .identified(userHandle: Self.makeUserHandle(), credentials: try await decoys.descriptors(for: username))
+                subject = .identified(
+                    userHandle: Self.makeUserHandle(), credentials: try await decoys.descriptors(for: username))
             }
         }
-        let (options, pending) = relyingParty.beginAuthentication(for: subject, userVerification: requested, extensions: extensions)
+        let (options, pending) = relyingParty.beginAuthentication(
+            for: subject, userVerification: requested, extensions: extensions)
         let ticket = try await tickets.seal(.authentication, state: pending, now: now)
         return (ticket, options)
     }
@@ -35,8 +38,11 @@ extension CeremonyService {
     /// The sign count is compared-and-set: of two sign-ins verified against the same stored count, the second to
     /// commit is refused (409 `credential.concurrentSignIn`), so concurrent assertions cannot move the counter
     /// backwards unseen.
-    func finishAuthentication(ticket: String, credential: AuthenticationCredential, now: Date = Date()) async throws -> CeremonyOutcome {
-        let (spent, pending) = try await tickets.open(ticket, kind: .authentication, as: PendingAuthentication.self, now: now)
+    func finishAuthentication(ticket: String, credential: AuthenticationCredential, now: Date = Date()) async throws
+        -> CeremonyOutcome
+    {
+        let (spent, pending) = try await tickets.open(
+            ticket, kind: .authentication, as: PendingAuthentication.self, now: now)
         return try await burningOnFailure(ticket: spent, kind: .authentication) {
             try await verifyAndCommit(credential, ticket: spent, pending: pending, now: now)
         }
@@ -46,7 +52,9 @@ extension CeremonyService {
         _ credential: AuthenticationCredential, ticket: SpentTicket, pending: PendingAuthentication, now: Date
     ) async throws -> CeremonyOutcome {
         let credentialID = Data(credential.rawId.bytes)
-        guard let account = try await store.account(ofCredential: credentialID), let stored = account.credential(id: credentialID) else {
+        guard let account = try await store.account(ofCredential: credentialID),
+            let stored = account.credential(id: credentialID)
+        else {
             // The ID and RP ID let the client tell the passkey provider (PublicKeyCredential.signalUnknownCredential).
             throw CeremonyError.credentialNotFound(id: credential.rawId.bytes, rpID: relyingParty.id)
         }
@@ -76,14 +84,15 @@ extension CeremonyService {
     /// ``LatchkeyStore/commitAuthentication(spending:credentialID:newSignCount:backedUp:usedAt:session:previousSignCount:)``
     /// with the sign count compared against `credential`'s; a moved count is 409 `credential.concurrentSignIn`.
     private func commitSignIn(
-        ticket: SpentTicket, credential: StoredCredential, newSignCount: UInt32, backedUp: Bool, session: StoredSession, now: Date
+        ticket: SpentTicket, credential: StoredCredential, newSignCount: UInt32, backedUp: Bool, session: StoredSession,
+        now: Date
     ) async throws -> Bool {
         do {
             return try await store.commitAuthentication(
                 spending: ticket, credentialID: credential.id, newSignCount: newSignCount, backedUp: backedUp,
                 usedAt: now, session: session, previousSignCount: credential.signCount
             )
-        } catch where error.code == .conflict {
+        } catch  where error.code == .conflict {
             throw CeremonyError.concurrentSignIn
         }
     }

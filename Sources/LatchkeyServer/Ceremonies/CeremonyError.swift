@@ -24,7 +24,8 @@ enum CeremonyError: Error, Sendable, Equatable {
     /// One example of every case, for the table's tests and docs.
     static let examples: [CeremonyError] = [
         .notFound(.registration), .notFound(.authentication, detail: "x"), .expired(.authentication),
-        .nameTaken("x"), .nameTaken("x", addPasskeyHint: true), .nameConfusable("x"), .credentialNotFound(id: [1], rpID: "example.com"),
+        .nameTaken("x"), .nameTaken("x", addPasskeyHint: true), .nameConfusable("x"),
+        .credentialNotFound(id: [1], rpID: "example.com"),
         .concurrentSignIn, .sessionRequired, .wrongUser,
     ]
 }

@@ -50,7 +50,8 @@ final class CeremonyService: Sendable {
         if let credentials { accepted = credentials } else { accepted = try await store.credentials(ofUser: user.id) }
         return CredentialSignals(
             rpId: relyingParty.id, userId: Base64URL.encode(user.userHandle),
-            allAcceptedCredentialIds: accepted.map { Base64URL.encode($0.id) }, name: user.name, displayName: user.displayName
+            allAcceptedCredentialIds: accepted.map { Base64URL.encode($0.id) }, name: user.name,
+            displayName: user.displayName
         )
     }
 

@@ -51,7 +51,9 @@ struct CeremonyTickets: Sendable {
 
     /// A ticket for a `kind` ceremony with `state`, expiring ``lifetime`` after `now` (in `version`'s form: tests seal
     /// version 1 to check that it is still opened).
-    func seal(_ kind: CeremonyKind, state: some CeremonyState, now: Date, version: UInt8 = currentVersion) async throws -> String {
+    func seal(_ kind: CeremonyKind, state: some CeremonyState, now: Date, version: UInt8 = currentVersion) async throws
+        -> String
+    {
         let hour = Self.hour(of: now)
         let key = try await hourKeys.key(for: hour, shared: key)
         let expiry = Self.milliseconds(now.addingTimeInterval(TimeInterval(lifetime.components.seconds)))
@@ -62,7 +64,8 @@ struct CeremonyTickets: Sendable {
         plaintext.append(contentsOf: payload)
         // A nonce drawn in one system call (`AES.GCM.Nonce()` makes two).
         let nonce = try AES.GCM.Nonce(data: RelyingParty.generateChallenge(byteCount: Self.nonceLength))
-        let box = try AES.GCM.seal(plaintext, using: key, nonce: nonce, authenticating: Self.associatedData(kind, version: version))
+        let box = try AES.GCM.seal(
+            plaintext, using: key, nonce: nonce, authenticating: Self.associatedData(kind, version: version))
         var ticket = [version]
         ticket.reserveCapacity(1 + Self.hourLength + Self.nonceLength + plaintext.count + Self.tagLength)
         withUnsafeBytes(of: hour.bigEndian) { ticket.append(contentsOf: $0) }
@@ -78,10 +81,12 @@ struct CeremonyTickets: Sendable {
     /// (malformed, changed, another kind's or another key's, or issued hours ago) and ``CeremonyError/expired(_:)``
     /// once the ticket has expired (within the hours after it was issued) or when its state is not one this version
     /// reads.
-    func open<State: CeremonyState>(_ ticket: String, kind: CeremonyKind, as state: State.Type, now: Date) async throws -> (SpentTicket, State) {
+    func open<State: CeremonyState>(_ ticket: String, kind: CeremonyKind, as state: State.Type, now: Date) async throws
+        -> (SpentTicket, State)
+    {
         let header = 1 + Self.hourLength + Self.nonceLength
         guard ticket.utf8.count <= Self.maximumLength, let bytes = Base64URL.decode(ticket),
-              bytes.count >= header + Self.expiryLength + Self.tagLength, (1...Self.currentVersion).contains(bytes[0])
+            bytes.count >= header + Self.expiryLength + Self.tagLength, (1...Self.currentVersion).contains(bytes[0])
         else { throw CeremonyError.notFound(kind) }
         let version = bytes[0]
         let hour = bytes[1..<(1 + Self.hourLength)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
@@ -123,7 +128,8 @@ struct CeremonyTickets: Sendable {
             if let key = keys.withLock({ $0[hour] }) { return key }
             var info = Array("latchkey ceremony tickets v1 hour ".utf8)
             withUnsafeBytes(of: hour.bigEndian) { info.append(contentsOf: $0) }
-            let key = HKDF<SHA256>.deriveKey(inputKeyMaterial: try await shared.value(), info: info, outputByteCount: 32)
+            let key = HKDF<SHA256>.deriveKey(
+                inputKeyMaterial: try await shared.value(), info: info, outputByteCount: 32)
             keys.withLock { keys in
                 keys = keys.filter { $0.key + 4 >= hour }  // an hour's tickets are opened for at most about two more
                 keys[hour] = key

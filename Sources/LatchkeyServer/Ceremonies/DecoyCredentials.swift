@@ -28,13 +28,15 @@ final class DecoyCredentials: Sendable {
         let name = name.precomposedStringWithCanonicalMapping.lowercased()
         let key = try await key.value()
         let seed = Array(HMAC<SHA256>.authenticationCode(for: Data("count:\(name)".utf8), using: key))
-        let count = switch seed[0] % 20 {
-        case 0: 3
-        case 1...4: 2
-        default: 1
-        }
+        let count =
+            switch seed[0] % 20 {
+            case 0: 3
+            case 1...4: 2
+            default: 1
+            }
         return (0..<count).map { index in
-            let material = Array(HMAC<SHA256>.authenticationCode(for: Data("credential:\(index):\(name)".utf8), using: key))
+            let material = Array(
+                HMAC<SHA256>.authenticationCode(for: Data("credential:\(index):\(name)".utf8), using: key))
             let shape = Self.shapes[Int(material[0]) % Self.shapes.count]
             var bytes: [UInt8] = []
             var block = 0

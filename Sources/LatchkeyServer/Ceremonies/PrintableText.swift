@@ -4,12 +4,13 @@
 /// no bidi overrides such as U+202E, no zero-width spaces).
 enum PrintableText {
     static func isValid(_ text: String, maximumLength: Int) -> Bool {
-        text.utf8.count <= maximumLength && !text.unicodeScalars.contains { scalar in
-            switch scalar.properties.generalCategory {
-            case .control: true
-            case .format: scalar.value != 0x200C && scalar.value != 0x200D
-            default: false
+        text.utf8.count <= maximumLength
+            && !text.unicodeScalars.contains { scalar in
+                switch scalar.properties.generalCategory {
+                case .control: true
+                case .format: scalar.value != 0x200C && scalar.value != 0x200D
+                default: false
+                }
             }
-        }
     }
 }

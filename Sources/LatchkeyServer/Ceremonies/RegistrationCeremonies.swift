@@ -25,7 +25,8 @@ enum RegistrationSubject: Sendable {
 extension CeremonyService {
     /// Begins a registration: makes the options (excluding the user's existing passkeys) and stores the ceremony.
     func beginRegistration(
-        for subject: RegistrationSubject, preferences: RegistrationPreferences = RegistrationPreferences(), now: Date = Date()
+        for subject: RegistrationSubject, preferences: RegistrationPreferences = RegistrationPreferences(),
+        now: Date = Date()
     ) async throws -> (ticket: String, options: PublicKeyCredentialCreationOptions) {
         let purpose: RegistrationState.Purpose
         let userID: UUID
@@ -85,7 +86,8 @@ extension CeremonyService {
     ///   ceremony only accepts one that does not.
     func finishRegistration(
         ticket: String, credential: RegistrationCredential, caller: () async throws -> SignedIn?,
-        requirePurpose: RegistrationState.Purpose? = nil, naming: (name: String, displayName: String)? = nil, now: Date = Date()
+        requirePurpose: RegistrationState.Purpose? = nil, naming: (name: String, displayName: String)? = nil,
+        now: Date = Date()
     ) async throws -> CeremonyOutcome {
         let (spent, state) = try await tickets.open(ticket, kind: .registration, as: RegistrationState.self, now: now)
         return try await burningOnFailure(ticket: spent, kind: .registration) {
@@ -93,9 +95,11 @@ extension CeremonyService {
                 throw CeremonyError.notFound(.registration, detail: "the ticket is not for this kind of registration")
             }
             guard (state.accountCreation == true) == (naming != nil) else {
-                throw CeremonyError.notFound(.registration, detail: naming == nil
-                    ? "the ticket is for a passkey sign-up sheet: finish it at the account-creation verify"
-                    : "the ticket is not for a passkey sign-up sheet")
+                throw CeremonyError.notFound(
+                    .registration,
+                    detail: naming == nil
+                        ? "the ticket is for a passkey sign-up sheet: finish it at the account-creation verify"
+                        : "the ticket is not for a passkey sign-up sheet")
             }
             var user = state.pending.user
             if let naming {
@@ -115,7 +119,8 @@ extension CeremonyService {
                 return CeremonyOutcome(user: owner, credential: stored, session: nil, token: nil)
             }
             let newUser = StoredUser(
-                id: state.userID, userHandle: Data(user.id.bytes), name: user.name, displayName: user.displayName, createdAt: now
+                id: state.userID, userHandle: Data(user.id.bytes), name: user.name, displayName: user.displayName,
+                createdAt: now
             )
             let (session, token) = sessions.issue(for: newUser.id, credentialID: stored.id, now: now)
             do {
@@ -134,7 +139,8 @@ extension CeremonyService {
     /// ``LatchkeyStore/commitRegistration(spending:_:creating:session:)``; a ticket spent already (by a concurrent
     /// finish) is 404 `ceremony.notFound`.
     private func commit(
-        spending ticket: SpentTicket, _ credential: StoredCredential, creating user: StoredUser?, session: StoredSession?
+        spending ticket: SpentTicket, _ credential: StoredCredential, creating user: StoredUser?,
+        session: StoredSession?
     ) async throws {
         guard try await store.commitRegistration(spending: ticket, credential, creating: user, session: session) else {
             throw CeremonyError.notFound(.registration)
@@ -163,6 +169,8 @@ extension StoredCredential {
 
     /// The descriptor that names this credential in `excludeCredentials` / `allowCredentials`.
     var descriptor: PublicKeyCredentialDescriptor {
-        PublicKeyCredentialDescriptor(id: Array(id), transports: transports.isEmpty ? nil : transports.map(AuthenticatorTransport.init(rawValue:)))
+        PublicKeyCredentialDescriptor(
+            id: Array(id), transports: transports.isEmpty ? nil : transports.map(AuthenticatorTransport.init(rawValue:))
+        )
     }
 }

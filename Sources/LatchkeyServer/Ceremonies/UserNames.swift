@@ -21,9 +21,13 @@ enum UserNames {
             )
         }
         var display = name
-        if let given = displayName.map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) }), !given.isEmpty { display = given }
+        if let given = displayName.map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) }), !given.isEmpty {
+            display = given
+        }
         guard PrintableText.isValid(display, maximumLength: maximumLength) else {
-            throw APIError.badRequest("user.invalidDisplayName", "the display name must be at most \(maximumLength) bytes of printable characters")
+            throw APIError.badRequest(
+                "user.invalidDisplayName",
+                "the display name must be at most \(maximumLength) bytes of printable characters")
         }
         return (name, display)
     }

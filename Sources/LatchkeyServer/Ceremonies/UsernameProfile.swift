@@ -43,7 +43,7 @@ enum UsernameProfile {
         if (0x20...0x7E).contains(scalar.value) { return true }
         switch scalar.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-             .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber:
+            .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber:
             return true
         default:
             return false

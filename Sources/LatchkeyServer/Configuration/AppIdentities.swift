@@ -20,11 +20,13 @@ public struct AndroidApp: Hashable, Sendable {
             return ASCIIText.consists(of: label, orAnyOf: "_")
         }
         guard labels.count >= 2, labels.allSatisfy(validLabel) else {
-            throw ConfigurationError("--android-app", "'\(package)' is not an Android package name (e.g. com.example.app)")
+            throw ConfigurationError(
+                "--android-app", "'\(package)' is not an Android package name (e.g. com.example.app)")
         }
         let hex = text[text.index(after: separator)...].replacingOccurrences(of: ":", with: "")
         guard hex.count == 64, let bytes = Hex.decode(hex) else {
-            throw ConfigurationError("--android-app", "the fingerprint of \(package) must be a SHA-256 in hex (32 bytes, colons optional)")
+            throw ConfigurationError(
+                "--android-app", "the fingerprint of \(package) must be a SHA-256 in hex (32 bytes, colons optional)")
         }
         self.packageName = package
         self.fingerprint = bytes
@@ -51,7 +53,8 @@ public struct AppleAppID: Hashable, Sendable, CustomStringConvertible {
         let isTeamID = parts.first.map { $0.utf8.count == 10 && ASCIIText.consists(of: $0) } ?? false
         let bundleCharacters = parts.count == 2 && !parts[1].isEmpty && ASCIIText.consists(of: parts[1], orAnyOf: ".-")
         guard isTeamID, bundleCharacters else {
-            throw ConfigurationError("--apple-app-id", "'\(text)' is not TEAMID.bundle.id (a 10-character team id, then the bundle id)")
+            throw ConfigurationError(
+                "--apple-app-id", "'\(text)' is not TEAMID.bundle.id (a 10-character team id, then the bundle id)")
         }
         self.value = text
     }

@@ -47,7 +47,8 @@ public struct AppleConfiguration: Sendable, CustomStringConvertible {
     }
 
     /// The line `latchkey serve` prints when Sign in with Apple is off.
-    public static let offLine = "Sign in with Apple: off (set --apple-client-id or --apple-services-id, with --apple-team-id, --apple-key-id, --apple-private-key and --secrets-key, to enable)"
+    public static let offLine =
+        "Sign in with Apple: off (set --apple-client-id or --apple-services-id, with --apple-team-id, --apple-key-id, --apple-private-key and --secrets-key, to enable)"
 
     /// The configuration `settings` ask for; nil when they name no Apple client. Throws ``ConfigurationError`` for a
     /// partial or invalid configuration.
@@ -59,21 +60,28 @@ public struct AppleConfiguration: Sendable, CustomStringConvertible {
                 ("--apple-private-key", settings.applePrivateKey), ("--apple-redirect-uri", settings.appleRedirectURI),
             ].first { $0.1 != nil }
             if let stray {
-                throw ConfigurationError(stray.0, "Sign in with Apple needs --apple-client-id (an app's bundle ID) or --apple-services-id (the web flow)")
+                throw ConfigurationError(
+                    stray.0,
+                    "Sign in with Apple needs --apple-client-id (an app's bundle ID) or --apple-services-id (the web flow)"
+                )
             }
             return nil
         }
-        self.bundleIDs = try bundleIDs.map { id throws(ConfigurationError) in AppleBundleID(try Self.identifier(id, "--apple-client-id")) }
+        self.bundleIDs = try bundleIDs.map { id throws(ConfigurationError) in
+            AppleBundleID(try Self.identifier(id, "--apple-client-id"))
+        }
         teamID = try Self.identifier(Self.required(settings.appleTeamID, "--apple-team-id"), "--apple-team-id")
         let keyID = try Self.identifier(Self.required(settings.appleKeyID, "--apple-key-id"), "--apple-key-id")
         let keyPath = try Self.required(settings.applePrivateKey, "--apple-private-key")
-        guard let pem = FileManager.default.contents(atPath: keyPath).flatMap({ String(data: $0, encoding: .utf8) }) else {
+        guard let pem = FileManager.default.contents(atPath: keyPath).flatMap({ String(data: $0, encoding: .utf8) })
+        else {
             throw ConfigurationError("--apple-private-key", "cannot read \(keyPath)")
         }
         do {
             signer = try AppleClientSecretSigner(teamID: teamID, keyID: keyID, p8: pem)
         } catch {
-            throw ConfigurationError("--apple-private-key", "\(keyPath) is not a .p8 key (PEM PKCS#8 P-256) from Apple's developer portal")
+            throw ConfigurationError(
+                "--apple-private-key", "\(keyPath) is not a .p8 key (PEM PKCS#8 P-256) from Apple's developer portal")
         }
         secrets = try Self.secretsKey(settings)
         let maxAge = settings.appleTokenMaxAge ?? Self.defaultTokenMaxAge
@@ -81,18 +89,22 @@ public struct AppleConfiguration: Sendable, CustomStringConvertible {
             throw ConfigurationError("--apple-token-max-age", "\(maxAge) seconds is outside 10 seconds to one hour")
         }
         tokenMaxAge = TimeInterval(maxAge)
-        endpoints = AppleEndpoints(baseURL: try Self.url(settings.appleBaseURL ?? AppleEndpoints.production.baseURL, "--apple-base-url"))
+        endpoints = AppleEndpoints(
+            baseURL: try Self.url(settings.appleBaseURL ?? AppleEndpoints.production.baseURL, "--apple-base-url"))
 
         switch (settings.appleServicesID, settings.appleRedirectURI) {
-        case let (servicesID?, redirectURI?):
+        case (let servicesID?, let redirectURI?):
             web = Web(
                 servicesID: AppleServicesID(try Self.identifier(servicesID, "--apple-services-id")),
                 redirectURI: try Self.url(redirectURI, "--apple-redirect-uri")
             )
         case (.some, nil):
-            throw ConfigurationError("--apple-redirect-uri", "the web flow (--apple-services-id) needs its return URL, e.g. https://example.com/v1/apple/callback")
+            throw ConfigurationError(
+                "--apple-redirect-uri",
+                "the web flow (--apple-services-id) needs its return URL, e.g. https://example.com/v1/apple/callback")
         case (nil, .some):
-            throw ConfigurationError("--apple-services-id", "--apple-redirect-uri is for the web flow, which needs the Services ID")
+            throw ConfigurationError(
+                "--apple-services-id", "--apple-redirect-uri is for the web flow, which needs the Services ID")
         case (nil, nil):
             web = nil
         }
@@ -114,7 +126,7 @@ public struct AppleConfiguration: Sendable, CustomStringConvertible {
     /// An absolute https URL (http only on localhost), no fragment.
     private static func url(_ text: String, _ setting: String) throws(ConfigurationError) -> String {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
-              let host = components.host?.lowercased(), !host.isEmpty, components.fragment == nil, components.user == nil
+            let host = components.host?.lowercased(), !host.isEmpty, components.fragment == nil, components.user == nil
         else {
             throw ConfigurationError(setting, "'\(text)' is not an absolute URL")
         }
@@ -134,24 +146,32 @@ public struct AppleConfiguration: Sendable, CustomStringConvertible {
         switch (settings.secretsKey, settings.secretsKeyFile) {
         case (.some, .some):
             throw ConfigurationError("--secrets-key", "give --secrets-key or --secrets-key-file, not both")
-        case let (key?, nil):
+        case (let key?, nil):
             (text, setting) = (key, "--secrets-key")
-        case let (nil, path?):
-            guard let contents = FileManager.default.contents(atPath: path).flatMap({ String(data: $0, encoding: .utf8) }) else {
+        case (nil, let path?):
+            guard
+                let contents = FileManager.default.contents(atPath: path).flatMap({ String(data: $0, encoding: .utf8) })
+            else {
                 throw ConfigurationError("--secrets-key-file", "cannot read \(path)")
             }
             (text, setting) = (contents, "--secrets-key-file")
         case (nil, nil):
-            throw ConfigurationError("--secrets-key", "Sign in with Apple keeps refresh tokens encrypted and needs a key: 32 random bytes, base64 (openssl rand -base64 32)")
+            throw ConfigurationError(
+                "--secrets-key",
+                "Sign in with Apple keeps refresh tokens encrypted and needs a key: 32 random bytes, base64 (openssl rand -base64 32)"
+            )
         }
         if let bytes = Base64URL.decode(text.trimmingCharacters(in: .whitespacesAndNewlines)), bytes.count == 32,
-           Set(bytes).count < minimumDistinctKeyBytes {
-            throw ConfigurationError(setting, "is a weak key (zeros or repeated bytes); make a random one: openssl rand -base64 32")
+            Set(bytes).count < minimumDistinctKeyBytes
+        {
+            throw ConfigurationError(
+                setting, "is a weak key (zeros or repeated bytes); make a random one: openssl rand -base64 32")
         }
         do {
             return try SecretBox(base64Key: text)
         } catch {
-            throw ConfigurationError(setting, "must be 32 random bytes in base64 (openssl rand -base64 32): \(error.message)")
+            throw ConfigurationError(
+                setting, "must be 32 random bytes in base64 (openssl rand -base64 32): \(error.message)")
         }
     }
 }

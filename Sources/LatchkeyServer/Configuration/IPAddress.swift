@@ -32,7 +32,9 @@ struct IPAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// The IPv4 address inside an IPv4-mapped IPv6 address (`::ffff:192.0.2.1`), or self.
     var unmapped: IPAddress {
-        guard bytes.count == 16, bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xff, bytes[11] == 0xff else { return self }
+        guard bytes.count == 16, bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xff, bytes[11] == 0xff else {
+            return self
+        }
         return IPAddress(bytes: Array(bytes[12..<16]))
     }
 
@@ -59,7 +61,8 @@ public struct CIDRBlock: Hashable, Sendable, CustomStringConvertible {
     public init(_ text: String) throws(ConfigurationError) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard (1...2).contains(parts.count), let address = IPAddress(parts[0]) else {
-            throw ConfigurationError("--trusted-proxy", "'\(text)' is not an IP address or CIDR block (e.g. 10.0.0.0/8, fd00::/8)")
+            throw ConfigurationError(
+                "--trusted-proxy", "'\(text)' is not an IP address or CIDR block (e.g. 10.0.0.0/8, fd00::/8)")
         }
         let maximum = address.bytes.count * 8
         let length: Int

@@ -22,7 +22,8 @@ public struct MetadataConfiguration: Sendable {
     /// Checks the location and reads the trust root; the BLOB itself is loaded by ``service``.
     init(location: String, trustRootFile: String?) throws(ConfigurationError) {
         self.location = location
-        let roots = try trustRootFile.map { path throws(ConfigurationError) in try Self.certificates(in: path) }
+        let roots =
+            try trustRootFile.map { path throws(ConfigurationError) in try Self.certificates(in: path) }
             ?? MetadataBLOBVerifier.fidoRoots
         let verifier = MetadataBLOBVerifier(trustRoots: roots)
         let source: MetadataService.Source
@@ -53,8 +54,10 @@ public struct MetadataConfiguration: Sendable {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw ConfigurationError("--metadata-trust-root", "cannot read \(path)")
         }
-        guard let certificates = try? PEMDocument.parseMultiple(pemString: text).map({ try Certificate(pemDocument: $0) }),
-              !certificates.isEmpty
+        guard
+            let certificates = try? PEMDocument.parseMultiple(pemString: text).map({ try Certificate(pemDocument: $0) }
+            ),
+            !certificates.isEmpty
         else {
             throw ConfigurationError("--metadata-trust-root", "\(path) holds no PEM certificate")
         }

@@ -98,7 +98,9 @@ public struct ServerConfiguration: Sendable {
             throw ConfigurationError("--host", "'\(host)' is not a host name or address")
         }
         port = settings.port ?? Self.defaultPort
-        guard (0...65535).contains(port) else { throw ConfigurationError("--port", "\(port) is not a TCP port (0-65535)") }
+        guard (0...65535).contains(port) else {
+            throw ConfigurationError("--port", "\(port) is not a TCP port (0-65535)")
+        }
 
         do {
             database = try StoreURL(settings.database ?? Self.defaultDatabase)
@@ -110,9 +112,12 @@ public struct ServerConfiguration: Sendable {
         try Self.checkRPID(rpID)
         self.rpID = rpID
         rpName = settings.rpName ?? "Latchkey"
-        guard !rpName.trimmingCharacters(in: .whitespaces).isEmpty else { throw ConfigurationError("--rp-name", "must not be empty") }
+        guard !rpName.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw ConfigurationError("--rp-name", "must not be empty")
+        }
 
-        let defaultOrigin = rpID == "localhost" ? "http://localhost:\(port == 0 ? Self.defaultPort : port)" : "https://\(rpID)"
+        let defaultOrigin =
+            rpID == "localhost" ? "http://localhost:\(port == 0 ? Self.defaultPort : port)" : "https://\(rpID)"
         origins = try (settings.origins ?? [defaultOrigin]).map { origin throws(ConfigurationError) in
             try Self.checkOrigin(origin, setting: "--origin", rpID: rpID)
         }
@@ -125,7 +130,8 @@ public struct ServerConfiguration: Sendable {
 
         let verification = settings.userVerification ?? UserVerificationRequirement.preferred.rawValue
         guard ["required", "preferred", "discouraged"].contains(verification) else {
-            throw ConfigurationError("--user-verification", "'\(verification)' is not required, preferred or discouraged")
+            throw ConfigurationError(
+                "--user-verification", "'\(verification)' is not required, preferred or discouraged")
         }
         userVerification = UserVerificationRequirement(rawValue: verification)
         let conveyance = settings.attestation ?? AttestationConveyancePreference.none.rawValue
@@ -135,8 +141,12 @@ public struct ServerConfiguration: Sendable {
         attestation = AttestationConveyancePreference(rawValue: conveyance)
 
         rateLimitPerMinute = settings.rateLimit ?? Self.defaultRateLimit
-        guard rateLimitPerMinute >= 0 else { throw ConfigurationError("--rate-limit", "must be 0 (off) or more requests per minute") }
-        trustedProxies = try (settings.trustedProxies ?? []).map { block throws(ConfigurationError) in try CIDRBlock(block) }
+        guard rateLimitPerMinute >= 0 else {
+            throw ConfigurationError("--rate-limit", "must be 0 (off) or more requests per minute")
+        }
+        trustedProxies = try (settings.trustedProxies ?? []).map { block throws(ConfigurationError) in
+            try CIDRBlock(block)
+        }
         acceptBase64URLTextChallenge = settings.acceptBase64URLTextChallenge ?? false
 
         bodyLimit = settings.bodyLimit ?? Self.defaultBodyLimit
@@ -145,12 +155,14 @@ public struct ServerConfiguration: Sendable {
         }
         let sessionSeconds = settings.sessionLifetime ?? Self.defaultSessionLifetime
         guard (60...366 * 24 * 3600).contains(sessionSeconds) else {
-            throw ConfigurationError("--session-lifetime", "\(sessionSeconds) seconds is outside one minute to one year")
+            throw ConfigurationError(
+                "--session-lifetime", "\(sessionSeconds) seconds is outside one minute to one year")
         }
         sessionLifetime = .seconds(sessionSeconds)
         let ceremonySeconds = settings.ceremonyLifetime ?? Self.defaultCeremonyLifetime
         guard (10...3600).contains(ceremonySeconds) else {
-            throw ConfigurationError("--ceremony-lifetime", "\(ceremonySeconds) seconds is outside 10 seconds to one hour")
+            throw ConfigurationError(
+                "--ceremony-lifetime", "\(ceremonySeconds) seconds is outside 10 seconds to one hour")
         }
         ceremonyLifetime = .seconds(ceremonySeconds)
         func timeout(_ value: Int?, _ defaultValue: Int, _ setting: String) throws(ConfigurationError) -> Duration {
@@ -183,7 +195,8 @@ public struct ServerConfiguration: Sendable {
             )
         }
         if attestationPolicy.requirement == .certified, metadata == nil {
-            throw ConfigurationError("--attestation-policy", "certified needs --metadata (certification levels come from FIDO metadata)")
+            throw ConfigurationError(
+                "--attestation-policy", "certified needs --metadata (certification levels come from FIDO metadata)")
         }
         self.attestationPolicy = attestationPolicy
         apple = try AppleConfiguration(settings)
@@ -192,7 +205,9 @@ public struct ServerConfiguration: Sendable {
         // Only a number someone set is checked: the default is whatever SwiftNIO makes, one loop per core.
         if let loops = settings.eventLoops {
             guard Self.eventLoopRange.contains(loops) else {
-                throw ConfigurationError("--event-loops", "\(loops) is outside \(Self.eventLoopRange.lowerBound) to \(Self.eventLoopRange.upperBound)")
+                throw ConfigurationError(
+                    "--event-loops",
+                    "\(loops) is outside \(Self.eventLoopRange.lowerBound) to \(Self.eventLoopRange.upperBound)")
             }
             eventLoops = loops
         } else {
@@ -205,11 +220,14 @@ public struct ServerConfiguration: Sendable {
 
     /// The token in `path`, trimmed; it must be at least ``minimumMetricsTokenLength`` printable ASCII characters.
     static func metricsToken(file path: String) throws(ConfigurationError) -> String {
-        guard let text = FileManager.default.contents(atPath: path).flatMap({ String(data: $0, encoding: .utf8) }) else {
+        guard let text = FileManager.default.contents(atPath: path).flatMap({ String(data: $0, encoding: .utf8) })
+        else {
             throw ConfigurationError("--metrics-token-file", "cannot read \(path)")
         }
         let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard token.count >= minimumMetricsTokenLength, token.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
+        guard token.count >= minimumMetricsTokenLength,
+            token.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) })
+        else {
             throw ConfigurationError(
                 "--metrics-token-file",
                 "\(path) must hold at least \(minimumMetricsTokenLength) printable ASCII characters (openssl rand -hex 32)"
@@ -247,23 +265,26 @@ public struct ServerConfiguration: Sendable {
         }
         let valid = !rpID.isEmpty && rpID.utf8.count <= 253 && labels.allSatisfy(validLabel)
         guard valid else {
-            throw ConfigurationError("--rp-id", "'\(rpID)' is not a domain name (no scheme, port or path: e.g. example.com)")
+            throw ConfigurationError(
+                "--rp-id", "'\(rpID)' is not a domain name (no scheme, port or path: e.g. example.com)")
         }
     }
 
     /// Normalises and checks one origin: `scheme://host[:port]`, https (or http on localhost), on the RP ID
     /// when `rpID` is given.
-    private static func checkOrigin(_ text: String, setting: String, rpID: String?) throws(ConfigurationError) -> String {
+    private static func checkOrigin(_ text: String, setting: String, rpID: String?) throws(ConfigurationError) -> String
+    {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
-              let host = components.host?.lowercased(), !host.isEmpty,
-              components.path.isEmpty || components.path == "/", components.query == nil, components.fragment == nil,
-              components.user == nil
+            let host = components.host?.lowercased(), !host.isEmpty,
+            components.path.isEmpty || components.path == "/", components.query == nil, components.fragment == nil,
+            components.user == nil
         else {
             throw ConfigurationError(setting, "'\(text)' is not an origin (scheme://host[:port], no path)")
         }
         try TransportSecurity.require(scheme: scheme, host: host, text: text, setting: setting)
         if let rpID, host != rpID, !host.hasSuffix("." + rpID) {
-            throw ConfigurationError(setting, "'\(text)' is not on the RP ID \(rpID); list origins on other domains with --related-origin")
+            throw ConfigurationError(
+                setting, "'\(text)' is not on the RP ID \(rpID); list origins on other domains with --related-origin")
         }
         return components.port.map { "\(scheme)://\(host):\($0)" } ?? "\(scheme)://\(host)"
     }

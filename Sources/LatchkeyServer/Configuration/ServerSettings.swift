@@ -139,7 +139,9 @@ public struct ServerSettings: Codable, Hashable, Sendable {
             let keys = try JSONSerialization.jsonObject(with: data) as? [String: Any]
             let known = Set(CodingKeys.allCases.map(\.stringValue))
             if let unknown = keys?.keys.sorted().first(where: { !known.contains($0) }) {
-                throw ConfigurationError("--config", "\(path): unknown setting '\(unknown)' (known: \(known.sorted().joined(separator: ", ")))")
+                throw ConfigurationError(
+                    "--config",
+                    "\(path): unknown setting '\(unknown)' (known: \(known.sorted().joined(separator: ", ")))")
             }
             self = try JSONDecoder().decode(ServerSettings.self, from: data)
         } catch let error as ConfigurationError {
@@ -156,7 +158,8 @@ public struct ServerSettings: Codable, Hashable, Sendable {
     /// (`LATCHKEY_ORIGINS=https://a.example,https://b.example`).
     public init(environment: [String: String]) throws(ConfigurationError) {
         func text(_ name: String) -> String? {
-            guard let value = environment["LATCHKEY_" + name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+            guard let value = environment["LATCHKEY_" + name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty
+            else { return nil }
             return value
         }
         func list(_ name: String) -> [String]? {
@@ -166,7 +169,9 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         }
         func integer(_ name: String) throws(ConfigurationError) -> Int? {
             guard let value = text(name) else { return nil }
-            guard let number = Int(value) else { throw ConfigurationError("LATCHKEY_\(name)", "'\(value)' is not a whole number") }
+            guard let number = Int(value) else {
+                throw ConfigurationError("LATCHKEY_\(name)", "'\(value)' is not a whole number")
+            }
             return number
         }
         func flag(_ name: String) throws(ConfigurationError) -> Bool? {
@@ -218,7 +223,9 @@ public struct ServerSettings: Codable, Hashable, Sendable {
 
     /// Loads the layers in order: the config file (`configFile`, or `LATCHKEY_CONFIG`), then the environment, then
     /// `flags`.
-    public static func load(flags: ServerSettings, configFile: String?, environment: [String: String]) throws(ConfigurationError) -> ServerSettings {
+    public static func load(flags: ServerSettings, configFile: String?, environment: [String: String])
+        throws(ConfigurationError) -> ServerSettings
+    {
         var settings = ServerSettings()
         if let path = configFile ?? environment["LATCHKEY_CONFIG"].flatMap({ $0.isEmpty ? nil : $0 }) {
             settings = try ServerSettings(configFile: path)
@@ -228,7 +235,8 @@ public struct ServerSettings: Codable, Hashable, Sendable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case host, port, database, rpID, rpName, origins, appleAppIDs, androidApps, relatedOrigins, userVerification
-        case attestation, rateLimit, trustedProxies, acceptBase64URLTextChallenge, bodyLimit, sessionLifetime, ceremonyLifetime
+        case attestation, rateLimit, trustedProxies, acceptBase64URLTextChallenge, bodyLimit, sessionLifetime,
+            ceremonyLifetime
         case idleTimeout, headerTimeout, bodyTimeout
         case metadata, metadataTrustRoot, attestationPolicy
         case appleTeamID, appleKeyID, applePrivateKey, appleClientIDs, appleServicesID, appleRedirectURI, appleBaseURL

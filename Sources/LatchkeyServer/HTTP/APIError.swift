@@ -36,7 +36,8 @@ struct APIError: Error, Sendable {
         case let error as CeremonyError:
             self = APIError(ceremonyError: error)
         case let error as WebAuthnError:
-            self = error.code == .internalError
+            self =
+                error.code == .internalError
                 ? .internal
                 : APIError(.badRequest, code: error.code.rawValue, message: error.message)
         case let error as StoreError:
@@ -58,7 +59,8 @@ struct APIError: Error, Sendable {
         case .conflict: self.init(.conflict, code: error.code.rawValue, message: error.message)
         case .expired: self.init(.gone, code: error.code.rawValue, message: error.message)
         case .invalidRecord: self.init(.badRequest, code: error.code.rawValue, message: error.message)
-        case .unavailable: self.init(.serviceUnavailable, code: error.code.rawValue, message: "the database is unavailable; try again")
+        case .unavailable:
+            self.init(.serviceUnavailable, code: error.code.rawValue, message: "the database is unavailable; try again")
         default: self = .internal
         }
     }
@@ -66,49 +68,66 @@ struct APIError: Error, Sendable {
     private init(ceremonyError error: CeremonyError) {
         switch error {
         case .notFound(let kind, let detail):
-            self.init(.notFound, code: "ceremony.notFound", message: detail
-                ?? "no pending \(kind.rawValue) ceremony for this ticket: it was used, was not issued here, or was changed")
+            self.init(
+                .notFound, code: "ceremony.notFound",
+                message: detail
+                    ?? "no pending \(kind.rawValue) ceremony for this ticket: it was used, was not issued here, or was changed"
+            )
         case .expired(let kind):
-            self.init(.gone, code: "ceremony.expired", message: "the \(kind.rawValue) ceremony has expired; start again")
+            self.init(
+                .gone, code: "ceremony.expired", message: "the \(kind.rawValue) ceremony has expired; start again")
         case .nameTaken(let name, let addPasskeyHint):
-            self.init(.conflict, code: "user.nameTaken", message: "the username '\(name)' is taken"
-                + (addPasskeyHint ? "; sign in as that account to add a passkey" : ""))
+            self.init(
+                .conflict, code: "user.nameTaken",
+                message: "the username '\(name)' is taken"
+                    + (addPasskeyHint ? "; sign in as that account to add a passkey" : ""))
         case .nameConfusable(let name):
-            self.init(.conflict, code: "user.nameConfusable", message: "the username '\(name)' looks like an existing one; choose another")
+            self.init(
+                .conflict, code: "user.nameConfusable",
+                message: "the username '\(name)' looks like an existing one; choose another")
         case .credentialNotFound(let id, let rpID):
-            self.init(.notFound, code: "credential.notFound", message: "this passkey is not registered here (it may have been deleted)")
+            self.init(
+                .notFound, code: "credential.notFound",
+                message: "this passkey is not registered here (it may have been deleted)")
             // The ID and RP ID let the client tell the passkey provider (PublicKeyCredential.signalUnknownCredential).
             credentialID = Base64URL.encode(id)
             self.rpID = rpID
         case .concurrentSignIn:
             self.init(
                 .conflict, code: "credential.concurrentSignIn",
-                message: "this passkey signed in somewhere else at the same moment, so its signature counter cannot be trusted for this attempt; sign in again"
+                message:
+                    "this passkey signed in somewhere else at the same moment, so its signature counter cannot be trusted for this attempt; sign in again"
             )
         case .sessionRequired:
             self = .sessionRequired
         case .wrongUser:
-            self.init(.forbidden, code: "session.wrongUser", message: "adding a passkey needs the session of the account it was begun for")
+            self.init(
+                .forbidden, code: "session.wrongUser",
+                message: "adding a passkey needs the session of the account it was begun for")
         }
     }
 
     private init(httpError error: HTTPError) {
-        let code = switch error.status {
-        case .notFound: "request.notFound"
-        case .methodNotAllowed: "request.methodNotAllowed"
-        case .contentTooLarge: "request.tooLarge"
-        default: error.status.code >= 500 ? "internalError" : "request.invalid"
-        }
+        let code =
+            switch error.status {
+            case .notFound: "request.notFound"
+            case .methodNotAllowed: "request.methodNotAllowed"
+            case .contentTooLarge: "request.tooLarge"
+            default: error.status.code >= 500 ? "internalError" : "request.invalid"
+            }
         let message = error.status.code >= 500 ? "internal error" : (error.body ?? error.status.reasonPhrase)
         self.init(error.status, code: code, message: message, headers: error.headers)
     }
 
     static let `internal` = APIError(.internalServerError, code: "internalError", message: "internal error")
-    static let bodyTooLarge = APIError(.contentTooLarge, code: "request.tooLarge", message: "the request body is too large")
+    static let bodyTooLarge = APIError(
+        .contentTooLarge, code: "request.tooLarge", message: "the request body is too large")
 }
 
 extension APIError {
-    static func badRequest(_ code: String, _ message: String) -> APIError { APIError(.badRequest, code: code, message: message) }
+    static func badRequest(_ code: String, _ message: String) -> APIError {
+        APIError(.badRequest, code: code, message: message)
+    }
 
     static let sessionRequired = APIError(
         .unauthorized, code: "session.required",

@@ -15,7 +15,8 @@ struct AccountNameLimiter: Sendable {
 
     /// Counts an attempt for `name`; throws 429 once the name has had `perMinute` in the current window.
     func acquire(_ name: String, now: Date = Date()) async throws {
-        let count = try await store.countRequest(key: "signin:" + PasswordService.throttleKey(name), window: Self.window, now: now)
+        let count = try await store.countRequest(
+            key: "signin:" + PasswordService.throttleKey(name), window: Self.window, now: now)
         guard count <= perMinute else {
             let seconds = Int(Self.window)
             throw APIError(

@@ -42,7 +42,8 @@ struct CrossOriginProtection: RouterMiddleware {
         case nil:
             guard let origin else { return true }
             if let host = request.head.authority, let originHost = Self.hostAndPort(of: origin),
-               originHost.lowercased() == host.lowercased() {
+                originHost.lowercased() == host.lowercased()
+            {
                 return true
             }
         case "same-origin", "none":
@@ -67,7 +68,9 @@ struct CrossOriginProtection: RouterMiddleware {
         let bytes = origin.utf8
         guard let separator = bytes.indices.first(where: { bytes[$0...].starts(with: "://".utf8) }) else { return nil }
         let authority = origin[bytes.index(separator, offsetBy: 3)...]
-        guard !authority.isEmpty, !authority.utf8.contains(UInt8(ascii: "/")), !authority.utf8.contains(UInt8(ascii: "@")) else {
+        guard !authority.isEmpty, !authority.utf8.contains(UInt8(ascii: "/")),
+            !authority.utf8.contains(UInt8(ascii: "@"))
+        else {
             return nil
         }
         return authority

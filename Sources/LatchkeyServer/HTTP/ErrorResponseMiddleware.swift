@@ -31,7 +31,8 @@ struct ErrorResponseMiddleware: RouterMiddleware {
         } catch {
             let apiError = APIError(error)
             if apiError.status.code >= 500 {
-                context.logger.error("request failed", metadata: ["error.type": "\(type(of: error))", "error.code": "\(apiError.code)"])
+                context.logger.error(
+                    "request failed", metadata: ["error.type": "\(type(of: error))", "error.code": "\(apiError.code)"])
             } else {
                 context.logger.debug("request refused", metadata: ["error.code": "\(apiError.code)"])
             }
@@ -42,10 +43,13 @@ struct ErrorResponseMiddleware: RouterMiddleware {
     static func response(for error: APIError, format: Format) throws -> Response {
         switch format {
         case .conformance:
-            return try .json(ServerResponse.failed(code: error.code, message: error.message), status: error.status, headers: error.headers)
+            return try .json(
+                ServerResponse.failed(code: error.code, message: error.message), status: error.status,
+                headers: error.headers)
         case .native:
             return try .json(
-                APIErrorBody(code: error.code, message: error.message, credentialId: error.credentialID, rpId: error.rpID),
+                APIErrorBody(
+                    code: error.code, message: error.message, credentialId: error.credentialID, rpId: error.rpID),
                 status: error.status, headers: error.headers
             )
         }

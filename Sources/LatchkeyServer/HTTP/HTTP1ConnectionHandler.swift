@@ -106,7 +106,8 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
             }
             reading = .body(head, nil)
             if head.version == .http1_1, head.headers.first(name: "expect")?.lowercased() == "100-continue" {
-                context.writeAndFlush(wrapOutboundOut(ByteBuffer(staticString: "HTTP/1.1 100 Continue\r\n\r\n")), promise: nil)
+                context.writeAndFlush(
+                    wrapOutboundOut(ByteBuffer(staticString: "HTTP/1.1 100 Continue\r\n\r\n")), promise: nil)
             }
         case (.body(var part), .body(let head, let gathered)):
             // The enum lets go of the buffer first, so that appending to it need not copy it.
@@ -235,12 +236,15 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
 
     /// The response as HTTP/1.1 bytes: the status line, the route's fields, `Content-Length`, `Date`, `Server`, and
     /// `Connection: close` when the connection closes after it, then the body (none for `HEAD`, 1xx, 204 and 304).
-    private func serialize(_ response: HTTPResponse, body: ByteBuffer, facts: RequestFacts, allocator: ByteBufferAllocator) -> ByteBuffer {
+    private func serialize(
+        _ response: HTTPResponse, body: ByteBuffer, facts: RequestFacts, allocator: ByteBufferAllocator
+    ) -> ByteBuffer {
         let code = response.status.code
         // RFC 9112 §6.3: 1xx, 204 and 304 answers have no body and no length; a HEAD answer has a length but no body.
         let statusHasBody = code >= 200 && code != 204 && code != 304
         let bodyless = facts.head || !statusHasBody
-        var bytes = allocator.buffer(capacity: 160 + response.headerFields.count * 48 + (bodyless ? 0 : body.readableBytes))
+        var bytes = allocator.buffer(
+            capacity: 160 + response.headerFields.count * 48 + (bodyless ? 0 : body.readableBytes))
         bytes.writeStaticString("HTTP/1.1 ")
         bytes.writeString(String(code))
         bytes.writeStaticString(" ")

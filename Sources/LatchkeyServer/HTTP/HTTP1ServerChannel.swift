@@ -55,7 +55,8 @@ struct HTTP1ServerChannel: ServerChildChannel {
     /// Hummingbird's `Application` hands a builder its own responder closure, which answers through a
     /// `ResponseWriter` on a `NIOAsyncChannel`; this channel does not take it and calls the router's responder itself.
     static func builder(
-        responder: RouterResponder<ServerRequestContext>, deadlines: ConnectionDeadlines, bodyLimit: Int, serverName: String
+        responder: RouterResponder<ServerRequestContext>, deadlines: ConnectionDeadlines, bodyLimit: Int,
+        serverName: String
     ) -> HTTPServerBuilder {
         HTTPServerBuilder { _ in
             HTTP1ServerChannel(responder: responder, deadlines: deadlines, bodyLimit: bodyLimit, serverName: serverName)
@@ -75,7 +76,8 @@ struct HTTP1ServerChannel: ServerChildChannel {
             try operations.addHandler(ByteToMessageHandler(HTTPRequestDecoder(limitConfiguration: Self.headLimits)))
             try operations.addHandler(handler)
             timer.waitForRequest()
-            return Connection(channel: channel, requests: requests, handler: NIOLoopBound(handler, eventLoop: channel.eventLoop))
+            return Connection(
+                channel: channel, requests: requests, handler: NIOLoopBound(handler, eventLoop: channel.eventLoop))
         }
     }
 
@@ -131,7 +133,8 @@ struct HTTP1ServerChannel: ServerChildChannel {
     }()
 
     /// The answer to bytes that are not an HTTP/1.1 request: 400 `request.invalid`.
-    static let malformed = errorAnswer(APIError(.badRequest, code: "request.invalid", message: "the request is not valid HTTP/1.1"))
+    static let malformed = errorAnswer(
+        APIError(.badRequest, code: "request.invalid", message: "the request is not valid HTTP/1.1"))
 
     /// The answer when the router itself fails: 500 `internalError`, with no detail.
     static let internalError = errorAnswer(.internal)

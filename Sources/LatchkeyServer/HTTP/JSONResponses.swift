@@ -7,12 +7,16 @@ extension Response {
     fileprivate static let encoder = APIJSON.makeEncoder()
 
     /// A JSON response of `value`, encoded with the API's coders (`Content-Type: application/json`).
-    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws
+        -> Response
+    {
         jsonResponse(try encoder.encode(value), status: status, headers: headers)
     }
 
     /// A JSON response of a value that writes its own JSON (the same bytes, without `JSONEncoder`).
-    static func json(_ value: some JSONWritable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
+    static func json(_ value: some JSONWritable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws
+        -> Response
+    {
         jsonResponse(try value.jsonBytes(), status: status, headers: headers)
     }
 
@@ -21,7 +25,9 @@ extension Response {
         jsonResponse(try encoded.body.get(), status: .ok, headers: headers)
     }
 
-    private static func jsonResponse(_ bytes: some Collection<UInt8>, status: HTTPResponse.Status, headers: HTTPFields) -> Response {
+    private static func jsonResponse(_ bytes: some Collection<UInt8>, status: HTTPResponse.Status, headers: HTTPFields)
+        -> Response
+    {
         jsonResponse(ByteBuffer(bytes: bytes), status: status, headers: headers)
     }
 

@@ -76,7 +76,10 @@ package struct JSONWriter {
             case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
             case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
             default:
-                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 0xF)]])
+                bytes.append(contentsOf: [
+                    UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                    Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 0xF)],
+                ])
             }
             runStart = index + 1
         }
@@ -277,9 +280,9 @@ extension PendingAuthentication: JSONWritable {
     /// the Codable conformance writes (the caller then hands it to `JSONDecoder`, which says why).
     init?(storedJSON bytes: [UInt8]) {
         guard let members = try? JSONMembers(bytes),
-              let challenge = members.string("challenge").flatMap(Base64URL.decode),
-              let allowed = members.strings("allowedCredentialIDs"),
-              let userVerification = members.string("userVerification")
+            let challenge = members.string("challenge").flatMap(Base64URL.decode),
+            let allowed = members.strings("allowedCredentialIDs"),
+            let userVerification = members.string("userVerification")
         else { return nil }
         var allowedIDs: [[UInt8]] = []
         allowedIDs.reserveCapacity(allowed.count)
@@ -288,7 +291,8 @@ extension PendingAuthentication: JSONWritable {
             allowedIDs.append(id)
         }
         // Optional members: absent or null, or a string; anything else is left to the decoder.
-        guard let userHandleText = members.optionalString("userHandle"), let mediation = members.optionalString("mediation")
+        guard let userHandleText = members.optionalString("userHandle"),
+            let mediation = members.optionalString("mediation")
         else { return nil }
         var userHandle: [UInt8]?
         if let userHandleText {

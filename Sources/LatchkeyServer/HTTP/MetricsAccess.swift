@@ -12,7 +12,9 @@ struct MetricsAccess: Sendable {
     /// Throws 404 `metrics.disabled` without a token, 401 `metrics.unauthorized` unless `request` carries it.
     func check(_ request: Request) throws {
         guard let token else {
-            throw APIError(.notFound, code: "metrics.disabled", message: "/metrics is off: start the server with --metrics-token-file")
+            throw APIError(
+                .notFound, code: "metrics.disabled",
+                message: "/metrics is off: start the server with --metrics-token-file")
         }
         let presented = request.headers[.authorization].flatMap { header -> Substring? in
             let parts = header.split(separator: " ", maxSplits: 1)

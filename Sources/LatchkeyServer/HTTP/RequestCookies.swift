@@ -39,11 +39,14 @@ extension Request {
             while pairStart < bytes.endIndex {
                 let pairEnd = bytes[pairStart...].firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex
                 var nameStart = pairStart
-                while nameStart < pairEnd, bytes[nameStart] == UInt8(ascii: " ") || bytes[nameStart] == UInt8(ascii: "\t") {
+                while nameStart < pairEnd,
+                    bytes[nameStart] == UInt8(ascii: " ") || bytes[nameStart] == UInt8(ascii: "\t")
+                {
                     bytes.formIndex(after: &nameStart)
                 }
                 if let equals = bytes[nameStart..<pairEnd].firstIndex(of: UInt8(ascii: "=")), equals > nameStart,
-                   bytes[nameStart..<equals].elementsEqual(name.utf8) {
+                    bytes[nameStart..<equals].elementsEqual(name.utf8)
+                {
                     // `;`, `=` and the skipped spaces are ASCII, so these indices fall on characters of `field`.
                     guard body(field[bytes.index(after: equals)..<pairEnd]) else { return }
                 }

@@ -19,8 +19,11 @@ extension Request {
         // BodyLimitMiddleware has collected the body within the configured limit; this only hands it over.
         let buffer = if let collected = context.collectedBody { collected } else { try await body.collect(upTo: .max) }
         if buffer.readableBytes > 0, let contentType = headers[.contentType]?.lowercased(),
-           Self.formMediaTypes.contains(where: { contentType.hasPrefix($0) }) {
-            throw APIError(.unsupportedMediaType, code: "request.unsupportedMediaType", message: "send the body as Content-Type: application/json")
+            Self.formMediaTypes.contains(where: { contentType.hasPrefix($0) })
+        {
+            throw APIError(
+                .unsupportedMediaType, code: "request.unsupportedMediaType",
+                message: "send the body as Content-Type: application/json")
         }
         return buffer
     }
@@ -32,7 +35,8 @@ extension Request {
     }
 
     /// Decodes the JSON body, or returns nil when there is none.
-    func decodeJSONIfPresent<Value: Decodable>(_ type: Value.Type, context: ServerRequestContext) async throws -> Value? {
+    func decodeJSONIfPresent<Value: Decodable>(_ type: Value.Type, context: ServerRequestContext) async throws -> Value?
+    {
         let buffer = try await bodyBytes(context: context)
         guard buffer.readableBytes > 0 else { return nil }
         return try Self.decode(Value.self, from: buffer)
@@ -40,7 +44,9 @@ extension Request {
 
     /// Decodes the JSON body, or returns nil when there is none: its usual form from its members
     /// (``MembersDecodable``), anything else by `JSONDecoder`, with the same errors as ``decodeJSON(_:context:)``.
-    func decodeJSONIfPresent<Value: MembersDecodable>(_ type: Value.Type, context: ServerRequestContext) async throws -> Value? {
+    func decodeJSONIfPresent<Value: MembersDecodable>(_ type: Value.Type, context: ServerRequestContext) async throws
+        -> Value?
+    {
         let buffer = try await bodyBytes(context: context)
         guard buffer.readableBytes > 0 else { return nil }
         if let members = try? JSONMembers(Array(buffer: buffer)), let value = Value(members: members) { return value }
@@ -68,12 +74,15 @@ extension Request {
         } catch {
             throw APIError.badRequest("request.malformedJSON", "the body is not a JSON object: \(error.description)")
         }
-        guard members["ticket"] != nil else { throw APIError.badRequest("request.missingField", "the body is missing 'ticket'") }
+        guard members["ticket"] != nil else {
+            throw APIError.badRequest("request.missingField", "the body is missing 'ticket'")
+        }
         guard let ticket = members.string("ticket") else {
             throw APIError.badRequest("request.invalidField", "'ticket' must be a string")
         }
         guard let credential = members["credential"] else {
-            throw APIError.badRequest(WebAuthnError.Code.malformedCredential.rawValue, "the body is missing 'credential'")
+            throw APIError.badRequest(
+                WebAuthnError.Code.malformedCredential.rawValue, "the body is missing 'credential'")
         }
         return (TicketedCredential(ticket: ticket, credential: try parse(Array(credential))), members)
     }

@@ -39,7 +39,8 @@ public struct ProcessUsage: Sendable, Equatable {
         let resident = residentNow()
         // The kernel updates the high-water mark lazily: it can trail the resident size read a moment later.
         return ProcessUsage(
-            cpuSeconds: seconds(usage.ru_utime) + seconds(usage.ru_stime), peakResidentBytes: max(peak, resident ?? 0), residentBytes: resident
+            cpuSeconds: seconds(usage.ru_utime) + seconds(usage.ru_stime), peakResidentBytes: max(peak, resident ?? 0),
+            residentBytes: resident
         )
     }
 

@@ -30,12 +30,14 @@ struct RequestObservationMiddleware: RouterMiddleware {
         metrics.recordRequest(route: route, method: request.method.rawValue, status: status)
         let elapsed = ContinuousClock.now - start
         // `.string` keeps each value as it is; an interpolation would copy the path into a new string.
-        context.logger.info("request", metadata: [
-            "http.method": .string(request.method.rawValue),
-            "http.path": .string(request.uri.path),
-            "http.status": .string(String(status)),
-            "duration_ms": .string(String(Double(elapsed.nanoseconds) / 1e6)),
-            "client": .string(clients.clientAddress(of: request, peer: context.remoteAddress)),
-        ])
+        context.logger.info(
+            "request",
+            metadata: [
+                "http.method": .string(request.method.rawValue),
+                "http.path": .string(request.uri.path),
+                "http.status": .string(String(status)),
+                "duration_ms": .string(String(Double(elapsed.nanoseconds) / 1e6)),
+                "client": .string(clients.clientAddress(of: request, peer: context.remoteAddress)),
+            ])
     }
 }

@@ -57,7 +57,9 @@ public final class ServerMetrics: Sendable {
     /// Counts one answered request; `route` is the route's template (`/v1/me/passkeys/{id}`), never the raw path.
     func recordRequest(route: String, method: String, status: Int) {
         Self.cached(requestCounters, RequestSeries(route: route, method: method, status: status)) {
-            CoreMetrics.Counter(label: Self.requestsLabel, dimensions: [("route", route), ("method", method), ("status", String(status))], factory: factory)
+            CoreMetrics.Counter(
+                label: Self.requestsLabel,
+                dimensions: [("route", route), ("method", method), ("status", String(status))], factory: factory)
         }.increment()
     }
 
@@ -65,7 +67,9 @@ public final class ServerMetrics: Sendable {
     func recordCeremony(_ kind: CeremonyKind, succeeded: Bool) {
         let outcome = succeeded ? "success" : "failure"
         Self.cached(ceremonyCounters, kind.rawValue + "/" + outcome) {
-            CoreMetrics.Counter(label: Self.ceremoniesLabel, dimensions: [("kind", kind.rawValue), ("outcome", outcome)], factory: factory)
+            CoreMetrics.Counter(
+                label: Self.ceremoniesLabel, dimensions: [("kind", kind.rawValue), ("outcome", outcome)],
+                factory: factory)
         }.increment()
     }
 

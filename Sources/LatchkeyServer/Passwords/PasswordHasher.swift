@@ -27,7 +27,8 @@ public struct ScryptParameters: Sendable, Hashable, CustomStringConvertible {
     /// Whether the server will run scrypt with these: N from 2^1 to 2^22, r 1–32, p 1–16, at most 1 GiB. A stored
     /// hash naming others is treated as not matching, so a tampered row cannot make the server exhaust memory.
     var isAcceptable: Bool {
-        (1...22).contains(logN) && (1...32).contains(blockSize) && (1...16).contains(parallelization) && memoryByteCount <= 1 << 30
+        (1...22).contains(logN) && (1...32).contains(blockSize) && (1...16).contains(parallelization)
+            && memoryByteCount <= 1 << 30
     }
 
     /// The parameters as stored with a hash: `ln=…,r=…,p=…`.
@@ -48,7 +49,8 @@ public struct PasswordHasher: Sendable {
 
     static let saltByteCount = 16
     static let hashByteCount = 32
-    private static let queue = DispatchQueue(label: "latchkey.password-hashing", qos: .userInitiated, attributes: .concurrent)
+    private static let queue = DispatchQueue(
+        label: "latchkey.password-hashing", qos: .userInitiated, attributes: .concurrent)
 
     /// A hasher making hashes with `parameters`, running at most `concurrency` at once.
     public init(parameters: ScryptParameters, concurrency: Int) {
@@ -127,8 +129,8 @@ public struct PasswordHasher: Sendable {
             values[parts[0]] = value
         }
         guard values.count == 3, let logN = values["ln"], let r = values["r"], let p = values["p"],
-              let salt = Base64URL.decode(String(fields[3])), salt.count >= 8,
-              let hash = Base64URL.decode(String(fields[4])), hash.count == hashByteCount
+            let salt = Base64URL.decode(String(fields[3])), salt.count >= 8,
+            let hash = Base64URL.decode(String(fields[4])), hash.count == hashByteCount
         else { return nil }
         let parameters = ScryptParameters(logN: logN, blockSize: r, parallelization: p)
         guard parameters.isAcceptable else { return nil }

@@ -36,7 +36,8 @@ enum PasswordRules {
         }
         let folded = normalized.lowercased()
         guard !common.contains(folded), folded != username.precomposedStringWithCompatibilityMapping.lowercased() else {
-            throw APIError.badRequest("password.tooCommon", "this password is too common or too easy to guess; choose another")
+            throw APIError.badRequest(
+                "password.tooCommon", "this password is too common or too easy to guess; choose another")
         }
     }
 

@@ -20,7 +20,10 @@ public struct PasswordThrottlePolicy: Sendable, Hashable {
     public var memory: Duration
 
     /// A policy as given; the defaults are 5 free failures, 30 s doubling to at most an hour, records kept a day.
-    public init(freeFailures: Int = 5, baseDelay: Duration = .seconds(30), maximumDelay: Duration = .seconds(3600), memory: Duration = .seconds(86_400)) {
+    public init(
+        freeFailures: Int = 5, baseDelay: Duration = .seconds(30), maximumDelay: Duration = .seconds(3600),
+        memory: Duration = .seconds(86_400)
+    ) {
         self.freeFailures = freeFailures
         self.baseDelay = baseDelay
         self.maximumDelay = maximumDelay
@@ -49,7 +52,10 @@ struct PasswordService: Sendable {
     /// What an unknown account name is verified against (see ``PasswordHasher/dummyHash()``).
     let dummyHash: String
 
-    init(enabled: Bool, parameters: ScryptParameters, concurrency: Int, throttle: PasswordThrottlePolicy, ceremonies: CeremonyService, sessions: SessionAuthenticator) {
+    init(
+        enabled: Bool, parameters: ScryptParameters, concurrency: Int, throttle: PasswordThrottlePolicy,
+        ceremonies: CeremonyService, sessions: SessionAuthenticator
+    ) {
         self.enabled = enabled
         self.hasher = PasswordHasher(parameters: parameters, concurrency: concurrency)
         self.throttle = throttle
@@ -60,7 +66,8 @@ struct PasswordService: Sendable {
 
     var store: any LatchkeyStore { ceremonies.store }
 
-    static let disabled = APIError(.notFound, code: "password.disabled", message: "password sign-in is turned off on this server")
+    static let disabled = APIError(
+        .notFound, code: "password.disabled", message: "password sign-in is turned off on this server")
     /// The one answer to a wrong password and to an unknown account name alike.
     static let invalid = APIError(.unauthorized, code: "password.invalid", message: "the username or password is wrong")
 
@@ -109,8 +116,9 @@ struct PasswordService: Sendable {
         var found: (user: StoredUser, hash: String)?
         // Longer than any password we accept: it cannot match, so the account is not even looked up.
         if PasswordRules.length(password) <= PasswordRules.maximumLength,
-           let user = try await store.user(named: UserNames.normalized(body.username)),
-           let hash = try await store.passwordHash(ofUser: user.id) {
+            let user = try await store.user(named: UserNames.normalized(body.username)),
+            let hash = try await store.passwordHash(ofUser: user.id)
+        {
             found = (user, hash)
         }
         let user = try await verify(password: password, key: key, found: found, now: now)
@@ -121,7 +129,9 @@ struct PasswordService: Sendable {
 
     /// The session response, with the signals and — for an account without a passkey — a conditional
     /// registration ceremony (the automatic passkey upgrade).
-    private func signedIn(_ user: StoredUser, session: StoredSession, token: SessionToken, status: HTTPResponse.Status, now: Date) async throws -> Response {
+    private func signedIn(
+        _ user: StoredUser, session: StoredSession, token: SessionToken, status: HTTPResponse.Status, now: Date
+    ) async throws -> Response {
         let credentials = try await store.credentials(ofUser: user.id)
         var upgrade: RegistrationOptionsResponse?
         if credentials.isEmpty {
@@ -147,11 +157,14 @@ struct PasswordService: Sendable {
     /// account's hash, or the dummy hash when there is no such account or it has no password, so both take the same
     /// time and answer the same 401 `password.invalid`. A failure is counted under `key`; a success clears the
     /// count and rehashes a hash made with other parameters. Call ``checkThrottle(key:now:)`` first.
-    private func verify(password: String, key: String, found: (user: StoredUser, hash: String)?, now: Date) async throws -> StoredUser {
+    private func verify(password: String, key: String, found: (user: StoredUser, hash: String)?, now: Date) async throws
+        -> StoredUser
+    {
         let matches = try await hasher.verify(password, against: found?.hash ?? dummyHash)
         guard matches, let found else {
             let policy = throttle
-            try await store.recordPasswordFailure(key: key, now: now, delay: { failures in policy.delay(afterFailures: failures) })
+            try await store.recordPasswordFailure(
+                key: key, now: now, delay: { failures in policy.delay(afterFailures: failures) })
             throw Self.invalid
         }
         try await store.clearPasswordFailures(key: key)
@@ -178,7 +191,8 @@ struct PasswordService: Sendable {
         let user = caller.user
         if let current = try await store.passwordHash(ofUser: user.id) {
             guard let given = body.currentPassword, !given.isEmpty else {
-                throw APIError.badRequest("password.currentRequired", "changing the password needs the current one (currentPassword)")
+                throw APIError.badRequest(
+                    "password.currentRequired", "changing the password needs the current one (currentPassword)")
             }
             let key = Self.throttleKey(user.name)
             try await checkThrottle(key: key, now: now)

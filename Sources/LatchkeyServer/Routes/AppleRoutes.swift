@@ -20,13 +20,16 @@ struct AppleRoutes: Sendable {
             let apple = try enabled()
             let body = try await request.decodeJSON(AppleSignInRequest.self, context: context)
             let caller = try await sessions.signedIn(request)
-            let outcome = try await apple.signIn(.init(
-                identityToken: body.identityToken, rawNonce: body.rawNonce ?? "", authorizationCode: body.authorizationCode,
-                givenName: body.fullName?.givenName, familyName: body.fullName?.familyName, email: body.email,
-                linkingUserID: caller?.user.id, expectedClientID: body.clientId
-            ))
+            let outcome = try await apple.signIn(
+                .init(
+                    identityToken: body.identityToken, rawNonce: body.rawNonce ?? "",
+                    authorizationCode: body.authorizationCode,
+                    givenName: body.fullName?.givenName, familyName: body.fullName?.familyName, email: body.email,
+                    linkingUserID: caller?.user.id, expectedClientID: body.clientId
+                ))
             return try sessions.signedInResponse(
-                user: outcome.user, session: outcome.session, token: outcome.token, status: outcome.createdUser ? .created : .ok
+                user: outcome.user, session: outcome.session, token: outcome.token,
+                status: outcome.createdUser ? .created : .ok
             )
         }
         routes.post(RouterPath(APIPaths.Apple.notifications)) { request, context in
@@ -39,7 +42,9 @@ struct AppleRoutes: Sendable {
         }
         ceremonyRoutes.get(RouterPath(APIPaths.Apple.authorize)) { request, _ in
             let apple = try enabled()
-            guard let web = apple.configuration.web else { throw APIError.appleDisabled("The Sign in with Apple web flow") }
+            guard let web = apple.configuration.web else {
+                throw APIError.appleDisabled("The Sign in with Apple web flow")
+            }
             // Another site must not start a flow that links its Apple ID to this browser's account (login CSRF).
             guard request.headers[.secFetchSite]?.lowercased() != "cross-site" else { throw APIError.crossOrigin }
             // A signed-in browser links the Apple ID to its account; a stale session just signs in.
@@ -50,15 +55,19 @@ struct AppleRoutes: Sendable {
                 createdAt: now, expiresAt: now.addingTimeInterval(AppleWebFlow.stateLifetime)
             )
             try await apple.store.insertAppleWebState(state)
-            let location = AppleWebFlow.authorizeURL(endpoints: apple.configuration.endpoints, web: web, state: state.state, rawNonce: state.rawNonce)
+            let location = AppleWebFlow.authorizeURL(
+                endpoints: apple.configuration.endpoints, web: web, state: state.state, rawNonce: state.rawNonce)
             var response = Response(status: .found, headers: [.location: location, .cacheControl: "no-store"])
             if sessions.cookies.secure { response.setCookie(AppleWebFlow.bindingCookie(state: state.state)) }
             return response
         }
         ceremonyRoutes.post(RouterPath(APIPaths.Apple.callback)) { request, context in
             let apple = try enabled()
-            guard apple.configuration.web != nil else { throw APIError.appleDisabled("The Sign in with Apple web flow") }
-            let callback = try AppleWebFlow.Callback(fields: try await AppleWebFlow.formFields(request, context: context))
+            guard apple.configuration.web != nil else {
+                throw APIError.appleDisabled("The Sign in with Apple web flow")
+            }
+            let callback = try AppleWebFlow.Callback(
+                fields: try await AppleWebFlow.formFields(request, context: context))
             if sessions.cookies.secure { try AppleWebFlow.checkBinding(request, state: callback.state) }
             let state = try await AppleWebFlow.consume(callback.state, store: apple.store, now: Date())
             if let error = callback.error {
@@ -68,11 +77,12 @@ struct AppleRoutes: Sendable {
             guard let idToken = callback.idToken, let code = callback.code else {
                 throw APIError.badRequest("apple.callbackIncomplete", "Apple's callback carries no code or id_token")
             }
-            let outcome = try await apple.signIn(.init(
-                identityToken: idToken, rawNonce: state.rawNonce, authorizationCode: code,
-                givenName: callback.givenName, familyName: callback.familyName, email: callback.email,
-                linkingUserID: state.userID, requireWebClient: true, requireIssuedNonce: false
-            ))
+            let outcome = try await apple.signIn(
+                .init(
+                    identityToken: idToken, rawNonce: state.rawNonce, authorizationCode: code,
+                    givenName: callback.givenName, familyName: callback.familyName, email: callback.email,
+                    linkingUserID: state.userID, requireWebClient: true, requireIssuedNonce: false
+                ))
             var response = redirect(to: "/")
             response.setCookie(sessions.cookies.session(outcome.token, expiresAt: outcome.session.expiresAt))
             return response

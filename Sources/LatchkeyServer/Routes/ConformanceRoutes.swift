@@ -1,8 +1,8 @@
 import Foundation
 import Hummingbird
-import NIOCore
 import LatchkeyAPI
 import LatchkeyStore
+import NIOCore
 import WebAuthn
 
 /// The FIDO Alliance conformance profile: `POST /attestation/options`, `/attestation/result`,
@@ -90,7 +90,9 @@ struct ConformanceRoutes: Sendable {
     /// The ticket from the ceremony cookie; 400 `ceremony.cookieMissing` without it.
     private func ceremonyTicket(_ request: Request) throws -> String {
         guard let ticket = request.cookie(named: SessionCookies.ceremonyName), !ticket.isEmpty else {
-            throw APIError.badRequest("ceremony.cookieMissing", "no pending ceremony: call the options endpoint first and send its cookie back")
+            throw APIError.badRequest(
+                "ceremony.cookieMissing",
+                "no pending ceremony: call the options endpoint first and send its cookie back")
         }
         return String(ticket)
     }

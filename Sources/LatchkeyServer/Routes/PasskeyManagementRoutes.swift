@@ -24,9 +24,11 @@ struct PasskeyManagementRoutes: Sendable {
             for credential in credentials {
                 passkeys.append(await names.summary(of: credential))
             }
-            return try Response.json(PasskeyList(
-                passkeys: passkeys, signals: try await ceremonies.signals(for: caller.user, credentials: credentials)
-            ))
+            return try Response.json(
+                PasskeyList(
+                    passkeys: passkeys,
+                    signals: try await ceremonies.signals(for: caller.user, credentials: credentials)
+                ))
         }
         routes.patch(RouterPath(APIPaths.Native.passkeys + "/:id")) { request, context in
             let caller = try await sessions.require(request)
@@ -54,7 +56,8 @@ struct PasskeyManagementRoutes: Sendable {
                 case .conflict:
                     throw APIError(
                         .conflict, code: "passkey.lastCredential",
-                        message: "this is the account's last passkey and its only way to sign in; delete the account instead (DELETE \(APIPaths.Native.account))"
+                        message:
+                            "this is the account's last passkey and its only way to sign in; delete the account instead (DELETE \(APIPaths.Native.account))"
                     )
                 default: throw error
                 }
@@ -68,14 +71,18 @@ struct PasskeyManagementRoutes: Sendable {
             switch body?.mediation {
             case nil: break
             case "conditional": preferences.conditional = true
-            default: throw APIError.badRequest("passkey.invalidMediation", "mediation must be \"conditional\" or absent")
+            default:
+                throw APIError.badRequest("passkey.invalidMediation", "mediation must be \"conditional\" or absent")
             }
-            let (ticket, options) = try await ceremonies.beginRegistration(for: .existingUser(caller.user), preferences: preferences)
+            let (ticket, options) = try await ceremonies.beginRegistration(
+                for: .existingUser(caller.user), preferences: preferences)
             return try Response.json(RegistrationOptionsResponse(ticket: ticket, options: options))
         }
         ceremonyRoutes.post(RouterPath(APIPaths.Native.addPasskeyVerify)) { request, context in
             let caller = try await sessions.require(request)
-            let body = try await request.decodeVerifyRequest(context: context) { bytes throws(WebAuthnError) in try RegistrationCredential.parse(bytes) }
+            let body = try await request.decodeVerifyRequest(context: context) { bytes throws(WebAuthnError) in
+                try RegistrationCredential.parse(bytes)
+            }
             let outcome = try await ceremonies.finishRegistration(
                 ticket: body.ticket, credential: body.credential, caller: { caller }, requirePurpose: .addPasskey
             )
@@ -83,7 +90,8 @@ struct PasskeyManagementRoutes: Sendable {
         }
     }
 
-    static let passkeyNotFound = APIError(.notFound, code: "passkey.notFound", message: "the signed-in account has no such passkey")
+    static let passkeyNotFound = APIError(
+        .notFound, code: "passkey.notFound", message: "the signed-in account has no such passkey")
 
     /// Runs a change of one of the caller's credentials; the store's `notFound` becomes 404 `passkey.notFound`.
     private static func passkeyMustExist(_ change: () async throws(StoreError) -> Void) async throws {
@@ -107,7 +115,8 @@ struct PasskeyManagementRoutes: Sendable {
     static func validatedLabel(_ name: String?) throws -> String? {
         guard let name = name?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty else { return nil }
         guard PrintableText.isValid(name, maximumLength: maximumLabelLength) else {
-            throw APIError.badRequest("passkey.invalidName", "a passkey name must be at most \(maximumLabelLength) printable characters")
+            throw APIError.badRequest(
+                "passkey.invalidName", "a passkey name must be at most \(maximumLabelLength) printable characters")
         }
         return name
     }

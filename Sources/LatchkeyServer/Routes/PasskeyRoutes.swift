@@ -15,11 +15,14 @@ struct PasskeyRoutes: Sendable {
             let body = try await request.decodeJSON(RegistrationOptionsRequest.self, context: context)
             let (name, displayName) = try UserNames.validated(name: body.username, displayName: body.displayName)
             try await UserNames.requireAvailable(name, in: ceremonies.store)
-            let (ticket, options) = try await ceremonies.beginRegistration(for: .newUser(name: name, displayName: displayName))
+            let (ticket, options) = try await ceremonies.beginRegistration(
+                for: .newUser(name: name, displayName: displayName))
             return try Response.json(RegistrationOptionsResponse(ticket: ticket, options: options))
         }
         routes.post(RouterPath(APIPaths.Native.registrationVerify)) { request, context in
-            let body = try await request.decodeVerifyRequest(context: context) { bytes throws(WebAuthnError) in try RegistrationCredential.parse(bytes) }
+            let body = try await request.decodeVerifyRequest(context: context) { bytes throws(WebAuthnError) in
+                try RegistrationCredential.parse(bytes)
+            }
             let outcome = try await ceremonies.finishRegistration(
                 ticket: body.ticket, credential: body.credential, caller: { nil }, requirePurpose: .signUp
             )
@@ -30,15 +33,18 @@ struct PasskeyRoutes: Sendable {
             return try Response.json(RegistrationOptionsResponse(ticket: ticket, options: options))
         }
         routes.post(RouterPath(APIPaths.Native.accountCreationVerify)) { request, context in
-            let (body, members) = try await request.decodeVerifyRequestAndMembers(context: context) { bytes throws(WebAuthnError) in
+            let (body, members) = try await request.decodeVerifyRequestAndMembers(context: context) {
+                bytes throws(WebAuthnError) in
                 try RegistrationCredential.parse(bytes)
             }
             guard let username = members.string("username") else {
-                throw APIError.badRequest("request.missingField", "the body needs 'username', the name the sign-up sheet collected")
+                throw APIError.badRequest(
+                    "request.missingField", "the body needs 'username', the name the sign-up sheet collected")
             }
             let naming = try UserNames.validated(name: username, displayName: members.string("displayName"))
             let outcome = try await ceremonies.finishRegistration(
-                ticket: body.ticket, credential: body.credential, caller: { nil }, requirePurpose: .signUp, naming: naming
+                ticket: body.ticket, credential: body.credential, caller: { nil }, requirePurpose: .signUp,
+                naming: naming
             )
             return try await signedIn(outcome, status: .created)
         }
@@ -48,8 +54,12 @@ struct PasskeyRoutes: Sendable {
             return try Response.json(AuthenticationOptionsResponse(ticket: ticket, options: options))
         }
         routes.post(RouterPath(APIPaths.Native.authenticationVerify)) { request, context in
-            let body = try await request.decodeVerifyRequest(context: context) { bytes throws(WebAuthnError) in try AuthenticationCredential.parse(bytes) }
-            return try await signedIn(try await ceremonies.finishAuthentication(ticket: body.ticket, credential: body.credential), status: .ok)
+            let body = try await request.decodeVerifyRequest(context: context) { bytes throws(WebAuthnError) in
+                try AuthenticationCredential.parse(bytes)
+            }
+            return try await signedIn(
+                try await ceremonies.finishAuthentication(ticket: body.ticket, credential: body.credential), status: .ok
+            )
         }
     }
 

@@ -13,16 +13,19 @@ struct PasswordRoutes: Sendable {
     func add(to ceremonyRoutes: RouterGroup<ServerRequestContext>) {
         ceremonyRoutes.post(RouterPath(APIPaths.Native.passwordRegister)) { request, context in
             try passwords.requireEnabled()
-            return try await passwords.register(try await request.decodeJSON(PasswordRegisterRequest.self, context: context))
+            return try await passwords.register(
+                try await request.decodeJSON(PasswordRegisterRequest.self, context: context))
         }
         ceremonyRoutes.post(RouterPath(APIPaths.Native.passwordSignIn)) { request, context in
             try passwords.requireEnabled()
-            return try await passwords.signIn(try await request.decodeJSON(PasswordSignInRequest.self, context: context))
+            return try await passwords.signIn(
+                try await request.decodeJSON(PasswordSignInRequest.self, context: context))
         }
         ceremonyRoutes.put(RouterPath(APIPaths.Native.password)) { request, context in
             try passwords.requireEnabled()
             let caller = try await sessions.require(request)
-            try await passwords.setPassword(try await request.decodeJSON(SetPasswordRequest.self, context: context), caller: caller)
+            try await passwords.setPassword(
+                try await request.decodeJSON(SetPasswordRequest.self, context: context), caller: caller)
             return Response.noContent
         }
         ceremonyRoutes.delete(RouterPath(APIPaths.Native.password)) { request, _ in

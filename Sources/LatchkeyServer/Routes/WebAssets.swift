@@ -24,10 +24,13 @@ struct WebAssets: Sendable {
         for name in names where !name.hasPrefix(".") {
             let url = directory.appendingPathComponent(name)
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue
+            else { continue }
             let data = try Data(contentsOf: url)
             let digest = Array(SHA256.hash(data: data).prefix(16))
-            files[name] = File(body: ByteBuffer(bytes: data), contentType: Self.contentType(of: name), etag: "\"\(Hex.encode(digest))\"")
+            files[name] = File(
+                body: ByteBuffer(bytes: data), contentType: Self.contentType(of: name),
+                etag: "\"\(Hex.encode(digest))\"")
         }
         self.files = files
     }
@@ -42,7 +45,8 @@ struct WebAssets: Sendable {
         for directory in candidateDirectories() {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue,
-               let assets = try? WebAssets(directory: directory) {
+                let assets = try? WebAssets(directory: directory)
+            {
                 return assets
             }
         }

@@ -28,14 +28,18 @@ struct WebPageRoutes: Sendable {
     /// code, no framing; `form-action` also allows Apple's sign-in endpoint for the Sign in with Apple flow.
     static let contentSecurityPolicy = [
         "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",
-        "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "form-action 'self' https://appleid.apple.com",
+        "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'",
+        "form-action 'self' https://appleid.apple.com",
     ].joined(separator: "; ")
 
     /// The headers of every page response: the CSP, `nosniff`, no cross-origin referrer, no framing, and a
     /// browsing-context group of its own.
     static let securityHeaders: HTTPFields = {
         var fields: HTTPFields = [.contentSecurityPolicy: contentSecurityPolicy, .xContentTypeOptions: "nosniff"]
-        let more = [("Referrer-Policy", "same-origin"), ("X-Frame-Options", "DENY"), ("Cross-Origin-Opener-Policy", "same-origin")]
+        let more = [
+            ("Referrer-Policy", "same-origin"), ("X-Frame-Options", "DENY"),
+            ("Cross-Origin-Opener-Policy", "same-origin"),
+        ]
         for (name, value) in more {
             if let name = HTTPField.Name(name) { fields[name] = value }
         }

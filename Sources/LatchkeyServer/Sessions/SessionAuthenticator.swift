@@ -23,10 +23,16 @@ struct SessionAuthenticator: Sendable {
 
     /// A new session for `userID`, with the token to give the client; `credentialID` is the passkey it is made with
     /// (its removal ends the session).
-    func issue(for userID: UUID, credentialID: Data? = nil, now: Date = Date()) -> (session: StoredSession, token: SessionToken) {
+    func issue(for userID: UUID, credentialID: Data? = nil, now: Date = Date()) -> (
+        session: StoredSession, token: SessionToken
+    ) {
         let token = SessionToken.generate()
         let expiresAt = now.addingTimeInterval(TimeInterval(lifetime.components.seconds))
-        return (StoredSession(tokenHash: token.hash, userID: userID, createdAt: now, expiresAt: expiresAt, credentialID: credentialID), token)
+        return (
+            StoredSession(
+                tokenHash: token.hash, userID: userID, createdAt: now, expiresAt: expiresAt, credentialID: credentialID),
+            token
+        )
     }
 
     /// The sign-in answer of every way in (passkeys, Sign in with Apple): the ``SessionResponse`` body for apps, and
@@ -51,22 +57,26 @@ struct SessionAuthenticator: Sendable {
         if let authorization = request.headers[.authorization] {
             let parts = authorization.split(separator: " ", maxSplits: 1)
             guard parts.count == 2, parts[0].lowercased() == "bearer" else {
-                throw APIError(.unauthorized, code: "session.invalid", message: "the Authorization header must be 'Bearer <token>'")
+                throw APIError(
+                    .unauthorized, code: "session.invalid", message: "the Authorization header must be 'Bearer <token>'"
+                )
             }
             presented = (parts[1].drop { $0 == " " }, false)
         } else {
             let values = cookies.sessionValues(in: request).filter { !$0.isEmpty }
             guard let value = values.first else { return nil }
             guard values.count == 1 else {
-                throw APIError(.badRequest, code: "session.ambiguous", message: "the request carries more than one session cookie")
+                throw APIError(
+                    .badRequest, code: "session.ambiguous", message: "the request carries more than one session cookie")
             }
             presented = (value, true)
         }
         guard let token = SessionToken(presented: presented.text),
-              let session = try await store.session(tokenHash: token.hash, now: now),
-              let user = try await store.user(id: session.userID)
+            let session = try await store.session(tokenHash: token.hash, now: now),
+            let user = try await store.user(id: session.userID)
         else {
-            throw APIError(.unauthorized, code: "session.invalid", message: "the session is unknown or has expired; sign in again")
+            throw APIError(
+                .unauthorized, code: "session.invalid", message: "the session is unknown or has expired; sign in again")
         }
         return SignedIn(user: user, session: session, viaCookie: presented.viaCookie)
     }

@@ -23,7 +23,7 @@ struct SessionToken: Sendable {
     /// token is accepted, so none can be told apart from the token in logs or caches keyed by its text.
     init?(presented text: some StringProtocol) {
         guard text.utf8.count == 43, let bytes = Base64URL.decode(text), bytes.count == Self.byteCount,
-              Base64URL.encode(bytes) == text
+            Base64URL.encode(bytes) == text
         else { return nil }
         self.text = String(text)
         self.hash = Data(SHA256.hash(data: bytes))

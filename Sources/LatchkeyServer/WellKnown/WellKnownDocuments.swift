@@ -27,7 +27,9 @@ struct AssetLinkStatement: Codable, Hashable, Sendable {
 
     init(app: AndroidApp) {
         relation = Self.relations
-        target = Target(namespace: "android_app", package_name: app.packageName, sha256_cert_fingerprints: [app.colonSeparatedFingerprint])
+        target = Target(
+            namespace: "android_app", package_name: app.packageName,
+            sha256_cert_fingerprints: [app.colonSeparatedFingerprint])
     }
 }
 

@@ -22,7 +22,11 @@ public enum NameSkeleton {
     static func skeleton(_ text: String) -> String {
         var mapped = String.UnicodeScalarView()
         for scalar in text.decomposedStringWithCanonicalMapping.unicodeScalars {
-            if let prototype = prototypes[scalar.value] { mapped.append(contentsOf: prototype) } else { mapped.append(scalar) }
+            if let prototype = prototypes[scalar.value] {
+                mapped.append(contentsOf: prototype)
+            } else {
+                mapped.append(scalar)
+            }
         }
         return String(mapped).decomposedStringWithCanonicalMapping
     }

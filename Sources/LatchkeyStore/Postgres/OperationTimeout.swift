@@ -52,7 +52,9 @@ enum OperationTimeout {
     ) async throws -> T {
         let expiry = Expiry()
         let task = Task {
-            let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: TimeAmount(limit)) { expiry.expire() }
+            let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: TimeAmount(limit)) {
+                expiry.expire()
+            }
             defer { timer.cancel() }
             return try await operation()
         }
@@ -63,7 +65,7 @@ enum OperationTimeout {
             } onCancel: {
                 task.cancel()
             }
-        } catch where expiry.passed {
+        } catch  where expiry.passed {
             throw StoreError(.unavailable, "PostgreSQL did not answer within \(limit)")
         }
     }

@@ -43,12 +43,15 @@ extension StoreError {
         switch state {
         case "23505":  // unique_violation
             let constraint = info[.constraintName]
-            self = UniqueValue.allCases.first { $0.postgresConstraint == constraint }?.conflict ?? UniqueValue.unknownConflict
+            self =
+                UniqueValue.allCases.first { $0.postgresConstraint == constraint }?.conflict
+                ?? UniqueValue.unknownConflict
         case "23503":  // foreign_key_violation
             self = UniqueValue.missingUser
         case "23502", "23514", "22001", "22003":  // not null, check, string too long, number out of range
             self.init(.invalidRecord, message)
-        case "40001", "40P01", "55P03", "3D000", "3F000":  // serialization, deadlock, lock timeout, no database, no schema
+        // Serialization, deadlock, lock timeout, no database, no schema.
+        case "40001", "40P01", "55P03", "3D000", "3F000":
             self.init(.unavailable, message)
         case _ where ["08", "28", "53", "57"].contains(String(state.prefix(2))):
             // connection, authorisation, resources, operator intervention (shutdown, cancelled statement)

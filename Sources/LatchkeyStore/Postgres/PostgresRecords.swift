@@ -19,9 +19,9 @@ extension StoredUser {
     var postgresInsert: PostgresQuery {
         get throws {
             try """
-                INSERT INTO users (\(unescaped: StoreColumns.user), name_key, name_skeleton)
-                VALUES (\(id), \(userHandle), \(name), \(displayName), \(createdAt), \(nameKey), \(NameSkeleton.of(name)))
-                """
+            INSERT INTO users (\(unescaped: StoreColumns.user), name_key, name_skeleton)
+            VALUES (\(id), \(userHandle), \(name), \(displayName), \(createdAt), \(nameKey), \(NameSkeleton.of(name)))
+            """
         }
     }
 }
@@ -30,7 +30,8 @@ extension StoredCredential {
     /// ``StoreColumns/credential``'s columns, each optional: an account's row has none when the account has no
     /// credentials (``StoreColumns/account(where:)`` is a `LEFT JOIN`).
     typealias PostgresColumns = (
-        Data?, UUID?, Data?, Int64?, Int64?, UUID?, [String]?, Bool?, Bool?, String?, Bool?, Bool?, String?, Date?, Date?
+        Data?, UUID?, Data?, Int64?, Int64?, UUID?, [String]?, Bool?, Bool?, String?, Bool?, Bool?, String?, Date?,
+        Date?
     )
 
     init(postgresRow row: PostgresRow) throws {
@@ -49,7 +50,7 @@ extension StoredCredential {
         ) = columns
         guard let id else { return nil }
         guard let userID, let publicKey, let algorithm, let signCount, let aaguid, let transports, let backupEligible,
-              let backedUp, let attestationFormat, let userVerified, let createdAt
+            let backedUp, let attestationFormat, let userVerified, let createdAt
         else { throw StoreError(.corruptRecord, "a credential row lacks a required column") }
         self.init(
             id: id,
@@ -73,11 +74,11 @@ extension StoredCredential {
     var postgresInsert: PostgresQuery {
         get throws {
             try """
-                INSERT INTO credentials (\(unescaped: StoreColumns.credential))
-                VALUES (\(id), \(userID), \(publicKey), \(Int64(algorithm)), \(Int64(signCount)), \(aaguid), \(transports),
-                        \(backupEligible), \(backedUp), \(attestationFormat), \(userVerified), \(discoverable), \(label),
-                        \(createdAt), \(lastUsedAt))
-                """
+            INSERT INTO credentials (\(unescaped: StoreColumns.credential))
+            VALUES (\(id), \(userID), \(publicKey), \(Int64(algorithm)), \(Int64(signCount)), \(aaguid), \(transports),
+                    \(backupEligible), \(backedUp), \(attestationFormat), \(userVerified), \(discoverable), \(label),
+                    \(createdAt), \(lastUsedAt))
+            """
         }
     }
 }
@@ -92,15 +93,21 @@ extension StoredAccount {
         var credentials: [StoredCredential] = []
         for row in rows {
             let (
-                c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, id, userHandle, name, displayName, createdAt
+                c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, id, userHandle, name, displayName,
+                createdAt
             ) = try row.decode(
-                (Data?, UUID?, Data?, Int64?, Int64?, UUID?, [String]?, Bool?, Bool?, String?, Bool?, Bool?, String?, Date?, Date?,
-                 UUID, Data, String, String, Date).self
+                (
+                    Data?, UUID?, Data?, Int64?, Int64?, UUID?, [String]?, Bool?, Bool?, String?, Bool?, Bool?, String?,
+                    Date?, Date?,
+                    UUID, Data, String, String, Date
+                ).self
             )
             if user == nil {
                 user = StoredUser(postgresColumns: (id, userHandle, name, displayName, createdAt))
             }
-            if let credential = try StoredCredential(postgresColumns: (c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14)) {
+            if let credential = try StoredCredential(
+                postgresColumns: (c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14))
+            {
                 credentials.append(credential)
             }
         }
@@ -118,16 +125,19 @@ extension SpentTicket {
 
 extension StoredSession {
     init(postgresRow row: PostgresRow) throws {
-        let (tokenHash, userID, createdAt, expiresAt, credentialID) = try row.decode((Data, UUID, Date, Date, Data?).self)
-        self.init(tokenHash: tokenHash, userID: userID, createdAt: createdAt, expiresAt: expiresAt, credentialID: credentialID)
+        let (tokenHash, userID, createdAt, expiresAt, credentialID) = try row.decode(
+            (Data, UUID, Date, Date, Data?).self)
+        self.init(
+            tokenHash: tokenHash, userID: userID, createdAt: createdAt, expiresAt: expiresAt, credentialID: credentialID
+        )
     }
 
     var postgresInsert: PostgresQuery {
         get throws {
             try """
-                INSERT INTO sessions (\(unescaped: StoreColumns.session))
-                VALUES (\(tokenHash), \(userID), \(createdAt), \(expiresAt), \(credentialID))
-                """
+            INSERT INTO sessions (\(unescaped: StoreColumns.session))
+            VALUES (\(tokenHash), \(userID), \(createdAt), \(expiresAt), \(credentialID))
+            """
         }
     }
 }

@@ -26,205 +26,219 @@ enum PostgresSchema {
     static let nameSkeletonVersion: Int64 = 5
 
     static let migrations: [Migration] = [
-        Migration(version: 1, name: "users, credentials, ceremonies, sessions", statements: [
-            """
-            CREATE TABLE users (
-                id uuid NOT NULL CONSTRAINT users_pkey PRIMARY KEY,
-                user_handle bytea NOT NULL CONSTRAINT users_user_handle_key UNIQUE
-                    CHECK (octet_length(user_handle) BETWEEN 1 AND 64),
-                name text NOT NULL,
-                name_key text NOT NULL CONSTRAINT users_name_key_key UNIQUE CHECK (name_key <> ''),
-                display_name text NOT NULL,
-                created_at timestamptz NOT NULL
-            )
-            """,
-            """
-            CREATE TABLE credentials (
-                id bytea NOT NULL CONSTRAINT credentials_pkey PRIMARY KEY CHECK (octet_length(id) BETWEEN 1 AND 1023),
-                user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                public_key bytea NOT NULL,
-                algorithm bigint NOT NULL,
-                sign_count bigint NOT NULL CHECK (sign_count BETWEEN 0 AND 4294967295),
-                aaguid uuid NOT NULL,
-                transports text[] NOT NULL,
-                backup_eligible boolean NOT NULL,
-                backed_up boolean NOT NULL,
-                attestation_format text NOT NULL,
-                user_verified boolean NOT NULL,
-                discoverable boolean,
-                label text,
-                created_at timestamptz NOT NULL,
-                last_used_at timestamptz
-            )
-            """,
-            "CREATE INDEX credentials_user_id ON credentials (user_id, created_at)",
-            """
-            CREATE TABLE ceremonies (
-                id text NOT NULL CONSTRAINT ceremonies_pkey PRIMARY KEY,
-                kind text NOT NULL CHECK (kind IN ('registration', 'authentication')),
-                challenge bytea NOT NULL,
-                user_id uuid REFERENCES users(id) ON DELETE CASCADE,
-                payload bytea NOT NULL,
-                created_at timestamptz NOT NULL,
-                expires_at timestamptz NOT NULL
-            )
-            """,
-            "CREATE INDEX ceremonies_user_id ON ceremonies (user_id)",
-            "CREATE INDEX ceremonies_expires_at ON ceremonies (expires_at)",
-            """
-            CREATE TABLE sessions (
-                token_hash bytea NOT NULL CONSTRAINT sessions_pkey PRIMARY KEY CHECK (octet_length(token_hash) = 32),
-                user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                created_at timestamptz NOT NULL,
-                expires_at timestamptz NOT NULL
-            )
-            """,
-            "CREATE INDEX sessions_user_id ON sessions (user_id)",
-            "CREATE INDEX sessions_expires_at ON sessions (expires_at)",
-        ]),
-        Migration(version: 2, name: "Apple links, notification ids, Apple web states", statements: [
-            """
-            CREATE TABLE apple_links (
-                subject text NOT NULL CONSTRAINT apple_links_pkey PRIMARY KEY CHECK (octet_length(subject) BETWEEN 1 AND 255),
-                user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                client_id text NOT NULL CHECK (octet_length(client_id) BETWEEN 1 AND 255),
-                sealed_refresh_token bytea,
-                email text,
-                is_private_email boolean NOT NULL,
-                email_enabled boolean NOT NULL,
-                created_at timestamptz NOT NULL
-            )
-            """,
-            "CREATE INDEX apple_links_user_id ON apple_links (user_id, created_at)",
-            """
-            CREATE TABLE apple_notifications (
-                id text NOT NULL CONSTRAINT apple_notifications_pkey PRIMARY KEY,
-                expires_at timestamptz NOT NULL
-            )
-            """,
-            "CREATE INDEX apple_notifications_expires_at ON apple_notifications (expires_at)",
-            """
-            CREATE TABLE apple_web_states (
-                state text NOT NULL CONSTRAINT apple_web_states_pkey PRIMARY KEY,
-                raw_nonce text NOT NULL,
-                user_id uuid REFERENCES users(id) ON DELETE CASCADE,
-                created_at timestamptz NOT NULL,
-                expires_at timestamptz NOT NULL
-            )
-            """,
-            "CREATE INDEX apple_web_states_user_id ON apple_web_states (user_id)",
-            "CREATE INDEX apple_web_states_expires_at ON apple_web_states (expires_at)",
-        ]),
-        Migration(version: 3, name: "password credentials and throttles", statements: [
-            """
-            CREATE TABLE password_credentials (
-                user_id uuid NOT NULL CONSTRAINT password_credentials_pkey PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
-                hash text NOT NULL CHECK (octet_length(hash) BETWEEN 1 AND 1024),
-                created_at timestamptz NOT NULL,
-                updated_at timestamptz NOT NULL
-            )
-            """,
-            """
-            CREATE TABLE password_throttles (
-                key text NOT NULL CONSTRAINT password_throttles_pkey PRIMARY KEY CHECK (octet_length(key) BETWEEN 1 AND 512),
-                failures bigint NOT NULL CHECK (failures >= 0),
-                next_allowed_at timestamptz NOT NULL,
-                last_failure_at timestamptz NOT NULL
-            )
-            """,
-            "CREATE INDEX password_throttles_last_failure_at ON password_throttles (last_failure_at)",
-        ]),
-        Migration(version: 4, name: "Apple app nonces, Apple identity token uses", statements: [
-            """
-            CREATE TABLE apple_nonces (
-                nonce text NOT NULL CONSTRAINT apple_nonces_pkey PRIMARY KEY,
-                created_at timestamptz NOT NULL,
-                expires_at timestamptz NOT NULL
-            )
-            """,
-            "CREATE INDEX apple_nonces_expires_at ON apple_nonces (expires_at)",
-            """
-            CREATE TABLE apple_token_uses (
-                subject text NOT NULL,
-                nonce_hash text NOT NULL,
-                expires_at timestamptz NOT NULL,
-                CONSTRAINT apple_token_uses_pkey PRIMARY KEY (subject, nonce_hash)
-            )
-            """,
-            "CREATE INDEX apple_token_uses_expires_at ON apple_token_uses (expires_at)",
-        ]),
-        Migration(version: 5, name: "hardening", statements: [
-            "ALTER TABLE sessions ADD COLUMN credential_id bytea REFERENCES credentials(id) ON DELETE CASCADE",
-            "CREATE INDEX sessions_credential_id ON sessions (credential_id)",
-            """
-            CREATE TABLE server_secrets (
-                name text NOT NULL CONSTRAINT server_secrets_pkey PRIMARY KEY,
-                value bytea NOT NULL CHECK (octet_length(value) BETWEEN 16 AND 128)
-            )
-            """,
-            """
-            CREATE TABLE request_counts (
-                key text NOT NULL CONSTRAINT request_counts_pkey PRIMARY KEY CHECK (octet_length(key) BETWEEN 1 AND 512),
-                window_start timestamptz NOT NULL,
-                count bigint NOT NULL CHECK (count >= 1)
-            )
-            """,
-            "CREATE INDEX request_counts_window_start ON request_counts (window_start)",
-            "ALTER TABLE apple_links ADD COLUMN email_verified boolean NOT NULL DEFAULT false",
-            "ALTER TABLE apple_links ADD COLUMN consent_revoked_at timestamptz",
-            "ALTER TABLE users ADD COLUMN name_skeleton text",
-            "CREATE INDEX users_name_skeleton ON users (name_skeleton)",
-        ]),
+        Migration(
+            version: 1, name: "users, credentials, ceremonies, sessions",
+            statements: [
+                """
+                CREATE TABLE users (
+                    id uuid NOT NULL CONSTRAINT users_pkey PRIMARY KEY,
+                    user_handle bytea NOT NULL CONSTRAINT users_user_handle_key UNIQUE
+                        CHECK (octet_length(user_handle) BETWEEN 1 AND 64),
+                    name text NOT NULL,
+                    name_key text NOT NULL CONSTRAINT users_name_key_key UNIQUE CHECK (name_key <> ''),
+                    display_name text NOT NULL,
+                    created_at timestamptz NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE credentials (
+                    id bytea NOT NULL CONSTRAINT credentials_pkey PRIMARY KEY CHECK (octet_length(id) BETWEEN 1 AND 1023),
+                    user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    public_key bytea NOT NULL,
+                    algorithm bigint NOT NULL,
+                    sign_count bigint NOT NULL CHECK (sign_count BETWEEN 0 AND 4294967295),
+                    aaguid uuid NOT NULL,
+                    transports text[] NOT NULL,
+                    backup_eligible boolean NOT NULL,
+                    backed_up boolean NOT NULL,
+                    attestation_format text NOT NULL,
+                    user_verified boolean NOT NULL,
+                    discoverable boolean,
+                    label text,
+                    created_at timestamptz NOT NULL,
+                    last_used_at timestamptz
+                )
+                """,
+                "CREATE INDEX credentials_user_id ON credentials (user_id, created_at)",
+                """
+                CREATE TABLE ceremonies (
+                    id text NOT NULL CONSTRAINT ceremonies_pkey PRIMARY KEY,
+                    kind text NOT NULL CHECK (kind IN ('registration', 'authentication')),
+                    challenge bytea NOT NULL,
+                    user_id uuid REFERENCES users(id) ON DELETE CASCADE,
+                    payload bytea NOT NULL,
+                    created_at timestamptz NOT NULL,
+                    expires_at timestamptz NOT NULL
+                )
+                """,
+                "CREATE INDEX ceremonies_user_id ON ceremonies (user_id)",
+                "CREATE INDEX ceremonies_expires_at ON ceremonies (expires_at)",
+                """
+                CREATE TABLE sessions (
+                    token_hash bytea NOT NULL CONSTRAINT sessions_pkey PRIMARY KEY CHECK (octet_length(token_hash) = 32),
+                    user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    created_at timestamptz NOT NULL,
+                    expires_at timestamptz NOT NULL
+                )
+                """,
+                "CREATE INDEX sessions_user_id ON sessions (user_id)",
+                "CREATE INDEX sessions_expires_at ON sessions (expires_at)",
+            ]),
+        Migration(
+            version: 2, name: "Apple links, notification ids, Apple web states",
+            statements: [
+                """
+                CREATE TABLE apple_links (
+                    subject text NOT NULL CONSTRAINT apple_links_pkey PRIMARY KEY CHECK (octet_length(subject) BETWEEN 1 AND 255),
+                    user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    client_id text NOT NULL CHECK (octet_length(client_id) BETWEEN 1 AND 255),
+                    sealed_refresh_token bytea,
+                    email text,
+                    is_private_email boolean NOT NULL,
+                    email_enabled boolean NOT NULL,
+                    created_at timestamptz NOT NULL
+                )
+                """,
+                "CREATE INDEX apple_links_user_id ON apple_links (user_id, created_at)",
+                """
+                CREATE TABLE apple_notifications (
+                    id text NOT NULL CONSTRAINT apple_notifications_pkey PRIMARY KEY,
+                    expires_at timestamptz NOT NULL
+                )
+                """,
+                "CREATE INDEX apple_notifications_expires_at ON apple_notifications (expires_at)",
+                """
+                CREATE TABLE apple_web_states (
+                    state text NOT NULL CONSTRAINT apple_web_states_pkey PRIMARY KEY,
+                    raw_nonce text NOT NULL,
+                    user_id uuid REFERENCES users(id) ON DELETE CASCADE,
+                    created_at timestamptz NOT NULL,
+                    expires_at timestamptz NOT NULL
+                )
+                """,
+                "CREATE INDEX apple_web_states_user_id ON apple_web_states (user_id)",
+                "CREATE INDEX apple_web_states_expires_at ON apple_web_states (expires_at)",
+            ]),
+        Migration(
+            version: 3, name: "password credentials and throttles",
+            statements: [
+                """
+                CREATE TABLE password_credentials (
+                    user_id uuid NOT NULL CONSTRAINT password_credentials_pkey PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+                    hash text NOT NULL CHECK (octet_length(hash) BETWEEN 1 AND 1024),
+                    created_at timestamptz NOT NULL,
+                    updated_at timestamptz NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE password_throttles (
+                    key text NOT NULL CONSTRAINT password_throttles_pkey PRIMARY KEY CHECK (octet_length(key) BETWEEN 1 AND 512),
+                    failures bigint NOT NULL CHECK (failures >= 0),
+                    next_allowed_at timestamptz NOT NULL,
+                    last_failure_at timestamptz NOT NULL
+                )
+                """,
+                "CREATE INDEX password_throttles_last_failure_at ON password_throttles (last_failure_at)",
+            ]),
+        Migration(
+            version: 4, name: "Apple app nonces, Apple identity token uses",
+            statements: [
+                """
+                CREATE TABLE apple_nonces (
+                    nonce text NOT NULL CONSTRAINT apple_nonces_pkey PRIMARY KEY,
+                    created_at timestamptz NOT NULL,
+                    expires_at timestamptz NOT NULL
+                )
+                """,
+                "CREATE INDEX apple_nonces_expires_at ON apple_nonces (expires_at)",
+                """
+                CREATE TABLE apple_token_uses (
+                    subject text NOT NULL,
+                    nonce_hash text NOT NULL,
+                    expires_at timestamptz NOT NULL,
+                    CONSTRAINT apple_token_uses_pkey PRIMARY KEY (subject, nonce_hash)
+                )
+                """,
+                "CREATE INDEX apple_token_uses_expires_at ON apple_token_uses (expires_at)",
+            ]),
+        Migration(
+            version: 5, name: "hardening",
+            statements: [
+                "ALTER TABLE sessions ADD COLUMN credential_id bytea REFERENCES credentials(id) ON DELETE CASCADE",
+                "CREATE INDEX sessions_credential_id ON sessions (credential_id)",
+                """
+                CREATE TABLE server_secrets (
+                    name text NOT NULL CONSTRAINT server_secrets_pkey PRIMARY KEY,
+                    value bytea NOT NULL CHECK (octet_length(value) BETWEEN 16 AND 128)
+                )
+                """,
+                """
+                CREATE TABLE request_counts (
+                    key text NOT NULL CONSTRAINT request_counts_pkey PRIMARY KEY CHECK (octet_length(key) BETWEEN 1 AND 512),
+                    window_start timestamptz NOT NULL,
+                    count bigint NOT NULL CHECK (count >= 1)
+                )
+                """,
+                "CREATE INDEX request_counts_window_start ON request_counts (window_start)",
+                "ALTER TABLE apple_links ADD COLUMN email_verified boolean NOT NULL DEFAULT false",
+                "ALTER TABLE apple_links ADD COLUMN consent_revoked_at timestamptz",
+                "ALTER TABLE users ADD COLUMN name_skeleton text",
+                "CREATE INDEX users_name_skeleton ON users (name_skeleton)",
+            ]),
         // Pending ceremonies travel sealed in their tickets; the store only remembers which tickets were spent, until
         // they expire. Ceremonies pending at the upgrade are dropped: their clients begin again.
-        Migration(version: 6, name: "spent tickets instead of stored ceremonies", statements: [
-            "DROP TABLE ceremonies",
-            """
-            CREATE TABLE spent_tickets (
-                id text NOT NULL CONSTRAINT spent_tickets_pkey PRIMARY KEY,
-                expires_at timestamptz NOT NULL
-            )
-            """,
-            "CREATE INDEX spent_tickets_expires_at ON spent_tickets (expires_at)",
-        ]),
+        Migration(
+            version: 6, name: "spent tickets instead of stored ceremonies",
+            statements: [
+                "DROP TABLE ceremonies",
+                """
+                CREATE TABLE spent_tickets (
+                    id text NOT NULL CONSTRAINT spent_tickets_pkey PRIMARY KEY,
+                    expires_at timestamptz NOT NULL
+                )
+                """,
+                "CREATE INDEX spent_tickets_expires_at ON spent_tickets (expires_at)",
+            ]),
         // A sign-in's outcome in one round trip: the five of a transaction (BEGIN, spend, compare-and-set, session,
         // COMMIT) become one statement. The function runs in that statement's transaction, so an exception it raises
         // undoes everything it did, the spent ticket included; PostgresStore maps its codes (LK409, LK404, LK422).
-        Migration(version: 7, name: "sign-in commit in one statement", statements: [
-            """
-            CREATE FUNCTION latchkey_commit_authentication(
-                ticket_id text, ticket_expires_at timestamptz,
-                credential bytea, new_sign_count bigint, now_backed_up boolean, used_at timestamptz, previous_sign_count bigint,
-                session_token_hash bytea, session_user_id uuid, session_created_at timestamptz, session_expires_at timestamptz,
-                session_credential_id bytea
-            ) RETURNS boolean LANGUAGE plpgsql AS $function$
-            DECLARE
-                owner uuid;
-            BEGIN
-                INSERT INTO spent_tickets (id, expires_at) VALUES (ticket_id, ticket_expires_at) ON CONFLICT (id) DO NOTHING;
-                IF NOT FOUND THEN
-                    RETURN false;
-                END IF;
-                UPDATE credentials SET sign_count = new_sign_count, backed_up = now_backed_up, last_used_at = used_at
-                    WHERE id = credential AND sign_count = previous_sign_count
-                    RETURNING user_id INTO owner;
-                IF NOT FOUND THEN
-                    IF EXISTS (SELECT 1 FROM credentials WHERE id = credential) THEN
-                        RAISE EXCEPTION 'the sign count moved' USING ERRCODE = 'LK409';
+        Migration(
+            version: 7, name: "sign-in commit in one statement",
+            statements: [
+                """
+                CREATE FUNCTION latchkey_commit_authentication(
+                    ticket_id text, ticket_expires_at timestamptz,
+                    credential bytea, new_sign_count bigint, now_backed_up boolean, used_at timestamptz, previous_sign_count bigint,
+                    session_token_hash bytea, session_user_id uuid, session_created_at timestamptz, session_expires_at timestamptz,
+                    session_credential_id bytea
+                ) RETURNS boolean LANGUAGE plpgsql AS $function$
+                DECLARE
+                    owner uuid;
+                BEGIN
+                    INSERT INTO spent_tickets (id, expires_at) VALUES (ticket_id, ticket_expires_at) ON CONFLICT (id) DO NOTHING;
+                    IF NOT FOUND THEN
+                        RETURN false;
                     END IF;
-                    RAISE EXCEPTION 'the credential does not exist' USING ERRCODE = 'LK404';
-                END IF;
-                IF session_token_hash IS NOT NULL THEN
-                    IF session_user_id IS DISTINCT FROM owner THEN
-                        RAISE EXCEPTION 'the session is for another user' USING ERRCODE = 'LK422';
+                    UPDATE credentials SET sign_count = new_sign_count, backed_up = now_backed_up, last_used_at = used_at
+                        WHERE id = credential AND sign_count = previous_sign_count
+                        RETURNING user_id INTO owner;
+                    IF NOT FOUND THEN
+                        IF EXISTS (SELECT 1 FROM credentials WHERE id = credential) THEN
+                            RAISE EXCEPTION 'the sign count moved' USING ERRCODE = 'LK409';
+                        END IF;
+                        RAISE EXCEPTION 'the credential does not exist' USING ERRCODE = 'LK404';
                     END IF;
-                    INSERT INTO sessions (token_hash, user_id, created_at, expires_at, credential_id)
-                        VALUES (session_token_hash, session_user_id, session_created_at, session_expires_at, session_credential_id);
-                END IF;
-                RETURN true;
-            END
-            $function$
-            """,
-        ]),
+                    IF session_token_hash IS NOT NULL THEN
+                        IF session_user_id IS DISTINCT FROM owner THEN
+                            RAISE EXCEPTION 'the session is for another user' USING ERRCODE = 'LK422';
+                        END IF;
+                        INSERT INTO sessions (token_hash, user_id, created_at, expires_at, credential_id)
+                            VALUES (session_token_hash, session_user_id, session_created_at, session_expires_at, session_credential_id);
+                    END IF;
+                    RETURN true;
+                END
+                $function$
+                """
+            ]),
     ]
 }

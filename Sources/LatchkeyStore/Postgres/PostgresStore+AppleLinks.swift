@@ -6,7 +6,8 @@ import PostgresNIO
 extension PostgresStore {
     public func appleLink(subject: String) async throws(StoreError) -> StoredAppleLink? {
         try await pool { [self] client in
-            try await client.first(Self.selectAppleLink(subject: subject), logger: logger, StoredAppleLink.init(postgresRow:))
+            try await client.first(
+                Self.selectAppleLink(subject: subject), logger: logger, StoredAppleLink.init(postgresRow:))
         }
     }
 
@@ -19,7 +20,9 @@ extension PostgresStore {
         }
     }
 
-    public func commitAppleLink(_ link: StoredAppleLink, creating user: StoredUser?, session: StoredSession?) async throws(StoreError) {
+    public func commitAppleLink(_ link: StoredAppleLink, creating user: StoredUser?, session: StoredSession?)
+        async throws(StoreError)
+    {
         try link.checkCommit(creating: user, session: session)
         try await transaction { [self] connection in
             if let user { try await connection.execute(user.postgresInsert, logger: logger) }
@@ -42,8 +45,12 @@ extension PostgresStore {
                     logger: logger
                 )
             }
-            try await connection.execute("UPDATE apple_links SET consent_revoked_at = NULL WHERE subject = \(subject)", logger: logger)
-            guard let link = try await connection.first(Self.selectAppleLink(subject: subject), logger: logger, StoredAppleLink.init(postgresRow:)) else {
+            try await connection.execute(
+                "UPDATE apple_links SET consent_revoked_at = NULL WHERE subject = \(subject)", logger: logger)
+            guard
+                let link = try await connection.first(
+                    Self.selectAppleLink(subject: subject), logger: logger, StoredAppleLink.init(postgresRow:))
+            else {
                 throw StoreError(.notFound, "the Apple ID is not linked")
             }
             try OutcomeChecks.checkSession(session, owner: link.userID)
@@ -52,27 +59,32 @@ extension PostgresStore {
         }
     }
 
-    public func endAppleLink(subject: String, deletingUserWithoutOtherWayIn: Bool) async throws(StoreError) -> EndedAppleLink? {
+    public func endAppleLink(subject: String, deletingUserWithoutOtherWayIn: Bool) async throws(StoreError)
+        -> EndedAppleLink?
+    {
         try await transaction { [self] connection in
-            guard let link = try await connection.first(
-                "DELETE FROM apple_links WHERE subject = \(subject) RETURNING \(unescaped: StoreColumns.appleLink)",
-                logger: logger, StoredAppleLink.init(postgresRow:)
-            ) else { return nil }
+            guard
+                let link = try await connection.first(
+                    "DELETE FROM apple_links WHERE subject = \(subject) RETURNING \(unescaped: StoreColumns.appleLink)",
+                    logger: logger, StoredAppleLink.init(postgresRow:)
+                )
+            else { return nil }
             let endedSessions = try await connection.execute(
                 "DELETE FROM sessions WHERE user_id = \(link.userID) RETURNING 1", logger: logger
             )
             var deletedUser = false
             if deletingUserWithoutOtherWayIn {
-                deletedUser = try await connection.execute(
-                    """
-                    DELETE FROM users WHERE id = \(link.userID)
-                    AND NOT EXISTS (SELECT 1 FROM credentials WHERE user_id = users.id)
-                    AND NOT EXISTS (SELECT 1 FROM apple_links WHERE user_id = users.id)
-                    AND NOT EXISTS (SELECT 1 FROM password_credentials WHERE user_id = users.id)
-                    RETURNING 1
-                    """,
-                    logger: logger
-                ) > 0
+                deletedUser =
+                    try await connection.execute(
+                        """
+                        DELETE FROM users WHERE id = \(link.userID)
+                        AND NOT EXISTS (SELECT 1 FROM credentials WHERE user_id = users.id)
+                        AND NOT EXISTS (SELECT 1 FROM apple_links WHERE user_id = users.id)
+                        AND NOT EXISTS (SELECT 1 FROM password_credentials WHERE user_id = users.id)
+                        RETURNING 1
+                        """,
+                        logger: logger
+                    ) > 0
             }
             return EndedAppleLink(link: link, endedSessions: endedSessions, deletedUser: deletedUser)
         }
@@ -80,18 +92,22 @@ extension PostgresStore {
 
     public func revokeAppleConsent(subject: String, now: Date) async throws(StoreError) -> Int? {
         try await transaction { [self] connection in
-            guard let userID = try await connection.first(
-                "UPDATE apple_links SET sealed_refresh_token = NULL, consent_revoked_at = \(now) WHERE subject = \(subject) RETURNING user_id",
-                logger: logger, { try $0.decode(UUID.self) }
-            ) else { return nil }
-            return try await connection.execute("DELETE FROM sessions WHERE user_id = \(userID) RETURNING 1", logger: logger)
+            guard
+                let userID = try await connection.first(
+                    "UPDATE apple_links SET sealed_refresh_token = NULL, consent_revoked_at = \(now) WHERE subject = \(subject) RETURNING user_id",
+                    logger: logger, { try $0.decode(UUID.self) }
+                )
+            else { return nil }
+            return try await connection.execute(
+                "DELETE FROM sessions WHERE user_id = \(userID) RETURNING 1", logger: logger)
         }
     }
 
     public func setAppleEmailEnabled(subject: String, enabled: Bool) async throws(StoreError) -> Bool {
         try await pool { [self] client in
             try await client.execute(
-                "UPDATE apple_links SET email_enabled = \(enabled) WHERE subject = \(subject) RETURNING 1", logger: logger
+                "UPDATE apple_links SET email_enabled = \(enabled) WHERE subject = \(subject) RETURNING 1",
+                logger: logger
             ) > 0
         }
     }
@@ -133,8 +149,10 @@ extension PostgresStore {
                 "DELETE FROM apple_web_states WHERE state = \(state) RETURNING \(unescaped: StoreColumns.appleWebState)",
                 logger: logger
             ) { row in
-                let (state, rawNonce, userID, createdAt, expiresAt) = try row.decode((String, String, UUID?, Date, Date).self)
-                return StoredAppleWebState(state: state, rawNonce: rawNonce, userID: userID, createdAt: createdAt, expiresAt: expiresAt)
+                let (state, rawNonce, userID, createdAt, expiresAt) = try row.decode(
+                    (String, String, UUID?, Date, Date).self)
+                return StoredAppleWebState(
+                    state: state, rawNonce: rawNonce, userID: userID, createdAt: createdAt, expiresAt: expiresAt)
             }
         }
         guard let removed else { throw StoreError(.notFound, "no pending Sign in with Apple flow with this state") }
@@ -158,13 +176,17 @@ extension PostgresStore {
         // and the use's primary key decide between concurrent callers.
         try await transaction { [self] connection in
             let seen = try await connection.execute(
-                "SELECT 1 FROM apple_token_uses WHERE subject = \(subject) AND nonce_hash = \(nonceHash)", logger: logger
+                "SELECT 1 FROM apple_token_uses WHERE subject = \(subject) AND nonce_hash = \(nonceHash)",
+                logger: logger
             )
             if seen > 0 { throw AppleTokenUseErrors.replayed }
             if let nonce {
-                guard let nonceExpiry = try await connection.first(
-                    "DELETE FROM apple_nonces WHERE nonce = \(nonce) RETURNING expires_at", logger: logger, { try $0.decode(Date.self) }
-                ) else { throw AppleTokenUseErrors.unknownNonce }
+                guard
+                    let nonceExpiry = try await connection.first(
+                        "DELETE FROM apple_nonces WHERE nonce = \(nonce) RETURNING expires_at", logger: logger,
+                        { try $0.decode(Date.self) }
+                    )
+                else { throw AppleTokenUseErrors.unknownNonce }
                 guard now < nonceExpiry else { throw AppleTokenUseErrors.expiredNonce }
             }
             let inserted = try await connection.execute(
@@ -180,10 +202,14 @@ extension PostgresStore {
 
     public func purgeExpiredAppleRecords(now: Date) async throws(StoreError) -> Int {
         try await transaction { [self] connection in
-            let states = try await connection.execute("DELETE FROM apple_web_states WHERE expires_at <= \(now) RETURNING 1", logger: logger)
-            let ids = try await connection.execute("DELETE FROM apple_notifications WHERE expires_at <= \(now) RETURNING 1", logger: logger)
-            let nonces = try await connection.execute("DELETE FROM apple_nonces WHERE expires_at <= \(now) RETURNING 1", logger: logger)
-            let uses = try await connection.execute("DELETE FROM apple_token_uses WHERE expires_at <= \(now) RETURNING 1", logger: logger)
+            let states = try await connection.execute(
+                "DELETE FROM apple_web_states WHERE expires_at <= \(now) RETURNING 1", logger: logger)
+            let ids = try await connection.execute(
+                "DELETE FROM apple_notifications WHERE expires_at <= \(now) RETURNING 1", logger: logger)
+            let nonces = try await connection.execute(
+                "DELETE FROM apple_nonces WHERE expires_at <= \(now) RETURNING 1", logger: logger)
+            let uses = try await connection.execute(
+                "DELETE FROM apple_token_uses WHERE expires_at <= \(now) RETURNING 1", logger: logger)
             return states + ids + nonces + uses
         }
     }
@@ -195,11 +221,15 @@ extension PostgresStore {
 
 extension StoredAppleLink {
     init(postgresRow row: PostgresRow) throws {
-        let (subject, userID, clientID, sealedRefreshToken, email, isPrivateEmail, emailEnabled, createdAt, emailVerified, consentRevokedAt) =
+        let (
+            subject, userID, clientID, sealedRefreshToken, email, isPrivateEmail, emailEnabled, createdAt,
+            emailVerified, consentRevokedAt
+        ) =
             try row.decode((String, UUID, String, Data?, String?, Bool, Bool, Date, Bool, Date?).self)
         self.init(
             subject: subject, userID: userID, clientID: clientID, sealedRefreshToken: sealedRefreshToken, email: email,
-            isPrivateEmail: isPrivateEmail, emailEnabled: emailEnabled, createdAt: createdAt, emailVerified: emailVerified,
+            isPrivateEmail: isPrivateEmail, emailEnabled: emailEnabled, createdAt: createdAt,
+            emailVerified: emailVerified,
             consentRevokedAt: consentRevokedAt
         )
     }
@@ -207,10 +237,10 @@ extension StoredAppleLink {
     var postgresInsert: PostgresQuery {
         get throws {
             try """
-                INSERT INTO apple_links (\(unescaped: StoreColumns.appleLink))
-                VALUES (\(subject), \(userID), \(clientID), \(sealedRefreshToken), \(email), \(isPrivateEmail), \(emailEnabled),
-                        \(createdAt), \(emailVerified), \(consentRevokedAt))
-                """
+            INSERT INTO apple_links (\(unescaped: StoreColumns.appleLink))
+            VALUES (\(subject), \(userID), \(clientID), \(sealedRefreshToken), \(email), \(isPrivateEmail), \(emailEnabled),
+                    \(createdAt), \(emailVerified), \(consentRevokedAt))
+            """
         }
     }
 }

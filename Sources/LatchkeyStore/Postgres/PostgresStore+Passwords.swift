@@ -12,7 +12,9 @@ extension PostgresStore {
         }
     }
 
-    public func commitPasswordSignUp(_ user: StoredUser, passwordHash: String, session: StoredSession) async throws(StoreError) {
+    public func commitPasswordSignUp(_ user: StoredUser, passwordHash: String, session: StoredSession)
+        async throws(StoreError)
+    {
         try user.validate()
         try PasswordThrottle.validate(hash: passwordHash)
         try session.validate()
@@ -43,7 +45,9 @@ extension PostgresStore {
         }
     }
 
-    public func replacePasswordHash(ofUser userID: UUID, expected: String, with hash: String, now: Date) async throws(StoreError) -> Bool {
+    public func replacePasswordHash(ofUser userID: UUID, expected: String, with hash: String, now: Date)
+        async throws(StoreError) -> Bool
+    {
         try PasswordThrottle.validate(hash: hash)
         return try await pool { [self] client in
             try await client.execute(
@@ -65,13 +69,14 @@ extension PostgresStore {
             )
             guard deleted > 0 else { throw StoreError(.notFound, "the user has no password") }
             guard keepingAnotherWayIn else { return }
-            let others = try await connection.first(
-                """
-                SELECT (SELECT count(*) FROM credentials WHERE user_id = \(userID))
-                     + (SELECT count(*) FROM apple_links WHERE user_id = \(userID))
-                """,
-                logger: logger
-            ) { try $0.decode(Int64.self) } ?? 0
+            let others =
+                try await connection.first(
+                    """
+                    SELECT (SELECT count(*) FROM credentials WHERE user_id = \(userID))
+                         + (SELECT count(*) FROM apple_links WHERE user_id = \(userID))
+                    """,
+                    logger: logger
+                ) { try $0.decode(Int64.self) } ?? 0
             guard others > 0 else { throw StoreError(.conflict, "the password is the user's last way to sign in") }
         }
     }
@@ -79,7 +84,8 @@ extension PostgresStore {
     public func passwordThrottle(key: String) async throws(StoreError) -> PasswordThrottle? {
         try await pool { [self] client in
             try await client.first(
-                "SELECT key, failures, next_allowed_at, last_failure_at FROM password_throttles WHERE key = \(key)", logger: logger,
+                "SELECT key, failures, next_allowed_at, last_failure_at FROM password_throttles WHERE key = \(key)",
+                logger: logger,
                 PasswordThrottle.init(postgresRow:)
             )
         }
@@ -91,16 +97,18 @@ extension PostgresStore {
         try PasswordThrottle.validate(key: key)
         return try await transaction { [self] connection in
             // The upsert takes the row lock, so concurrent failures on any instance count one after another.
-            let failures = try await connection.first(
-                """
-                INSERT INTO password_throttles (key, failures, next_allowed_at, last_failure_at) VALUES (\(key), 1, \(now), \(now))
-                ON CONFLICT (key) DO UPDATE SET failures = password_throttles.failures + 1, last_failure_at = excluded.last_failure_at
-                RETURNING failures
-                """,
-                logger: logger
-            ) { try $0.decode(Int64.self) } ?? 1
+            let failures =
+                try await connection.first(
+                    """
+                    INSERT INTO password_throttles (key, failures, next_allowed_at, last_failure_at) VALUES (\(key), 1, \(now), \(now))
+                    ON CONFLICT (key) DO UPDATE SET failures = password_throttles.failures + 1, last_failure_at = excluded.last_failure_at
+                    RETURNING failures
+                    """,
+                    logger: logger
+                ) { try $0.decode(Int64.self) } ?? 1
             let next = now.addingTimeInterval(delay(Int(failures)))
-            try await connection.execute("UPDATE password_throttles SET next_allowed_at = \(next) WHERE key = \(key)", logger: logger)
+            try await connection.execute(
+                "UPDATE password_throttles SET next_allowed_at = \(next) WHERE key = \(key)", logger: logger)
             return PasswordThrottle(key: key, failures: Int(failures), nextAllowedAt: next, lastFailureAt: now)
         }
     }
@@ -113,7 +121,8 @@ extension PostgresStore {
 
     public func purgePasswordThrottles(lastFailureBefore cutoff: Date) async throws(StoreError) -> Int {
         try await pool { [self] client in
-            try await client.execute("DELETE FROM password_throttles WHERE last_failure_at < \(cutoff) RETURNING 1", logger: logger)
+            try await client.execute(
+                "DELETE FROM password_throttles WHERE last_failure_at < \(cutoff) RETURNING 1", logger: logger)
         }
     }
 }

@@ -7,7 +7,8 @@ extension PostgresStore {
     public func serverSecret(named name: String, candidate: Data) async throws(StoreError) -> Data {
         try await pool { [self] client in
             try await client.execute(
-                "INSERT INTO server_secrets (name, value) VALUES (\(name), \(candidate)) ON CONFLICT (name) DO NOTHING", logger: logger
+                "INSERT INTO server_secrets (name, value) VALUES (\(name), \(candidate)) ON CONFLICT (name) DO NOTHING",
+                logger: logger
             )
             return try await client.first("SELECT value FROM server_secrets WHERE name = \(name)", logger: logger) {
                 try $0.decode(Data.self)
@@ -33,7 +34,8 @@ extension PostgresStore {
 
     public func purgeRequestCounts(before cutoff: Date) async throws(StoreError) -> Int {
         try await pool { [self] client in
-            try await client.execute("DELETE FROM request_counts WHERE window_start < \(cutoff) RETURNING 1", logger: logger)
+            try await client.execute(
+                "DELETE FROM request_counts WHERE window_start < \(cutoff) RETURNING 1", logger: logger)
         }
     }
 }

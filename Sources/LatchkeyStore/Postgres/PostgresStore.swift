@@ -28,7 +28,9 @@ public final class PostgresStore: LatchkeyStore {
     let logger: Logger
 
     /// Makes the store and its (idle) pool. Throws ``StoreError/Code/invalidConfiguration`` for a bad configuration.
-    public init(configuration: Configuration, logger: Logger = Logger(label: "latchkey.store.postgres")) throws(StoreError) {
+    public init(configuration: Configuration, logger: Logger = Logger(label: "latchkey.store.postgres"))
+        throws(StoreError)
+    {
         try configuration.validate()
         self.configuration = configuration
         self.logger = logger
@@ -50,12 +52,14 @@ public final class PostgresStore: LatchkeyStore {
             try await connection.execute("SELECT pg_advisory_xact_lock(\(PostgresSchema.lockKey))", logger: logger)
             if let schema = configuration.schema {
                 // `schema` is a validated plain identifier, so it can be spelled into the statement.
-                try await connection.execute(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
+                try await connection.execute(
+                    PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
             }
             try await connection.execute(PostgresQuery(unsafeSQL: PostgresSchema.createMigrationsTable), logger: logger)
-            let applied = Set(try await connection.all("SELECT version FROM schema_migrations", logger: logger) {
-                try $0.decode(Int64.self)
-            })
+            let applied = Set(
+                try await connection.all("SELECT version FROM schema_migrations", logger: logger) {
+                    try $0.decode(Int64.self)
+                })
             let unknown = applied.subtracting(PostgresSchema.migrations.map(\.version))
             guard unknown.isEmpty else { throw StoreError.newerSchema(unknown.sorted().map { "\($0)" }) }
             for migration in PostgresSchema.migrations where !applied.contains(migration.version) {
@@ -65,9 +69,13 @@ public final class PostgresStore: LatchkeyStore {
                 }
                 if migration.version == PostgresSchema.nameSkeletonVersion {
                     // Existing accounts get their confusables skeleton now (the table is in Swift, not SQL).
-                    let users = try await connection.all("SELECT id, name FROM users", logger: logger) { try $0.decode((UUID, String).self) }
+                    let users = try await connection.all("SELECT id, name FROM users", logger: logger) {
+                        try $0.decode((UUID, String).self)
+                    }
                     for (id, name) in users {
-                        try await connection.execute("UPDATE users SET name_skeleton = \(NameSkeleton.of(name)) WHERE id = \(id)", logger: logger)
+                        try await connection.execute(
+                            "UPDATE users SET name_skeleton = \(NameSkeleton.of(name)) WHERE id = \(id)", logger: logger
+                        )
                     }
                 }
                 try await connection.execute(
@@ -94,7 +102,8 @@ public final class PostgresStore: LatchkeyStore {
     }
 
     public func user(named name: String) async throws(StoreError) -> StoredUser? {
-        try await firstUser("SELECT \(unescaped: StoreColumns.user) FROM users WHERE name_key = \(StoredUser.nameKey(name))")
+        try await firstUser(
+            "SELECT \(unescaped: StoreColumns.user) FROM users WHERE name_key = \(StoredUser.nameKey(name))")
     }
 
     public func user(confusableWith name: String) async throws(StoreError) -> StoredUser? {
@@ -127,17 +136,21 @@ public final class PostgresStore: LatchkeyStore {
 
     public func account(named name: String) async throws(StoreError) -> StoredAccount? {
         let nameKey = StoredUser.nameKey(name)
-        return try await account("\(unescaped: StoreColumns.accountSelect)u.name_key = \(nameKey)\(unescaped: StoreColumns.accountOrder)")
+        return try await account(
+            "\(unescaped: StoreColumns.accountSelect)u.name_key = \(nameKey)\(unescaped: StoreColumns.accountOrder)")
     }
 
     public func account(ofCredential id: Data) async throws(StoreError) -> StoredAccount? {
         try await account(
-            try "\(unescaped: StoreColumns.accountSelect)u.id = (SELECT user_id FROM credentials WHERE id = \(id))\(unescaped: StoreColumns.accountOrder)"
+            try
+                "\(unescaped: StoreColumns.accountSelect)u.id = (SELECT user_id FROM credentials WHERE id = \(id))\(unescaped: StoreColumns.accountOrder)"
         )
     }
 
     /// An account with its credentials, in one statement (``StoreColumns/account(where:)``).
-    private func account(_ query: @autoclosure @escaping @Sendable () throws -> PostgresQuery) async throws(StoreError) -> StoredAccount? {
+    private func account(_ query: @autoclosure @escaping @Sendable () throws -> PostgresQuery) async throws(StoreError)
+        -> StoredAccount?
+    {
         try await pool { [logger] client in
             try StoredAccount(postgresRows: try await client.all(query(), logger: logger) { $0 })
         }
@@ -174,22 +187,26 @@ public final class PostgresStore: LatchkeyStore {
             _ = try await connection.execute("SELECT 1 FROM users WHERE id = \(userID) FOR UPDATE", logger: logger)
             if let spared {
                 try await connection.execute(
-                    "UPDATE sessions SET credential_id = NULL WHERE token_hash = \(spared) AND credential_id = \(id)", logger: logger
+                    "UPDATE sessions SET credential_id = NULL WHERE token_hash = \(spared) AND credential_id = \(id)",
+                    logger: logger
                 )
             }
-            let others = try await connection.first(
-                """
-                SELECT (SELECT count(*) FROM credentials WHERE user_id = \(userID) AND id <> \(id))
-                     + (SELECT count(*) FROM apple_links WHERE user_id = \(userID))
-                     + (SELECT count(*) FROM password_credentials WHERE user_id = \(userID))
-                """,
-                logger: logger
-            ) { try $0.decode(Int64.self) } ?? 0
+            let others =
+                try await connection.first(
+                    """
+                    SELECT (SELECT count(*) FROM credentials WHERE user_id = \(userID) AND id <> \(id))
+                         + (SELECT count(*) FROM apple_links WHERE user_id = \(userID))
+                         + (SELECT count(*) FROM password_credentials WHERE user_id = \(userID))
+                    """,
+                    logger: logger
+                ) { try $0.decode(Int64.self) } ?? 0
             let deleted = try await connection.execute(
                 "DELETE FROM credentials WHERE id = \(id) AND user_id = \(userID) RETURNING 1", logger: logger
             )
             guard deleted > 0 else { throw StoreError(.notFound, "the user has no such credential") }
-            guard others > 0 || !keepingAnotherWayIn else { throw StoreError(.conflict, "the credential is the user's last way to sign in") }
+            guard others > 0 || !keepingAnotherWayIn else {
+                throw StoreError(.conflict, "the credential is the user's last way to sign in")
+            }
         }
     }
 
@@ -259,7 +276,8 @@ public final class PostgresStore: LatchkeyStore {
     }
 
     public func commitRegistration(
-        spending ticket: SpentTicket, _ credential: StoredCredential, creating user: StoredUser?, session: StoredSession?
+        spending ticket: SpentTicket, _ credential: StoredCredential, creating user: StoredUser?,
+        session: StoredSession?
     ) async throws(StoreError) -> Bool {
         try ticket.validate()
         try OutcomeChecks.checkRegistration(credential, creating: user, session: session)
@@ -318,8 +336,11 @@ public final class PostgresStore: LatchkeyStore {
 
     // MARK: Access
 
-    private func firstUser(_ query: @autoclosure @escaping @Sendable () throws -> PostgresQuery) async throws(StoreError) -> StoredUser? {
-        try await pool { [self] client in try await client.first(query(), logger: logger, StoredUser.init(postgresRow:)) }
+    private func firstUser(_ query: @autoclosure @escaping @Sendable () throws -> PostgresQuery)
+        async throws(StoreError) -> StoredUser?
+    {
+        try await pool { [self] client in try await client.first(query(), logger: logger, StoredUser.init(postgresRow:))
+        }
     }
 
     /// Runs a `… RETURNING 1` change that must touch a row; throws ``StoreError/Code/notFound`` with `message` otherwise.
@@ -332,9 +353,12 @@ public final class PostgresStore: LatchkeyStore {
 
     /// Statements on pooled connections, within ``Configuration/operationTimeout``; any error becomes a ``StoreError``.
     @discardableResult
-    func pool<T: Sendable>(_ body: @escaping @Sendable (PostgresClient) async throws -> T) async throws(StoreError) -> T {
+    func pool<T: Sendable>(_ body: @escaping @Sendable (PostgresClient) async throws -> T) async throws(StoreError) -> T
+    {
         do {
-            return try await OperationTimeout.run(limit: configuration.operationTimeout) { [client] in try await body(client) }
+            return try await OperationTimeout.run(limit: configuration.operationTimeout) { [client] in
+                try await body(client)
+            }
         } catch {
             throw StoreError(postgres: error)
         }

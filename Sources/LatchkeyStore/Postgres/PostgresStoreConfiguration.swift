@@ -77,7 +77,9 @@ extension PostgresStore {
         /// Whether `host` names the loopback interface: `localhost`, an address in `127.0.0.0/8`, or `::1`.
         static func isLoopback(_ host: String) -> Bool {
             let host = host.lowercased()
-            if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" || host == "0:0:0:0:0:0:0:1" { return true }
+            if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" || host == "0:0:0:0:0:0:0:1" {
+                return true
+            }
             let octets = host.split(separator: ".", omittingEmptySubsequences: false)
             return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
         }
@@ -93,7 +95,10 @@ extension PostgresStore {
         /// of range, a pool without connections, a minimum outside 0…maximum or a keep-alive interval that is not positive.
         func validate() throws(StoreError) {
             if let schema, !Self.isPlainIdentifier(schema) {
-                throw StoreError(.invalidConfiguration, "schema '\(schema)' must be lower-case letters, digits and _ (at most 63, not starting with a digit)")
+                throw StoreError(
+                    .invalidConfiguration,
+                    "schema '\(schema)' must be lower-case letters, digits and _ (at most 63, not starting with a digit)"
+                )
             }
             guard (1...65535).contains(port) else {
                 throw StoreError(.invalidConfiguration, "port \(port) is out of range")
@@ -103,7 +108,8 @@ extension PostgresStore {
             }
             if let minimumConnections, !(0...maximumConnections).contains(minimumConnections) {
                 throw StoreError(
-                    .invalidConfiguration, "minimumConnections (\(minimumConnections)) must be from 0 to maximumConnections (\(maximumConnections))"
+                    .invalidConfiguration,
+                    "minimumConnections (\(minimumConnections)) must be from 0 to maximumConnections (\(maximumConnections))"
                 )
             }
             if let keepAliveInterval, keepAliveInterval <= .zero {
@@ -115,7 +121,8 @@ extension PostgresStore {
         }
 
         static func isPlainIdentifier(_ name: String) -> Bool {
-            guard let first = name.unicodeScalars.first, name.unicodeScalars.count <= 63, !("0"..."9").contains(first) else {
+            guard let first = name.unicodeScalars.first, name.unicodeScalars.count <= 63, !("0"..."9").contains(first)
+            else {
                 return false
             }
             return name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
@@ -129,7 +136,8 @@ extension PostgresStore {
                 case .require: .require(.makeClientConfiguration())
                 }
             var configuration = PostgresClient.Configuration(
-                host: host, port: port, username: username, password: password, database: database, tls: tlsConfiguration
+                host: host, port: port, username: username, password: password, database: database,
+                tls: tlsConfiguration
             )
             configuration.options.maximumConnections = maximumConnections
             configuration.options.minimumConnections = minimumConnections ?? maximumConnections

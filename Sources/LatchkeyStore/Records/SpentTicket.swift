@@ -47,11 +47,14 @@ enum URLSafeID {
     static func validate(_ id: String, maximumLength: Int = 128, what: String) throws(StoreError) {
         // By UTF-8 byte: any byte of a non-ASCII character is at least 0x80, so it fails every range here.
         let urlSafe = id.utf8.allSatisfy { byte in
-            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
+                || byte == UInt8(ascii: "_")
         }
         guard (1...maximumLength).contains(id.utf8.count), urlSafe else {
-            throw StoreError(.invalidRecord, "\(what) must be 1 to \(maximumLength) URL-safe characters (A-Z a-z 0-9 - _)")
+            throw StoreError(
+                .invalidRecord, "\(what) must be 1 to \(maximumLength) URL-safe characters (A-Z a-z 0-9 - _)")
         }
     }
 }

@@ -58,8 +58,11 @@ public struct StoredAppleLink: Sendable, Hashable {
     /// Throws ``StoreError/Code/invalidRecord`` unless the link can be stored.
     func validate() throws(StoreError) {
         guard (1...Self.maximumIdentifierLength).contains(subject.utf8.count),
-              (1...Self.maximumIdentifierLength).contains(clientID.utf8.count) else {
-            throw StoreError(.invalidRecord, "an Apple link needs a subject and a client ID of 1 to \(Self.maximumIdentifierLength) bytes")
+            (1...Self.maximumIdentifierLength).contains(clientID.utf8.count)
+        else {
+            throw StoreError(
+                .invalidRecord,
+                "an Apple link needs a subject and a client ID of 1 to \(Self.maximumIdentifierLength) bytes")
         }
     }
 }

@@ -72,7 +72,8 @@ public struct StoredCredential: Sendable, Hashable, Codable {
     /// Throws ``StoreError/Code/invalidRecord`` unless the credential can be stored.
     func validate() throws(StoreError) {
         guard (1...Self.maximumIDLength).contains(id.count) else {
-            throw StoreError(.invalidRecord, "a credential id must be 1 to \(Self.maximumIDLength) bytes, not \(id.count)")
+            throw StoreError(
+                .invalidRecord, "a credential id must be 1 to \(Self.maximumIDLength) bytes, not \(id.count)")
         }
         guard !publicKey.isEmpty else {
             throw StoreError(.invalidRecord, "a credential public key must not be empty")

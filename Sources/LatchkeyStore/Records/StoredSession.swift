@@ -32,7 +32,9 @@ public struct StoredSession: Sendable, Hashable, Codable {
     /// Throws ``StoreError/Code/invalidRecord`` unless the session can be stored.
     func validate() throws(StoreError) {
         guard tokenHash.count == Self.tokenHashLength else {
-            throw StoreError(.invalidRecord, "a session token hash must be \(Self.tokenHashLength) bytes (SHA-256), not \(tokenHash.count)")
+            throw StoreError(
+                .invalidRecord,
+                "a session token hash must be \(Self.tokenHashLength) bytes (SHA-256), not \(tokenHash.count)")
         }
     }
 }

@@ -40,7 +40,8 @@ public struct StoredUser: Sendable, Hashable, Codable {
     /// Throws ``StoreError/Code/invalidRecord`` unless the user can be stored.
     func validate() throws(StoreError) {
         guard (1...Self.maximumHandleLength).contains(userHandle.count) else {
-            throw StoreError(.invalidRecord, "a user handle must be 1 to \(Self.maximumHandleLength) bytes, not \(userHandle.count)")
+            throw StoreError(
+                .invalidRecord, "a user handle must be 1 to \(Self.maximumHandleLength) bytes, not \(userHandle.count)")
         }
         guard !nameKey.isEmpty else {
             throw StoreError(.invalidRecord, "a user name must not be empty")

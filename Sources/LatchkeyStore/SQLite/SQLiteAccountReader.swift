@@ -82,11 +82,13 @@ private final class ReadConnection: @unchecked Sendable {
 
     func account(_ key: SQLiteAccountReader.Key) throws(StoreError) -> StoredAccount? {
         let statement = try prepared(key)
-        let bound = switch key {
-        case .nameKey(let nameKey): sqlite3_bind_text(statement, 1, nameKey, -1, SQLITE_TRANSIENT)
-        case .credentialID(let id): id.withUnsafeBytes { Self.bindBlob($0, to: statement) }
-        case .userID(let id): withUnsafeBytes(of: id.uuid) { Self.bindBlob($0, to: statement) }  // GRDB's form of a UUID
-        }
+        let bound =
+            switch key {
+            case .nameKey(let nameKey): sqlite3_bind_text(statement, 1, nameKey, -1, SQLITE_TRANSIENT)
+            case .credentialID(let id): id.withUnsafeBytes { Self.bindBlob($0, to: statement) }
+            // GRDB's form of a UUID.
+            case .userID(let id): withUnsafeBytes(of: id.uuid) { Self.bindBlob($0, to: statement) }
+            }
         defer {
             sqlite3_reset(statement)
             sqlite3_clear_bindings(statement)
@@ -100,7 +102,9 @@ private final class ReadConnection: @unchecked Sendable {
                 guard stepped == SQLITE_DONE else { throw SQLiteRawConnection.error(stepped, handle) }
                 break
             }
-            if user == nil { user = try StoredUser(sqliteStatement: statement, at: Int32(StoreColumns.credentialCount)) }
+            if user == nil {
+                user = try StoredUser(sqliteStatement: statement, at: Int32(StoreColumns.credentialCount))
+            }
             // An account without credentials is one row of NULL credential columns.
             if sqlite3_column_type(statement, 0) != SQLITE_NULL {
                 credentials.append(try StoredCredential(sqliteStatement: statement))
@@ -120,7 +124,8 @@ private final class ReadConnection: @unchecked Sendable {
 
     /// Binds `bytes` as a blob (a zero-length blob needs a non-null pointer to bind as a blob, not as NULL).
     private static func bindBlob(_ bytes: UnsafeRawBufferPointer, to statement: OpaquePointer) -> Int32 {
-        sqlite3_bind_blob(statement, 1, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), SQLITE_TRANSIENT)
+        sqlite3_bind_blob(
+            statement, 1, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), SQLITE_TRANSIENT)
     }
 }
 
@@ -129,7 +134,9 @@ private let SQLITE_TRANSIENT = unsafeBitCast(OpaquePointer(bitPattern: -1), to: 
 
 /// A column of the current row, through GRDB's conversion; ``StoreError/Code/corruptRecord`` when it is NULL or of
 /// a type the conversion refuses.
-private func column<Value: StatementColumnConvertible>(_ statement: OpaquePointer, _ index: Int32, as type: Value.Type = Value.self) throws(StoreError) -> Value {
+private func column<Value: StatementColumnConvertible>(
+    _ statement: OpaquePointer, _ index: Int32, as type: Value.Type = Value.self
+) throws(StoreError) -> Value {
     guard let value = Value(sqliteStatement: statement, index: index) else {
         throw StoreError(.corruptRecord, "a stored row cannot be read: column \(index) is not a \(Value.self)")
     }
@@ -137,7 +144,9 @@ private func column<Value: StatementColumnConvertible>(_ statement: OpaquePointe
 }
 
 /// A column that may be NULL.
-private func optionalColumn<Value: StatementColumnConvertible>(_ statement: OpaquePointer, _ index: Int32, as type: Value.Type = Value.self) throws(StoreError) -> Value? {
+private func optionalColumn<Value: StatementColumnConvertible>(
+    _ statement: OpaquePointer, _ index: Int32, as type: Value.Type = Value.self
+) throws(StoreError) -> Value? {
     sqlite3_column_type(statement, index) == SQLITE_NULL ? nil : try column(statement, index, as: Value.self)
 }
 

@@ -52,10 +52,12 @@ final class SQLiteCheckpointer: Sendable {
 
     /// Opens the checkpointer's connection and starts its thread; false, doing nothing, when it already runs.
     func start() throws(StoreError) -> Bool {
-        guard running.withLock({ running in
-            defer { running = true }
-            return !running
-        }) else { return false }
+        guard
+            running.withLock({ running in
+                defer { running = true }
+                return !running
+            })
+        else { return false }
         let handle: OpaquePointer
         do throws(StoreError) {
             handle = try SQLiteRawConnection.open(path, flags: SQLITE_OPEN_READWRITE)
@@ -150,7 +152,10 @@ private struct ThreadConnection: @unchecked Sendable {
 }
 
 /// SQLite's WAL hook: `context` is the unretained ``SQLiteCheckpointer``.
-private func walHook(_ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ database: UnsafePointer<CChar>?, _ frames: Int32) -> Int32 {
+private func walHook(
+    _ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ database: UnsafePointer<CChar>?,
+    _ frames: Int32
+) -> Int32 {
     guard let context, let connection else { return SQLITE_OK }
     Unmanaged<SQLiteCheckpointer>.fromOpaque(context).takeUnretainedValue().committed(on: connection, logFrames: frames)
     return SQLITE_OK

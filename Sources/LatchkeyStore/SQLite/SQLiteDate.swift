@@ -24,11 +24,15 @@ struct SQLiteDate: DatabaseValueConvertible, StatementColumnConvertible, Sendabl
     /// does), UTC. Nil outside the years 1–9999, whose text has another width (GRDB's formatter writes those).
     var text: String? {
         // The same double arithmetic as Foundation's formatter (ICU's UDate is milliseconds since 1970).
-        let milliseconds = Int64(((date.timeIntervalSinceReferenceDate + Self.referenceDateOffset) * 1000 + 0.5).rounded(.down))
+        let milliseconds = Int64(
+            ((date.timeIntervalSinceReferenceDate + Self.referenceDateOffset) * 1000 + 0.5).rounded(.down))
         let (days, inDay) = Self.floorDivision(milliseconds, Self.millisecondsPerDay)
         let (year, month, day) = Self.civilDate(daysSince1970: days)
         guard (1...9999).contains(year) else { return nil }
-        let hour = inDay / 3_600_000, minute = inDay / 60_000 % 60, second = inDay / 1000 % 60, millisecond = inDay % 1000
+        let hour = inDay / 3_600_000
+        let minute = inDay / 60_000 % 60
+        let second = inDay / 1000 % 60
+        let millisecond = inDay % 1000
         // One allocation, the string's own (the text is longer than a small string's 15 bytes).
         return String(unsafeUninitializedCapacity: Self.textLength) { buffer in
             var end = 0
@@ -63,7 +67,9 @@ struct SQLiteDate: DatabaseValueConvertible, StatementColumnConvertible, Sendabl
     }
 
     init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        if sqlite3_column_type(sqliteStatement, index) == SQLITE_TEXT, let text = sqlite3_column_text(sqliteStatement, index) {
+        if sqlite3_column_type(sqliteStatement, index) == SQLITE_TEXT,
+            let text = sqlite3_column_text(sqliteStatement, index)
+        {
             let count = Int(sqlite3_column_bytes(sqliteStatement, index))
             if let date = Self.parse(UnsafeBufferPointer(start: text, count: count)) {
                 self.init(date)
@@ -96,11 +102,13 @@ struct SQLiteDate: DatabaseValueConvertible, StatementColumnConvertible, Sendabl
             return value
         }
         guard let year = field(4, then: UInt8(ascii: "-")), let month = field(2, then: UInt8(ascii: "-")),
-              let day = field(2, then: UInt8(ascii: " ")), let hour = field(2, then: UInt8(ascii: ":")),
-              let minute = field(2, then: UInt8(ascii: ":")), let second = field(2, then: UInt8(ascii: ".")),
-              let millisecond = field(3, then: nil) else { return nil }
+            let day = field(2, then: UInt8(ascii: " ")), let hour = field(2, then: UInt8(ascii: ":")),
+            let minute = field(2, then: UInt8(ascii: ":")), let second = field(2, then: UInt8(ascii: ".")),
+            let millisecond = field(3, then: nil)
+        else { return nil }
         guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
-              hour < 24, minute < 60, second < 60 else { return nil }
+            hour < 24, minute < 60, second < 60
+        else { return nil }
         let days = daysSince1970(year: year, month: month, day: day)
         let seconds = Double(days * 86_400 + hour * 3_600 + minute * 60 + second) + Double(millisecond) / 1000
         return Date(timeIntervalSince1970: seconds)

@@ -21,7 +21,9 @@ extension StoreError {
         let message = error.message ?? "\(error.resultCode)"
         switch error.extendedResultCode {
         case .SQLITE_CONSTRAINT_UNIQUE, .SQLITE_CONSTRAINT_PRIMARYKEY:
-            self = UniqueValue.allCases.first { message.hasSuffix(": " + $0.sqliteColumn) }?.conflict ?? UniqueValue.unknownConflict
+            self =
+                UniqueValue.allCases.first { message.hasSuffix(": " + $0.sqliteColumn) }?.conflict
+                ?? UniqueValue.unknownConflict
             return
         case .SQLITE_CONSTRAINT_FOREIGNKEY:
             self = UniqueValue.missingUser
@@ -36,7 +38,8 @@ extension StoreError {
             break
         }
         switch error.resultCode {
-        case .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_CANTOPEN, .SQLITE_IOERR, .SQLITE_FULL, .SQLITE_READONLY, .SQLITE_PERM:
+        case .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_CANTOPEN, .SQLITE_IOERR, .SQLITE_FULL, .SQLITE_READONLY,
+            .SQLITE_PERM:
             self.init(.unavailable, "SQLite: \(message)")
         case .SQLITE_CORRUPT, .SQLITE_NOTADB:
             self.init(.unavailable, "SQLite database file is damaged or not a database: \(message)")

@@ -27,8 +27,10 @@ extension StoredCredential {
     var sqliteArguments: StatementArguments {
         get throws(StoreError) {
             [
-                id, userID, publicKey, Int64(algorithm), Int64(signCount), aaguid, try SQLiteTransports.encode(transports),
-                backupEligible, backedUp, attestationFormat, userVerified, discoverable, label, SQLiteDate(createdAt), lastUsedAt.map(SQLiteDate.init),
+                id, userID, publicKey, Int64(algorithm), Int64(signCount), aaguid,
+                try SQLiteTransports.encode(transports),
+                backupEligible, backedUp, attestationFormat, userVerified, discoverable, label, SQLiteDate(createdAt),
+                lastUsedAt.map(SQLiteDate.init),
             ]
         }
     }
@@ -84,7 +86,8 @@ enum SQLiteTransports {
         for item in inner.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
             guard item.count >= 2, item.first == UInt8(ascii: "\""), item.last == UInt8(ascii: "\"") else { return nil }
             let text = item.dropFirst().dropLast()
-            guard text.allSatisfy({ $0 >= 0x20 && $0 < 0x7f && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else { return nil }
+            guard text.allSatisfy({ $0 >= 0x20 && $0 < 0x7f && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") })
+            else { return nil }
             values.append(String(decoding: text, as: UTF8.self))
         }
         return values

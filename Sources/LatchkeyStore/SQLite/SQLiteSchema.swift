@@ -22,8 +22,10 @@ enum SQLiteSchema {
             try db.execute(sql: v5Hardening)
             // Existing accounts get their confusables skeleton now (the table is in Swift, not SQL).
             for row in try Row.fetchAll(db, sql: "SELECT id, name FROM users") {
-                let id: UUID = row["id"], name: String = row["name"]
-                try db.execute(sql: "UPDATE users SET name_skeleton = ? WHERE id = ?", arguments: [NameSkeleton.of(name), id])
+                let id: UUID = row["id"]
+                let name: String = row["name"]
+                try db.execute(
+                    sql: "UPDATE users SET name_skeleton = ? WHERE id = ?", arguments: [NameSkeleton.of(name), id])
             }
         }
         migrator.registerMigration("v6: spent tickets instead of stored ceremonies") { db in
@@ -74,7 +76,7 @@ enum SQLiteSchema {
         while true {
             do {
                 return try body()
-            } catch where attempt < attempts && isRace(error) {
+            } catch  where attempt < attempts && isRace(error) {
                 Thread.sleep(forTimeInterval: 0.02 * Double(attempt))
                 attempt += 1
             }

@@ -18,7 +18,9 @@ extension SQLiteStore {
         }
     }
 
-    public func commitAppleLink(_ link: StoredAppleLink, creating user: StoredUser?, session: StoredSession?) async throws(StoreError) {
+    public func commitAppleLink(_ link: StoredAppleLink, creating user: StoredUser?, session: StoredSession?)
+        async throws(StoreError)
+    {
         try link.checkCommit(creating: user, session: session)
         try await write { db in
             if let user { try Self.insert(user, into: db) }
@@ -41,7 +43,8 @@ extension SQLiteStore {
                     arguments: [sealedRefreshToken, clientID, subject]
                 )
             }
-            try db.execute(sql: "UPDATE apple_links SET consent_revoked_at = NULL WHERE subject = ?", arguments: [subject])
+            try db.execute(
+                sql: "UPDATE apple_links SET consent_revoked_at = NULL WHERE subject = ?", arguments: [subject])
             guard let link = try Self.fetchAppleLink(db, subject: subject) else {
                 throw StoreError(.notFound, "the Apple ID is not linked")
             }
@@ -51,11 +54,16 @@ extension SQLiteStore {
         }
     }
 
-    public func endAppleLink(subject: String, deletingUserWithoutOtherWayIn: Bool) async throws(StoreError) -> EndedAppleLink? {
+    public func endAppleLink(subject: String, deletingUserWithoutOtherWayIn: Bool) async throws(StoreError)
+        -> EndedAppleLink?
+    {
         try await write { db in
-            guard let link = try Row.fetchOne(
-                db, sql: "DELETE FROM apple_links WHERE subject = ? RETURNING \(StoreColumns.appleLink)", arguments: [subject]
-            ).map(StoredAppleLink.init(sqliteRow:)) else { return nil }
+            guard
+                let link = try Row.fetchOne(
+                    db, sql: "DELETE FROM apple_links WHERE subject = ? RETURNING \(StoreColumns.appleLink)",
+                    arguments: [subject]
+                ).map(StoredAppleLink.init(sqliteRow:))
+            else { return nil }
             try db.execute(sql: "DELETE FROM sessions WHERE user_id = ?", arguments: [link.userID])
             let endedSessions = db.changesCount
             var deletedUser = false
@@ -77,10 +85,14 @@ extension SQLiteStore {
 
     public func revokeAppleConsent(subject: String, now: Date) async throws(StoreError) -> Int? {
         try await write { db in
-            guard let userID = try UUID.fetchOne(
-                db, sql: "UPDATE apple_links SET sealed_refresh_token = NULL, consent_revoked_at = ? WHERE subject = ? RETURNING user_id",
-                arguments: [now, subject]
-            ) else { return nil }
+            guard
+                let userID = try UUID.fetchOne(
+                    db,
+                    sql:
+                        "UPDATE apple_links SET sealed_refresh_token = NULL, consent_revoked_at = ? WHERE subject = ? RETURNING user_id",
+                    arguments: [now, subject]
+                )
+            else { return nil }
             try db.execute(sql: "DELETE FROM sessions WHERE user_id = ?", arguments: [userID])
             return db.changesCount
         }
@@ -88,14 +100,16 @@ extension SQLiteStore {
 
     public func setAppleEmailEnabled(subject: String, enabled: Bool) async throws(StoreError) -> Bool {
         try await write { db in
-            try db.execute(sql: "UPDATE apple_links SET email_enabled = ? WHERE subject = ?", arguments: [enabled, subject])
+            try db.execute(
+                sql: "UPDATE apple_links SET email_enabled = ? WHERE subject = ?", arguments: [enabled, subject])
             return db.changesCount > 0
         }
     }
 
     public func appleNotificationSeen(id: String) async throws(StoreError) -> Bool {
         try await read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM apple_notifications WHERE id = ?)", arguments: [id]) ?? false
+            try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM apple_notifications WHERE id = ?)", arguments: [id]) ?? false
         }
     }
 
@@ -122,7 +136,8 @@ extension SQLiteStore {
     public func consumeAppleWebState(_ state: String, now: Date) async throws(StoreError) -> StoredAppleWebState {
         let removed = try await write { db in
             try Row.fetchOne(
-                db, sql: "DELETE FROM apple_web_states WHERE state = ? RETURNING \(StoreColumns.appleWebState)", arguments: [state]
+                db, sql: "DELETE FROM apple_web_states WHERE state = ? RETURNING \(StoreColumns.appleWebState)",
+                arguments: [state]
             ).map { row in
                 StoredAppleWebState(
                     state: try row.decode(forColumn: "state"), rawNonce: try row.decode(forColumn: "raw_nonce"),
@@ -150,19 +165,23 @@ extension SQLiteStore {
     ) async throws(StoreError) {
         // Any throw rolls the transaction back, so a refused use changes nothing.
         try await write { db in
-            let seen = try Bool.fetchOne(
-                db, sql: "SELECT EXISTS (SELECT 1 FROM apple_token_uses WHERE subject = ? AND nonce_hash = ?)",
-                arguments: [subject, nonceHash]
-            ) ?? false
+            let seen =
+                try Bool.fetchOne(
+                    db, sql: "SELECT EXISTS (SELECT 1 FROM apple_token_uses WHERE subject = ? AND nonce_hash = ?)",
+                    arguments: [subject, nonceHash]
+                ) ?? false
             if seen { throw AppleTokenUseErrors.replayed }
             if let nonce {
-                guard let nonceExpiry = try Date.fetchOne(
-                    db, sql: "DELETE FROM apple_nonces WHERE nonce = ? RETURNING expires_at", arguments: [nonce]
-                ) else { throw AppleTokenUseErrors.unknownNonce }
+                guard
+                    let nonceExpiry = try Date.fetchOne(
+                        db, sql: "DELETE FROM apple_nonces WHERE nonce = ? RETURNING expires_at", arguments: [nonce]
+                    )
+                else { throw AppleTokenUseErrors.unknownNonce }
                 guard now < nonceExpiry else { throw AppleTokenUseErrors.expiredNonce }
             }
             try db.execute(
-                sql: "INSERT INTO apple_token_uses (subject, nonce_hash, expires_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                sql:
+                    "INSERT INTO apple_token_uses (subject, nonce_hash, expires_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                 arguments: [subject, nonceHash, expiresAt]
             )
             guard db.changesCount > 0 else { throw AppleTokenUseErrors.replayed }
@@ -178,8 +197,10 @@ extension SQLiteStore {
     }
 
     private static func fetchAppleLink(_ db: Database, subject: String) throws -> StoredAppleLink? {
-        try Row.fetchOne(db, sql: "SELECT \(StoreColumns.appleLink) FROM apple_links WHERE subject = ?", arguments: [subject])
-            .map(StoredAppleLink.init(sqliteRow:))
+        try Row.fetchOne(
+            db, sql: "SELECT \(StoreColumns.appleLink) FROM apple_links WHERE subject = ?", arguments: [subject]
+        )
+        .map(StoredAppleLink.init(sqliteRow:))
     }
 }
 
@@ -201,6 +222,9 @@ extension StoredAppleLink {
 
     /// For `INSERT INTO apple_links (\(StoreColumns.appleLink))`.
     var sqliteArguments: StatementArguments {
-        [subject, userID, clientID, sealedRefreshToken, email, isPrivateEmail, emailEnabled, createdAt, emailVerified, consentRevokedAt]
+        [
+            subject, userID, clientID, sealedRefreshToken, email, isPrivateEmail, emailEnabled, createdAt,
+            emailVerified, consentRevokedAt,
+        ]
     }
 }

@@ -10,7 +10,9 @@ extension SQLiteStore {
         }
     }
 
-    public func commitPasswordSignUp(_ user: StoredUser, passwordHash: String, session: StoredSession) async throws(StoreError) {
+    public func commitPasswordSignUp(_ user: StoredUser, passwordHash: String, session: StoredSession)
+        async throws(StoreError)
+    {
         try user.validate()
         try PasswordThrottle.validate(hash: passwordHash)
         try session.validate()
@@ -38,7 +40,9 @@ extension SQLiteStore {
         }
     }
 
-    public func replacePasswordHash(ofUser userID: UUID, expected: String, with hash: String, now: Date) async throws(StoreError) -> Bool {
+    public func replacePasswordHash(ofUser userID: UUID, expected: String, with hash: String, now: Date)
+        async throws(StoreError) -> Bool
+    {
         try PasswordThrottle.validate(hash: hash)
         return try await write { db in
             try db.execute(
@@ -54,13 +58,14 @@ extension SQLiteStore {
             try db.execute(sql: "DELETE FROM password_credentials WHERE user_id = ?", arguments: [userID])
             guard db.changesCount > 0 else { throw StoreError(.notFound, "the user has no password") }
             guard keepingAnotherWayIn else { return }
-            let others = try Int.fetchOne(
-                db,
-                sql: """
-                    SELECT (SELECT count(*) FROM credentials WHERE user_id = ?) + (SELECT count(*) FROM apple_links WHERE user_id = ?)
-                    """,
-                arguments: [userID, userID]
-            ) ?? 0
+            let others =
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT (SELECT count(*) FROM credentials WHERE user_id = ?) + (SELECT count(*) FROM apple_links WHERE user_id = ?)
+                        """,
+                    arguments: [userID, userID]
+                ) ?? 0
             // Throwing rolls the delete back.
             guard others > 0 else { throw StoreError(.conflict, "the password is the user's last way to sign in") }
         }
@@ -69,7 +74,8 @@ extension SQLiteStore {
     public func passwordThrottle(key: String) async throws(StoreError) -> PasswordThrottle? {
         try await read { db in
             try Row.fetchOne(
-                db, sql: "SELECT key, failures, next_allowed_at, last_failure_at FROM password_throttles WHERE key = ?", arguments: [key]
+                db, sql: "SELECT key, failures, next_allowed_at, last_failure_at FROM password_throttles WHERE key = ?",
+                arguments: [key]
             ).map(PasswordThrottle.init(sqliteRow:))
         }
     }
@@ -79,17 +85,19 @@ extension SQLiteStore {
     ) async throws(StoreError) -> PasswordThrottle {
         try PasswordThrottle.validate(key: key)
         return try await write { db in
-            let failures = try Int.fetchOne(
-                db,
-                sql: """
-                    INSERT INTO password_throttles (key, failures, next_allowed_at, last_failure_at) VALUES (?, 1, ?, ?)
-                    ON CONFLICT (key) DO UPDATE SET failures = failures + 1, last_failure_at = excluded.last_failure_at
-                    RETURNING failures
-                    """,
-                arguments: [key, now, now]
-            ) ?? 1
+            let failures =
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        INSERT INTO password_throttles (key, failures, next_allowed_at, last_failure_at) VALUES (?, 1, ?, ?)
+                        ON CONFLICT (key) DO UPDATE SET failures = failures + 1, last_failure_at = excluded.last_failure_at
+                        RETURNING failures
+                        """,
+                    arguments: [key, now, now]
+                ) ?? 1
             let next = now.addingTimeInterval(delay(failures))
-            try db.execute(sql: "UPDATE password_throttles SET next_allowed_at = ? WHERE key = ?", arguments: [next, key])
+            try db.execute(
+                sql: "UPDATE password_throttles SET next_allowed_at = ? WHERE key = ?", arguments: [next, key])
             return PasswordThrottle(key: key, failures: failures, nextAllowedAt: next, lastFailureAt: now)
         }
     }
@@ -109,7 +117,8 @@ extension PasswordThrottle {
     init(sqliteRow row: Row) throws {
         self.init(
             key: try row.decode(forColumn: "key"), failures: try row.decode(forColumn: "failures"),
-            nextAllowedAt: try row.decode(forColumn: "next_allowed_at"), lastFailureAt: try row.decode(forColumn: "last_failure_at")
+            nextAllowedAt: try row.decode(forColumn: "next_allowed_at"),
+            lastFailureAt: try row.decode(forColumn: "last_failure_at")
         )
     }
 }

@@ -19,11 +19,13 @@ extension SQLiteStore {
     /// Each batch commits on its own: a purge that fails part-way keeps what it deleted, and the next pass deletes the
     /// rest. Rows that expire while it runs may or may not be deleted by this pass.
     func purge(
-        _ table: String, key: [String] = ["rowid"], where condition: String, _ cutoff: some DatabaseValueConvertible & Sendable
+        _ table: String, key: [String] = ["rowid"], where condition: String,
+        _ cutoff: some DatabaseValueConvertible & Sendable
     ) async throws(StoreError) -> Int {
         let columns = key.joined(separator: ", ")
         let row = key.count == 1 ? columns : "(\(columns))"  // a row value for a key of several columns
-        let sql = "DELETE FROM \(table) WHERE \(row) IN (SELECT \(columns) FROM \(table) WHERE \(condition) LIMIT \(Self.purgeBatch))"
+        let sql =
+            "DELETE FROM \(table) WHERE \(row) IN (SELECT \(columns) FROM \(table) WHERE \(condition) LIMIT \(Self.purgeBatch))"
         var deleted = 0
         while true {
             let batch = try await write { db in

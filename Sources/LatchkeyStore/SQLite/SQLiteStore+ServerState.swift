@@ -6,8 +6,11 @@ import GRDB
 extension SQLiteStore {
     public func serverSecret(named name: String, candidate: Data) async throws(StoreError) -> Data {
         try await write { db in
-            try db.execute(sql: "INSERT INTO server_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING", arguments: [name, candidate])
-            return try Data.fetchOne(db, sql: "SELECT value FROM server_secrets WHERE name = ?", arguments: [name]) ?? candidate
+            try db.execute(
+                sql: "INSERT INTO server_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+                arguments: [name, candidate])
+            return try Data.fetchOne(db, sql: "SELECT value FROM server_secrets WHERE name = ?", arguments: [name])
+                ?? candidate
         }
     }
 
@@ -15,13 +18,14 @@ extension SQLiteStore {
         let windowStart = now.addingTimeInterval(-window)
         return try await write { db in
             try Int.fetchOne(
-                db.cachedStatement(sql: """
-                    INSERT INTO request_counts (key, window_start, count) VALUES (?, ?, 1)
-                    ON CONFLICT (key) DO UPDATE SET
-                        count = CASE WHEN request_counts.window_start <= ? THEN 1 ELSE request_counts.count + 1 END,
-                        window_start = CASE WHEN request_counts.window_start <= ? THEN excluded.window_start ELSE request_counts.window_start END
-                    RETURNING count
-                    """),
+                db.cachedStatement(
+                    sql: """
+                        INSERT INTO request_counts (key, window_start, count) VALUES (?, ?, 1)
+                        ON CONFLICT (key) DO UPDATE SET
+                            count = CASE WHEN request_counts.window_start <= ? THEN 1 ELSE request_counts.count + 1 END,
+                            window_start = CASE WHEN request_counts.window_start <= ? THEN excluded.window_start ELSE request_counts.window_start END
+                        RETURNING count
+                        """),
                 arguments: [key, now, windowStart, windowStart]
             ) ?? 1
         }

@@ -43,12 +43,14 @@ public final class SQLiteStore: LatchkeyStore {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw StoreError(.unavailable, "cannot create the directory \(directory.path): \(error.localizedDescription)")
+            throw StoreError(
+                .unavailable, "cannot create the directory \(directory.path): \(error.localizedDescription)")
         }
         // Only the server's user may read the file (sessions, credentials, sealed Apple tokens); SQLite gives its
         // -wal and -shm files the database file's mode. An existing file keeps the mode its owner gave it.
         if !FileManager.default.fileExists(atPath: path),
-           !FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) {
+            !FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        {
             throw StoreError(.unavailable, "cannot create the database file \(path)")
         }
         var configuration = Configuration()
@@ -165,7 +167,9 @@ public final class SQLiteStore: LatchkeyStore {
             var arguments = StatementArguments(skeletons)
             arguments += [key]
             return try Row.fetchOne(
-                db, sql: "SELECT \(StoreColumns.user) FROM users WHERE name_skeleton IN (\(marks)) AND name_key <> ? LIMIT 1",
+                db,
+                sql:
+                    "SELECT \(StoreColumns.user) FROM users WHERE name_skeleton IN (\(marks)) AND name_key <> ? LIMIT 1",
                 arguments: arguments
             ).map(StoredUser.init(sqliteRow:))
         }
@@ -216,7 +220,8 @@ public final class SQLiteStore: LatchkeyStore {
         try await write { db in
             if let spared {
                 try db.execute(
-                    sql: "UPDATE sessions SET credential_id = NULL WHERE token_hash = ? AND credential_id = ?", arguments: [spared, id]
+                    sql: "UPDATE sessions SET credential_id = NULL WHERE token_hash = ? AND credential_id = ?",
+                    arguments: [spared, id]
                 )
             }
             try Self.requireChange(
@@ -230,14 +235,16 @@ public final class SQLiteStore: LatchkeyStore {
 
     /// Throws ``StoreError/Code/conflict`` unless `userID` has a credential other than `credentialID`, an Apple link or a password.
     private static func requireAnotherWayIn(_ db: Database, besides credentialID: Data, of userID: UUID) throws {
-        let others = try Int.fetchOne(
-            db.cachedStatement(sql: """
-                SELECT (SELECT count(*) FROM credentials WHERE user_id = ? AND id <> ?)
-                     + (SELECT count(*) FROM apple_links WHERE user_id = ?)
-                     + (SELECT count(*) FROM password_credentials WHERE user_id = ?)
-                """),
-            arguments: [userID, credentialID, userID, userID]
-        ) ?? 0
+        let others =
+            try Int.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT (SELECT count(*) FROM credentials WHERE user_id = ? AND id <> ?)
+                             + (SELECT count(*) FROM apple_links WHERE user_id = ?)
+                             + (SELECT count(*) FROM password_credentials WHERE user_id = ?)
+                        """),
+                arguments: [userID, credentialID, userID, userID]
+            ) ?? 0
         guard others > 0 else { throw StoreError(.conflict, "the credential is the user's last way to sign in") }
     }
 
@@ -254,8 +261,10 @@ public final class SQLiteStore: LatchkeyStore {
 
     /// Records `ticket` as spent in the caller's transaction; false when it was spent already.
     private static func spend(_ ticket: SpentTicket, in db: Database) throws -> Bool {
-        try db.cachedStatement(sql: "INSERT INTO spent_tickets (id, expires_at) VALUES (?, ?) ON CONFLICT (expires_at, id) DO NOTHING")
-            .execute(arguments: [ticket.id, SQLiteDate(ticket.expiresAt)])
+        try db.cachedStatement(
+            sql: "INSERT INTO spent_tickets (id, expires_at) VALUES (?, ?) ON CONFLICT (expires_at, id) DO NOTHING"
+        )
+        .execute(arguments: [ticket.id, SQLiteDate(ticket.expiresAt)])
         return db.changesCount > 0
     }
 
@@ -269,7 +278,8 @@ public final class SQLiteStore: LatchkeyStore {
     public func session(tokenHash: Data, now: Date) async throws(StoreError) -> StoredSession? {
         try await read { db in
             try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT \(StoreColumns.session) FROM sessions WHERE token_hash = ? AND expires_at > ?"),
+                db.cachedStatement(
+                    sql: "SELECT \(StoreColumns.session) FROM sessions WHERE token_hash = ? AND expires_at > ?"),
                 arguments: [tokenHash, SQLiteDate(now)]
             ).map(StoredSession.init(sqliteRow:))
         }
@@ -308,7 +318,8 @@ public final class SQLiteStore: LatchkeyStore {
     }
 
     public func commitRegistration(
-        spending ticket: SpentTicket, _ credential: StoredCredential, creating user: StoredUser?, session: StoredSession?
+        spending ticket: SpentTicket, _ credential: StoredCredential, creating user: StoredUser?,
+        session: StoredSession?
     ) async throws(StoreError) -> Bool {
         try ticket.validate()
         try OutcomeChecks.checkRegistration(credential, creating: user, session: session)
@@ -334,14 +345,18 @@ public final class SQLiteStore: LatchkeyStore {
         return try await write { db in
             guard try Self.spend(ticket, in: db) else { return false }
             let owner = try UUID.fetchOne(
-                db.cachedStatement(sql: """
-                    UPDATE credentials SET sign_count = ?, backed_up = ?, last_used_at = ?
-                    WHERE id = ? AND sign_count = ? RETURNING user_id
-                    """),
+                db.cachedStatement(
+                    sql: """
+                        UPDATE credentials SET sign_count = ?, backed_up = ?, last_used_at = ?
+                        WHERE id = ? AND sign_count = ? RETURNING user_id
+                        """),
                 arguments: [Int64(newSignCount), backedUp, SQLiteDate(usedAt), credentialID, Int64(previousSignCount)]
             )
             guard let owner else {
-                let exists = try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM credentials WHERE id = ?"), arguments: [credentialID]) != nil
+                let exists =
+                    try Int.fetchOne(
+                        db.cachedStatement(sql: "SELECT 1 FROM credentials WHERE id = ?"), arguments: [credentialID])
+                    != nil
                 throw exists ? OutcomeChecks.signCountMoved : OutcomeChecks.credentialMissing
             }
             try OutcomeChecks.checkSession(session, owner: owner)
@@ -353,13 +368,18 @@ public final class SQLiteStore: LatchkeyStore {
     // MARK: Statements shared by several calls
 
     static func insert(_ user: StoredUser, into db: Database) throws {
-        try db.cachedStatement(sql: "INSERT INTO users (\(StoreColumns.user), name_key, name_skeleton) VALUES (?, ?, ?, ?, ?, ?, ?)")
-            .execute(arguments: user.sqliteArguments)
+        try db.cachedStatement(
+            sql: "INSERT INTO users (\(StoreColumns.user), name_key, name_skeleton) VALUES (?, ?, ?, ?, ?, ?, ?)"
+        )
+        .execute(arguments: user.sqliteArguments)
     }
 
     private static func insert(_ credential: StoredCredential, into db: Database) throws {
-        try db.cachedStatement(sql: "INSERT INTO credentials (\(StoreColumns.credential)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-            .execute(arguments: try credential.sqliteArguments)
+        try db.cachedStatement(
+            sql:
+                "INSERT INTO credentials (\(StoreColumns.credential)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        )
+        .execute(arguments: try credential.sqliteArguments)
     }
 
     static func insert(_ session: StoredSession, into db: Database) throws {
@@ -375,10 +395,14 @@ public final class SQLiteStore: LatchkeyStore {
         guard db.changesCount > 0 else { throw StoreError(.notFound, message) }
     }
 
-    private func fetchUser(where condition: String, _ value: some DatabaseValueConvertible & Sendable) async throws(StoreError) -> StoredUser? {
+    private func fetchUser(where condition: String, _ value: some DatabaseValueConvertible & Sendable)
+        async throws(StoreError) -> StoredUser?
+    {
         try await read { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(StoreColumns.user) FROM users WHERE \(condition)"), arguments: [value])
-                .map(StoredUser.init(sqliteRow:))
+            try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT \(StoreColumns.user) FROM users WHERE \(condition)"), arguments: [value]
+            )
+            .map(StoredUser.init(sqliteRow:))
         }
     }
 

@@ -52,7 +52,9 @@ struct CredentialFileFormat: Codable, Sendable {
         do {
             let plaintext = try JSONEncoder().encode(credentials)
             let box = try AES.GCM.seal(plaintext, using: key, authenticating: associatedData(keyCheck: check))
-            guard let combined = box.combined else { throw CredentialFileError.io(path: path, reason: "AES-GCM gave no output") }
+            guard let combined = box.combined else {
+                throw CredentialFileError.io(path: path, reason: "AES-GCM gave no output")
+            }
             let file = CredentialFileFormat(
                 format: formatName, version: currentVersion, keyDerivation: keyDerivation,
                 keyCheck: Base64URLBytes(check), sealed: Base64URLBytes(Array(combined))
@@ -68,7 +70,8 @@ struct CredentialFileFormat: Codable, Sendable {
     /// Reads the header of a credential file.
     static func header(of bytes: [UInt8], path: String) throws(CredentialFileError) -> CredentialFileFormat {
         guard let file = try? JSONDecoder().decode(CredentialFileFormat.self, from: Data(bytes)),
-              file.format == formatName else {
+            file.format == formatName
+        else {
             throw .corrupted(path: path, reason: "not a Latchkey credential file")
         }
         guard file.version <= currentVersion else { throw .unsupportedVersion(path: path, version: file.version) }
@@ -93,7 +96,9 @@ struct CredentialFileFormat: Codable, Sendable {
     }
 
     private static func keyCheck(for key: SymmetricKey) -> [UInt8] {
-        Array(HMAC<SHA256>.authenticationCode(for: Array("latchkey credential store key check".utf8), using: key).prefix(16))
+        Array(
+            HMAC<SHA256>.authenticationCode(for: Array("latchkey credential store key check".utf8), using: key).prefix(
+                16))
     }
 
     private static func associatedData(keyCheck: [UInt8]) -> [UInt8] {

@@ -85,18 +85,22 @@ public actor EncryptedFileCredentialStore: CredentialStore {
         switch keySource {
         case .passphrase(let passphrase, let parameters):
             let salt = RelyingParty.generateChallenge(byteCount: 16)
-            return try remember(.scrypt(salt: salt, parameters: parameters), derive(passphrase, salt: salt, parameters: parameters))
+            return try remember(
+                .scrypt(salt: salt, parameters: parameters), derive(passphrase, salt: salt, parameters: parameters))
         case .keyFile(let keyPath):
             return try remember(.keyFile, StoreKeyFile.loadOrCreate(at: keyPath))
         }
     }
 
     /// The key for an existing file written with `derivation`.
-    private func existingKey(for derivation: CredentialFileFormat.KeyDerivation) throws(CredentialFileError) -> SymmetricKey {
+    private func existingKey(for derivation: CredentialFileFormat.KeyDerivation) throws(CredentialFileError)
+        -> SymmetricKey
+    {
         if let cachedKey, cachedKey.derivation == derivation { return cachedKey.key }
         switch (keySource, derivation.method) {
         case (.passphrase(let passphrase, _), "scrypt"):
-            guard let salt = derivation.salt?.bytes, let n = derivation.n, let r = derivation.r, let p = derivation.p else {
+            guard let salt = derivation.salt?.bytes, let n = derivation.n, let r = derivation.r, let p = derivation.p
+            else {
                 throw .corrupted(path: path, reason: "the scrypt salt or parameters are missing")
             }
             let parameters = Scrypt.Parameters(cost: n, blockSize: r, parallelization: p)
@@ -112,7 +116,9 @@ public actor EncryptedFileCredentialStore: CredentialStore {
         }
     }
 
-    private func derive(_ passphrase: String, salt: [UInt8], parameters: Scrypt.Parameters) throws(CredentialFileError) -> SymmetricKey {
+    private func derive(_ passphrase: String, salt: [UInt8], parameters: Scrypt.Parameters) throws(CredentialFileError)
+        -> SymmetricKey
+    {
         do {
             let bytes = try Scrypt.deriveKey(
                 passphrase: Array(passphrase.utf8), salt: salt, parameters: parameters, outputByteCount: 32

@@ -47,7 +47,7 @@ public struct KeychainCredentialStore: CredentialStore {
         if try keychain.update(account: account, data: data) { return }
         do {
             try keychain.add(account: account, data: data)
-        } catch where error.status == KeychainStoreError.duplicateItem {
+        } catch  where error.status == KeychainStoreError.duplicateItem {
             // Added by someone else between the update and the add: replace it.
             guard try keychain.update(account: account, data: data) else { throw error }
         }
@@ -66,7 +66,8 @@ public struct KeychainCredentialStore: CredentialStore {
             .map { item in try Self.decode(item.data, account: item.account) }
             .filter { $0.rpID == rpID }
             .sorted { lhs, rhs in
-                lhs.createdAt != rhs.createdAt ? lhs.createdAt < rhs.createdAt : lhs.id.lexicographicallyPrecedes(rhs.id)
+                lhs.createdAt != rhs.createdAt
+                    ? lhs.createdAt < rhs.createdAt : lhs.id.lexicographicallyPrecedes(rhs.id)
             }
     }
 
@@ -79,7 +80,8 @@ public struct KeychainCredentialStore: CredentialStore {
         do {
             return try JSONDecoder().decode(CredentialSource.self, from: data)
         } catch {
-            throw KeychainStoreError(status: KeychainStoreError.decode, "the Keychain item \(account) is not a stored credential")
+            throw KeychainStoreError(
+                status: KeychainStoreError.decode, "the Keychain item \(account) is not a stored credential")
         }
     }
 }

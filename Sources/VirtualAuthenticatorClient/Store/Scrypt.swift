@@ -62,7 +62,9 @@ public enum Scrypt {
 
     private static func validate(_ parameters: Parameters, outputByteCount: Int) throws(InvalidParameters) {
         let (n, r, p) = (parameters.cost, parameters.blockSize, parameters.parallelization)
-        guard n > 1, n.nonzeroBitCount == 1 else { throw InvalidParameters(description: "N must be a power of two above 1, not \(n)") }
+        guard n > 1, n.nonzeroBitCount == 1 else {
+            throw InvalidParameters(description: "N must be a power of two above 1, not \(n)")
+        }
         guard r >= 1, p >= 1 else { throw InvalidParameters(description: "r and p must be at least 1") }
         guard r.multipliedReportingOverflow(by: p).partialValue < 1 << 30, r <= 1 << 20, p <= 1 << 20 else {
             throw InvalidParameters(description: "p · r must be below 2^30")

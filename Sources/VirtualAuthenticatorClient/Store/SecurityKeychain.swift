@@ -23,7 +23,8 @@ public struct SecurityKeychain: GenericPasswordKeychain {
     }
 
     public func update(account: String, data: Data) throws(KeychainStoreError) -> Bool {
-        let status = SecItemUpdate(query(account: account) as CFDictionary, [kSecValueData as String: data] as CFDictionary)
+        let status = SecItemUpdate(
+            query(account: account) as CFDictionary, [kSecValueData as String: data] as CFDictionary)
         if status == errSecItemNotFound { return false }
         try Self.check(status, "updating \(account)")
         return true
@@ -37,7 +38,9 @@ public struct SecurityKeychain: GenericPasswordKeychain {
         let status = SecItemCopyMatching(query as CFDictionary, &result)
         if status == errSecItemNotFound { return nil }
         try Self.check(status, "reading \(account)")
-        guard let data = result as? Data else { throw KeychainStoreError(status: errSecDecode, "reading \(account): no data") }
+        guard let data = result as? Data else {
+            throw KeychainStoreError(status: errSecDecode, "reading \(account): no data")
+        }
         return data
     }
 
@@ -54,7 +57,9 @@ public struct SecurityKeychain: GenericPasswordKeychain {
             throw KeychainStoreError(status: errSecDecode, "listing \(service): an unexpected result")
         }
         return try items.map { item throws(KeychainStoreError) in
-            guard let account = item[kSecAttrAccount as String] as? String, let data = item[kSecValueData as String] as? Data else {
+            guard let account = item[kSecAttrAccount as String] as? String,
+                let data = item[kSecValueData as String] as? Data
+            else {
                 throw KeychainStoreError(status: errSecDecode, "listing \(service): an item without account or data")
             }
             return (account, data)

@@ -26,11 +26,15 @@ enum StoreKeyFile {
     /// The key in the existing file `path`.
     static func load(at path: String) throws(CredentialFileError) -> SymmetricKey {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              let permissions = attributes[.posixPermissions] as? NSNumber else {
-            throw .keyFile(path: path, reason: "is missing; the store was encrypted with it and cannot be read without it")
+            let permissions = attributes[.posixPermissions] as? NSNumber
+        else {
+            throw .keyFile(
+                path: path, reason: "is missing; the store was encrypted with it and cannot be read without it")
         }
         guard permissions.intValue & 0o077 == 0 else {
-            throw .keyFile(path: path, reason: "is readable by other users (mode \(String(permissions.intValue, radix: 8))); run chmod 600")
+            throw .keyFile(
+                path: path,
+                reason: "is readable by other users (mode \(String(permissions.intValue, radix: 8))); run chmod 600")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .keyFile(path: path, reason: "cannot be read")

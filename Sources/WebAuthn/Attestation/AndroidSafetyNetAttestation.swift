@@ -25,7 +25,8 @@ public struct AndroidSafetyNetAttestation: AttestationStatementVerifier {
 
         let expectedNonce = Array(SHA256.hash(data: context.signedData))
         guard let nonce = Base64URL.decode(response.payload.nonce), constantTimeEquals(nonce, expectedNonce) else {
-            throw context.failure("nonceMismatch", "android-safetynet nonce is not base64(SHA-256(authData || clientDataHash))")
+            throw context.failure(
+                "nonceMismatch", "android-safetynet nonce is not base64(SHA-256(authData || clientDataHash))")
         }
 
         guard let leaf = response.certificates.first else {
@@ -33,22 +34,30 @@ public struct AndroidSafetyNetAttestation: AttestationStatementVerifier {
         }
         let verifier = try SignatureVerifier(certificateKey: leaf.publicKey, algorithm: response.algorithm)
         guard verifier.isValidSignature(response.signature, for: response.signingInput) else {
-            throw context.failure("badSignature", "android-safetynet JWS signature does not verify with its leaf certificate")
+            throw context.failure(
+                "badSignature", "android-safetynet JWS signature does not verify with its leaf certificate")
         }
         guard Self.isIssued(to: Self.attestationHostname, leaf) else {
-            throw context.failure("hostnameMismatch", "android-safetynet signing certificate is not issued to \(Self.attestationHostname) (it is \(leaf.subject))")
+            throw context.failure(
+                "hostnameMismatch",
+                "android-safetynet signing certificate is not issued to \(Self.attestationHostname) (it is \(leaf.subject))"
+            )
         }
 
         let options = context.options
         if options.safetyNetEnforceCTSProfileMatch, !response.payload.ctsProfileMatch {
-            throw context.failure("ctsProfileMismatch", "android-safetynet ctsProfileMatch is false: the device failed the compatibility profile check")
+            throw context.failure(
+                "ctsProfileMismatch",
+                "android-safetynet ctsProfileMatch is false: the device failed the compatibility profile check")
         }
         if !options.safetyNetSkipTimestampCheck {
             let timestamp = Date(timeIntervalSince1970: Double(response.payload.timestampMs) / 1000)
             let earliest = context.verificationTime.addingTimeInterval(-options.safetyNetMaximumAge)
             let latest = context.verificationTime.addingTimeInterval(options.safetyNetAllowedClockSkew)
             guard timestamp >= earliest, timestamp <= latest else {
-                throw context.failure("timestampOutOfRange", "android-safetynet timestampMs (\(timestamp)) is outside [\(earliest), \(latest)]")
+                throw context.failure(
+                    "timestampOutOfRange",
+                    "android-safetynet timestampMs (\(timestamp)) is outside [\(earliest), \(latest)]")
             }
         }
 
@@ -59,10 +68,11 @@ public struct AndroidSafetyNetAttestation: AttestationStatementVerifier {
     /// Whether the certificate names `hostname` as a SAN dNSName or, lacking those, as its subject CN.
     static func isIssued(to hostname: String, _ certificate: Certificate) -> Bool {
         let names = (try? certificate.extensions.subjectAlternativeNames) ?? nil
-        let dnsNames = names?.compactMap { name -> String? in
-            if case .dnsName(let dns) = name { return dns }
-            return nil
-        } ?? []
+        let dnsNames =
+            names?.compactMap { name -> String? in
+                if case .dnsName(let dns) = name { return dns }
+                return nil
+            } ?? []
         if !dnsNames.isEmpty {
             return dnsNames.contains { $0.caseInsensitiveCompare(hostname) == .orderedSame }
         }

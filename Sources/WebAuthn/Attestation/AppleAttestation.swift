@@ -21,9 +21,11 @@ public struct AppleAttestation: AttestationStatementVerifier {
         let expectedNonce = Array(SHA256.hash(data: context.signedData))
         let nonce = try Self.nonce(in: credentialCertificate, context: context)
         guard constantTimeEquals(nonce, expectedNonce) else {
-            throw context.failure("nonceMismatch", "apple credential certificate nonce is not SHA-256(authData || clientDataHash)")
+            throw context.failure(
+                "nonceMismatch", "apple credential certificate nonce is not SHA-256(authData || clientDataHash)")
         }
-        try context.checkCredentialPublicKey(equals: PublicKeyMaterial(credentialCertificate.publicKey), holder: "credential certificate")
+        try context.checkCredentialPublicKey(
+            equals: PublicKeyMaterial(credentialCertificate.publicKey), holder: "credential certificate")
 
         let trust = try await context.evaluateTrust(of: chain, extraCriticalExtensions: [Self.nonceExtensionOID])
         return VerifiedAttestation(format: format, type: .anonCA, trustPath: chain, trust: trust)
@@ -32,7 +34,8 @@ public struct AppleAttestation: AttestationStatementVerifier {
     /// Reads the nonce extension: `SEQUENCE { nonce [1] EXPLICIT OCTET STRING }`.
     static func nonce(in certificate: Certificate, context: AttestationContext) throws(WebAuthnError) -> [UInt8] {
         guard let ext = certificate.extensions[oid: nonceExtensionOID] else {
-            throw context.failure("nonceExtensionMissing", "apple credential certificate has no nonce extension (1.2.840.113635.100.8.2)")
+            throw context.failure(
+                "nonceExtensionMissing", "apple credential certificate has no nonce extension (1.2.840.113635.100.8.2)")
         }
         do {
             let root = try DER.parse(Array(ext.value))
@@ -42,7 +45,8 @@ public struct AppleAttestation: AttestationStatementVerifier {
                 }
             }
         } catch {
-            throw context.failure("nonceExtensionMalformed", "apple nonce extension is not SEQUENCE { [1] OCTET STRING }")
+            throw context.failure(
+                "nonceExtensionMalformed", "apple nonce extension is not SEQUENCE { [1] OCTET STRING }")
         }
     }
 }

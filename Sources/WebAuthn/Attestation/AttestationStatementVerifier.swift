@@ -114,7 +114,7 @@ public struct AttestationContext: Sendable {
             }
             do {
                 chain.append(try Certificate(checkedDEREncoded: der))
-            } catch where index > 0 {
+            } catch  where index > 0 {
                 continue
             } catch {
                 throw WebAuthnError(.certificateMalformed, "\(format) x5c[\(index)] is not a valid X.509 certificate")
@@ -124,20 +124,27 @@ public struct AttestationContext: Sendable {
     }
 
     /// Checks the chain's validity periods and, where anchors are configured, its path to one of them.
-    public func evaluateTrust(of chain: [Certificate], extraCriticalExtensions: [ASN1ObjectIdentifier] = []) async throws(WebAuthnError) -> TrustStatus {
+    public func evaluateTrust(of chain: [Certificate], extraCriticalExtensions: [ASN1ObjectIdentifier] = [])
+        async throws(WebAuthnError) -> TrustStatus
+    {
         try await CertificatePath(chain: chain, format: format)
             .evaluate(at: verificationTime, anchors: anchors, extraCriticalExtensions: extraCriticalExtensions)
     }
 
     /// Requires the certificate's id-fido-gen-ce-aaguid extension, when present, to match the authenticator data's AAGUID.
-    public func checkAAGUIDExtension(of certificate: Certificate, certificateName: String = "attestation certificate") throws(WebAuthnError) {
+    public func checkAAGUIDExtension(of certificate: Certificate, certificateName: String = "attestation certificate")
+        throws(WebAuthnError)
+    {
         guard let ext = certificate.extensions[oid: .fidoAAGUID] else { return }
         if ext.critical {
             throw failure("aaguidExtensionCritical", "the \(certificateName)'s AAGUID extension must not be critical")
         }
         let value = (try? ASN1OctetString(derEncoded: ext.value)).map { Array($0.bytes) } ?? []
         guard value.count == 16, value == credential.aaguid.bytes else {
-            throw failure("aaguidMismatch", "\(certificateName) id-fido-gen-ce-aaguid (1.3.6.1.4.1.45724.1.1.4) does not match the AAGUID in authData")
+            throw failure(
+                "aaguidMismatch",
+                "\(certificateName) id-fido-gen-ce-aaguid (1.3.6.1.4.1.45724.1.1.4) does not match the AAGUID in authData"
+            )
         }
     }
 }

@@ -26,20 +26,25 @@ public struct CompoundAttestation: AttestationStatementVerifier {
             throw context.failure("malformed", "compound attestation statement is not an array")
         }
         guard entries.count >= 2 else {
-            throw context.failure("malformed", "compound attestation statement has \(entries.count) sub-statements; at least 2 are required")
+            throw context.failure(
+                "malformed",
+                "compound attestation statement has \(entries.count) sub-statements; at least 2 are required")
         }
         var components: [VerifiedAttestation] = []
         for (index, entry) in entries.enumerated() {
             guard let map = entry.mapValue, let subformat = map[text: "fmt"]?.stringValue,
-                  let statement = map[text: "attStmt"]?.mapValue
+                let statement = map[text: "attStmt"]?.mapValue
             else {
-                throw context.failure("malformed", "compound sub-statement \(index) is not a map of text \"fmt\" and map \"attStmt\"")
+                throw context.failure(
+                    "malformed", "compound sub-statement \(index) is not a map of text \"fmt\" and map \"attStmt\"")
             }
             guard subformat != format else {
                 throw context.failure("nestedCompound", "compound sub-statement \(index) is itself compound")
             }
             guard let verifier = formats.verifier(for: subformat) else {
-                throw WebAuthnError(.unsupportedAttestationFormat, "compound sub-statement \(index) has unsupported format \"\(subformat)\"")
+                throw WebAuthnError(
+                    .unsupportedAttestationFormat,
+                    "compound sub-statement \(index) has unsupported format \"\(subformat)\"")
             }
             components.append(try await verifier.verify(context.substatement(format: subformat, statement: statement)))
         }

@@ -16,12 +16,14 @@ public struct FIDOU2FAttestation: AttestationStatementVerifier {
             throw context.failure("malformed", "fido-u2f x5c must hold exactly one certificate")
         }
         guard P256.Signing.PublicKey(certificate.publicKey) != nil else {
-            throw context.failure("certificateRequirements", "fido-u2f attestation certificate key is not an EC P-256 key")
+            throw context.failure(
+                "certificateRequirements", "fido-u2f attestation certificate key is not an EC P-256 key")
         }
         guard case .ec2(let curve, let x, let y) = context.credential.publicKey.parameters,
-              curve == COSEKey.Curve.p256, x.count == 32, y.count == 32
+            curve == COSEKey.Curve.p256, x.count == 32, y.count == 32
         else {
-            throw context.failure("publicKeyNotP256", "fido-u2f credential public key must be an uncompressed EC P-256 key")
+            throw context.failure(
+                "publicKeyNotP256", "fido-u2f credential public key must be an uncompressed EC P-256 key")
         }
         let auth = context.authenticatorData
         var data: [UInt8] = [0x00]
@@ -31,7 +33,8 @@ public struct FIDOU2FAttestation: AttestationStatementVerifier {
         data += [0x04] + x + y
         let verifier = try SignatureVerifier(certificateKey: certificate.publicKey, algorithm: .es256)
         guard verifier.isValidSignature(signature, for: data) else {
-            throw context.failure("badSignature", "fido-u2f attestation signature does not verify with the attestation certificate")
+            throw context.failure(
+                "badSignature", "fido-u2f attestation signature does not verify with the attestation certificate")
         }
         let trust = try await context.evaluateTrust(of: chain)
         return VerifiedAttestation(format: format, type: .basic, trustPath: chain, trust: trust)

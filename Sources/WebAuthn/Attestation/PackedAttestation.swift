@@ -17,7 +17,10 @@ public struct PackedAttestation: AttestationStatementVerifier {
         guard let chain = try context.certificateChain(), let leaf = chain.first else {
             // Self attestation: the credential key signs, under its own algorithm.
             guard alg == context.credential.publicKey.algorithm else {
-                throw context.failure("algorithmMismatch", "self attestation alg \(alg.name) differs from the credential key's \(context.credential.publicKey.algorithm.name)")
+                throw context.failure(
+                    "algorithmMismatch",
+                    "self attestation alg \(alg.name) differs from the credential key's \(context.credential.publicKey.algorithm.name)"
+                )
             }
             let verifier: SignatureVerifier
             if let prepared = context.credentialKeyVerifier {
@@ -26,14 +29,16 @@ public struct PackedAttestation: AttestationStatementVerifier {
                 verifier = try SignatureVerifier(coseKey: context.credential.publicKey)
             }
             guard verifier.isValidSignature(signature, for: context.signedData) else {
-                throw context.failure("badSignature", "packed self attestation signature does not verify with the credential key")
+                throw context.failure(
+                    "badSignature", "packed self attestation signature does not verify with the credential key")
             }
             return VerifiedAttestation(format: format, type: .self)
         }
 
         let verifier = try SignatureVerifier(certificateKey: leaf.publicKey, algorithm: alg)
         guard verifier.isValidSignature(signature, for: context.signedData) else {
-            throw context.failure("badSignature", "packed attestation signature does not verify with the x5c leaf certificate")
+            throw context.failure(
+                "badSignature", "packed attestation signature does not verify with the x5c leaf certificate")
         }
         try Self.checkCertificateRequirements(leaf, context: context)
         try context.checkAAGUIDExtension(of: leaf)
@@ -55,10 +60,13 @@ public struct PackedAttestation: AttestationStatementVerifier {
         let unit = values(.RDNAttributeType.organizationalUnitName)
         let commonName = values(.RDNAttributeType.commonName)
         guard !country.isEmpty, !organization.isEmpty, !commonName.isEmpty else {
-            throw context.failure("certificateRequirements", "attestation certificate subject must have C, O and CN (it is \(subject))")
+            throw context.failure(
+                "certificateRequirements", "attestation certificate subject must have C, O and CN (it is \(subject))")
         }
         guard unit.contains("Authenticator Attestation") else {
-            throw context.failure("certificateRequirements", "attestation certificate subject OU must be \"Authenticator Attestation\" (it is \(subject))")
+            throw context.failure(
+                "certificateRequirements",
+                "attestation certificate subject OU must be \"Authenticator Attestation\" (it is \(subject))")
         }
         if let constraints = try? leaf.extensions.basicConstraints, case .isCertificateAuthority = constraints {
             throw context.failure("certificateRequirements", "attestation certificate must not be a CA")

@@ -15,7 +15,9 @@ public struct CredentialRecord: Sendable, Hashable {
     public var backupEligible: Bool?
 
     /// A record as stored.
-    public init(id: [UInt8], publicKey: [UInt8], signCount: UInt32, userHandle: [UInt8]? = nil, backupEligible: Bool? = nil) {
+    public init(
+        id: [UInt8], publicKey: [UInt8], signCount: UInt32, userHandle: [UInt8]? = nil, backupEligible: Bool? = nil
+    ) {
         self.id = id
         self.publicKey = publicKey
         self.signCount = signCount
@@ -79,7 +81,8 @@ extension RelyingParty {
         requireUserVerification: Bool? = nil
     ) throws(WebAuthnError) -> VerifiedAuthentication {
         guard credential.type == .publicKey else {
-            throw WebAuthnError(.credentialTypeInvalid, "credential type is \"\(credential.type.rawValue)\", expected \"public-key\"")
+            throw WebAuthnError(
+                .credentialTypeInvalid, "credential type is \"\(credential.type.rawValue)\", expected \"public-key\"")
         }
         let rawID = credential.rawId.bytes
         if let allowed = allowedCredentialIDs, !allowed.isEmpty, !allowed.contains(rawID) {
@@ -89,7 +92,8 @@ extension RelyingParty {
             throw WebAuthnError(.credentialIdMismatch, "the assertion's credential ID is not the stored credential's")
         }
         if let handle = credential.response.userHandle?.bytes, let expected = record.userHandle,
-           !constantTimeEquals(handle, expected) {
+            !constantTimeEquals(handle, expected)
+        {
             throw WebAuthnError(.userHandleMismatch, "the assertion's userHandle is not the credential owner's")
         }
 
@@ -112,7 +116,8 @@ extension RelyingParty {
         do {
             key = try COSEKey(bytes: record.publicKey)
         } catch {
-            throw WebAuthnError(.publicKeyMalformed, "stored credential public key is not a valid COSE key: \(error.message)")
+            throw WebAuthnError(
+                .publicKeyMalformed, "stored credential public key is not a valid COSE key: \(error.message)")
         }
         let verifier = try SignatureVerifier(coseKey: key)
         var signedData = authData.rawValue
@@ -124,7 +129,10 @@ extension RelyingParty {
         let newCount = authData.signCount
         let regressed = (newCount != 0 || record.signCount != 0) && newCount <= record.signCount
         if regressed, signCountPolicy == .reject {
-            throw WebAuthnError(.signCountRegression, "signCount \(newCount) is not greater than the stored counter \(record.signCount); the authenticator may be cloned")
+            throw WebAuthnError(
+                .signCountRegression,
+                "signCount \(newCount) is not greater than the stored counter \(record.signCount); the authenticator may be cloned"
+            )
         }
 
         return VerifiedAuthentication(

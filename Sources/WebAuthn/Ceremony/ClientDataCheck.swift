@@ -23,16 +23,20 @@ struct ClientDataCheck {
     /// Verifies type, challenge, origin, cross-origin and token binding; returns how the challenge matched.
     func verify(_ clientData: CollectedClientData) throws(WebAuthnError) -> ChallengeEncoding {
         guard clientData.type == expectedType else {
-            throw WebAuthnError(.typeMismatch, "clientDataJSON.type is \"\(clientData.type)\", expected \"\(expectedType)\"")
+            throw WebAuthnError(
+                .typeMismatch, "clientDataJSON.type is \"\(clientData.type)\", expected \"\(expectedType)\"")
         }
         let encoding = try matchChallenge(clientData.challenge)
         guard origins.contains(clientData.origin) else {
-            throw WebAuthnError(.originNotAllowed, "origin \"\(clientData.origin)\" is not one of the relying party's origins")
+            throw WebAuthnError(
+                .originNotAllowed, "origin \"\(clientData.origin)\" is not one of the relying party's origins")
         }
         if clientData.crossOrigin || clientData.topOrigin != nil {
             switch crossOrigin {
             case .deny:
-                throw WebAuthnError(.crossOriginNotAllowed, "clientDataJSON.crossOrigin is true but cross-origin ceremonies are not allowed")
+                throw WebAuthnError(
+                    .crossOriginNotAllowed,
+                    "clientDataJSON.crossOrigin is true but cross-origin ceremonies are not allowed")
             case .allowAnyTopOrigin:
                 break
             case .allow(let topOrigins):
@@ -42,7 +46,8 @@ struct ClientDataCheck {
             }
         }
         if let status = clientData.tokenBindingStatus, status != "present", status != "supported" {
-            throw WebAuthnError(.tokenBindingInvalid, "clientDataJSON.tokenBinding.status \"\(status)\" is not an allowed value")
+            throw WebAuthnError(
+                .tokenBindingInvalid, "clientDataJSON.tokenBinding.status \"\(status)\" is not an allowed value")
         }
         return encoding
     }
@@ -50,7 +55,8 @@ struct ClientDataCheck {
     private func matchChallenge(_ received: [UInt8]) throws(WebAuthnError) -> ChallengeEncoding {
         if constantTimeEquals(received, expectedChallenge) { return .bytes }
         if acceptsBase64URLTextChallenge,
-           constantTimeEquals(received, Array(Base64URL.encode(expectedChallenge).utf8)) {
+            constantTimeEquals(received, Array(Base64URL.encode(expectedChallenge).utf8))
+        {
             return .base64URLText
         }
         throw WebAuthnError(.challengeMismatch, "clientDataJSON.challenge does not match the expected challenge")
@@ -77,7 +83,10 @@ struct AuthenticatorDataCheck {
     /// SHA-256 of the AppID, accepted as the rpIdHash when the client used the `appid` extension.
     let appIDHash: [UInt8]?
 
-    init(relyingParty: borrowing RelyingParty, requireUserVerification: Bool, requireUserPresence: Bool? = nil, appIDHash: [UInt8]? = nil) {
+    init(
+        relyingParty: borrowing RelyingParty, requireUserVerification: Bool, requireUserPresence: Bool? = nil,
+        appIDHash: [UInt8]? = nil
+    ) {
         acceptedRPIDHashes = relyingParty.acceptedRPIDHashes
         acceptedRPIDs = relyingParty.acceptedRPIDs
         appID = relyingParty.appID
@@ -89,7 +98,8 @@ struct AuthenticatorDataCheck {
     }
 
     func verify(_ authData: AuthenticatorData) throws(WebAuthnError) {
-        let matchesRPID = acceptedRPIDHashes.contains { constantTimeEquals($0, authData.rpIDHash) }
+        let matchesRPID =
+            acceptedRPIDHashes.contains { constantTimeEquals($0, authData.rpIDHash) }
             || appIDHash.map { constantTimeEquals($0, authData.rpIDHash) } == true
         guard matchesRPID else {
             var list = acceptedRPIDs.joined(separator: ", ")

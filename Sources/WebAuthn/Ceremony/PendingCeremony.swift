@@ -120,10 +120,11 @@ extension RelyingParty {
         extensions: [String: JSONValue]? = nil
     ) -> (options: PublicKeyCredentialRequestOptions, pending: PendingAuthentication) {
         let requirement = effectiveUserVerification(userVerification)
-        let (handle, credentials): ([UInt8]?, [PublicKeyCredentialDescriptor]) = switch user {
-        case .discoverable: (nil, [])
-        case .identified(let userHandle, let credentials): (userHandle, credentials)
-        }
+        let (handle, credentials): ([UInt8]?, [PublicKeyCredentialDescriptor]) =
+            switch user {
+            case .discoverable: (nil, [])
+            case .identified(let userHandle, let credentials): (userHandle, credentials)
+            }
         let options = beginAuthentication(
             allowCredentials: credentials, userVerification: requirement, hints: hints, extensions: extensions
         )
@@ -154,14 +155,17 @@ extension RelyingParty {
     ) throws(WebAuthnError) -> VerifiedAuthentication {
         if let expected = pending.userHandle {
             guard let owner = record.userHandle, constantTimeEquals(owner, expected.bytes) else {
-                throw WebAuthnError(.credentialNotAllowed, "the passkey belongs to another account than the one signing in")
+                throw WebAuthnError(
+                    .credentialNotAllowed, "the passkey belongs to another account than the one signing in")
             }
         } else {
             guard credential.response.userHandle != nil else {
                 throw WebAuthnError(.userHandleMismatch, "a username-less sign-in needs the assertion's userHandle")
             }
             guard record.userHandle != nil else {
-                throw WebAuthnError(.userHandleMismatch, "a username-less sign-in needs the credential owner's user handle in the record")
+                throw WebAuthnError(
+                    .userHandleMismatch,
+                    "a username-less sign-in needs the credential owner's user handle in the record")
             }
         }
         return try finishAuthentication(
@@ -199,7 +203,8 @@ extension RelyingParty {
         let requirement = effectiveUserVerification(userVerification)
         let options = beginRegistration(
             user: user, excludeCredentials: excludeCredentials, authenticatorAttachment: authenticatorAttachment,
-            residentKey: residentKey, userVerification: requirement, attestation: attestation, hints: hints, extensions: extensions
+            residentKey: residentKey, userVerification: requirement, attestation: attestation, hints: hints,
+            extensions: extensions
         )
         let pending = PendingRegistration(
             challenge: options.challenge.bytes, user: user, userVerification: requirement, mediation: mediation

@@ -67,7 +67,8 @@ extension RelyingParty {
         at time: Date = Date()
     ) async throws(WebAuthnError) -> VerifiedRegistration {
         guard credential.type == .publicKey else {
-            throw WebAuthnError(.credentialTypeInvalid, "credential type is \"\(credential.type.rawValue)\", expected \"public-key\"")
+            throw WebAuthnError(
+                .credentialTypeInvalid, "credential type is \"\(credential.type.rawValue)\", expected \"public-key\"")
         }
         let clientDataBytes = credential.response.clientDataJSON.bytes
         let clientData = try CollectedClientData(bytes: clientDataBytes)
@@ -84,28 +85,38 @@ extension RelyingParty {
         ).verify(authData)
 
         guard let attested = authData.attestedCredentialData else {
-            throw WebAuthnError(.attestedCredentialDataMissing, "authenticator data has no attested credential data (AT flag not set)")
+            throw WebAuthnError(
+                .attestedCredentialDataMissing, "authenticator data has no attested credential data (AT flag not set)")
         }
         guard constantTimeEquals(attested.credentialID, credential.rawId.bytes) else {
-            throw WebAuthnError(.credentialIdMismatch, "credential id/rawId does not equal the attested credential ID in authData")
+            throw WebAuthnError(
+                .credentialIdMismatch, "credential id/rawId does not equal the attested credential ID in authData")
         }
         let algorithm = attested.publicKey.algorithm
         guard algorithms.contains(algorithm) else {
             let allowed = algorithms.map { String($0.rawValue) }.joined(separator: ", ")
-            throw WebAuthnError(.algorithmNotAllowed, "credential public key algorithm (\(algorithm.rawValue)) is not in the allowed pubKeyCredParams ([\(allowed)])")
+            throw WebAuthnError(
+                .algorithmNotAllowed,
+                "credential public key algorithm (\(algorithm.rawValue)) is not in the allowed pubKeyCredParams ([\(allowed)])"
+            )
         }
         // Importing the key rejects keys that are not on their curve and the like.
-        let credentialKeyVerifier = COSEAlgorithm.verifiable.contains(algorithm) ? try SignatureVerifier(coseKey: attested.publicKey) : nil
+        let credentialKeyVerifier =
+            COSEAlgorithm.verifiable.contains(algorithm) ? try SignatureVerifier(coseKey: attested.publicKey) : nil
 
         guard let formatVerifier = attestationFormats.verifier(for: attestationObject.format) else {
-            throw WebAuthnError(.unsupportedAttestationFormat, "unsupported attestation statement format \"\(attestationObject.format)\"")
+            throw WebAuthnError(
+                .unsupportedAttestationFormat,
+                "unsupported attestation statement format \"\(attestationObject.format)\"")
         }
-        let metadata = await attestationTrust.metadataEntry(for: attested.aaguid, statement: attestationObject.statement)
+        let metadata = await attestationTrust.metadataEntry(
+            for: attested.aaguid, statement: attestationObject.statement)
         let context = AttestationContext(
             format: attestationObject.format, statement: attestationObject.statement,
             rawStatement: attestationObject.rawStatement, authenticatorData: authData,
             clientDataHash: clientDataHash, credential: attested, verificationTime: time,
-            trust: attestationTrust, metadata: metadata, options: attestationOptions, credentialKeyVerifier: credentialKeyVerifier
+            trust: attestationTrust, metadata: metadata, options: attestationOptions,
+            credentialKeyVerifier: credentialKeyVerifier
         )
         let attestation = try await formatVerifier.verify(context)
         try attestationTrust.policy.check(attestation, metadata: metadata, at: time)

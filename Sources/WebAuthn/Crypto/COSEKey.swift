@@ -81,7 +81,9 @@ public struct COSEKey: Sendable, Hashable {
             throw WebAuthnError(.publicKeyMalformed, "COSE public key is not a CBOR map")
         }
         guard let ktyValue = map[int: 1]?.intValue, let kty = KeyType(rawValue: ktyValue) else {
-            throw WebAuthnError(.publicKeyMalformed, "COSE key type (1) is missing or not supported: \(map[int: 1].map { "\($0)" } ?? "absent")")
+            throw WebAuthnError(
+                .publicKeyMalformed,
+                "COSE key type (1) is missing or not supported: \(map[int: 1].map { "\($0)" } ?? "absent")")
         }
         guard let alg = map[int: 3]?.intValue else {
             throw WebAuthnError(.publicKeyMalformed, "COSE key has no algorithm (3)")
@@ -131,7 +133,8 @@ public struct COSEKey: Sendable, Hashable {
         }
         return COSEKey(
             algorithm: .es256,
-            parameters: .ec2(curve: Curve.p256, x: Array(bytes[start + 10..<start + 42]), y: Array(bytes[start + 45..<start + 77])),
+            parameters: .ec2(
+                curve: Curve.p256, x: Array(bytes[start + 10..<start + 42]), y: Array(bytes[start + 45..<start + 77])),
             rawBytes: Array(bytes[start..<start + canonicalES256Length])
         )
     }

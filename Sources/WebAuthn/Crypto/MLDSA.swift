@@ -15,62 +15,64 @@
 // deployment target, with a CryptoKit stand-in that declares ML-DSA as Apple does: it may use only the standard
 // library and Crypto.
 #if canImport(CryptoKit, _version: 324.0.4) || !canImport(CryptoKit)
-    import Crypto
+import Crypto
 
-    extension MLDSAParameterSet {
-        package static var isAvailable: Bool {
-            if #available(iOS 26, macOS 26, tvOS 26, watchOS 26, visionOS 26, *) { return true }
-            return false
+extension MLDSAParameterSet {
+    package static var isAvailable: Bool {
+        if #available(iOS 26, macOS 26, tvOS 26, watchOS 26, visionOS 26, *) { return true }
+        return false
+    }
+}
+
+extension MLDSAPublicKey {
+    fileprivate static func check(
+        _ parameterSet: MLDSAParameterSet, _ raw: [UInt8]
+    ) throws -> (@Sendable ([UInt8], [UInt8]) -> Bool)? {
+        guard #available(iOS 26, macOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return nil }
+        switch parameterSet {
+        case .mlDSA65:
+            let key = try MLDSA65.PublicKey(rawRepresentation: raw)
+            return { key.isValidSignature($0, for: $1) }
+        case .mlDSA87:
+            let key = try MLDSA87.PublicKey(rawRepresentation: raw)
+            return { key.isValidSignature($0, for: $1) }
         }
     }
+}
 
-    extension MLDSAPublicKey {
-        fileprivate static func check(
-            _ parameterSet: MLDSAParameterSet, _ raw: [UInt8]
-        ) throws -> (@Sendable ([UInt8], [UInt8]) -> Bool)? {
-            guard #available(iOS 26, macOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return nil }
-            switch parameterSet {
-            case .mlDSA65:
-                let key = try MLDSA65.PublicKey(rawRepresentation: raw)
-                return { key.isValidSignature($0, for: $1) }
-            case .mlDSA87:
-                let key = try MLDSA87.PublicKey(rawRepresentation: raw)
-                return { key.isValidSignature($0, for: $1) }
-            }
+extension MLDSAPrivateKey {
+    fileprivate static func make(_ parameterSet: MLDSAParameterSet, seed: [UInt8]?) throws -> MLDSAPrivateKey? {
+        guard #available(iOS 26, macOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return nil }
+        switch parameterSet {
+        case .mlDSA65:
+            let key =
+                try seed.map { try MLDSA65.PrivateKey(seedRepresentation: $0, publicKey: nil) } ?? MLDSA65.PrivateKey()
+            return MLDSAPrivateKey(
+                parameterSet: parameterSet, seedRepresentation: Array(key.seedRepresentation),
+                publicKeyRawRepresentation: Array(key.publicKey.rawRepresentation),
+                sign: { Array(try key.signature(for: $0)) })
+        case .mlDSA87:
+            let key =
+                try seed.map { try MLDSA87.PrivateKey(seedRepresentation: $0, publicKey: nil) } ?? MLDSA87.PrivateKey()
+            return MLDSAPrivateKey(
+                parameterSet: parameterSet, seedRepresentation: Array(key.seedRepresentation),
+                publicKeyRawRepresentation: Array(key.publicKey.rawRepresentation),
+                sign: { Array(try key.signature(for: $0)) })
         }
     }
-
-    extension MLDSAPrivateKey {
-        fileprivate static func make(_ parameterSet: MLDSAParameterSet, seed: [UInt8]?) throws -> MLDSAPrivateKey? {
-            guard #available(iOS 26, macOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return nil }
-            switch parameterSet {
-            case .mlDSA65:
-                let key = try seed.map { try MLDSA65.PrivateKey(seedRepresentation: $0, publicKey: nil) } ?? MLDSA65.PrivateKey()
-                return MLDSAPrivateKey(
-                    parameterSet: parameterSet, seedRepresentation: Array(key.seedRepresentation),
-                    publicKeyRawRepresentation: Array(key.publicKey.rawRepresentation),
-                    sign: { Array(try key.signature(for: $0)) })
-            case .mlDSA87:
-                let key = try seed.map { try MLDSA87.PrivateKey(seedRepresentation: $0, publicKey: nil) } ?? MLDSA87.PrivateKey()
-                return MLDSAPrivateKey(
-                    parameterSet: parameterSet, seedRepresentation: Array(key.seedRepresentation),
-                    publicKeyRawRepresentation: Array(key.publicKey.rawRepresentation),
-                    sign: { Array(try key.signature(for: $0)) })
-            }
-        }
-    }
+}
 #else
-    extension MLDSAParameterSet {
-        package static var isAvailable: Bool { false }
-    }
+extension MLDSAParameterSet {
+    package static var isAvailable: Bool { false }
+}
 
-    extension MLDSAPublicKey {
-        fileprivate static func check(_: MLDSAParameterSet, _: [UInt8]) -> (@Sendable ([UInt8], [UInt8]) -> Bool)? { nil }
-    }
+extension MLDSAPublicKey {
+    fileprivate static func check(_: MLDSAParameterSet, _: [UInt8]) -> (@Sendable ([UInt8], [UInt8]) -> Bool)? { nil }
+}
 
-    extension MLDSAPrivateKey {
-        fileprivate static func make(_: MLDSAParameterSet, seed _: [UInt8]?) -> MLDSAPrivateKey? { nil }
-    }
+extension MLDSAPrivateKey {
+    fileprivate static func make(_: MLDSAParameterSet, seed _: [UInt8]?) -> MLDSAPrivateKey? { nil }
+}
 #endif
 
 /// The ML-DSA parameter sets this package signs and verifies with (COSE `-49` and `-50`).
@@ -129,7 +131,9 @@ package struct MLDSAPrivateKey: Sendable {
     }
 
     /// Loads a key from its seed; nil where this system has no ML-DSA, and an error when the seed is not 32 bytes.
-    package static func load(_ parameterSet: MLDSAParameterSet, seedRepresentation seed: [UInt8]) throws -> MLDSAPrivateKey? {
+    package static func load(_ parameterSet: MLDSAParameterSet, seedRepresentation seed: [UInt8]) throws
+        -> MLDSAPrivateKey?
+    {
         try make(parameterSet, seed: seed)
     }
 

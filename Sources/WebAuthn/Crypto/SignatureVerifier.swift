@@ -41,7 +41,8 @@ public struct SignatureVerifier: Sendable {
                 key = .p521(try P521.Signing.PublicKey(rawRepresentation: x + y))
             case (.okp(let curve, let x), .edDSA), (.okp(let curve, let x), .ed25519):
                 if curve == COSEKey.Curve.ed448 {
-                    throw WebAuthnError(.unsupportedAlgorithm, "Ed448 keys cannot be verified (swift-crypto has no Ed448)")
+                    throw WebAuthnError(
+                        .unsupportedAlgorithm, "Ed448 keys cannot be verified (swift-crypto has no Ed448)")
                 }
                 try Self.expect(curve == COSEKey.Curve.ed25519, "EdDSA key curve \(curve) is not Ed25519")
                 key = .ed25519(try Curve25519.Signing.PublicKey(rawRepresentation: x))
@@ -55,7 +56,9 @@ public struct SignatureVerifier: Sendable {
             case (.akp(let publicKey), .mlDSA87):
                 key = .mlDSA(try Self.mlDSAKey(.mlDSA87, publicKey))
             case (.akp, .mlDSA44):
-                throw WebAuthnError(.unsupportedAlgorithm, "ML-DSA-44 keys cannot be verified (swift-crypto has ML-DSA-65 and ML-DSA-87 only)")
+                throw WebAuthnError(
+                    .unsupportedAlgorithm,
+                    "ML-DSA-44 keys cannot be verified (swift-crypto has ML-DSA-65 and ML-DSA-87 only)")
             default:
                 if !COSEAlgorithm.known.contains(alg) {
                     throw WebAuthnError(.unsupportedAlgorithm, "COSE algorithm \(alg.rawValue) is not supported")

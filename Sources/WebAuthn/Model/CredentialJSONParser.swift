@@ -28,13 +28,17 @@ enum CredentialJSONParser {
                 switch key {
                 case "id": id = try reader.readString()
                 case "rawId":
-                    guard let bytes = try reader.readBase64() else { throw .init(description: "rawId is not base64url", isBase64Failure: true) }
+                    guard let bytes = try reader.readBase64() else {
+                        throw .init(description: "rawId is not base64url", isBase64Failure: true)
+                    }
                     rawId = bytes
                 case "type": type = try reader.readString()
                 case "response": response = try readResponse(&reader)
                 case "authenticatorAttachment": attachment = try reader.readValue().stringValue
                 case "clientExtensionResults", "getClientExtensionResults":
-                    if case .object(let object) = try reader.readValue(), extensions == nil || key == "clientExtensionResults" {
+                    if case .object(let object) = try reader.readValue(),
+                        extensions == nil || key == "clientExtensionResults"
+                    {
                         extensions = object
                     }
                 default: try reader.skipValue()
@@ -58,15 +62,15 @@ enum CredentialJSONParser {
     /// `id` and `rawId` must agree; either alone is enough.
     static func reconcile(id: String?, rawId: [UInt8]?) throws(WebAuthnError) -> (String, [UInt8]) {
         switch (id, rawId) {
-        case let (id?, rawId?):
+        case (let id?, let rawId?):
             guard Base64URL.text(id, encodes: rawId) else {
                 throw WebAuthnError(.credentialIdMismatch, "credential id and rawId differ")
             }
             return (id, rawId)
-        case let (id?, nil):
+        case (let id?, nil):
             guard let bytes = Base64URL.decode(id) else { throw notBase64("id") }
             return (id, bytes)
-        case let (nil, rawId?):
+        case (nil, let rawId?):
             return (Base64URL.encode(rawId), rawId)
         case (nil, nil):
             throw WebAuthnError(.malformedCredential, "credential JSON has neither id nor rawId")
@@ -99,7 +103,8 @@ extension PublicKeyCredential {
     init(_ envelope: CredentialJSONParser.Envelope<Response>) {
         self.init(
             id: envelope.id, rawId: envelope.rawId, type: envelope.type, response: envelope.response,
-            authenticatorAttachment: envelope.authenticatorAttachment, clientExtensionResults: envelope.clientExtensionResults
+            authenticatorAttachment: envelope.authenticatorAttachment,
+            clientExtensionResults: envelope.clientExtensionResults
         )
     }
 }
@@ -116,13 +121,16 @@ extension PublicKeyCredential where Response == AuthenticatorAssertionResponse {
                 case "clientDataJSON": clientData = try CredentialJSONParser.bytes(&reader, key)
                 case "authenticatorData": authData = try CredentialJSONParser.bytes(&reader, key)
                 case "signature": signature = try CredentialJSONParser.bytes(&reader, key)
-                case "userHandle": userHandle = reader.readNullIfPresent() ? nil : try CredentialJSONParser.bytes(&reader, key)
+                case "userHandle":
+                    userHandle = reader.readNullIfPresent() ? nil : try CredentialJSONParser.bytes(&reader, key)
                 default: try reader.skipValue()
                 }
             }
             guard let clientData, let authData, let signature else {
-                let absent = [("clientDataJSON", clientData), ("authenticatorData", authData), ("signature", signature)]
-                    .filter { $0.1 == nil }.map { "response.\($0.0)" }
+                let absent = [
+                    ("clientDataJSON", clientData), ("authenticatorData", authData), ("signature", signature),
+                ]
+                .filter { $0.1 == nil }.map { "response.\($0.0)" }
                 throw .init(description: "missing \(absent.joined(separator: ", "))")
             }
             return AuthenticatorAssertionResponse(
@@ -152,7 +160,9 @@ extension PublicKeyCredential where Response == AuthenticatorAttestationResponse
                 case "authenticatorData": authData = try CredentialJSONParser.lenientBytes(&reader)
                 case "publicKey": publicKey = try CredentialJSONParser.lenientBytes(&reader)
                 case "publicKeyAlgorithm":
-                    if case .number(let number) = try reader.readValue(), let exact = Int(exactly: number) { algorithm = exact }
+                    if case .number(let number) = try reader.readValue(), let exact = Int(exactly: number) {
+                        algorithm = exact
+                    }
                 case "transports":
                     if case .array(let items) = try reader.readValue() {
                         transports = items.compactMap(\.stringValue).map(AuthenticatorTransport.init(rawValue:))

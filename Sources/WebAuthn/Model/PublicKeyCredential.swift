@@ -54,8 +54,10 @@ public struct PublicKeyCredential<Response: Codable & Hashable & Sendable>: Coda
         (id, rawId) = try CredentialIdentifiers.decode(from: container, id: .id, rawId: .rawId)
         type = try container.decode(PublicKeyCredentialType.self, forKey: .type)
         response = try container.decode(Response.self, forKey: .response)
-        authenticatorAttachment = try? container.decodeIfPresent(AuthenticatorAttachment.self, forKey: .authenticatorAttachment)
-        clientExtensionResults = try container.decodeIfPresent([String: JSONValue].self, forKey: .clientExtensionResults)
+        authenticatorAttachment = try? container.decodeIfPresent(
+            AuthenticatorAttachment.self, forKey: .authenticatorAttachment)
+        clientExtensionResults =
+            try container.decodeIfPresent([String: JSONValue].self, forKey: .clientExtensionResults)
             ?? container.decodeIfPresent([String: JSONValue].self, forKey: .getClientExtensionResults) ?? [:]
     }
 

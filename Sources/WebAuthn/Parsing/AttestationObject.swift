@@ -29,7 +29,9 @@ public struct AttestationObject: Sendable {
             throw WebAuthnError(.attestationObjectMalformed, "attestationObject has no text field \"fmt\"")
         }
         guard let rawStatement = map[text: "attStmt"] else {
-            throw WebAuthnError(.attestationObjectMalformed, "attestationObject has no map field \"attStmt\" (an array only for compound)")
+            throw WebAuthnError(
+                .attestationObjectMalformed,
+                "attestationObject has no map field \"attStmt\" (an array only for compound)")
         }
         let statement: CBORMap
         switch rawStatement {
@@ -38,7 +40,9 @@ public struct AttestationObject: Sendable {
         case .array where format == CompoundAttestation.formatIdentifier:
             statement = CBORMap()
         default:
-            throw WebAuthnError(.attestationObjectMalformed, "attestationObject has no map field \"attStmt\" (an array only for compound)")
+            throw WebAuthnError(
+                .attestationObjectMalformed,
+                "attestationObject has no map field \"attStmt\" (an array only for compound)")
         }
         guard let authData = map[text: "authData"]?.bytesValue else {
             throw WebAuthnError(.attestationObjectMalformed, "attestationObject has no byte-string field \"authData\"")

@@ -20,7 +20,8 @@ public struct AuthenticatorData: Sendable, Hashable {
     /// Parses authenticator data, checking that the AT and ED flags agree with what follows the counter.
     public init(bytes: [UInt8]) throws(WebAuthnError) {
         guard bytes.count >= 37 else {
-            throw WebAuthnError(.authenticatorDataMalformed, "authenticator data is \(bytes.count) bytes; at least 37 are required")
+            throw WebAuthnError(
+                .authenticatorDataMalformed, "authenticator data is \(bytes.count) bytes; at least 37 are required")
         }
         rawValue = bytes
         rpIDHash = Array(bytes[0..<32])
@@ -38,13 +39,15 @@ public struct AuthenticatorData: Sendable, Hashable {
 
         if flags.contains(.extensionData) {
             guard offset < bytes.count else {
-                throw WebAuthnError(.authenticatorDataMalformed, "the ED flag is set but there are no extension outputs")
+                throw WebAuthnError(
+                    .authenticatorDataMalformed, "the ED flag is set but there are no extension outputs")
             }
             let value: CBORValue
             do {
                 value = try CBORDecoder().decode(bytes[offset...])
             } catch {
-                throw WebAuthnError.cbor(error, in: "authenticator extension outputs", code: .authenticatorDataMalformed)
+                throw WebAuthnError.cbor(
+                    error, in: "authenticator extension outputs", code: .authenticatorDataMalformed)
             }
             guard let map = value.mapValue else {
                 throw WebAuthnError(.authenticatorDataMalformed, "extension outputs are not a CBOR map")
@@ -53,7 +56,9 @@ public struct AuthenticatorData: Sendable, Hashable {
         } else {
             extensions = nil
             guard offset == bytes.count else {
-                throw WebAuthnError(.authenticatorDataMalformed, "\(bytes.count - offset) unexpected bytes after the authenticator data")
+                throw WebAuthnError(
+                    .authenticatorDataMalformed, "\(bytes.count - offset) unexpected bytes after the authenticator data"
+                )
             }
         }
     }
@@ -128,7 +133,8 @@ public struct AttestedCredentialData: Sendable, Hashable {
         }
         let idStart = start + 18
         guard bytes.count >= idStart + idLength + 1 else {
-            throw WebAuthnError(.authenticatorDataMalformed, "credential ID or public key runs past the end of the authenticator data")
+            throw WebAuthnError(
+                .authenticatorDataMalformed, "credential ID or public key runs past the end of the authenticator data")
         }
         let credentialID = Array(bytes[idStart..<idStart + idLength])
         let keyStart = idStart + idLength
@@ -147,7 +153,8 @@ public struct AttestedCredentialData: Sendable, Hashable {
         }
         let consumed = key.rawBytes.count
         let keyBytes = key.rawBytes
-        let data = AttestedCredentialData(aaguid: aaguid, credentialID: credentialID, publicKeyBytes: keyBytes, publicKey: key)
+        let data = AttestedCredentialData(
+            aaguid: aaguid, credentialID: credentialID, publicKeyBytes: keyBytes, publicKey: key)
         return (data, 18 + idLength + consumed)
     }
 }
@@ -162,7 +169,9 @@ public struct AAGUID: Sendable, Hashable, CustomStringConvertible, Codable {
 
     /// An AAGUID from its UUID text; nil when it is not one.
     public init?(string: String) {
-        guard let bytes = Hex.decode(string.replacingOccurrences(of: "-", with: "")), bytes.count == 16 else { return nil }
+        guard let bytes = Hex.decode(string.replacingOccurrences(of: "-", with: "")), bytes.count == 16 else {
+            return nil
+        }
         self.bytes = bytes
     }
 

@@ -37,7 +37,9 @@ public struct CollectedClientData: Sendable, Hashable {
                 switch key {
                 case "type": type = try reader.readString()
                 case "challenge":
-                    guard let bytes = try reader.readBase64() else { throw .init(description: "challenge is not base64url") }
+                    guard let bytes = try reader.readBase64() else {
+                        throw .init(description: "challenge is not base64url")
+                    }
                     challenge = bytes
                 case "origin": origin = try reader.readString()
                 case "crossOrigin": crossOrigin = reader.readNullIfPresent() ? nil : try reader.readBool()
@@ -54,7 +56,9 @@ public struct CollectedClientData: Sendable, Hashable {
             throw WebAuthnError(.clientDataMalformed, "clientDataJSON is not valid: \(error.description)")
         }
         guard let type, let challenge, let origin else {
-            let missing = [("type", type == nil), ("challenge", challenge == nil), ("origin", origin == nil)].filter(\.1).map(\.0)
+            let missing = [("type", type == nil), ("challenge", challenge == nil), ("origin", origin == nil)].filter(
+                \.1
+            ).map(\.0)
             throw WebAuthnError(.clientDataMalformed, "clientDataJSON is missing \(missing.joined(separator: ", "))")
         }
         self.type = type

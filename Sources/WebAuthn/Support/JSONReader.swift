@@ -83,7 +83,8 @@ package struct JSONReader {
     mutating func readNullIfPresent() -> Bool {
         skipWhitespace()
         guard bytes.count - index >= 4, bytes[index] == UInt8(ascii: "n"), bytes[index + 1] == UInt8(ascii: "u"),
-              bytes[index + 2] == UInt8(ascii: "l"), bytes[index + 3] == UInt8(ascii: "l") else { return false }
+            bytes[index + 2] == UInt8(ascii: "l"), bytes[index + 3] == UInt8(ascii: "l")
+        else { return false }
         index += 4
         return true
     }
@@ -215,7 +216,9 @@ package struct JSONReader {
 
     private mutating func expect(_ byte: UInt8) throws(Failure) {
         skipWhitespace()
-        guard let found = next() else { throw Failure(description: "JSON ends where \"\(Character(Unicode.Scalar(byte)))\" is expected") }
+        guard let found = next() else {
+            throw Failure(description: "JSON ends where \"\(Character(Unicode.Scalar(byte)))\" is expected")
+        }
         guard found == byte else { throw unexpected(found) }
     }
 
@@ -237,8 +240,11 @@ package struct JSONReader {
         let start = index
         if peek() == UInt8(ascii: "-") { index += 1 }
         var digits = 0
-        while let byte = peek(), (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: ".")
-            || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") {
+        while let byte = peek(),
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: ".")
+                || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") || byte == UInt8(ascii: "+")
+                || byte == UInt8(ascii: "-")
+        {
             index += 1
             digits += 1
         }
@@ -284,10 +290,14 @@ package struct JSONReader {
                             throw Failure(description: "unpaired surrogate in a JSON string")
                         }
                         let low = try readHex4()
-                        guard (0xDC00..<0xE000).contains(low) else { throw Failure(description: "invalid surrogate pair in a JSON string") }
+                        guard (0xDC00..<0xE000).contains(low) else {
+                            throw Failure(description: "invalid surrogate pair in a JSON string")
+                        }
                         code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                     }
-                    guard let scalar = Unicode.Scalar(code) else { throw Failure(description: "invalid \\u escape in a JSON string") }
+                    guard let scalar = Unicode.Scalar(code) else {
+                        throw Failure(description: "invalid \\u escape in a JSON string")
+                    }
                     scalars.append(scalar)
                 default:
                     throw Failure(description: "invalid escape in a JSON string")
@@ -304,7 +314,9 @@ package struct JSONReader {
         var value: UInt32 = 0
         for _ in 0..<4 {
             guard let byte = next() else { throw Failure(description: "JSON ends inside a \\u escape") }
-            guard let digit = Hex.nibble(byte) else { throw Failure(description: "invalid \\u escape in a JSON string") }
+            guard let digit = Hex.nibble(byte) else {
+                throw Failure(description: "invalid \\u escape in a JSON string")
+            }
             value = value << 4 | UInt32(digit)
         }
         return value

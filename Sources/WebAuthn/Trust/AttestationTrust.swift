@@ -33,7 +33,8 @@ public struct AttestationTrust: Sendable {
 
     /// Trust as given.
     public init(
-        anchorsByFormat: [String: Anchors] = [:], metadata: (any AuthenticatorMetadataSource)? = nil, policy: AttestationPolicy = .any
+        anchorsByFormat: [String: Anchors] = [:], metadata: (any AuthenticatorMetadataSource)? = nil,
+        policy: AttestationPolicy = .any
     ) {
         self.anchorsByFormat = anchorsByFormat
         self.metadata = metadata
@@ -55,11 +56,13 @@ public struct AttestationTrust: Sendable {
         }
         return AttestationTrust(anchorsByFormat: [
             "apple": Anchors(load([BuiltInRoots.appleWebAuthnRoot]), required: true),
-            "android-safetynet": Anchors(load([BuiltInRoots.globalSignRootR1, BuiltInRoots.globalSignRootR2]), required: true),
-            "android-key": Anchors(load([
-                BuiltInRoots.googleHardwareAttestationRoot1, BuiltInRoots.googleHardwareAttestationRoot2,
-                BuiltInRoots.googleHardwareAttestationRoot3, BuiltInRoots.googleHardwareAttestationRoot4,
-            ]), required: false),
+            "android-safetynet": Anchors(
+                load([BuiltInRoots.globalSignRootR1, BuiltInRoots.globalSignRootR2]), required: true),
+            "android-key": Anchors(
+                load([
+                    BuiltInRoots.googleHardwareAttestationRoot1, BuiltInRoots.googleHardwareAttestationRoot2,
+                    BuiltInRoots.googleHardwareAttestationRoot3, BuiltInRoots.googleHardwareAttestationRoot4,
+                ]), required: false),
             "tpm": Anchors(load([BuiltInRoots.microsoftTPMRoot2014]), required: false),
             "fido-u2f": Anchors(load([BuiltInRoots.yubicoU2FRoot]), required: false),
             "packed": Anchors(load([BuiltInRoots.yubicoU2FRoot]), required: false),

@@ -14,10 +14,15 @@ struct CertificatePath {
     ) async throws(WebAuthnError) -> TrustStatus {
         for (index, certificate) in chain.enumerated() {
             if time < certificate.notValidBefore {
-                throw WebAuthnError(.certificateNotYetValid, "\(format) x5c[\(index)] (\(certificate.subject)) is not valid before \(certificate.notValidBefore)")
+                throw WebAuthnError(
+                    .certificateNotYetValid,
+                    "\(format) x5c[\(index)] (\(certificate.subject)) is not valid before \(certificate.notValidBefore)"
+                )
             }
             if time > certificate.notValidAfter {
-                throw WebAuthnError(.certificateExpired, "\(format) x5c[\(index)] (\(certificate.subject)) expired at \(certificate.notValidAfter)")
+                throw WebAuthnError(
+                    .certificateExpired,
+                    "\(format) x5c[\(index)] (\(certificate.subject)) expired at \(certificate.notValidAfter)")
             }
         }
         guard let anchors, !anchors.certificates.isEmpty, let leaf = chain.first else {
@@ -33,9 +38,12 @@ struct CertificatePath {
             guard let anchor = validated.last else { return .untrusted(reason: "empty validated chain") }
             return .trusted(anchor: anchor)
         case .couldNotValidate(let failures):
-            let reason = failures.first.map { "\($0.policyFailureReason)" } ?? "the chain does not lead to a configured \(format) trust anchor"
+            let reason =
+                failures.first.map { "\($0.policyFailureReason)" }
+                ?? "the chain does not lead to a configured \(format) trust anchor"
             if anchors.required {
-                throw WebAuthnError(.certificateUntrusted, "x5c chain does not chain to the supplied trust anchor: \(reason)")
+                throw WebAuthnError(
+                    .certificateUntrusted, "x5c chain does not chain to the supplied trust anchor: \(reason)")
             }
             return .untrusted(reason: reason)
         }

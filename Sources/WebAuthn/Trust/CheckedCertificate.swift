@@ -27,7 +27,9 @@ extension Certificate {
         guard let tbs = certificate.next(), case .constructed(let tbsFields) = tbs.content else { throw shape }
         var fields = tbsFields.makeIterator()
         // [0] version (optional), the serial number, the signature algorithm and the issuer come before the validity.
-        if fields.next()?.identifier == ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific) { _ = fields.next() }
+        if fields.next()?.identifier == ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific) {
+            _ = fields.next()
+        }
         _ = fields.next()
         _ = fields.next()
         guard let validity = fields.next(), case .constructed(let times) = validity.content else {
@@ -40,11 +42,14 @@ extension Certificate {
                 components = (utc.month, utc.day, utc.hours, utc.minutes, utc.seconds)
             } else {
                 let generalized = try GeneralizedTime(derEncoded: time)
-                components = (generalized.month, generalized.day, generalized.hours, generalized.minutes, generalized.seconds)
+                components = (
+                    generalized.month, generalized.day, generalized.hours, generalized.minutes, generalized.seconds
+                )
             }
             // The ranges swift-certificates' date arithmetic asserts.
-            guard (1...12).contains(components.month), (0...31).contains(components.day), (0..<24).contains(components.hours),
-                  (0..<60).contains(components.minutes), (0..<61).contains(components.seconds)
+            guard (1...12).contains(components.month), (0...31).contains(components.day),
+                (0..<24).contains(components.hours),
+                (0..<60).contains(components.minutes), (0..<61).contains(components.seconds)
             else { throw ValidityTimeOutOfRange() }
         }
     }

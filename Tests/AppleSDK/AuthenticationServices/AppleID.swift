@@ -20,7 +20,8 @@ open class ASAuthorizationAppleIDProvider: NSObject, ASAuthorizationProvider {
 
     /// `func credentialState(forUserID userID: String) async throws -> ASAuthorizationAppleIDProvider.CredentialState`
     /// (the async form Swift imports for the completion handler above, shown on the same page)
-    public func credentialState(forUserID userID: String) async throws -> ASAuthorizationAppleIDProvider.CredentialState {
+    public func credentialState(forUserID userID: String) async throws -> ASAuthorizationAppleIDProvider.CredentialState
+    {
         fatalError("stand-in")
     }
 
@@ -45,14 +46,24 @@ open class ASAuthorizationAppleIDProvider: NSObject, ASAuthorizationProvider {
 @available(iOS 13.0, macOS 10.15, *)
 open class ASAuthorizationOpenIDRequest: ASAuthorizationRequest {
     /// `var requestedScopes: [ASAuthorization.Scope]?`
-    public var requestedScopes: [ASAuthorization.Scope]? { get { fatalError("stand-in") } set { fatalError("stand-in") } }
+    public var requestedScopes: [ASAuthorization.Scope]? {
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
+    }
     /// `var state: String?`
-    public var state: String? { get { fatalError("stand-in") } set { fatalError("stand-in") } }
+    public var state: String? {
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
+    }
     /// `var nonce: String?`
-    public var nonce: String? { get { fatalError("stand-in") } set { fatalError("stand-in") } }
+    public var nonce: String? {
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
+    }
     /// `var requestedOperation: ASAuthorization.OpenIDOperation`
     public var requestedOperation: ASAuthorization.OpenIDOperation {
-        get { fatalError("stand-in") } set { fatalError("stand-in") }
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
     }
 }
 
@@ -61,7 +72,10 @@ open class ASAuthorizationOpenIDRequest: ASAuthorizationRequest {
 @available(iOS 13.0, macOS 10.15, *)
 open class ASAuthorizationAppleIDRequest: ASAuthorizationOpenIDRequest {
     /// `var user: String?`
-    public var user: String? { get { fatalError("stand-in") } set { fatalError("stand-in") } }
+    public var user: String? {
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
+    }
 }
 
 /// `class ASAuthorizationAppleIDCredential` (NSObject, ASAuthorizationCredential) —

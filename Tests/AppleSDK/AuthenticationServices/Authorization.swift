@@ -112,7 +112,8 @@ open class ASAuthorizationController: NSObject {
 public protocol ASAuthorizationControllerDelegate: NSObjectProtocol {
     /// `optional func authorizationController(controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization)`
     /// (optional in the SDK; defaulted below)
-    func authorizationController(controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization)
+    func authorizationController(
+        controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization)
     /// `optional func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error)`
     /// (optional in the SDK; defaulted below)
     func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error)
@@ -122,7 +123,9 @@ public protocol ASAuthorizationControllerDelegate: NSObjectProtocol {
 @MainActor
 extension ASAuthorizationControllerDelegate {
     // Stand-ins for "not implemented": the SDK's requirements are `optional`.
-    public func authorizationController(controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization) {}
+    public func authorizationController(
+        controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization
+    ) {}
     public func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {}
 }
 

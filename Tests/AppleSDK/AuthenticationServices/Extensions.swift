@@ -1,6 +1,6 @@
-import Foundation
 // The PRF types use CryptoKit's `SymmetricKey`: the check's CryptoKit stand-in, built from swift-crypto's own API.
 import CryptoKit
+import Foundation
 
 // WebAuthn extensions as the Swift overlay refines them (NS_REFINED_FOR_SWIFT: the Objective-C classes are hidden
 // and these Swift structs are what the request and result properties traffic in). None of them is documented as
@@ -13,7 +13,10 @@ import CryptoKit
 @available(iOS 17.0, macOS 14.0, *)
 public struct ASAuthorizationPublicKeyCredentialLargeBlobRegistrationInput {
     /// `var supportRequirement: ASAuthorizationPublicKeyCredentialLargeBlobRegistrationInput.SupportRequirement`
-    public var supportRequirement: SupportRequirement { get { fatalError("stand-in") } set { fatalError("stand-in") } }
+    public var supportRequirement: SupportRequirement {
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
+    }
     /// `static var supportPreferred: ASAuthorizationPublicKeyCredentialLargeBlobRegistrationInput`
     public static var supportPreferred: Self { fatalError("stand-in") }
     /// `static var supportRequired: ASAuthorizationPublicKeyCredentialLargeBlobRegistrationInput`
@@ -31,7 +34,10 @@ public struct ASAuthorizationPublicKeyCredentialLargeBlobRegistrationInput {
 @available(iOS 17.0, macOS 14.0, *)
 public struct ASAuthorizationPublicKeyCredentialLargeBlobRegistrationOutput {
     /// `var isSupported: Bool`
-    public var isSupported: Bool { get { fatalError("stand-in") } set { fatalError("stand-in") } }
+    public var isSupported: Bool {
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
+    }
     /// `static var supported: ASAuthorizationPublicKeyCredentialLargeBlobRegistrationOutput`
     public static var supported: Self { fatalError("stand-in") }
     /// `static var unsupported: ASAuthorizationPublicKeyCredentialLargeBlobRegistrationOutput`
@@ -43,7 +49,10 @@ public struct ASAuthorizationPublicKeyCredentialLargeBlobRegistrationOutput {
 @available(iOS 17.0, macOS 14.0, *)
 public struct ASAuthorizationPublicKeyCredentialLargeBlobAssertionInput {
     /// `var operation: ASAuthorizationPublicKeyCredentialLargeBlobAssertionInput.Operation`
-    public var operation: Operation { get { fatalError("stand-in") } set { fatalError("stand-in") } }
+    public var operation: Operation {
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
+    }
     /// `static var read: ASAuthorizationPublicKeyCredentialLargeBlobAssertionInput { get }`
     public static var read: Self { fatalError("stand-in") }
     /// `static func write(Data) -> ASAuthorizationPublicKeyCredentialLargeBlobAssertionInput`
@@ -61,7 +70,10 @@ public struct ASAuthorizationPublicKeyCredentialLargeBlobAssertionInput {
 @available(iOS 17.0, macOS 14.0, *)
 public struct ASAuthorizationPublicKeyCredentialLargeBlobAssertionOutput {
     /// `var result: ASAuthorizationPublicKeyCredentialLargeBlobAssertionOutput.OperationResult`
-    public var result: OperationResult { get { fatalError("stand-in") } set { fatalError("stand-in") } }
+    public var result: OperationResult {
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
+    }
     /// `static func read(data: Data?) -> ASAuthorizationPublicKeyCredentialLargeBlobAssertionOutput`
     public static func read(data: Data?) -> Self { fatalError("stand-in") }
     /// `static func write(success: Bool) -> ASAuthorizationPublicKeyCredentialLargeBlobAssertionOutput`
@@ -87,10 +99,12 @@ public struct ASAuthorizationPublicKeyCredentialPRFAssertionInput {
 
     /// `static func inputValues(_ inputValues: InputValues, perCredentialInputValues: [Data : InputValues]? = nil) -> ASAuthorizationPublicKeyCredentialPRFAssertionInput`
     public static func inputValues(_ inputValues: InputValues, perCredentialInputValues: [Data: InputValues]? = nil)
-        -> ASAuthorizationPublicKeyCredentialPRFAssertionInput { fatalError("stand-in") }
+        -> ASAuthorizationPublicKeyCredentialPRFAssertionInput
+    { fatalError("stand-in") }
     /// `static func perCredentialInputValues(_ perCredentialInputValues: [Data : InputValues]) -> ASAuthorizationPublicKeyCredentialPRFAssertionInput`
     public static func perCredentialInputValues(_ perCredentialInputValues: [Data: InputValues])
-        -> ASAuthorizationPublicKeyCredentialPRFAssertionInput { fatalError("stand-in") }
+        -> ASAuthorizationPublicKeyCredentialPRFAssertionInput
+    { fatalError("stand-in") }
 
     /// `struct InputValues` —
     /// https://developer.apple.com/documentation/authenticationservices/asauthorizationpublickeycredentialprfassertioninput-swift.struct/inputvalues-swift.struct
@@ -98,11 +112,19 @@ public struct ASAuthorizationPublicKeyCredentialPRFAssertionInput {
         /// `init(saltInput1: Data, saltInput2: Data? = nil)`
         public init(saltInput1: Data, saltInput2: Data? = nil) { fatalError("stand-in") }
         /// `var saltInput1: Data`
-        public var saltInput1: Data { get { fatalError("stand-in") } set { fatalError("stand-in") } }
+        public var saltInput1: Data {
+            get { fatalError("stand-in") }
+            set { fatalError("stand-in") }
+        }
         /// `var saltInput2: Data?`
-        public var saltInput2: Data? { get { fatalError("stand-in") } set { fatalError("stand-in") } }
+        public var saltInput2: Data? {
+            get { fatalError("stand-in") }
+            set { fatalError("stand-in") }
+        }
         /// `static func saltInput1(_ saltInput1: Data, saltInput2: Data? = nil) -> ASAuthorizationPublicKeyCredentialPRFAssertionInput.InputValues`
-        public static func saltInput1(_ saltInput1: Data, saltInput2: Data? = nil) -> InputValues { fatalError("stand-in") }
+        public static func saltInput1(_ saltInput1: Data, saltInput2: Data? = nil) -> InputValues {
+            fatalError("stand-in")
+        }
     }
 }
 
@@ -131,7 +153,8 @@ public struct ASAuthorizationPublicKeyCredentialPRFRegistrationInput {
     public var shouldCheckForSupport: Bool { fatalError("stand-in") }
 
     /// `static func inputValues(ASAuthorizationPublicKeyCredentialPRFRegistrationInput.InputValues) -> ASAuthorizationPublicKeyCredentialPRFRegistrationInput`
-    public static func inputValues(_ inputValues: InputValues) -> ASAuthorizationPublicKeyCredentialPRFRegistrationInput {
+    public static func inputValues(_ inputValues: InputValues) -> ASAuthorizationPublicKeyCredentialPRFRegistrationInput
+    {
         fatalError("stand-in")
     }
     /// `static var checkForSupport: ASAuthorizationPublicKeyCredentialPRFRegistrationInput`

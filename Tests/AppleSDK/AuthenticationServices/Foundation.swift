@@ -14,6 +14,7 @@
 
 // The real module re-exports Foundation and, through ASFoundation.h, UIKit (iOS) or AppKit (macOS).
 @_exported import Foundation
+
 #if canImport(UIKit)
 @_exported import UIKit
 

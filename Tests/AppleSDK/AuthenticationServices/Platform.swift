@@ -15,7 +15,8 @@ open class ASAuthorizationPlatformPublicKeyCredentialProvider: NSObject, ASAutho
 
     /// `func createCredentialRegistrationRequest(challenge: Data, name: String, userID: Data) -> ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest`
     public func createCredentialRegistrationRequest(challenge: Data, name: String, userID: Data)
-        -> ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest { fatalError("stand-in") }
+        -> ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest
+    { fatalError("stand-in") }
 
     /// `func createCredentialRegistrationRequest(challenge: Data, name: String, userID: Data, requestStyle: ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest.RequestStyle) -> ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest`
     @available(iOS 18.0, macOS 15.0, *)
@@ -26,7 +27,8 @@ open class ASAuthorizationPlatformPublicKeyCredentialProvider: NSObject, ASAutho
 
     /// `func createCredentialAssertionRequest(challenge: Data) -> ASAuthorizationPlatformPublicKeyCredentialAssertionRequest`
     public func createCredentialAssertionRequest(challenge: Data)
-        -> ASAuthorizationPlatformPublicKeyCredentialAssertionRequest { fatalError("stand-in") }
+        -> ASAuthorizationPlatformPublicKeyCredentialAssertionRequest
+    { fatalError("stand-in") }
 }
 
 /// `class ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest` (ASAuthorizationRequest,
@@ -35,34 +37,54 @@ open class ASAuthorizationPlatformPublicKeyCredentialProvider: NSObject, ASAutho
 /// https://developer.apple.com/documentation/authenticationservices/asauthorizationplatformpublickeycredentialregistrationrequest
 @available(iOS 15.0, macOS 12.0, *)
 open class ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest: ASAuthorizationRequest,
-    ASAuthorizationPublicKeyCredentialRegistrationRequest {
+    ASAuthorizationPublicKeyCredentialRegistrationRequest
+{
     public var relyingPartyIdentifier: String { fatalError("stand-in") }
-    public var userID: Data { get { fatalError("stand-in") } set { fatalError("stand-in") } }
-    public var name: String { get { fatalError("stand-in") } set { fatalError("stand-in") } }
-    public var displayName: String? { get { fatalError("stand-in") } set { fatalError("stand-in") } }
-    public var challenge: Data { get { fatalError("stand-in") } set { fatalError("stand-in") } }
+    public var userID: Data {
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
+    }
+    public var name: String {
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
+    }
+    public var displayName: String? {
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
+    }
+    public var challenge: Data {
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
+    }
     public var userVerificationPreference: ASAuthorizationPublicKeyCredentialUserVerificationPreference {
-        get { fatalError("stand-in") } set { fatalError("stand-in") }
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
     }
     public var attestationPreference: ASAuthorizationPublicKeyCredentialAttestationKind {
-        get { fatalError("stand-in") } set { fatalError("stand-in") }
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
     }
 
     /// `var largeBlob: ASAuthorizationPublicKeyCredentialLargeBlobRegistrationInput?` (Swift-refined struct)
     @available(iOS 17.0, macOS 14.0, *)
     public var largeBlob: ASAuthorizationPublicKeyCredentialLargeBlobRegistrationInput? {
-        get { fatalError("stand-in") } set { fatalError("stand-in") }
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
     }
 
     /// `var prf: ASAuthorizationPublicKeyCredentialPRFRegistrationInput?` (Swift-refined struct)
     @available(iOS 18.0, macOS 15.0, *)
     public var prf: ASAuthorizationPublicKeyCredentialPRFRegistrationInput? {
-        get { fatalError("stand-in") } set { fatalError("stand-in") }
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
     }
 
     /// `var requestStyle: ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest.RequestStyle`
     @available(iOS 18.0, macOS 15.0, *)
-    public var requestStyle: RequestStyle { get { fatalError("stand-in") } set { fatalError("stand-in") } }
+    public var requestStyle: RequestStyle {
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
+    }
 
     /// `enum RequestStyle : Int` (NS_ENUM NSInteger) —
     /// https://developer.apple.com/documentation/authenticationservices/asauthorizationplatformpublickeycredentialregistrationrequest/requeststyle-swift.enum
@@ -88,13 +110,18 @@ public protocol ASAuthorizationWebBrowserPlatformPublicKeyCredentialRegistration
 
 @available(iOS 17.4, macOS 13.5, *)
 extension ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest:
-    ASAuthorizationWebBrowserPlatformPublicKeyCredentialRegistrationRequest {
+    ASAuthorizationWebBrowserPlatformPublicKeyCredentialRegistrationRequest
+{
     public var excludedCredentials: [ASAuthorizationPlatformPublicKeyCredentialDescriptor]? {
-        get { fatalError("stand-in") } set { fatalError("stand-in") }
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
     }
     @available(iOS, unavailable)
     @available(macOS 13.5, *)
-    public var shouldShowHybridTransport: Bool { get { fatalError("stand-in") } set { fatalError("stand-in") } }
+    public var shouldShowHybridTransport: Bool {
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
+    }
 }
 
 /// `class ASAuthorizationPlatformPublicKeyCredentialAssertionRequest` (ASAuthorizationRequest,
@@ -103,29 +130,40 @@ extension ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest:
 /// https://developer.apple.com/documentation/authenticationservices/asauthorizationplatformpublickeycredentialassertionrequest
 @available(iOS 15.0, macOS 12.0, *)
 open class ASAuthorizationPlatformPublicKeyCredentialAssertionRequest: ASAuthorizationRequest,
-    ASAuthorizationPublicKeyCredentialAssertionRequest {
-    public var challenge: Data { get { fatalError("stand-in") } set { fatalError("stand-in") } }
-    public var relyingPartyIdentifier: String { get { fatalError("stand-in") } set { fatalError("stand-in") } }
+    ASAuthorizationPublicKeyCredentialAssertionRequest
+{
+    public var challenge: Data {
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
+    }
+    public var relyingPartyIdentifier: String {
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
+    }
     public var userVerificationPreference: ASAuthorizationPublicKeyCredentialUserVerificationPreference {
-        get { fatalError("stand-in") } set { fatalError("stand-in") }
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
     }
 
     /// `var allowedCredentials: [ASAuthorizationPlatformPublicKeyCredentialDescriptor]`
     public var allowedCredentials: [ASAuthorizationPlatformPublicKeyCredentialDescriptor] {
-        get { fatalError("stand-in") } set { fatalError("stand-in") }
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
     }
 
     /// `var largeBlob: ASAuthorizationPublicKeyCredentialLargeBlobAssertionInput?` (Swift-refined struct)
     @available(iOS 17.0, macOS 14.0, *)
     public var largeBlob: ASAuthorizationPublicKeyCredentialLargeBlobAssertionInput? {
-        get { fatalError("stand-in") } set { fatalError("stand-in") }
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
     }
 
     /// `var prf: ASAuthorizationPublicKeyCredentialPRFAssertionInput?` (Swift-refined struct; the Objective-C
     /// class is `__ASAuthorizationPublicKeyCredentialPRFAssertionInput`, not modelled)
     @available(iOS 18.0, macOS 15.0, *)
     public var prf: ASAuthorizationPublicKeyCredentialPRFAssertionInput? {
-        get { fatalError("stand-in") } set { fatalError("stand-in") }
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
     }
 }
 
@@ -140,15 +178,21 @@ public protocol ASAuthorizationWebBrowserPlatformPublicKeyCredentialAssertionReq
 
 @available(iOS 17.4, macOS 13.5, *)
 extension ASAuthorizationPlatformPublicKeyCredentialAssertionRequest:
-    ASAuthorizationWebBrowserPlatformPublicKeyCredentialAssertionRequest {
-    public var shouldShowHybridTransport: Bool { get { fatalError("stand-in") } set { fatalError("stand-in") } }
+    ASAuthorizationWebBrowserPlatformPublicKeyCredentialAssertionRequest
+{
+    public var shouldShowHybridTransport: Bool {
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
+    }
 }
 
 /// `class ASAuthorizationPlatformPublicKeyCredentialRegistration` (NSObject,
 /// ASAuthorizationPublicKeyCredentialRegistration) —
 /// https://developer.apple.com/documentation/authenticationservices/asauthorizationplatformpublickeycredentialregistration
 @available(iOS 15.0, macOS 12.0, *)
-open class ASAuthorizationPlatformPublicKeyCredentialRegistration: NSObject, ASAuthorizationPublicKeyCredentialRegistration {
+open class ASAuthorizationPlatformPublicKeyCredentialRegistration: NSObject,
+    ASAuthorizationPublicKeyCredentialRegistration
+{
     public var credentialID: Data { fatalError("stand-in") }
     public var rawClientDataJSON: Data { fatalError("stand-in") }
     public var rawAttestationObject: Data? { fatalError("stand-in") }
@@ -202,11 +246,15 @@ open class ASAuthorizationPlatformPublicKeyCredentialAssertion: NSObject, ASAuth
 /// ASAuthorizationPublicKeyCredentialDescriptor) —
 /// https://developer.apple.com/documentation/authenticationservices/asauthorizationplatformpublickeycredentialdescriptor
 @available(iOS 15.0, macOS 12.0, *)
-open class ASAuthorizationPlatformPublicKeyCredentialDescriptor: NSObject, ASAuthorizationPublicKeyCredentialDescriptor {
+open class ASAuthorizationPlatformPublicKeyCredentialDescriptor: NSObject, ASAuthorizationPublicKeyCredentialDescriptor
+{
     /// `init(credentialID: Data)`
     public init(credentialID: Data) { fatalError("stand-in") }
     @available(*, unavailable) public override init() { fatalError("stand-in") }
-    public var credentialID: Data { get { fatalError("stand-in") } set { fatalError("stand-in") } }
+    public var credentialID: Data {
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
+    }
 
     public required init?(coder: NSCoder) { fatalError("stand-in") }
     public func encode(with coder: NSCoder) { fatalError("stand-in") }

@@ -90,7 +90,9 @@ extension ASAuthorizationPublicKeyCredentialAssertionRequest {
 /// `struct ASAuthorizationPublicKeyCredentialUserVerificationPreference` (NS_TYPED_EXTENSIBLE_ENUM) —
 /// https://developer.apple.com/documentation/authenticationservices/asauthorizationpublickeycredentialuserverificationpreference
 @available(iOS 15.0, macOS 12.0, *)
-public struct ASAuthorizationPublicKeyCredentialUserVerificationPreference: Hashable, Equatable, RawRepresentable, Sendable {
+public struct ASAuthorizationPublicKeyCredentialUserVerificationPreference: Hashable, Equatable, RawRepresentable,
+    Sendable
+{
     public let rawValue: String
     public init(_ rawValue: String) { self.rawValue = rawValue }
     public init(rawValue: String) { self.rawValue = rawValue }

@@ -16,11 +16,13 @@ open class ASAuthorizationSecurityKeyPublicKeyCredentialProvider: NSObject, ASAu
 
     /// `func createCredentialRegistrationRequest(challenge: Data, displayName: String, name: String, userID: Data) -> ASAuthorizationSecurityKeyPublicKeyCredentialRegistrationRequest`
     public func createCredentialRegistrationRequest(challenge: Data, displayName: String, name: String, userID: Data)
-        -> ASAuthorizationSecurityKeyPublicKeyCredentialRegistrationRequest { fatalError("stand-in") }
+        -> ASAuthorizationSecurityKeyPublicKeyCredentialRegistrationRequest
+    { fatalError("stand-in") }
 
     /// `func createCredentialAssertionRequest(challenge: Data) -> ASAuthorizationSecurityKeyPublicKeyCredentialAssertionRequest`
     public func createCredentialAssertionRequest(challenge: Data)
-        -> ASAuthorizationSecurityKeyPublicKeyCredentialAssertionRequest { fatalError("stand-in") }
+        -> ASAuthorizationSecurityKeyPublicKeyCredentialAssertionRequest
+    { fatalError("stand-in") }
 }
 
 /// `class ASAuthorizationSecurityKeyPublicKeyCredentialRegistrationRequest` (ASAuthorizationRequest,
@@ -28,30 +30,48 @@ open class ASAuthorizationSecurityKeyPublicKeyCredentialProvider: NSObject, ASAu
 /// https://developer.apple.com/documentation/authenticationservices/asauthorizationsecuritykeypublickeycredentialregistrationrequest
 @available(iOS 15.0, macOS 12.0, *)
 open class ASAuthorizationSecurityKeyPublicKeyCredentialRegistrationRequest: ASAuthorizationRequest,
-    ASAuthorizationPublicKeyCredentialRegistrationRequest {
+    ASAuthorizationPublicKeyCredentialRegistrationRequest
+{
     public var relyingPartyIdentifier: String { fatalError("stand-in") }
-    public var userID: Data { get { fatalError("stand-in") } set { fatalError("stand-in") } }
-    public var name: String { get { fatalError("stand-in") } set { fatalError("stand-in") } }
-    public var displayName: String? { get { fatalError("stand-in") } set { fatalError("stand-in") } }
-    public var challenge: Data { get { fatalError("stand-in") } set { fatalError("stand-in") } }
+    public var userID: Data {
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
+    }
+    public var name: String {
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
+    }
+    public var displayName: String? {
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
+    }
+    public var challenge: Data {
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
+    }
     public var userVerificationPreference: ASAuthorizationPublicKeyCredentialUserVerificationPreference {
-        get { fatalError("stand-in") } set { fatalError("stand-in") }
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
     }
     public var attestationPreference: ASAuthorizationPublicKeyCredentialAttestationKind {
-        get { fatalError("stand-in") } set { fatalError("stand-in") }
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
     }
 
     /// `var credentialParameters: [ASAuthorizationPublicKeyCredentialParameters]`
     public var credentialParameters: [ASAuthorizationPublicKeyCredentialParameters] {
-        get { fatalError("stand-in") } set { fatalError("stand-in") }
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
     }
     /// `var excludedCredentials: [ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor]`
     public var excludedCredentials: [ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor] {
-        get { fatalError("stand-in") } set { fatalError("stand-in") }
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
     }
     /// `var residentKeyPreference: ASAuthorizationPublicKeyCredentialResidentKeyPreference`
     public var residentKeyPreference: ASAuthorizationPublicKeyCredentialResidentKeyPreference {
-        get { fatalError("stand-in") } set { fatalError("stand-in") }
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
     }
 }
 
@@ -60,33 +80,49 @@ open class ASAuthorizationSecurityKeyPublicKeyCredentialRegistrationRequest: ASA
 /// https://developer.apple.com/documentation/authenticationservices/asauthorizationsecuritykeypublickeycredentialassertionrequest
 @available(iOS 15.0, macOS 12.0, *)
 open class ASAuthorizationSecurityKeyPublicKeyCredentialAssertionRequest: ASAuthorizationRequest,
-    ASAuthorizationPublicKeyCredentialAssertionRequest {
-    public var challenge: Data { get { fatalError("stand-in") } set { fatalError("stand-in") } }
-    public var relyingPartyIdentifier: String { get { fatalError("stand-in") } set { fatalError("stand-in") } }
+    ASAuthorizationPublicKeyCredentialAssertionRequest
+{
+    public var challenge: Data {
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
+    }
+    public var relyingPartyIdentifier: String {
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
+    }
     public var userVerificationPreference: ASAuthorizationPublicKeyCredentialUserVerificationPreference {
-        get { fatalError("stand-in") } set { fatalError("stand-in") }
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
     }
 
     /// `var allowedCredentials: [ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor]`
     public var allowedCredentials: [ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor] {
-        get { fatalError("stand-in") } set { fatalError("stand-in") }
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
     }
     /// `var appID: String?` (the header's availability for it was not found; the class's is used)
-    public var appID: String? { get { fatalError("stand-in") } set { fatalError("stand-in") } }
+    public var appID: String? {
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
+    }
 }
 
 /// `class ASAuthorizationSecurityKeyPublicKeyCredentialRegistration` (NSObject,
 /// ASAuthorizationPublicKeyCredentialRegistration) —
 /// https://developer.apple.com/documentation/authenticationservices/asauthorizationsecuritykeypublickeycredentialregistration
 @available(iOS 15.0, macOS 12.0, *)
-open class ASAuthorizationSecurityKeyPublicKeyCredentialRegistration: NSObject, ASAuthorizationPublicKeyCredentialRegistration {
+open class ASAuthorizationSecurityKeyPublicKeyCredentialRegistration: NSObject,
+    ASAuthorizationPublicKeyCredentialRegistration
+{
     public var credentialID: Data { fatalError("stand-in") }
     public var rawClientDataJSON: Data { fatalError("stand-in") }
     public var rawAttestationObject: Data? { fatalError("stand-in") }
 
     /// `var transports: [ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor.Transport] { get }`
     @available(iOS 17.5, macOS 14.5, *)
-    public var transports: [ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor.Transport] { fatalError("stand-in") }
+    public var transports: [ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor.Transport] {
+        fatalError("stand-in")
+    }
 
     @available(*, unavailable) public override init() { fatalError("stand-in") }
     public required init?(coder: NSCoder) { fatalError("stand-in") }
@@ -99,7 +135,8 @@ open class ASAuthorizationSecurityKeyPublicKeyCredentialRegistration: NSObject, 
 /// ASAuthorizationPublicKeyCredentialAssertion) —
 /// https://developer.apple.com/documentation/authenticationservices/asauthorizationsecuritykeypublickeycredentialassertion
 @available(iOS 15.0, macOS 12.0, *)
-open class ASAuthorizationSecurityKeyPublicKeyCredentialAssertion: NSObject, ASAuthorizationPublicKeyCredentialAssertion {
+open class ASAuthorizationSecurityKeyPublicKeyCredentialAssertion: NSObject, ASAuthorizationPublicKeyCredentialAssertion
+{
     public var credentialID: Data { fatalError("stand-in") }
     public var rawClientDataJSON: Data { fatalError("stand-in") }
     public var rawAuthenticatorData: Data! { fatalError("stand-in") }
@@ -121,14 +158,22 @@ open class ASAuthorizationSecurityKeyPublicKeyCredentialAssertion: NSObject, ASA
 /// ASAuthorizationPublicKeyCredentialDescriptor) —
 /// https://developer.apple.com/documentation/authenticationservices/asauthorizationsecuritykeypublickeycredentialdescriptor
 @available(iOS 15.0, macOS 12.0, *)
-open class ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor: NSObject, ASAuthorizationPublicKeyCredentialDescriptor {
+open class ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor: NSObject,
+    ASAuthorizationPublicKeyCredentialDescriptor
+{
     /// `init(credentialID: Data, transports: [ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor.Transport])`
     public init(credentialID: Data, transports: [Transport]) { fatalError("stand-in") }
     @available(*, unavailable) public override init() { fatalError("stand-in") }
 
-    public var credentialID: Data { get { fatalError("stand-in") } set { fatalError("stand-in") } }
+    public var credentialID: Data {
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
+    }
     /// `var transports: [ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor.Transport]`
-    public var transports: [Transport] { get { fatalError("stand-in") } set { fatalError("stand-in") } }
+    public var transports: [Transport] {
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
+    }
 
     public required init?(coder: NSCoder) { fatalError("stand-in") }
     public func encode(with coder: NSCoder) { fatalError("stand-in") }

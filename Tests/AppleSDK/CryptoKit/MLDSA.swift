@@ -3,16 +3,16 @@
 // stand-in of its "Xcode 26" configuration (the rest of that stand-in is swift-crypto's own API, which mirrors CryptoKit's),
 // and compiles it alone, in Embedded Swift for arm64-apple-ios, where availability is checked against a deployment target.
 #if canImport(Foundation)
-    import Foundation
+import Foundation
 #else
-    // Embedded Swift has no Foundation: the two names the declarations below use, as Foundation shapes them.
-    public protocol DataProtocol: RandomAccessCollection where Element == UInt8 {}
-    extension Array: DataProtocol where Element == UInt8 {}
-    public struct Data: DataProtocol {
-        public var startIndex: Int { fatalError("stand-in") }
-        public var endIndex: Int { fatalError("stand-in") }
-        public subscript(position: Int) -> UInt8 { fatalError("stand-in") }
-    }
+// Embedded Swift has no Foundation: the two names the declarations below use, as Foundation shapes them.
+public protocol DataProtocol: RandomAccessCollection where Element == UInt8 {}
+extension Array: DataProtocol where Element == UInt8 {}
+public struct Data: DataProtocol {
+    public var startIndex: Int { fatalError("stand-in") }
+    public var endIndex: Int { fatalError("stand-in") }
+    public subscript(position: Int) -> UInt8 { fatalError("stand-in") }
+}
 #endif
 
 @available(iOS 26, macOS 26, tvOS 26, watchOS 26, visionOS 26, macCatalyst 26, *)
@@ -33,7 +33,9 @@ extension MLDSA65 {
 
     public struct PrivateKey: Sendable {
         public init() throws { fatalError("stand-in") }
-        public init<D: DataProtocol>(seedRepresentation: D, publicKey: MLDSA65.PublicKey?) throws { fatalError("stand-in") }
+        public init<D: DataProtocol>(seedRepresentation: D, publicKey: MLDSA65.PublicKey?) throws {
+            fatalError("stand-in")
+        }
         public init<D: DataProtocol>(integrityCheckedRepresentation: D) throws { fatalError("stand-in") }
         public var seedRepresentation: Data { fatalError("stand-in") }
         public var integrityCheckedRepresentation: Data { fatalError("stand-in") }
@@ -63,7 +65,9 @@ extension MLDSA87 {
 
     public struct PrivateKey: Sendable {
         public init() throws { fatalError("stand-in") }
-        public init<D: DataProtocol>(seedRepresentation: D, publicKey: MLDSA87.PublicKey?) throws { fatalError("stand-in") }
+        public init<D: DataProtocol>(seedRepresentation: D, publicKey: MLDSA87.PublicKey?) throws {
+            fatalError("stand-in")
+        }
         public init<D: DataProtocol>(integrityCheckedRepresentation: D) throws { fatalError("stand-in") }
         public var seedRepresentation: Data { fatalError("stand-in") }
         public var integrityCheckedRepresentation: Data { fatalError("stand-in") }

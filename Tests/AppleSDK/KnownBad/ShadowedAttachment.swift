@@ -26,6 +26,7 @@ extension ASAuthorizationPlatformPublicKeyCredentialAssertion: PlatformAssertion
 @available(iOS 16.6, macOS 13.5, *)
 @MainActor
 func reportedAttachment(of assertion: ASAuthorizationPlatformPublicKeyCredentialAssertion)
-    -> ASAuthorizationPublicKeyCredentialAttachment {
+    -> ASAuthorizationPublicKeyCredentialAttachment
+{
     assertion.attachment
 }

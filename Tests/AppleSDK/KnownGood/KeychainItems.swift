@@ -20,7 +20,8 @@ struct KeychainItems: Sendable {
     }
 
     func save(_ data: Data, account: String) throws {
-        let updated = SecItemUpdate(query(account: account) as CFDictionary, [kSecValueData as String: data] as CFDictionary)
+        let updated = SecItemUpdate(
+            query(account: account) as CFDictionary, [kSecValueData as String: data] as CFDictionary)
         guard updated == errSecItemNotFound else {
             guard updated == errSecSuccess else { throw KeychainFailure(status: updated) }
             return
@@ -51,7 +52,8 @@ struct KeychainItems: Sendable {
     func all() throws -> [Data] {
         let query: [String: Any] = [
             kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
-            kSecReturnData as String: true, kSecReturnAttributes as String: false, kSecMatchLimit as String: kSecMatchLimitAll,
+            kSecReturnData as String: true, kSecReturnAttributes as String: false,
+            kSecMatchLimit as String: kSecMatchLimitAll,
         ]
         var result: CFTypeRef?
         let status = SecItemCopyMatching(query as CFDictionary, &result)

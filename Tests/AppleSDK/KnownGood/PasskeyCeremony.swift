@@ -22,7 +22,8 @@ enum PasskeyCeremonyError: Error {
 @available(iOS 18.0, macOS 15.0, *)
 @MainActor
 final class PasskeyRegistrar: NSObject, ASAuthorizationControllerDelegate,
-    ASAuthorizationControllerPresentationContextProviding {
+    ASAuthorizationControllerPresentationContextProviding
+{
     private let anchor: ASPresentationAnchor
     private var continuation: CheckedContinuation<PasskeyRegistration, any Error>?
 
@@ -31,7 +32,8 @@ final class PasskeyRegistrar: NSObject, ASAuthorizationControllerDelegate,
     }
 
     func register(relyingParty: String, challenge: Data, userID: Data, userName: String, excluded: [Data])
-        async throws -> PasskeyRegistration {
+        async throws -> PasskeyRegistration
+    {
         let provider = ASAuthorizationPlatformPublicKeyCredentialProvider(relyingPartyIdentifier: relyingParty)
         let request = provider.createCredentialRegistrationRequest(challenge: challenge, name: userName, userID: userID)
         request.userVerificationPreference = .preferred
@@ -41,11 +43,13 @@ final class PasskeyRegistrar: NSObject, ASAuthorizationControllerDelegate,
         request.prf = .checkForSupport
 
         let key = ASAuthorizationSecurityKeyPublicKeyCredentialProvider(relyingPartyIdentifier: relyingParty)
-            .createCredentialRegistrationRequest(challenge: challenge, displayName: userName, name: userName, userID: userID)
+            .createCredentialRegistrationRequest(
+                challenge: challenge, displayName: userName, name: userName, userID: userID)
         key.credentialParameters = [ASAuthorizationPublicKeyCredentialParameters(algorithm: .ES256)]
         key.excludedCredentials = excluded.map {
             ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor(
-                credentialID: $0, transports: ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor.Transport.allSupported
+                credentialID: $0,
+                transports: ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor.Transport.allSupported
             )
         }
         key.residentKeyPreference = .required
@@ -59,21 +63,26 @@ final class PasskeyRegistrar: NSObject, ASAuthorizationControllerDelegate,
         }
     }
 
-    func authorizationController(controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization) {
+    func authorizationController(
+        controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization
+    ) {
         let result: Result<PasskeyRegistration, any Error>
         switch authorization.credential {
         case let platform as ASAuthorizationPlatformPublicKeyCredentialRegistration:
-            result = .success(PasskeyRegistration(
-                credentialID: platform.credentialID, clientDataJSON: platform.rawClientDataJSON,
-                attestationObject: platform.rawAttestationObject, crossPlatform: platform.attachment == .crossPlatform,
-                largeBlobSupported: platform.largeBlob?.isSupported, prfSupported: platform.prf?.isSupported
-            ))
+            result = .success(
+                PasskeyRegistration(
+                    credentialID: platform.credentialID, clientDataJSON: platform.rawClientDataJSON,
+                    attestationObject: platform.rawAttestationObject,
+                    crossPlatform: platform.attachment == .crossPlatform,
+                    largeBlobSupported: platform.largeBlob?.isSupported, prfSupported: platform.prf?.isSupported
+                ))
         case let key as ASAuthorizationSecurityKeyPublicKeyCredentialRegistration:
-            result = .success(PasskeyRegistration(
-                credentialID: key.credentialID, clientDataJSON: key.rawClientDataJSON,
-                attestationObject: key.rawAttestationObject, crossPlatform: true,
-                largeBlobSupported: nil, prfSupported: nil
-            ))
+            result = .success(
+                PasskeyRegistration(
+                    credentialID: key.credentialID, clientDataJSON: key.rawClientDataJSON,
+                    attestationObject: key.rawAttestationObject, crossPlatform: true,
+                    largeBlobSupported: nil, prfSupported: nil
+                ))
         default:
             result = .failure(PasskeyCeremonyError.unexpectedCredential)
         }

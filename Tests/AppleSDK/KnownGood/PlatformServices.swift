@@ -30,7 +30,8 @@ func signalAccepted(relyingParty: String, userHandle: Data, credentialIDs: [Data
         relyingPartyIdentifier: relyingParty, userHandle: userHandle, acceptedCredentialIDs: credentialIDs
     )
     try? await updater.reportUnknownPublicKeyCredential(relyingPartyIdentifier: relyingParty, credentialID: Data())
-    try? await updater.reportPublicKeyCredentialUpdate(relyingPartyIdentifier: relyingParty, userHandle: userHandle, newName: "ann")
+    try? await updater.reportPublicKeyCredentialUpdate(
+        relyingPartyIdentifier: relyingParty, userHandle: userHandle, newName: "ann")
 }
 
 @available(iOS 26.0, macOS 26.0, *)

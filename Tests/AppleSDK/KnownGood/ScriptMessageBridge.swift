@@ -12,7 +12,8 @@ func handleBridgeCall(name: String, payload: String?) async -> String {
 @MainActor
 final class AsyncBridge: NSObject, WKScriptMessageHandlerWithReply {
     func userContentController(_ userContentController: WKUserContentController, didReceive message: WKScriptMessage)
-        async -> (Any?, String?) {
+        async -> (Any?, String?)
+    {
         guard message.frameInfo.isMainFrame, message.frameInfo.securityOrigin.host == "example.com" else {
             return (nil, "refused")
         }
@@ -24,9 +25,10 @@ final class AsyncBridge: NSObject, WKScriptMessageHandlerWithReply {
     func install(in webView: WKWebView) {
         let controller = webView.configuration.userContentController
         controller.addScriptMessageHandler(self, contentWorld: .page, name: "latchkey")
-        controller.addUserScript(WKUserScript(
-            source: "window.latchkey = {}", injectionTime: .atDocumentStart, forMainFrameOnly: true, in: .page
-        ))
+        controller.addUserScript(
+            WKUserScript(
+                source: "window.latchkey = {}", injectionTime: .atDocumentStart, forMainFrameOnly: true, in: .page
+            ))
     }
 
     func uninstall(from controller: WKUserContentController) {

@@ -67,7 +67,8 @@ public func SecCopyErrorMessageString(_ status: OSStatus, _ reserved: UnsafeMuta
 @available(iOS 2.0, macOS 10.6, *) nonisolated(unsafe) public let kSecAttrService: CFString = "svce"
 @available(iOS 2.0, macOS 10.6, *) nonisolated(unsafe) public let kSecAttrAccount: CFString = "acct"
 @available(iOS 4.0, macOS 10.9, *) nonisolated(unsafe) public let kSecAttrAccessible: CFString = "pdmn"
-@available(iOS 4.0, macOS 10.9, *) nonisolated(unsafe) public let kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly: CFString = "cku"
+@available(iOS 4.0, macOS 10.9, *) nonisolated(unsafe) public let kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly:
+    CFString = "cku"
 @available(iOS 7.0, macOS 10.9, *) nonisolated(unsafe) public let kSecAttrSynchronizable: CFString = "sync"
 @available(iOS 2.0, macOS 10.6, *) nonisolated(unsafe) public let kSecValueData: CFString = "v_Data"
 @available(iOS 2.0, macOS 10.6, *) nonisolated(unsafe) public let kSecReturnData: CFString = "r_Data"

@@ -7,7 +7,7 @@
 @_exported import Foundation
 
 #if canImport(UIKit)
-    import UIKit
+import UIKit
 #endif
 
 // MARK: Views and scenes
@@ -56,7 +56,9 @@ public struct ViewBuilder {
     public static func buildExpression<Content: View>(_ content: Content) -> Content { content }
     public static func buildBlock() -> EmptyView { fatalError("stand-in") }
     public static func buildBlock<Content: View>(_ content: Content) -> Content { content }
-    public static func buildBlock<each Content: View>(_ content: repeat each Content) -> TupleView<(repeat each Content)> {
+    public static func buildBlock<each Content: View>(_ content: repeat each Content) -> TupleView<
+        (repeat each Content)
+    > {
         fatalError("stand-in")
     }
     public static func buildIf<Content: View>(_ content: Content?) -> Content? { content }
@@ -142,7 +144,9 @@ public struct LocalizedStringKey: Equatable, ExpressibleByStringInterpolation, S
 @available(iOS 13.0, macOS 10.15, *)
 public struct Text: _PrimitiveView, Equatable, Sendable {
     /// `init(_ key: LocalizedStringKey, tableName: String? = nil, bundle: Bundle? = nil, comment: StaticString? = nil)`
-    nonisolated public init(_ key: LocalizedStringKey, tableName: String? = nil, bundle: Bundle? = nil, comment: StaticString? = nil) {
+    nonisolated public init(
+        _ key: LocalizedStringKey, tableName: String? = nil, bundle: Bundle? = nil, comment: StaticString? = nil
+    ) {
         fatalError("stand-in")
     }
     /// `@_disfavoredOverload init<S>(_ content: S) where S : StringProtocol`
@@ -184,7 +188,9 @@ extension Button where Label == Text {
     }
     /// `@_disfavoredOverload @preconcurrency nonisolated init<S>(_ title: S, action: @escaping @MainActor () -> Void)`
     @_disfavoredOverload @preconcurrency
-    nonisolated public init<S: StringProtocol>(_ title: S, action: @escaping @MainActor () -> Void) { fatalError("stand-in") }
+    nonisolated public init<S: StringProtocol>(_ title: S, action: @escaping @MainActor () -> Void) {
+        fatalError("stand-in")
+    }
 
     /// `@preconcurrency nonisolated init(_ titleKey: LocalizedStringKey, role: ButtonRole?, action: @escaping @MainActor () -> Void)`
     @available(iOS 15.0, macOS 12.0, *)
@@ -238,7 +244,9 @@ public enum HorizontalEdge: Int8, CaseIterable, Sendable {
 @available(iOS 13.0, macOS 10.15, *)
 public struct VStack<Content: View>: _PrimitiveView {
     /// `nonisolated init(alignment: HorizontalAlignment = .center, spacing: CGFloat? = nil, @ViewBuilder content: () -> Content)`
-    nonisolated public init(alignment: HorizontalAlignment = .center, spacing: CGFloat? = nil, @ViewBuilder content: () -> Content) {
+    nonisolated public init(
+        alignment: HorizontalAlignment = .center, spacing: CGFloat? = nil, @ViewBuilder content: () -> Content
+    ) {
         fatalError("stand-in")
     }
 }
@@ -273,13 +281,17 @@ public struct Section<Parent: View, Content: View, Footer: View>: _PrimitiveView
 @available(iOS 13.0, macOS 10.15, *)
 extension Section where Parent == EmptyView {
     /// `init(@ViewBuilder content: () -> Content, @ViewBuilder footer: () -> Footer)`
-    nonisolated public init(@ViewBuilder content: () -> Content, @ViewBuilder footer: () -> Footer) { fatalError("stand-in") }
+    nonisolated public init(@ViewBuilder content: () -> Content, @ViewBuilder footer: () -> Footer) {
+        fatalError("stand-in")
+    }
 }
 
 @available(iOS 13.0, macOS 10.15, *)
 extension Section where Footer == EmptyView {
     /// `init(@ViewBuilder content: () -> Content, @ViewBuilder header: () -> Parent)`
-    nonisolated public init(@ViewBuilder content: () -> Content, @ViewBuilder header: () -> Parent) { fatalError("stand-in") }
+    nonisolated public init(@ViewBuilder content: () -> Content, @ViewBuilder header: () -> Parent) {
+        fatalError("stand-in")
+    }
 }
 
 @available(iOS 13.0, macOS 10.15, *)
@@ -293,7 +305,9 @@ extension Section where Parent == EmptyView, Footer == EmptyView {
 @available(iOS 13.0, macOS 10.15, *)
 public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>: _PrimitiveView {
     /// `nonisolated init(_ data: Data, id: KeyPath<Data.Element, ID>, @ViewBuilder content: @escaping (Data.Element) -> Content)`
-    nonisolated public init(_ data: Data, id: KeyPath<Data.Element, ID>, @ViewBuilder content: @escaping (Data.Element) -> Content) {
+    nonisolated public init(
+        _ data: Data, id: KeyPath<Data.Element, ID>, @ViewBuilder content: @escaping (Data.Element) -> Content
+    ) {
         fatalError("stand-in")
     }
 }
@@ -410,12 +424,12 @@ extension ShapeStyle where Self == HierarchicalShapeStyle {
 }
 
 #if canImport(UIKit)
-    /// `struct TextInputAutocapitalization` (iOS) — https://developer.apple.com/documentation/swiftui/textinputautocapitalization
-    @available(iOS 15.0, *)
-    public struct TextInputAutocapitalization: Sendable {
-        /// `static var never: TextInputAutocapitalization { get }`
-        public static var never: TextInputAutocapitalization { fatalError("stand-in") }
-    }
+/// `struct TextInputAutocapitalization` (iOS) — https://developer.apple.com/documentation/swiftui/textinputautocapitalization
+@available(iOS 15.0, *)
+public struct TextInputAutocapitalization: Sendable {
+    /// `static var never: TextInputAutocapitalization { get }`
+    public static var never: TextInputAutocapitalization { fatalError("stand-in") }
+}
 #endif
 
 // MARK: Modifiers
@@ -461,7 +475,9 @@ extension View {
     nonisolated public func navigationTitle(_ titleKey: LocalizedStringKey) -> some View { _StandInView() }
     /// `@_disfavoredOverload nonisolated func navigationTitle<S>(_ title: S) -> some View where S : StringProtocol`
     @available(iOS 14.0, macOS 11.0, *)
-    @_disfavoredOverload nonisolated public func navigationTitle<S: StringProtocol>(_ title: S) -> some View { _StandInView() }
+    @_disfavoredOverload nonisolated public func navigationTitle<S: StringProtocol>(_ title: S) -> some View {
+        _StandInView()
+    }
 
     /// `nonisolated func disabled(_ disabled: Bool) -> some View`
     nonisolated public func disabled(_ disabled: Bool) -> some View { _StandInView() }
@@ -479,15 +495,15 @@ extension View {
 }
 
 #if canImport(UIKit)
-    @available(iOS 13.0, *)
-    extension View {
-        /// `nonisolated func textContentType(_ textContentType: UITextContentType?) -> some View` (iOS)
-        nonisolated public func textContentType(_ textContentType: UITextContentType?) -> some View { _StandInView() }
+@available(iOS 13.0, *)
+extension View {
+    /// `nonisolated func textContentType(_ textContentType: UITextContentType?) -> some View` (iOS)
+    nonisolated public func textContentType(_ textContentType: UITextContentType?) -> some View { _StandInView() }
 
-        /// `nonisolated func textInputAutocapitalization(_ autocapitalization: TextInputAutocapitalization?) -> some View` (iOS)
-        @available(iOS 15.0, *)
-        nonisolated public func textInputAutocapitalization(
-            _ autocapitalization: TextInputAutocapitalization?
-        ) -> some View { _StandInView() }
-    }
+    /// `nonisolated func textInputAutocapitalization(_ autocapitalization: TextInputAutocapitalization?) -> some View` (iOS)
+    @available(iOS 15.0, *)
+    nonisolated public func textInputAutocapitalization(
+        _ autocapitalization: TextInputAutocapitalization?
+    ) -> some View { _StandInView() }
+}
 #endif

@@ -66,7 +66,10 @@ open class UITextField: UIControl {
     /// `var textContentType: UITextContentType! { get set }` (`optional` in UITextInputTraits, implemented here) —
     /// https://developer.apple.com/documentation/uikit/uitextinputtraits/textcontenttype
     @available(iOS 10.0, *)
-    public var textContentType: UITextContentType! { get { fatalError("stand-in") } set { fatalError("stand-in") } }
+    public var textContentType: UITextContentType! {
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
+    }
 }
 
 /// `struct UITextContentType` (NS_TYPED_ENUM over NSString) —

@@ -5,6 +5,7 @@
 
 // The real module re-exports Foundation and UIKit (iOS) or AppKit (macOS), as WKWebView is a UIView / NSView.
 @_exported import Foundation
+
 #if canImport(FoundationNetworking)
 // URLRequest (WKFrameInfo.request) lives in FoundationNetworking on Linux.
 @_exported import FoundationNetworking
@@ -129,10 +130,15 @@ public enum WKUserScriptInjectionTime: Int, Sendable {
 @MainActor
 open class WKUserScript: NSObject {
     /// `init(source: String, injectionTime: WKUserScriptInjectionTime, forMainFrameOnly: Bool)`
-    public init(source: String, injectionTime: WKUserScriptInjectionTime, forMainFrameOnly: Bool) { fatalError("stand-in") }
+    public init(source: String, injectionTime: WKUserScriptInjectionTime, forMainFrameOnly: Bool) {
+        fatalError("stand-in")
+    }
     /// `init(source: String, injectionTime: WKUserScriptInjectionTime, forMainFrameOnly: Bool, in contentWorld: WKContentWorld)`
     @available(iOS 14.0, macOS 11.0, *)
-    public init(source: String, injectionTime: WKUserScriptInjectionTime, forMainFrameOnly: Bool, in contentWorld: WKContentWorld) {
+    public init(
+        source: String, injectionTime: WKUserScriptInjectionTime, forMainFrameOnly: Bool,
+        in contentWorld: WKContentWorld
+    ) {
         fatalError("stand-in")
     }
     /// `var source: String { get }`
@@ -161,7 +167,9 @@ open class WKUserContentController: NSObject {
     public func add(_ scriptMessageHandler: any WKScriptMessageHandler, name: String) { fatalError("stand-in") }
     /// `func add(_ scriptMessageHandler: any WKScriptMessageHandler, contentWorld world: WKContentWorld, name: String)`
     @available(iOS 14.0, macOS 11.0, *)
-    public func add(_ scriptMessageHandler: any WKScriptMessageHandler, contentWorld world: WKContentWorld, name: String) {
+    public func add(
+        _ scriptMessageHandler: any WKScriptMessageHandler, contentWorld world: WKContentWorld, name: String
+    ) {
         fatalError("stand-in")
     }
     /// `func addScriptMessageHandler(_ scriptMessageHandlerWithReply: any WKScriptMessageHandlerWithReply, contentWorld: WKContentWorld, name: String)`
@@ -173,7 +181,9 @@ open class WKUserContentController: NSObject {
     public func removeScriptMessageHandler(forName name: String) { fatalError("stand-in") }
     /// `func removeScriptMessageHandler(forName name: String, contentWorld: WKContentWorld)`
     @available(iOS 14.0, macOS 11.0, *)
-    public func removeScriptMessageHandler(forName name: String, contentWorld: WKContentWorld) { fatalError("stand-in") }
+    public func removeScriptMessageHandler(forName name: String, contentWorld: WKContentWorld) {
+        fatalError("stand-in")
+    }
     /// `func removeAllScriptMessageHandlers(from contentWorld: WKContentWorld)`
     @available(iOS 14.0, macOS 11.0, *)
     public func removeAllScriptMessageHandlers(from contentWorld: WKContentWorld) { fatalError("stand-in") }
@@ -190,7 +200,8 @@ open class WKWebViewConfiguration: NSObject {
     public override init() { fatalError("stand-in") }
     /// `var userContentController: WKUserContentController { get set }`
     public var userContentController: WKUserContentController {
-        get { fatalError("stand-in") } set { fatalError("stand-in") }
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
     }
 }
 

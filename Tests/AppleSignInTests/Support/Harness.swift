@@ -21,32 +21,40 @@ struct Harness: Sendable {
     let tokens: AppleTokenClient
 
     /// Starts a stand-in and runs `body` with a harness around it.
-    static func run(policy: AppleKeyCache.Policy = .init(), signingKeyCount: Int = 3,
-                    _ body: @Sendable (Harness) async throws -> Void) async throws {
+    static func run(
+        policy: AppleKeyCache.Policy = .init(), signingKeyCount: Int = 3,
+        _ body: @Sendable (Harness) async throws -> Void
+    ) async throws {
         let clock = TestClock()
         let teamKey = P256.Signing.PrivateKey()
-        let configuration = AppleStandIn.Configuration(teamID: teamID, keyID: keyID, teamKey: teamKey.publicKey,
-                                                       signingKeyCount: signingKeyCount, now: clock.closure)
+        let configuration = AppleStandIn.Configuration(
+            teamID: teamID, keyID: keyID, teamKey: teamKey.publicKey,
+            signingKeyCount: signingKeyCount, now: clock.closure)
         try await AppleStandIn.withRunning(configuration) { standIn in
-            let keys = AppleKeyCache(source: AppleKeysEndpoint(endpoints: standIn.endpoints), policy: policy, now: clock.closure)
+            let keys = AppleKeyCache(
+                source: AppleKeysEndpoint(endpoints: standIn.endpoints), policy: policy, now: clock.closure)
             let rules = AppleClaimRules(clientIDs: clientIDs, leeway: 30)
             let signer = AppleClientSecretSigner(teamID: teamID, keyID: keyID, privateKey: teamKey)
             let harness = Harness(
                 standIn: standIn, clock: clock, teamKey: teamKey, keys: keys,
                 verifier: AppleIdentityTokenVerifier(keys: keys, rules: rules, now: clock.closure),
                 notifications: AppleNotificationVerifier(keys: keys, rules: rules, now: clock.closure),
-                tokens: AppleTokenClient(endpoints: standIn.endpoints,
-                                         secrets: AppleClientSecretCache(signer: signer, now: clock.closure))
+                tokens: AppleTokenClient(
+                    endpoints: standIn.endpoints,
+                    secrets: AppleClientSecretCache(signer: signer, now: clock.closure))
             )
             try await body(harness)
         }
     }
 
     /// Mints a valid identity token for the app with `rawNonce`, after `edit` changes its claims.
-    func identityToken(subject: String = "001234.abcdef.1234", rawNonce: String? = "raw-nonce-1",
-                       signing: StandInSigning = .apple, edit: (inout StandInClaims) -> Void = { _ in }) async throws -> String {
-        var claims = standIn.identityClaims(subject: subject, audience: Self.bundleID.rawValue, rawNonce: rawNonce,
-                                            email: "abc@privaterelay.appleid.com", isPrivateEmail: true)
+    func identityToken(
+        subject: String = "001234.abcdef.1234", rawNonce: String? = "raw-nonce-1",
+        signing: StandInSigning = .apple, edit: (inout StandInClaims) -> Void = { _ in }
+    ) async throws -> String {
+        var claims = standIn.identityClaims(
+            subject: subject, audience: Self.bundleID.rawValue, rawNonce: rawNonce,
+            email: "abc@privaterelay.appleid.com", isPrivateEmail: true)
         edit(&claims)
         return try await standIn.mint(claims, signing: signing)
     }

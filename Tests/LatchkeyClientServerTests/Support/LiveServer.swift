@@ -31,7 +31,8 @@ struct LiveServer: Sendable {
 
     /// A passkey provider (discoverable, synced credentials) acting for ``origin``.
     static func passkeyProvider(choice: CredentialChoice = .mostRecent) -> VirtualAuthenticatorAdapter {
-        VirtualAuthenticatorAdapter(VirtualAuthenticator(configuration: .passkeyProvider), origin: origin, choice: choice)
+        VirtualAuthenticatorAdapter(
+            VirtualAuthenticator(configuration: .passkeyProvider), origin: origin, choice: choice)
     }
 
     /// Runs `body` against a live server over a fresh database of `backend`, then removes the database.
@@ -52,9 +53,13 @@ struct LiveServer: Sendable {
         try await TestDatabase.with(backend) { database in
             let store = try database.makeStore()
             // A server that fails to start fails the test with its reason, instead of leaving the run waiting for its port.
-            try await ServerStartWatch.testLive(logger: TestDatabase.logger, making: { logger, started in
-                ServerApplication.make(configuration: serverConfiguration, store: store, logger: logger, onServerRunning: started)
-            }) { client in
+            try await ServerStartWatch.testLive(
+                logger: TestDatabase.logger,
+                making: { logger, started in
+                    ServerApplication.make(
+                        configuration: serverConfiguration, store: store, logger: logger, onServerRunning: started)
+                }
+            ) { client in
                 let port = try #require(client.port, "the live test server reports its port")
                 let url = try #require(URL(string: "http://127.0.0.1:\(port)/"))
                 try await body(LiveServer(url: url, store: store))

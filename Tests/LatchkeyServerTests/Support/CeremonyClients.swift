@@ -1,6 +1,6 @@
 import Foundation
-import NIOCore
 import LatchkeyAPI
+import NIOCore
 import Testing
 import VirtualAuthenticator
 import WebAuthn
@@ -12,14 +12,20 @@ struct NativeClient: Sendable {
 
     /// Sign-up: options, create, verify. Returns the verify reply.
     func signUp(
-        _ username: String, displayName: String? = nil, with authenticator: VirtualAuthenticator, tampering: Tampering = .none,
+        _ username: String, displayName: String? = nil, with authenticator: VirtualAuthenticator,
+        tampering: Tampering = .none,
         edit: @Sendable (inout [String: Any]) -> Void = { _ in }
     ) async throws -> Reply {
-        let reply = try await http.send(.post, APIPaths.Native.registrationOptions, json: RegistrationOptionsRequest(username: username, displayName: displayName))
+        let reply = try await http.send(
+            .post, APIPaths.Native.registrationOptions,
+            json: RegistrationOptionsRequest(username: username, displayName: displayName))
         #expect(reply.status == .ok, "\(reply)")
         let options: RegistrationOptionsResponse = try reply.decode()
-        let credential = try await authenticator.register(options: options.options, origin: origin, tampering: tampering)
-        return try await http.send(.post, APIPaths.Native.registrationVerify, body: verifyBody(ticket: options.ticket, credential: credential, edit: edit))
+        let credential = try await authenticator.register(
+            options: options.options, origin: origin, tampering: tampering)
+        return try await http.send(
+            .post, APIPaths.Native.registrationVerify,
+            body: verifyBody(ticket: options.ticket, credential: credential, edit: edit))
     }
 
     /// Sign-in (username-less without a username). Returns the verify reply.
@@ -27,23 +33,32 @@ struct NativeClient: Sendable {
         _ username: String? = nil, with authenticator: VirtualAuthenticator, choice: CredentialChoice = .mostRecent,
         tampering: Tampering = .none, edit: @Sendable (inout [String: Any]) -> Void = { _ in }
     ) async throws -> Reply {
-        let reply = try await http.send(.post, APIPaths.Native.authenticationOptions, json: AuthenticationOptionsRequest(username: username))
+        let reply = try await http.send(
+            .post, APIPaths.Native.authenticationOptions, json: AuthenticationOptionsRequest(username: username))
         #expect(reply.status == .ok, "\(reply)")
         let options: AuthenticationOptionsResponse = try reply.decode()
-        let credential = try await authenticator.authenticate(options: options.options, origin: origin, choice: choice, tampering: tampering)
-        return try await http.send(.post, APIPaths.Native.authenticationVerify, body: verifyBody(ticket: options.ticket, credential: credential, edit: edit))
+        let credential = try await authenticator.authenticate(
+            options: options.options, origin: origin, choice: choice, tampering: tampering)
+        return try await http.send(
+            .post, APIPaths.Native.authenticationVerify,
+            body: verifyBody(ticket: options.ticket, credential: credential, edit: edit))
     }
 
     /// Adds a passkey to the signed-in account. Returns the verify reply.
     func addPasskey(name: String? = nil, with authenticator: VirtualAuthenticator) async throws -> Reply {
-        let reply = try await http.send(.post, APIPaths.Native.addPasskeyOptions, json: AddPasskeyOptionsRequest(name: name))
+        let reply = try await http.send(
+            .post, APIPaths.Native.addPasskeyOptions, json: AddPasskeyOptionsRequest(name: name))
         #expect(reply.status == .ok, "\(reply)")
         let options: RegistrationOptionsResponse = try reply.decode()
         let credential = try await authenticator.register(options: options.options, origin: origin)
-        return try await http.send(.post, APIPaths.Native.addPasskeyVerify, json: RegistrationVerifyRequest(ticket: options.ticket, credential: credential))
+        return try await http.send(
+            .post, APIPaths.Native.addPasskeyVerify,
+            json: RegistrationVerifyRequest(ticket: options.ticket, credential: credential))
     }
 
-    private func verifyBody(ticket: String, credential: some Encodable, edit: (inout [String: Any]) -> Void) throws -> ByteBuffer {
+    private func verifyBody(ticket: String, credential: some Encodable, edit: (inout [String: Any]) -> Void) throws
+        -> ByteBuffer
+    {
         var envelope: [String: Any] = ["ticket": ticket, "credential": try JSONObject.encode(credential)]
         edit(&envelope)
         return try JSONObject.buffer(envelope)
@@ -63,26 +78,36 @@ struct ConformanceClient: Sendable {
         let reply = try await http.send(.post, APIPaths.Conformance.attestationOptions, json: request)
         #expect(reply.status == .ok, "\(reply)")
         let options: ServerCreationOptionsResponse = try reply.decode()
-        let credential = try await authenticator.register(options: options.options, origin: origin, tampering: tampering)
+        let credential = try await authenticator.register(
+            options: options.options, origin: origin, tampering: tampering)
         var json = try JSONObject.encode(credential)
         edit(&json)
         return try await http.send(.post, APIPaths.Conformance.attestationResult, body: try JSONObject.buffer(json))
     }
 
     /// Registers `username` with default options.
-    func register(_ username: String, with authenticator: VirtualAuthenticator, attestation: AttestationConveyancePreference? = nil) async throws -> Reply {
-        try await register(ServerCreationOptionsRequest(username: username, displayName: username, attestation: attestation), with: authenticator)
+    func register(
+        _ username: String, with authenticator: VirtualAuthenticator,
+        attestation: AttestationConveyancePreference? = nil
+    ) async throws -> Reply {
+        try await register(
+            ServerCreationOptionsRequest(username: username, displayName: username, attestation: attestation),
+            with: authenticator)
     }
 
     /// `/assertion/options` then `/assertion/result`.
     func login(
-        _ username: String?, with authenticator: VirtualAuthenticator, userVerification: UserVerificationRequirement? = nil,
+        _ username: String?, with authenticator: VirtualAuthenticator,
+        userVerification: UserVerificationRequirement? = nil,
         tampering: Tampering = .none, edit: @Sendable (inout [String: Any]) -> Void = { _ in }
     ) async throws -> Reply {
-        let reply = try await http.send(.post, APIPaths.Conformance.assertionOptions, json: ServerRequestOptionsRequest(username: username, userVerification: userVerification))
+        let reply = try await http.send(
+            .post, APIPaths.Conformance.assertionOptions,
+            json: ServerRequestOptionsRequest(username: username, userVerification: userVerification))
         #expect(reply.status == .ok, "\(reply)")
         let options: ServerRequestOptionsResponse = try reply.decode()
-        let credential = try await authenticator.authenticate(options: options.options, origin: origin, tampering: tampering)
+        let credential = try await authenticator.authenticate(
+            options: options.options, origin: origin, tampering: tampering)
         var json = try JSONObject.encode(credential)
         edit(&json)
         return try await http.send(.post, APIPaths.Conformance.assertionResult, body: try JSONObject.buffer(json))

@@ -23,17 +23,21 @@ actor HTTPSession {
 
     /// Sends a request with the session's cookies, Bearer token and Origin, and keeps the cookies it sets.
     @discardableResult
-    func send(_ method: HTTPRequest.Method, _ path: String, body: ByteBuffer? = nil, headers extra: HTTPFields = [:]) async throws -> Reply {
+    func send(_ method: HTTPRequest.Method, _ path: String, body: ByteBuffer? = nil, headers extra: HTTPFields = [:])
+        async throws -> Reply
+    {
         var headers = extra
         if body != nil, headers[.contentType] == nil { headers[.contentType] = "application/json" }
         if let bearer, headers[.authorization] == nil { headers[.authorization] = "Bearer \(bearer)" }
         if let origin, headers[.origin] == nil { headers[.origin] = origin }
         if !cookies.isEmpty, headers[.cookie] == nil {
-            headers[.cookie] = cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+            headers[.cookie] = cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
+                separator: "; ")
         }
         let response = try await client.execute(uri: path, method: method, headers: headers, body: body)
         for line in response.headers[values: .setCookie] {
-            let pair = line.split(separator: ";", maxSplits: 1)[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let pair = line.split(separator: ";", maxSplits: 1)[0].split(
+                separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard pair.count == 2 else { continue }
             let expired = line.lowercased().contains("max-age=0")
             cookies[String(pair[0])] = expired || pair[1].isEmpty ? nil : String(pair[1])
@@ -43,13 +47,17 @@ actor HTTPSession {
 
     /// Sends `value` as JSON.
     @discardableResult
-    func send(_ method: HTTPRequest.Method, _ path: String, json value: some Encodable & Sendable, headers: HTTPFields = [:]) async throws -> Reply {
+    func send(
+        _ method: HTTPRequest.Method, _ path: String, json value: some Encodable & Sendable, headers: HTTPFields = [:]
+    ) async throws -> Reply {
         try await send(method, path, body: ByteBuffer(bytes: try APIJSON.makeEncoder().encode(value)), headers: headers)
     }
 
     /// Sends raw text as the body.
     @discardableResult
-    func send(_ method: HTTPRequest.Method, _ path: String, text: String, headers: HTTPFields = [:]) async throws -> Reply {
+    func send(_ method: HTTPRequest.Method, _ path: String, text: String, headers: HTTPFields = [:]) async throws
+        -> Reply
+    {
         try await send(method, path, body: ByteBuffer(string: text), headers: headers)
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LatchkeyServer
-@_exported import LatchkeyTestSupport
 import LatchkeyStore
+@_exported import LatchkeyTestSupport
 import Logging
 import Testing
 
@@ -47,7 +47,8 @@ let quietLogger: Logger = {
 
 /// Runs `body` against a live server over a fresh database of `backend`, then removes the database.
 func withServer<T: Sendable>(
-    _ backend: Backend, settings: ServerSettings = .test, configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
+    _ backend: Backend, settings: ServerSettings = .test,
+    configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
     logger: Logger = quietLogger, _ body: @escaping @Sendable (ServerHarness) async throws -> T
 ) async throws -> T {
     try await TestDatabase.with(backend) { database in
@@ -57,7 +58,8 @@ func withServer<T: Sendable>(
 
 /// Runs `body` against a live server over `database` (which the caller removes): several can share one database.
 func withServer<T: Sendable>(
-    on database: TestDatabase, settings: ServerSettings = .test, configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
+    on database: TestDatabase, settings: ServerSettings = .test,
+    configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
     logger: Logger = quietLogger, _ body: @escaping @Sendable (ServerHarness) async throws -> T
 ) async throws -> T {
     var configured = try ServerConfiguration(settings)
@@ -65,9 +67,12 @@ func withServer<T: Sendable>(
     let configuration = configured
     let store = try database.makeStore()
     // A server that fails to start fails the test with its reason, instead of leaving the run waiting for its port.
-    return try await ServerStartWatch.testLive(logger: logger, making: { logger, started in
-        ServerApplication.make(configuration: configuration, store: store, logger: logger, onServerRunning: started)
-    }) { client in
+    return try await ServerStartWatch.testLive(
+        logger: logger,
+        making: { logger, started in
+            ServerApplication.make(configuration: configuration, store: store, logger: logger, onServerRunning: started)
+        }
+    ) { client in
         try await body(ServerHarness(database: database, store: store, configuration: configuration, client: client))
     }
 }

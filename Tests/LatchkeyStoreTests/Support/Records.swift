@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import LatchkeyStore
 
 /// Records for tests, with whole-second times (both backends keep at least millisecond precision).
@@ -52,7 +53,9 @@ enum Make {
         SpentTicket(id: UUID().uuidString.replacingOccurrences(of: "-", with: "_"), expiresAt: expiresAt)
     }
 
-    static func session(of userID: UUID, tokenHash: Data = bytes(32), expiresAt: Date = now.addingTimeInterval(3600)) -> StoredSession {
+    static func session(of userID: UUID, tokenHash: Data = bytes(32), expiresAt: Date = now.addingTimeInterval(3600))
+        -> StoredSession
+    {
         StoredSession(tokenHash: tokenHash, userID: userID, createdAt: now, expiresAt: expiresAt)
     }
 }

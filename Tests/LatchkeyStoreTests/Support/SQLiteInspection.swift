@@ -6,7 +6,9 @@ import GRDB
 /// Looks into a SQLite store's schema and plans, and writes rows as an older schema had them.
 enum SQLiteInspection {
     /// The query plan's lines for `sql`.
-    static func plan(_ sql: String, arguments: StatementArguments = [Data([1])], in store: SQLiteStore) async throws -> [String] {
+    static func plan(_ sql: String, arguments: StatementArguments = [Data([1])], in store: SQLiteStore) async throws
+        -> [String]
+    {
         try await store.read { db in
             try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String }
         }
@@ -16,7 +18,9 @@ enum SQLiteInspection {
     static func indexes(of table: String, in store: SQLiteStore) async throws -> [String] {
         try await store.read { db in
             try String.fetchAll(
-                db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY name",
+                db,
+                sql:
+                    "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY name",
                 arguments: [table]
             )
         }

@@ -1,6 +1,7 @@
 import Foundation
 @_exported import LatchkeyTestSupport
 import Testing
+
 @testable import LatchkeyStore
 
 extension TestDatabase {

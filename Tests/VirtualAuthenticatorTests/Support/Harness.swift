@@ -82,9 +82,12 @@ struct Harness {
     }
 
     /// Request options naming `record` in allowCredentials (or none, for a username-less sign-in).
-    func requestOptions(allowing records: [CredentialRecord] = [], userVerification: UserVerificationRequirement? = nil) -> PublicKeyCredentialRequestOptions {
+    func requestOptions(allowing records: [CredentialRecord] = [], userVerification: UserVerificationRequirement? = nil)
+        -> PublicKeyCredentialRequestOptions
+    {
         relyingParty.beginAuthentication(
-            allowCredentials: records.map { PublicKeyCredentialDescriptor(id: $0.id) }, userVerification: userVerification
+            allowCredentials: records.map { PublicKeyCredentialDescriptor(id: $0.id) },
+            userVerification: userVerification
         )
     }
 
@@ -95,7 +98,8 @@ struct Harness {
     ) throws -> VerifiedAuthentication {
         try relyingParty.finishAuthentication(
             json: JSONEncoder().encode(credential), expectedChallenge: options.challenge.bytes, credential: record,
-            allowedCredentialIDs: options.allowCredentials?.map(\.id.bytes), requireUserVerification: requireUserVerification
+            allowedCredentialIDs: options.allowCredentials?.map(\.id.bytes),
+            requireUserVerification: requireUserVerification
         )
     }
 
@@ -105,7 +109,8 @@ struct Harness {
     ) async throws -> VerifiedAuthentication {
         let options = requestOptions(allowing: [record])
         let credential = try await authenticator.authenticate(options: options, origin: origin, tampering: tampering)
-        return try finishAuthentication(credential, options: options, record: record, requireUserVerification: requireUserVerification)
+        return try finishAuthentication(
+            credential, options: options, record: record, requireUserVerification: requireUserVerification)
     }
 }
 
@@ -123,7 +128,9 @@ extension VirtualAuthenticatorConfiguration {
 /// One attestation root for the whole test run.
 enum TestCA {
     static let root = Result { () throws(VirtualAuthenticatorError) in try AttestationCA.makeRoot() }
-    static let other = Result { () throws(VirtualAuthenticatorError) in try AttestationCA.makeRoot(commonName: "Someone Else's Root") }
+    static let other = Result { () throws(VirtualAuthenticatorError) in
+        try AttestationCA.makeRoot(commonName: "Someone Else's Root")
+    }
 
     /// Trust `root` for `format`, requiring a path to it.
     static func trusting(_ authority: AttestationCA, for format: String) -> AttestationTrust {
@@ -136,7 +143,8 @@ enum BadKeys {
     /// An ES256 key whose point is not on P-256.
     static let offCurveP256 = COSEKey(
         algorithm: .es256,
-        parameters: .ec2(curve: COSEKey.Curve.p256, x: Array(repeating: 1, count: 32), y: Array(repeating: 2, count: 32))
+        parameters: .ec2(
+            curve: COSEKey.Curve.p256, x: Array(repeating: 1, count: 32), y: Array(repeating: 2, count: 32))
     )
 }
 

@@ -10,7 +10,10 @@ import X509
 struct AndroidKeyAttestationTests {
     /// FIDO conformance capture: teeEnforced states purpose SIGN and origin GENERATED.
     static let conformance = "go-android-key-0"
-    static let vectors = ["go-android-key-0", "sw-android-key-conformance-2020", "sw-android-key-conformance-dontneeda", "w3c-android-key-es256-reg"]
+    static let vectors = [
+        "go-android-key-0", "sw-android-key-conformance-2020", "sw-android-key-conformance-dontneeda",
+        "w3c-android-key-es256-reg",
+    ]
 
     static func code(_ check: String) -> WebAuthnError.Code { .attestation("android-key", check) }
 
@@ -23,7 +26,9 @@ struct AndroidKeyAttestationTests {
 
     @Test("the conformance vector's teeEnforced list satisfies the strictest policy")
     func conformanceUnderTEEPolicy() async throws {
-        let result = try await VectorRegistration(Self.conformance).verify { $0.attestationOptions.androidKeyAuthorizations = .teeEnforced }
+        let result = try await VectorRegistration(Self.conformance).verify {
+            $0.attestationOptions.androidKeyAuthorizations = .teeEnforced
+        }
         #expect(throws: Never.self) { try result.get() }
     }
 
@@ -31,7 +36,9 @@ struct AndroidKeyAttestationTests {
     func emptyListsNeedStatedValues() async throws {
         let registration = try VectorRegistration("w3c-android-key-es256-reg")
         for policy in [AndroidKeyAuthorizationPolicy.teeEnforced, .teeOrSoftwareEnforced] {
-            #expect(try await registration.failureCode { $0.attestationOptions.androidKeyAuthorizations = policy } == Self.code("originNotGenerated"))
+            #expect(
+                try await registration.failureCode { $0.attestationOptions.androidKeyAuthorizations = policy }
+                    == Self.code("originNotGenerated"))
         }
     }
 
@@ -53,7 +60,8 @@ struct AndroidKeyAttestationTests {
     func challengeMismatch() async throws {
         var registration = try VectorRegistration(Self.conformance)
         let challenge = registration.clientDataHash
-        registration.x5c[0] = try #require(registration.x5c[0].replacing(challenge, with: challenge.dropLast() + [challenge[31] ^ 0x01]))
+        registration.x5c[0] = try #require(
+            registration.x5c[0].replacing(challenge, with: challenge.dropLast() + [challenge[31] ^ 0x01]))
         #expect(try await registration.failureCode() == Self.code("challengeMismatch"))
     }
 
@@ -61,7 +69,8 @@ struct AndroidKeyAttestationTests {
     func importedOrigin() async throws {
         var registration = try VectorRegistration(Self.conformance)
         let origin = DERBuilder.explicit(702, DERBuilder.integer(0))
-        registration.x5c[0] = try #require(registration.x5c[0].replacing(origin, with: DERBuilder.explicit(702, DERBuilder.integer(2))))
+        registration.x5c[0] = try #require(
+            registration.x5c[0].replacing(origin, with: DERBuilder.explicit(702, DERBuilder.integer(2))))
         #expect(try await registration.failureCode() == Self.code("originNotGenerated"))
     }
 
@@ -69,7 +78,8 @@ struct AndroidKeyAttestationTests {
     func purposeWithoutSign() async throws {
         var registration = try VectorRegistration(Self.conformance)
         let purpose = DERBuilder.explicit(1, DERBuilder.set(DERBuilder.integer(2)))
-        registration.x5c[0] = try #require(registration.x5c[0].replacing(purpose, with: DERBuilder.explicit(1, DERBuilder.set(DERBuilder.integer(3)))))
+        registration.x5c[0] = try #require(
+            registration.x5c[0].replacing(purpose, with: DERBuilder.explicit(1, DERBuilder.set(DERBuilder.integer(3)))))
         #expect(try await registration.failureCode() == Self.code("purposeNotSign"))
     }
 
@@ -130,12 +140,14 @@ struct AndroidKeyAttestationTests {
         #expect(await failureCode { try await android.verify() } == Self.code("keyDescriptionMissing"))
     }
 
-    @Test("key descriptions that are not the schema fail", arguments: [
-        DERBuilder.octetString([1, 2, 3]),
-        DERBuilder.sequence(DERBuilder.integer(3)),
-        // authorization list tags out of order: [702] before [1]
-        SyntheticAndroidKey.description(challenge: [], software: [], tee: [.origin(0), .purpose([2])]),
-    ])
+    @Test(
+        "key descriptions that are not the schema fail",
+        arguments: [
+            DERBuilder.octetString([1, 2, 3]),
+            DERBuilder.sequence(DERBuilder.integer(3)),
+            // authorization list tags out of order: [702] before [1]
+            SyntheticAndroidKey.description(challenge: [], software: [], tee: [.origin(0), .purpose([2])]),
+        ])
     func malformedKeyDescription(_ der: [UInt8]) async throws {
         var android = SyntheticAndroidKey()
         android.keyDescription = der
@@ -160,7 +172,8 @@ struct SyntheticAndroidKey {
 
         var der: [UInt8] {
             switch self {
-            case .purpose(let purposes): DERBuilder.explicit(1, DERBuilder.tlv([0x31], purposes.flatMap { DERBuilder.integer($0) }))
+            case .purpose(let purposes):
+                DERBuilder.explicit(1, DERBuilder.tlv([0x31], purposes.flatMap { DERBuilder.integer($0) }))
             case .allApplications: DERBuilder.explicit(600, DERBuilder.null)
             case .origin(let origin): DERBuilder.explicit(702, DERBuilder.integer(origin))
             }
@@ -183,7 +196,8 @@ struct SyntheticAndroidKey {
 
     static func description(challenge: [UInt8], software: [Authorization], tee: [Authorization]) -> [UInt8] {
         DERBuilder.sequence(
-            DERBuilder.integer(3), DERBuilder.integer(1, tag: 0x0a), DERBuilder.integer(4), DERBuilder.integer(1, tag: 0x0a),
+            DERBuilder.integer(3), DERBuilder.integer(1, tag: 0x0a), DERBuilder.integer(4),
+            DERBuilder.integer(1, tag: 0x0a),
             DERBuilder.octetString(challenge), DERBuilder.octetString([]),
             DERBuilder.tlv([0x30], software.flatMap(\.der)), DERBuilder.tlv([0x30], tee.flatMap(\.der))
         )
@@ -192,10 +206,13 @@ struct SyntheticAndroidKey {
     func verify(
         policy: AndroidKeyAuthorizationPolicy = .statedValues, anchors: AttestationTrust.Anchors? = nil
     ) async throws -> VerifiedAttestation {
-        let ext = keyDescription ?? Self.description(challenge: registration.clientDataHash, software: softwareEnforced, tee: teeEnforced)
+        let ext =
+            keyDescription
+            ?? Self.description(challenge: registration.clientDataHash, software: softwareEnforced, tee: teeEnforced)
         var extensions: [Certificate.Extension] = []
         if includesKeyDescription {
-            extensions.append(Certificate.Extension(oid: AndroidKeyDescription.extensionOID, critical: false, value: ArraySlice(ext)))
+            extensions.append(
+                Certificate.Extension(oid: AndroidKeyDescription.extensionOID, critical: false, value: ArraySlice(ext)))
         }
         let leaf = try TestCertificates.issue(
             for: Certificate.PublicKey(certificateKey.publicKey), subject: TestCertificates.caName,
@@ -203,7 +220,10 @@ struct SyntheticAndroidKey {
         )
         let statement = CBORMap([
             (.textString("alg"), .int(COSEAlgorithm.es256.rawValue)),
-            (.textString("sig"), .byteString(Array(try certificateKey.signature(for: registration.signedData).derRepresentation))),
+            (
+                .textString("sig"),
+                .byteString(Array(try certificateKey.signature(for: registration.signedData).derRepresentation))
+            ),
             (.textString("x5c"), .array([.byteString(leaf)])),
         ])
         var options = AttestationOptions()

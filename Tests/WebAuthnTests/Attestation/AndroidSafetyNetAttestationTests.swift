@@ -33,7 +33,9 @@ struct AndroidSafetyNetAttestationTests {
     @Test("ctsProfileMatch false fails when the CTS check is enforced")
     func ctsEnforced() async throws {
         let registration = try VectorRegistration(Self.fresh)
-        #expect(try await registration.failureCode { $0.attestationOptions.safetyNetEnforceCTSProfileMatch = true } == Self.code("ctsProfileMismatch"))
+        #expect(
+            try await registration.failureCode { $0.attestationOptions.safetyNetEnforceCTSProfileMatch = true }
+                == Self.code("ctsProfileMismatch"))
     }
 
     @Test("a timestamp older than the maximum age or beyond the clock skew fails")
@@ -41,8 +43,13 @@ struct AndroidSafetyNetAttestationTests {
         let registration = try VectorRegistration(Self.fresh)
         #expect(try await registration.failureCode(timeShift: 120) == Self.code("timestampOutOfRange"))
         #expect(try await registration.failureCode(timeShift: -120) == Self.code("timestampOutOfRange"))
-        #expect(try await registration.failureCode(timeShift: 120) { $0.attestationOptions.safetyNetMaximumAge = 300 } == nil)
-        #expect(try await registration.failureCode(timeShift: -120) { $0.attestationOptions.safetyNetAllowedClockSkew = 300 } == nil)
+        #expect(
+            try await registration.failureCode(timeShift: 120) { $0.attestationOptions.safetyNetMaximumAge = 300 }
+                == nil)
+        #expect(
+            try await registration.failureCode(timeShift: -120) {
+                $0.attestationOptions.safetyNetAllowedClockSkew = 300
+            } == nil)
     }
 
     @Test("a stale capture verifies when the timestamp check is skipped")
@@ -53,7 +60,8 @@ struct AndroidSafetyNetAttestationTests {
         let root = try Certificate(pemEncoded: Fixtures.root(named: "GlobalSign Root CA - R2"))
         let result = try await registration.verify {
             $0.attestationOptions.safetyNetSkipTimestampCheck = true
-            $0.attestationTrust = AttestationTrust(anchorsByFormat: ["android-safetynet": .init([root], required: true)])
+            $0.attestationTrust = AttestationTrust(anchorsByFormat: ["android-safetynet": .init([root], required: true)]
+            )
         }
         #expect(try result.get().attestation.trust.isTrusted)
     }
@@ -145,15 +153,20 @@ struct SyntheticSafetyNet {
         if !dnsNames.isEmpty {
             extensions.append(try SubjectAlternativeNames(dnsNames.map { .dnsName($0) }).makeCertificateExtension())
         }
-        let subject = DistinguishedName([RelativeDistinguishedName(.init(type: .RDNAttributeType.commonName, utf8String: commonName))])
+        let subject = DistinguishedName([
+            RelativeDistinguishedName(.init(type: .RDNAttributeType.commonName, utf8String: commonName))
+        ])
         let leaf = try TestCertificates.issue(
             for: Certificate.PublicKey(signingKey.publicKey), subject: subject,
             extensions: try Certificate.Extensions(extensions), by: caKey
         )
-        var payload: [String: Any] = ["nonce": nonce, "timestampMs": Int64(Date().timeIntervalSince1970 * 1000), "basicIntegrity": true]
+        var payload: [String: Any] = [
+            "nonce": nonce, "timestampMs": Int64(Date().timeIntervalSince1970 * 1000), "basicIntegrity": true,
+        ]
         if let ctsProfileMatch { payload["ctsProfileMatch"] = ctsProfileMatch }
         let header: [String: Any] = ["alg": headerAlgorithm, "x5c": [Data(leaf).base64EncodedString()]]
-        let signingInput = Base64URL.encode(try JSONSerialization.data(withJSONObject: header))
+        let signingInput =
+            Base64URL.encode(try JSONSerialization.data(withJSONObject: header))
             + "." + Base64URL.encode(try JSONSerialization.data(withJSONObject: payload))
         let signature = try signingKey.signature(for: Array(signingInput.utf8)).rawRepresentation
         return Array((signingInput + "." + Base64URL.encode(signature)).utf8)

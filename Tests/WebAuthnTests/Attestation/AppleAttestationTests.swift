@@ -30,7 +30,8 @@ struct AppleAttestationTests {
     func nonceMismatch() async throws {
         var registration = try VectorRegistration(Self.w3c)
         let nonce = Array(SHA256.hash(data: registration.authData + registration.clientDataHash))
-        registration.x5c[0] = try #require(registration.x5c[0].replacing(nonce, with: [nonce[0] ^ 0x01] + nonce.dropFirst()))
+        registration.x5c[0] = try #require(
+            registration.x5c[0].replacing(nonce, with: [nonce[0] ^ 0x01] + nonce.dropFirst()))
         #expect(try await registration.failureCode() == Self.code("nonceMismatch"))
     }
 
@@ -63,7 +64,9 @@ struct AppleAttestationTests {
     func publicKeyMismatch() async throws {
         var apple = SyntheticApple()
         apple.certificateKey = P256.Signing.PrivateKey().publicKey
-        #expect(await failureCode { try await AppleAttestation().verify(apple.context()) } == Self.code("publicKeyMismatch"))
+        #expect(
+            await failureCode { try await AppleAttestation().verify(apple.context()) } == Self.code("publicKeyMismatch")
+        )
     }
 }
 
@@ -85,7 +88,7 @@ struct SyntheticApple {
         let leaf = try TestCertificates.issue(
             for: Certificate.PublicKey(certificateKey), subject: TestCertificates.caName,
             extensions: try Certificate.Extensions([
-                Certificate.Extension(oid: AppleAttestation.nonceExtensionOID, critical: false, value: ArraySlice(ext)),
+                Certificate.Extension(oid: AppleAttestation.nonceExtensionOID, critical: false, value: ArraySlice(ext))
             ]),
             by: caKey
         )

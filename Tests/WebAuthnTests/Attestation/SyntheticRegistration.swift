@@ -21,7 +21,8 @@ struct SyntheticRegistration {
 
     var coseKey: COSEKey {
         let raw = Array(credentialKey.publicKey.rawRepresentation)
-        return COSEKey(algorithm: .es256, parameters: .ec2(curve: COSEKey.Curve.p256, x: Array(raw[..<32]), y: Array(raw[32...])))
+        return COSEKey(
+            algorithm: .es256, parameters: .ec2(curve: COSEKey.Curve.p256, x: Array(raw[..<32]), y: Array(raw[32...])))
     }
 
     var credentialID: [UInt8] { Array(SHA256.hash(data: coseKey.rawBytes).prefix(16)) }
@@ -34,7 +35,9 @@ struct SyntheticRegistration {
     }
 
     var clientDataJSON: [UInt8] {
-        Array(#"{"type":"webauthn.create","challenge":"\#(Base64URL.encode(challenge))","origin":"\#(Self.origin)","crossOrigin":false}"#.utf8)
+        Array(
+            #"{"type":"webauthn.create","challenge":"\#(Base64URL.encode(challenge))","origin":"\#(Self.origin)","crossOrigin":false}"#
+                .utf8)
     }
 
     var clientDataHash: [UInt8] { Array(SHA256.hash(data: clientDataJSON)) }
@@ -66,13 +69,16 @@ struct SyntheticRegistration {
 
     /// The credential JSON a client would send for this registration with `format` and `statement`.
     func credential(format: String, statement: CBORValue) -> RegistrationCredential {
-        let attestationObject = CBOREncoder.encode(.map(CBORMap([
-            (.textString("fmt"), .textString(format)), (.textString("attStmt"), statement),
-            (.textString("authData"), .byteString(authData)),
-        ])))
+        let attestationObject = CBOREncoder.encode(
+            .map(
+                CBORMap([
+                    (.textString("fmt"), .textString(format)), (.textString("attStmt"), statement),
+                    (.textString("authData"), .byteString(authData)),
+                ])))
         return RegistrationCredential(
             rawId: credentialID,
-            response: AuthenticatorAttestationResponse(clientDataJSON: clientDataJSON, attestationObject: attestationObject)
+            response: AuthenticatorAttestationResponse(
+                clientDataJSON: clientDataJSON, attestationObject: attestationObject)
         )
     }
 
@@ -87,7 +93,7 @@ struct SyntheticRegistration {
 /// Certificates issued in tests by a throwaway P-256 CA, valid from a day ago to a day ahead.
 enum TestCertificates {
     static let caName = DistinguishedName([
-        RelativeDistinguishedName(.init(type: .RDNAttributeType.commonName, utf8String: "Latchkey Test Attestation CA")),
+        RelativeDistinguishedName(.init(type: .RDNAttributeType.commonName, utf8String: "Latchkey Test Attestation CA"))
     ])
 
     /// Issues a certificate for `publicKey` and returns its DER.
@@ -108,7 +114,9 @@ enum TestCertificates {
     static func authority(_ key: P256.Signing.PrivateKey) throws -> Certificate {
         let der = try issue(
             for: Certificate.PublicKey(key.publicKey), subject: caName,
-            extensions: try Certificate.Extensions { Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil)) },
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
+            },
             by: key
         )
         return try Certificate(derEncoded: der)

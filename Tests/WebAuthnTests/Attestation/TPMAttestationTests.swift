@@ -93,7 +93,8 @@ struct TPMAttestationTests {
     func nameMismatch() async throws {
         var registration = try VectorRegistration(Self.es256)
         let certInfo = registration.bytes("certInfo")
-        try #require(certInfo.suffix(2) == [0, 0], "the vector's qualifiedName is empty, so the name ends 3 bytes from the end")
+        try #require(
+            certInfo.suffix(2) == [0, 0], "the vector's qualifiedName is empty, so the name ends 3 bytes from the end")
         registration.change("certInfo") { $0[$0.count - 3] ^= 0x01 }
         #expect(try await registration.failureCode() == Self.code("nameMismatch"))
     }
@@ -117,7 +118,8 @@ struct TPMAttestationTests {
     func missingManufacturer() async throws {
         var registration = try VectorRegistration(Self.es256)
         let manufacturer: [UInt8] = [0x06, 0x05, 0x67, 0x81, 0x05, 0x02, 0x01]  // OID 2.23.133.2.1
-        registration.x5c[0] = try #require(registration.x5c[0].replacing(manufacturer, with: manufacturer.dropLast() + [0x09]))
+        registration.x5c[0] = try #require(
+            registration.x5c[0].replacing(manufacturer, with: manufacturer.dropLast() + [0x09]))
         #expect(try await registration.failureCode() == Self.code("certificateRequirements"))
     }
 
@@ -145,7 +147,9 @@ struct TPMAttestationTests {
     func aikRequirements(_ flaw: SyntheticTPM.AIKFlaw) async throws {
         var tpm = try SyntheticTPM()
         tpm.flaw = flaw
-        #expect(await failureCode { try await TPMAttestation().verify(tpm.context()) } == Self.code("certificateRequirements"))
+        #expect(
+            await failureCode { try await TPMAttestation().verify(tpm.context()) }
+                == Self.code("certificateRequirements"))
     }
 
     @Test("an AIK certificate whose AAGUID extension differs from authData fails")
@@ -189,23 +193,29 @@ struct SyntheticTPM {
     }
 
     func aikCertificate() throws -> [UInt8] {
-        let tpmName = DistinguishedName([RelativeDistinguishedName([
-            .init(type: AIKCertificateRequirements.tpmManufacturer, utf8String: "id:FFFFF1D0"),
-            .init(type: AIKCertificateRequirements.tpmModel, utf8String: "Latchkey"),
-            .init(type: AIKCertificateRequirements.tpmVersion, utf8String: "id:13"),
-        ])])
+        let tpmName = DistinguishedName([
+            RelativeDistinguishedName([
+                .init(type: AIKCertificateRequirements.tpmManufacturer, utf8String: "id:FFFFF1D0"),
+                .init(type: AIKCertificateRequirements.tpmModel, utf8String: "Latchkey"),
+                .init(type: AIKCertificateRequirements.tpmVersion, utf8String: "id:13"),
+            ])
+        ])
         var extensions: [Certificate.Extension] = []
         if flaw != .noSubjectAlternativeName {
-            extensions.append(try Critical(SubjectAlternativeNames([.directoryName(tpmName)])).makeCertificateExtension())
+            extensions.append(
+                try Critical(SubjectAlternativeNames([.directoryName(tpmName)])).makeCertificateExtension())
         }
         if flaw != .noAIKUsage {
             let usage = ExtendedKeyUsage.Usage(oid: AIKCertificateRequirements.aikCertificateUsage)
             extensions.append(try ExtendedKeyUsage([usage]).makeCertificateExtension())
         }
-        let constraints: BasicConstraints = flaw == .certificateAuthority ? .isCertificateAuthority(maxPathLength: nil) : .notCertificateAuthority
+        let constraints: BasicConstraints =
+            flaw == .certificateAuthority ? .isCertificateAuthority(maxPathLength: nil) : .notCertificateAuthority
         extensions.append(try Critical(constraints).makeCertificateExtension())
         if let aaguidExtension {
-            extensions.append(Certificate.Extension(oid: .fidoAAGUID, critical: false, value: ArraySlice(DERBuilder.octetString(aaguidExtension))))
+            extensions.append(
+                Certificate.Extension(
+                    oid: .fidoAAGUID, critical: false, value: ArraySlice(DERBuilder.octetString(aaguidExtension))))
         }
         let subject = flaw == .subject ? TestCertificates.caName : DistinguishedName()
         return try TestCertificates.issue(

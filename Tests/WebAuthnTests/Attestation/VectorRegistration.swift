@@ -58,18 +58,22 @@ struct VectorRegistration {
     ) async throws -> Result<VerifiedRegistration, WebAuthnError> {
         var rp = try vector.relyingParty()
         configure(&rp)
-        let attestationObject = CBOREncoder.encode(.map(CBORMap([
-            (.textString("fmt"), .textString(format)), (.textString("attStmt"), .map(statement)),
-            (.textString("authData"), .byteString(authData)),
-        ])))
+        let attestationObject = CBOREncoder.encode(
+            .map(
+                CBORMap([
+                    (.textString("fmt"), .textString(format)), (.textString("attStmt"), .map(statement)),
+                    (.textString("authData"), .byteString(authData)),
+                ])))
         var response = credential.response
         response.attestationObject = Base64URLBytes(attestationObject)
         let changed = RegistrationCredential(rawId: credential.rawId.bytes, response: response)
         do {
-            return .success(try await rp.finishRegistration(
-                changed, expectedChallenge: vector.challenge,
-                requireUserVerification: vector.requireUserVerification ?? false, at: vector.time.addingTimeInterval(timeShift)
-            ))
+            return .success(
+                try await rp.finishRegistration(
+                    changed, expectedChallenge: vector.challenge,
+                    requireUserVerification: vector.requireUserVerification ?? false,
+                    at: vector.time.addingTimeInterval(timeShift)
+                ))
         } catch {
             return .failure(error)
         }

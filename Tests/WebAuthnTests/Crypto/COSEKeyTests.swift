@@ -15,8 +15,11 @@ struct COSEKeyTests {
     /// `{kty: 2, alg, crv: 1, x, y}` with its five entries written in `order` (labels 1, 3, -1, -2, -3), by hand:
     /// ``CBOREncoder`` always sorts keys canonically.
     static func ec2Key(algorithm: Int = COSEAlgorithm.es256.rawValue, order: [Int] = [1, 3, -1, -2, -3]) -> [UInt8] {
-        let values: [Int: CBORValue] = [1: .int(2), 3: .int(algorithm), -1: .int(1), -2: .byteString(x), -3: .byteString(y)]
-        return [0xa5] + order.flatMap { label in CBOREncoder.encode(.int(label)) + CBOREncoder.encode(values[label] ?? .null) }
+        let values: [Int: CBORValue] = [
+            1: .int(2), 3: .int(algorithm), -1: .int(1), -2: .byteString(x), -3: .byteString(y),
+        ]
+        return [0xa5]
+            + order.flatMap { label in CBOREncoder.encode(.int(label)) + CBOREncoder.encode(values[label] ?? .null) }
     }
 
     static func generalDecode(_ bytes: [UInt8]) throws -> COSEKey {
@@ -27,7 +30,10 @@ struct COSEKeyTests {
     func canonicalMatchesGeneral() throws {
         let bytes = Self.ec2Key()
         #expect(bytes.count == COSEKey.canonicalES256Length)
-        #expect(bytes == COSEKey(algorithm: .es256, parameters: .ec2(curve: COSEKey.Curve.p256, x: Self.x, y: Self.y)).rawBytes)
+        #expect(
+            bytes
+                == COSEKey(algorithm: .es256, parameters: .ec2(curve: COSEKey.Curve.p256, x: Self.x, y: Self.y))
+                .rawBytes)
         let fast = try #require(COSEKey.canonicalES256(prefixOf: bytes[...]))
         let parsed = try COSEKey(bytes: bytes)
         #expect(parsed == fast)
@@ -35,11 +41,13 @@ struct COSEKeyTests {
         #expect(parsed.parameters == .ec2(curve: COSEKey.Curve.p256, x: Self.x, y: Self.y))
     }
 
-    @Test("a 77-byte EC2 key in another key order or with another algorithm takes the general path", arguments: [
-        (COSEAlgorithm.es256.rawValue, [3, 1, -1, -2, -3]),
-        (COSEAlgorithm.es256.rawValue, [1, 3, -1, -3, -2]),
-        (-9, [1, 3, -1, -2, -3]),
-    ])
+    @Test(
+        "a 77-byte EC2 key in another key order or with another algorithm takes the general path",
+        arguments: [
+            (COSEAlgorithm.es256.rawValue, [3, 1, -1, -2, -3]),
+            (COSEAlgorithm.es256.rawValue, [1, 3, -1, -3, -2]),
+            (-9, [1, 3, -1, -2, -3]),
+        ])
     func otherLayoutsTakeTheGeneralPath(_ algorithm: Int, _ order: [Int]) throws {
         let bytes = Self.ec2Key(algorithm: algorithm, order: order)
         #expect(bytes.count == COSEKey.canonicalES256Length)
@@ -57,7 +65,8 @@ struct COSEKeyTests {
         let credentialID: [UInt8] = [1, 2, 3, 4]
         let extensions = CBOREncoder.encode(.map(CBORMap([(.textString("credProtect"), .int(2))])))
         // rpIdHash, flags UP|AT|ED, counter 7, AAGUID, credential ID, key, extensions.
-        let bytes = Array(repeating: 0, count: 32) + [0xc1, 0, 0, 0, 7] + Array(repeating: 0x2a, count: 16)
+        let bytes =
+            Array(repeating: 0, count: 32) + [0xc1, 0, 0, 0, 7] + Array(repeating: 0x2a, count: 16)
             + [0, UInt8(credentialID.count)] + credentialID + key + extensions
         let authData = try AuthenticatorData(bytes: bytes)
         let attested = try #require(authData.attestedCredentialData)

@@ -7,7 +7,10 @@ import WebAuthn
 struct ErrorMessageTests {
     @Test func aPublicKeyOffTheCurveIsRefusedInOurWords() throws {
         // x = y = 1 is not a point on P-256.
-        let key = COSEKey(algorithm: .es256, parameters: .ec2(curve: COSEKey.Curve.p256, x: [UInt8](repeating: 1, count: 32), y: [UInt8](repeating: 1, count: 32)))
+        let key = COSEKey(
+            algorithm: .es256,
+            parameters: .ec2(
+                curve: COSEKey.Curve.p256, x: [UInt8](repeating: 1, count: 32), y: [UInt8](repeating: 1, count: 32)))
         do {
             _ = try SignatureVerifier(coseKey: key)
             Issue.record("a point off the curve was accepted")

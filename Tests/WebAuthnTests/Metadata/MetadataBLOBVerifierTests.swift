@@ -49,7 +49,9 @@ struct MetadataBLOBVerifierTests {
     @Test("a changed signature fails metadata.badSignature")
     func badSignature() async throws {
         let bytes = try builder().build(tamper: true)
-        #expect(await failureCode { () async throws(WebAuthnError) in try await verifier.verify(bytes, at: TestIssuer.now) } == .metadataBadSignature)
+        #expect(
+            await failureCode { () async throws(WebAuthnError) in try await verifier.verify(bytes, at: TestIssuer.now) }
+                == .metadataBadSignature)
     }
 
     @Test("a BLOB signed by a key other than the leaf's fails metadata.badSignature")
@@ -57,7 +59,9 @@ struct MetadataBLOBVerifierTests {
         var builder = builder()
         builder.signer = intermediate.key
         let bytes = try builder.build()
-        #expect(await failureCode { () async throws(WebAuthnError) in try await verifier.verify(bytes, at: TestIssuer.now) } == .metadataBadSignature)
+        #expect(
+            await failureCode { () async throws(WebAuthnError) in try await verifier.verify(bytes, at: TestIssuer.now) }
+                == .metadataBadSignature)
     }
 
     @Test("a chain to another root fails metadata.untrustedChain")
@@ -65,23 +69,32 @@ struct MetadataBLOBVerifierTests {
         let other = try TestIssuer.root("Some Other Root")
         let bytes = try builder().build()
         let verifier = MetadataBLOBVerifier(trustRoots: [other.certificate])
-        #expect(await failureCode { () async throws(WebAuthnError) in try await verifier.verify(bytes, at: TestIssuer.now) } == .metadataUntrustedChain)
+        #expect(
+            await failureCode { () async throws(WebAuthnError) in try await verifier.verify(bytes, at: TestIssuer.now) }
+                == .metadataUntrustedChain)
     }
 
     @Test("the production FIDO root does not accept a test BLOB")
     func defaultRoot() async throws {
         let bytes = try builder().build()
-        #expect(await failureCode { () async throws(WebAuthnError) in try await MetadataBLOBVerifier().verify(bytes, at: TestIssuer.now) } == .metadataUntrustedChain)
+        #expect(
+            await failureCode { () async throws(WebAuthnError) in
+                try await MetadataBLOBVerifier().verify(bytes, at: TestIssuer.now)
+            } == .metadataUntrustedChain)
     }
 
     @Test("an expired signing certificate fails metadata.untrustedChain")
     func expiredLeaf() async throws {
         var builder = builder()
-        let expired = try intermediate.issue("mds.latchkey.test", isCA: false, from: TestIssuer.now - 60 * TestIssuer.day, to: TestIssuer.now - TestIssuer.day)
+        let expired = try intermediate.issue(
+            "mds.latchkey.test", isCA: false, from: TestIssuer.now - 60 * TestIssuer.day,
+            to: TestIssuer.now - TestIssuer.day)
         builder.chain = [expired, intermediate]
         builder.signer = expired.key
         let bytes = try builder.build()
-        #expect(await failureCode { () async throws(WebAuthnError) in try await verifier.verify(bytes, at: TestIssuer.now) } == .metadataUntrustedChain)
+        #expect(
+            await failureCode { () async throws(WebAuthnError) in try await verifier.verify(bytes, at: TestIssuer.now) }
+                == .metadataUntrustedChain)
         // The same BLOB verified at a time when the leaf was valid (and before nextUpdate) passes.
         #expect(try await verifier.verify(bytes, at: TestIssuer.now - 2 * TestIssuer.day).number == 42)
     }
@@ -94,7 +107,9 @@ struct MetadataBLOBVerifierTests {
         #expect(crl.revokedSerialNumbers == [intermediate.certificate.serialNumber])
         #expect(crl.isSigned(by: root.certificate))
         let verifier = MetadataBLOBVerifier(trustRoots: [root.certificate], revocationLists: [crl])
-        #expect(await failureCode { () async throws(WebAuthnError) in try await verifier.verify(bytes, at: TestIssuer.now) } == .metadataRevoked)
+        #expect(
+            await failureCode { () async throws(WebAuthnError) in try await verifier.verify(bytes, at: TestIssuer.now) }
+                == .metadataRevoked)
     }
 
     @Test("CRLs that revoke other certificates let the chain through")
@@ -116,22 +131,30 @@ struct MetadataBLOBVerifierTests {
         let crl = try CertificateRevocationList(derEncoded: impostor.revocationList(revoking: []))
         #expect(!crl.isSigned(by: root.certificate))
         let verifier = MetadataBLOBVerifier(trustRoots: [root.certificate], revocationLists: [crl])
-        #expect(await failureCode { () async throws(WebAuthnError) in try await verifier.verify(bytes, at: TestIssuer.now) } == .metadataUntrustedChain)
+        #expect(
+            await failureCode { () async throws(WebAuthnError) in try await verifier.verify(bytes, at: TestIssuer.now) }
+                == .metadataUntrustedChain)
     }
 
     @Test("a CRL past its nextUpdate fails metadata.stale")
     func staleCRL() async throws {
         let bytes = try builder().build()
-        let crl = try CertificateRevocationList(derEncoded: root.revocationList(
-            revoking: [], thisUpdate: TestIssuer.now - 10 * TestIssuer.day, nextUpdate: TestIssuer.now - TestIssuer.day
-        ))
+        let crl = try CertificateRevocationList(
+            derEncoded: root.revocationList(
+                revoking: [], thisUpdate: TestIssuer.now - 10 * TestIssuer.day,
+                nextUpdate: TestIssuer.now - TestIssuer.day
+            ))
         let verifier = MetadataBLOBVerifier(trustRoots: [root.certificate], revocationLists: [crl])
-        #expect(await failureCode { () async throws(WebAuthnError) in try await verifier.verify(bytes, at: TestIssuer.now) } == .metadataStale)
+        #expect(
+            await failureCode { () async throws(WebAuthnError) in try await verifier.verify(bytes, at: TestIssuer.now) }
+                == .metadataStale)
     }
 
     @Test("bytes that are not a CRL fail metadata.malformed")
     func malformedCRL() {
-        #expect(throws: WebAuthnError.self) { try CertificateRevocationList(derEncoded: [0x30, 0x03, 0x02, 0x01, 0x01]) }
+        #expect(throws: WebAuthnError.self) {
+            try CertificateRevocationList(derEncoded: [0x30, 0x03, 0x02, 0x01, 0x01])
+        }
         do {
             _ = try CertificateRevocationList(derEncoded: [0x04, 0x00])
         } catch {
@@ -144,21 +167,31 @@ struct MetadataBLOBVerifierTests {
         var builder = builder()
         builder.nextUpdate = TestIssuer.now - 2 * TestIssuer.day
         let bytes = try builder.build()
-        #expect(await failureCode { () async throws(WebAuthnError) in try await verifier.verify(bytes, at: TestIssuer.now) } == .metadataStale)
+        #expect(
+            await failureCode { () async throws(WebAuthnError) in try await verifier.verify(bytes, at: TestIssuer.now) }
+                == .metadataStale)
     }
 
     @Test("a BLOB whose no is not newer than the one held fails metadata.stale")
     func notNewer() async throws {
         let bytes = try builder().build()
-        #expect(await failureCode { () async throws(WebAuthnError) in try await verifier.verify(bytes, at: TestIssuer.now, previousNumber: 42) } == .metadataStale)
+        #expect(
+            await failureCode { () async throws(WebAuthnError) in
+                try await verifier.verify(bytes, at: TestIssuer.now, previousNumber: 42)
+            } == .metadataStale)
         #expect(try await verifier.verify(bytes, at: TestIssuer.now, previousNumber: 41).number == 42)
     }
 
-    @Test("text that is not a JWS, or a payload that is not MDS3, fails metadata.malformed", arguments: [
-        "not a jws", "a.b", "eyJhbGciOiJFUzI1NiJ9.e30.AA",
-    ])
+    @Test(
+        "text that is not a JWS, or a payload that is not MDS3, fails metadata.malformed",
+        arguments: [
+            "not a jws", "a.b", "eyJhbGciOiJFUzI1NiJ9.e30.AA",
+        ])
     func malformed(text: String) async {
-        #expect(await failureCode { () async throws(WebAuthnError) in try await verifier.verify(Array(text.utf8), at: TestIssuer.now) } == .metadataMalformed)
+        #expect(
+            await failureCode { () async throws(WebAuthnError) in
+                try await verifier.verify(Array(text.utf8), at: TestIssuer.now)
+            } == .metadataMalformed)
     }
 
     @Test("a signed payload without entries fails metadata.malformed")
@@ -166,7 +199,9 @@ struct MetadataBLOBVerifierTests {
         var builder = builder()
         builder.entries = [["aaguid": "not-an-aaguid"]]
         let bytes = try builder.build()
-        #expect(await failureCode { () async throws(WebAuthnError) in try await verifier.verify(bytes, at: TestIssuer.now) } == .metadataMalformed)
+        #expect(
+            await failureCode { () async throws(WebAuthnError) in try await verifier.verify(bytes, at: TestIssuer.now) }
+                == .metadataMalformed)
     }
 
     @Test("the built-in FIDO root is GlobalSign Root CA - R3")

@@ -18,9 +18,12 @@ struct MetadataPolicyTests {
         vendor = try AttestationCA.makeRoot(commonName: "Latchkey Test Vendor Attestation Root")
     }
 
-    func blob(statuses: [(String, String)] = [("FIDO_CERTIFIED_L1", "2020-01-01")], roots: [Certificate]? = nil) throws -> MetadataBLOB {
+    func blob(statuses: [(String, String)] = [("FIDO_CERTIFIED_L1", "2020-01-01")], roots: [Certificate]? = nil) throws
+        -> MetadataBLOB
+    {
         let entry = BLOBBuilder.entry(
-            aaguid: Self.aaguidText, description: "Latchkey Test Key", roots: roots ?? [vendor.rootCertificate], statuses: statuses
+            aaguid: Self.aaguidText, description: "Latchkey Test Key", roots: roots ?? [vendor.rootCertificate],
+            statuses: statuses
         )
         let json = try JSONSerialization.data(withJSONObject: ["no": 1, "nextUpdate": "2099-01-01", "entries": [entry]])
         return try MetadataBLOB(payloadJSON: Array(json))
@@ -32,7 +35,8 @@ struct MetadataPolicyTests {
     ) async throws -> Result<VerifiedRegistration, WebAuthnError> {
         var rp = RelyingParty(id: "example.com", name: "Example", origins: [Self.origin])
         rp.attestationTrust = trust
-        let authenticator = VirtualAuthenticator(configuration: .init(aaguid: aaguid, attestation: attestation ?? .packed(vendor)))
+        let authenticator = VirtualAuthenticator(
+            configuration: .init(aaguid: aaguid, attestation: attestation ?? .packed(vendor)))
         let options = rp.beginRegistration(
             user: UserEntity(id: Array("alice".utf8), name: "alice", displayName: "Alice"), attestation: .direct
         )
@@ -57,7 +61,8 @@ struct MetadataPolicyTests {
         let none = try await register(AttestationTrust(policy: .trusted))
         #expect(none.error?.code == .untrustedAttestation)
         let other = try AttestationCA.makeRoot(commonName: "Someone Else")
-        let wrongRoot = try await register(AttestationTrust(metadata: blob(roots: [other.rootCertificate]), policy: .trusted))
+        let wrongRoot = try await register(
+            AttestationTrust(metadata: blob(roots: [other.rootCertificate]), policy: .trusted))
         #expect(wrongRoot.error?.code == .untrustedAttestation)
     }
 
@@ -72,21 +77,26 @@ struct MetadataPolicyTests {
     func certified() async throws {
         let certified = try await register(AttestationTrust(metadata: blob(), policy: .certified))
         #expect(certified.value?.metadata?.description == "Latchkey Test Key")
-        let uncertified = try await register(AttestationTrust(
-            metadata: blob(statuses: [("NOT_FIDO_CERTIFIED", "2020-01-01")]), policy: .certified
-        ))
+        let uncertified = try await register(
+            AttestationTrust(
+                metadata: blob(statuses: [("NOT_FIDO_CERTIFIED", "2020-01-01")]), policy: .certified
+            ))
         #expect(uncertified.error?.code == .metadataNotCertified)
         let onlyL2 = AttestationPolicy(.certified, certificationLevels: [.fidoCertifiedL2])
         let belowLevel = try await register(AttestationTrust(metadata: blob(), policy: onlyL2))
         #expect(belowLevel.error?.code == .metadataNotCertified)
-        let noEntry = try await register(AttestationTrust(anchorsByFormat: ["packed": .init([vendor.rootCertificate], required: true)], policy: .certified))
+        let noEntry = try await register(
+            AttestationTrust(
+                anchorsByFormat: ["packed": .init([vendor.rootCertificate], required: true)], policy: .certified))
         #expect(noEntry.error?.code == .metadataNotCertified)
     }
 
-    @Test("a compromise status rejects under every policy", arguments: [
-        "REVOKED", "USER_VERIFICATION_BYPASS", "ATTESTATION_KEY_COMPROMISE", "USER_KEY_REMOTE_COMPROMISE",
-        "USER_KEY_PHYSICAL_COMPROMISE",
-    ])
+    @Test(
+        "a compromise status rejects under every policy",
+        arguments: [
+            "REVOKED", "USER_VERIFICATION_BYPASS", "ATTESTATION_KEY_COMPROMISE", "USER_KEY_REMOTE_COMPROMISE",
+            "USER_KEY_PHYSICAL_COMPROMISE",
+        ])
     func compromised(status: String) async throws {
         let metadata = try blob(statuses: [("FIDO_CERTIFIED_L1", "2020-01-01"), (status, "2021-06-01")])
         for policy in [AttestationPolicy.any, .trusted, .certified] {
@@ -94,17 +104,21 @@ struct MetadataPolicyTests {
             #expect(result.error?.code == .metadataAuthenticatorCompromised, "policy \(policy)")
         }
         // `none` attestation from the same model is refused too: the AAGUID still names it.
-        let unattested = try await register(AttestationTrust(metadata: metadata, policy: .any), attestation: AttestationMode.none)
+        let unattested = try await register(
+            AttestationTrust(metadata: metadata, policy: .any), attestation: AttestationMode.none)
         #expect(unattested.error?.code == .metadataAuthenticatorCompromised)
     }
 
     @Test("a compromise report dated in the future does not apply yet; UPDATE_AVAILABLE never rejects")
     func notYetCompromised() async throws {
-        let future = try await register(AttestationTrust(metadata: blob(statuses: [("REVOKED", "2999-01-01")]), policy: .any))
+        let future = try await register(
+            AttestationTrust(metadata: blob(statuses: [("REVOKED", "2999-01-01")]), policy: .any))
         #expect(future.value != nil)
-        let update = try await register(AttestationTrust(
-            metadata: blob(statuses: [("FIDO_CERTIFIED_L1", "2020-01-01"), ("UPDATE_AVAILABLE", "2021-01-01")]), policy: .certified
-        ))
+        let update = try await register(
+            AttestationTrust(
+                metadata: blob(statuses: [("FIDO_CERTIFIED_L1", "2020-01-01"), ("UPDATE_AVAILABLE", "2021-01-01")]),
+                policy: .certified
+            ))
         #expect(update.value != nil)
     }
 
@@ -112,7 +126,8 @@ struct MetadataPolicyTests {
     func u2fByKeyIdentifier() async throws {
         var rp = RelyingParty(id: "example.com", name: "Example", origins: [Self.origin])
         let authenticator = VirtualAuthenticator(configuration: .init(aaguid: .zero, attestation: .fidoU2F(vendor)))
-        let options = rp.beginRegistration(user: UserEntity(id: [1], name: "bob", displayName: "Bob"), attestation: .direct)
+        let options = rp.beginRegistration(
+            user: UserEntity(id: [1], name: "bob", displayName: "Bob"), attestation: .direct)
         let credential = try await authenticator.register(options: options, origin: Self.origin)
         rp.attestationTrust = AttestationTrust(policy: .trusted)
         let unanchored = await failureCode { () async throws(WebAuthnError) in
@@ -122,7 +137,8 @@ struct MetadataPolicyTests {
 
         let object = try AttestationObject(bytes: credential.response.attestationObject.bytes)
         let leafDER = try #require(object.statement[text: "x5c"]?.arrayValue?.first?.bytesValue)
-        let keyIdentifier = Array(SubjectKeyIdentifier(hash: try Certificate(derEncoded: leafDER).publicKey).keyIdentifier)
+        let keyIdentifier = Array(
+            SubjectKeyIdentifier(hash: try Certificate(derEncoded: leafDER).publicKey).keyIdentifier)
         let entry = BLOBBuilder.entry(
             keyIdentifiers: [Hex.encode(keyIdentifier).uppercased()], description: "Latchkey U2F Key",
             roots: [vendor.rootCertificate]
@@ -139,18 +155,24 @@ struct MetadataPolicyTests {
         let root = try TestIssuer.root("Latchkey Test MDS Root")
         let signer = try root.issue("mds.latchkey.test", isCA: false)
         var builder = BLOBBuilder(chain: [signer])
-        builder.entries = [BLOBBuilder.entry(aaguid: Self.aaguidText, description: "Latchkey Test Key", roots: [vendor.rootCertificate])]
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-mds-\(UUID().uuidString).jwt")
+        builder.entries = [
+            BLOBBuilder.entry(
+                aaguid: Self.aaguidText, description: "Latchkey Test Key", roots: [vendor.rootCertificate])
+        ]
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "latchkey-mds-\(UUID().uuidString).jwt")
         defer { try? FileManager.default.removeItem(at: file) }
 
         try Data(builder.build()).write(to: file)
-        let service = MetadataService(source: .file(file.path), verifier: MetadataBLOBVerifier(trustRoots: [root.certificate]))
+        let service = MetadataService(
+            source: .file(file.path), verifier: MetadataBLOBVerifier(trustRoots: [root.certificate]))
         let registration = try await register(AttestationTrust(metadata: service, policy: .certified)).get()
         #expect(registration.metadata?.description == "Latchkey Test Key")
         #expect(try await service.blob().number == 42)
 
         try Data(builder.build(tamper: true)).write(to: file)
-        let broken = MetadataService(source: .file(file.path), verifier: MetadataBLOBVerifier(trustRoots: [root.certificate]))
+        let broken = MetadataService(
+            source: .file(file.path), verifier: MetadataBLOBVerifier(trustRoots: [root.certificate]))
         let refused = try await register(AttestationTrust(metadata: broken, policy: .trusted))
         #expect(refused.error?.code == .untrustedAttestation)
         #expect(await broken.lastError?.code == .metadataBadSignature)
@@ -162,7 +184,8 @@ struct MetadataPolicyTests {
         let signer = try root.issue("mds.latchkey.test", isCA: false)
         var builder = BLOBBuilder(chain: [signer])
         builder.nextUpdate = TestIssuer.now + TestIssuer.day
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-mds-\(UUID().uuidString).jwt")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "latchkey-mds-\(UUID().uuidString).jwt")
         defer { try? FileManager.default.removeItem(at: file) }
         try Data(builder.build()).write(to: file)
 
@@ -185,7 +208,8 @@ struct MetadataPolicyTests {
         #expect(await service.lastError?.code == .metadataMalformed)
 
         let missing = MetadataService(source: .file(file.path + ".missing"))
-        #expect(await failureCode { () async throws(WebAuthnError) in try await missing.blob() } == .metadataUnavailable)
+        #expect(
+            await failureCode { () async throws(WebAuthnError) in try await missing.blob() } == .metadataUnavailable)
     }
 
     @Test("a custom loader (a server's own HTTP client) feeds MetadataService; its failure is metadata.unavailable")

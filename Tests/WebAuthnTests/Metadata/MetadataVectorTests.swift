@@ -16,9 +16,11 @@ struct MetadataVectorTests {
         let authData = try AuthenticatorData(bytes: registration.authData)
         let aaguid = try #require(authData.attestedCredentialData?.aaguid)
         let anchor = try Certificate(pemEncoded: Fixtures.root(named: root))
-        var statement = MetadataStatement(description: "YubiKey (test metadata)", attestationRootCertificates: [
-            Data(try anchor.serializeAsPEM().derBytes).base64EncodedString(),
-        ])
+        var statement = MetadataStatement(
+            description: "YubiKey (test metadata)",
+            attestationRootCertificates: [
+                Data(try anchor.serializeAsPEM().derBytes).base64EncodedString()
+            ])
         statement.protocolFamily = aaguid.isZero ? "u2f" : "fido2"
         var keyIdentifiers: [String] = []
         if aaguid.isZero {
@@ -32,9 +34,12 @@ struct MetadataVectorTests {
         return MetadataBLOB(number: 1, nextUpdate: .distantFuture, entries: [entry])
     }
 
-    @Test("YubiKey registrations are trusted through their metadata entry alone", arguments: [
-        "py-packed-yubikey-eddsa", "py-packed-yubikey-firefox", "go-u2f-format", "py-u2f-tokenbinding-string", "sw-u2f-dontneeda",
-    ])
+    @Test(
+        "YubiKey registrations are trusted through their metadata entry alone",
+        arguments: [
+            "py-packed-yubikey-eddsa", "py-packed-yubikey-firefox", "go-u2f-format", "py-u2f-tokenbinding-string",
+            "sw-u2f-dontneeda",
+        ])
     func yubiKey(id: String) async throws {
         let registration = try VectorRegistration(id)
         let metadata = try Self.metadata(for: registration, root: Self.yubicoRoot)
@@ -47,7 +52,9 @@ struct MetadataVectorTests {
         #expect(verified.authenticatorName == "YubiKey (test metadata)")
 
         // Without the metadata entry no anchor vouches for the chain, so a trusted path cannot be shown.
-        let unanchored = try await registration.failureCode { rp in rp.attestationTrust = AttestationTrust(policy: .trusted) }
+        let unanchored = try await registration.failureCode { rp in
+            rp.attestationTrust = AttestationTrust(policy: .trusted)
+        }
         #expect(unanchored == .untrustedAttestation)
     }
 
@@ -55,7 +62,9 @@ struct MetadataVectorTests {
     func wrongVendorRoot() async throws {
         let registration = try VectorRegistration("py-packed-yubikey-firefox")
         let metadata = try Self.metadata(for: registration, root: "Apple WebAuthn Root CA")
-        let code = try await registration.failureCode { rp in rp.attestationTrust = AttestationTrust(metadata: metadata, policy: .trusted) }
+        let code = try await registration.failureCode { rp in
+            rp.attestationTrust = AttestationTrust(metadata: metadata, policy: .trusted)
+        }
         #expect(code == .untrustedAttestation)
     }
 
@@ -64,9 +73,12 @@ struct MetadataVectorTests {
         let registration = try VectorRegistration("py-packed-yubikey-eddsa")
         var metadata = try Self.metadata(for: registration, root: Self.yubicoRoot)
         var entry = try #require(metadata.entries.first)
-        entry.statusReports.append(StatusReport(status: .attestationKeyCompromise, effectiveDate: Date(timeIntervalSince1970: 0)))
+        entry.statusReports.append(
+            StatusReport(status: .attestationKeyCompromise, effectiveDate: Date(timeIntervalSince1970: 0)))
         metadata = MetadataBLOB(number: 1, nextUpdate: .distantFuture, entries: [entry])
-        let code = try await registration.failureCode { rp in rp.attestationTrust = AttestationTrust(metadata: metadata, policy: .any) }
+        let code = try await registration.failureCode { rp in
+            rp.attestationTrust = AttestationTrust(metadata: metadata, policy: .any)
+        }
         #expect(code == .metadataAuthenticatorCompromised)
     }
 }

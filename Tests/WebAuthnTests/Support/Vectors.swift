@@ -43,7 +43,11 @@ struct Vector: Decodable, Sendable, CustomTestStringConvertible {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
-            if let one = try? container.decode(String.self) { self = .one(one) } else { self = .many(try container.decode([String].self)) }
+            if let one = try? container.decode(String.self) {
+                self = .one(one)
+            } else {
+                self = .many(try container.decode([String].self))
+            }
         }
 
         var all: [String] {
@@ -78,7 +82,9 @@ struct Vector: Decodable, Sendable, CustomTestStringConvertible {
         if verifierOptions?.allowCrossOrigin == true {
             rp.crossOrigin = verifierOptions?.topOrigins.map { .allow(topOrigins: $0) } ?? .allowAnyTopOrigin
         }
-        if let enforce = verifierOptions?.safetyNetEnforceCTSCheck { rp.attestationOptions.safetyNetEnforceCTSProfileMatch = enforce }
+        if let enforce = verifierOptions?.safetyNetEnforceCTSCheck {
+            rp.attestationOptions.safetyNetEnforceCTSProfileMatch = enforce
+        }
         rp.attestationOptions.safetyNetSkipTimestampCheck = verifierOptions?.safetyNetTimestampCheck == "skip"
         let anchors = try (trustAnchors ?? []).map { name in try Certificate(pemEncoded: Fixtures.root(named: name)) }
         if let format, !anchors.isEmpty {

@@ -19,8 +19,8 @@ struct SignInView: View {
             Section {
                 TextField("Email or username", text: $username)
                     #if canImport(UIKit)
-                        .textContentType(.username)
-                        .textInputAutocapitalization(.never)
+                .textContentType(.username)
+                .textInputAutocapitalization(.never)
                     #endif
                     .autocorrectionDisabled()
                 Button("Create account with a passkey") {

@@ -72,7 +72,8 @@ public final class Account: ObservableObject {
             let apple = SignInWithAppleRequest(nonce: SignInWithAppleNonce(raw: try await client.appleNonce().nonce))
             let outcome: SignInOutcome
             do throws(AuthenticatorError) {
-                let request = try SignInSheetRequest(appleID: apple, includesPasswords: true, passkeyOptions: started.options)
+                let request = try SignInSheetRequest(
+                    appleID: apple, includesPasswords: true, passkeyOptions: started.options)
                 outcome = try await SignInSheet(anchor: presentationAnchor()).present(
                     request, immediatelyAvailable: immediatelyAvailable)
             } catch {

@@ -24,8 +24,10 @@ struct AndroidKeyDescription: DERParseable, Sendable, Hashable {
     let teeEnforced: AndroidAuthorizationList
 
     init(derEncoded node: ASN1Node) throws {
-        (attestationVersion, attestationSecurityLevel, keymasterVersion, keymasterSecurityLevel,
-         attestationChallenge, uniqueID, softwareEnforced, teeEnforced) = try DER.sequence(node, identifier: .sequence) { nodes in
+        (
+            attestationVersion, attestationSecurityLevel, keymasterVersion, keymasterSecurityLevel,
+            attestationChallenge, uniqueID, softwareEnforced, teeEnforced
+        ) = try DER.sequence(node, identifier: .sequence) { nodes in
             (
                 try Int(derEncoded: &nodes),
                 try Int(derEncoded: &nodes, withIdentifier: .enumerated),
@@ -65,7 +67,8 @@ struct AndroidAuthorizationList: DERParseable, Sendable, Hashable {
                     throw ASN1Error.unexpectedFieldType(field.identifier)
                 }
                 if let previousTag, tag <= previousTag {
-                    throw ASN1Error.invalidASN1Object(reason: "AuthorizationList tag [\(tag)] follows [\(previousTag)]: tags must ascend")
+                    throw ASN1Error.invalidASN1Object(
+                        reason: "AuthorizationList tag [\(tag)] follows [\(previousTag)]: tags must ascend")
                 }
                 previousTag = tag
                 switch tag {

@@ -84,10 +84,14 @@ extension AttestationContext {
     /// - Parameter holder: what carries the key, for the message (`"attestation certificate"`, `"pubArea"`).
     func checkCredentialPublicKey(equals material: PublicKeyMaterial?, holder: String) throws(WebAuthnError) {
         guard let material else {
-            throw failure("publicKeyMismatch", "the \(holder)'s public key is of a type that cannot be compared with the credential public key")
+            throw failure(
+                "publicKeyMismatch",
+                "the \(holder)'s public key is of a type that cannot be compared with the credential public key")
         }
         guard let credentialKey = PublicKeyMaterial(credential.publicKey), credentialKey == material else {
-            throw failure("publicKeyMismatch", "the \(holder)'s public key (\(material)) is not the credential public key in authData")
+            throw failure(
+                "publicKeyMismatch",
+                "the \(holder)'s public key (\(material)) is not the credential public key in authData")
         }
     }
 }

@@ -44,7 +44,9 @@ struct AIKCertificateRequirements: Sendable {
             guard case .directoryName(let directory) = name else { return [] }
             return directory.flatMap { $0 }
         }
-        for (oid, label) in [(Self.tpmManufacturer, "TPM manufacturer"), (Self.tpmModel, "TPM model"), (Self.tpmVersion, "TPM version")] {
+        for (oid, label) in [
+            (Self.tpmManufacturer, "TPM manufacturer"), (Self.tpmModel, "TPM model"), (Self.tpmVersion, "TPM version"),
+        ] {
             let values = attributes.filter { $0.type == oid }.compactMap { String($0.value) }
             guard let value = values.first, !value.isEmpty else {
                 throw unmet("subject alternative name has no \(label) (\(oid)) in a directoryName")

@@ -54,7 +54,8 @@ struct TPMReader {
 
     private mutating func take(_ count: Int, _ field: String) throws(WebAuthnError) -> [UInt8] {
         guard count <= bytes.count - offset else {
-            throw malformed("ends inside \(field) (needs \(count) bytes at offset \(offset), has \(bytes.count - offset))")
+            throw malformed(
+                "ends inside \(field) (needs \(count) bytes at offset \(offset), has \(bytes.count - offset))")
         }
         defer { offset += count }
         return Array(bytes[offset..<offset + count])

@@ -30,11 +30,16 @@ struct TPMSAttest: Sendable, Hashable {
         var reader = TPMReader(bytes, structure: "certInfo", check: "certInfoMalformed")
         let magic = try reader.uint32("magic")
         guard magic == Self.generatedValue else {
-            throw WebAuthnError(.attestation("tpm", "certInfoMagicInvalid"), "tpm certInfo magic is 0x\(Hex.encode(TPMTPublic.bigEndian(magic))), not TPM_GENERATED_VALUE (0xff544347)")
+            throw WebAuthnError(
+                .attestation("tpm", "certInfoMagicInvalid"),
+                "tpm certInfo magic is 0x\(Hex.encode(TPMTPublic.bigEndian(magic))), not TPM_GENERATED_VALUE (0xff544347)"
+            )
         }
         let type = try reader.uint16("type")
         guard type == Self.attestCertify else {
-            throw WebAuthnError(.attestation("tpm", "certInfoTypeInvalid"), "tpm certInfo type is 0x\(Hex.encode(TPMTPublic.bigEndian(type))), not TPM_ST_ATTEST_CERTIFY (0x8017)")
+            throw WebAuthnError(
+                .attestation("tpm", "certInfoTypeInvalid"),
+                "tpm certInfo type is 0x\(Hex.encode(TPMTPublic.bigEndian(type))), not TPM_ST_ATTEST_CERTIFY (0x8017)")
         }
         qualifiedSigner = try reader.sized("qualifiedSigner")
         extraData = try reader.sized("extraData")

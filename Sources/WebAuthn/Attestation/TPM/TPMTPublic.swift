@@ -102,7 +102,7 @@ struct TPMTPublic: Sendable, Hashable {
             _ = try reader.uint16("\(field) hashAlg")
             _ = try reader.uint16("\(field) count")
         case 0x0014, 0x0016, 0x0017, 0x0018, 0x0019, 0x001B, 0x001C, 0x001D,  // RSASSA … ECMQV
-             0x0007, 0x0020, 0x0021, 0x0022:  // MGF1, KDF1_SP800_56A, KDF2, KDF1_SP800_108
+            0x0007, 0x0020, 0x0021, 0x0022:  // MGF1, KDF1_SP800_56A, KDF2, KDF1_SP800_108
             _ = try reader.uint16("\(field) hashAlg")
         default:
             throw reader.malformed("\(field) algorithm 0x\(Hex.encode(bigEndian(scheme))) is not a known scheme")

@@ -23,7 +23,10 @@ public struct AttestationPolicy: Sendable, Hashable, CustomStringConvertible {
     public var certificationLevels: Set<AuthenticatorStatus>
 
     /// A policy with `requirement`; `certificationLevels` matters for `certified` only.
-    public init(_ requirement: Requirement, certificationLevels: Set<AuthenticatorStatus> = AuthenticatorStatus.certificationLevels) {
+    public init(
+        _ requirement: Requirement,
+        certificationLevels: Set<AuthenticatorStatus> = AuthenticatorStatus.certificationLevels
+    ) {
         self.requirement = requirement
         self.certificationLevels = certificationLevels
     }
@@ -45,20 +48,27 @@ public struct AttestationPolicy: Sendable, Hashable, CustomStringConvertible {
     public var description: String { requirement.rawValue }
 
     /// Checks a verified attestation and the authenticator's metadata (nil when none matched) at `time`.
-    public func check(_ attestation: VerifiedAttestation, metadata: MetadataEntry?, at time: Date) throws(WebAuthnError) {
+    public func check(_ attestation: VerifiedAttestation, metadata: MetadataEntry?, at time: Date) throws(WebAuthnError)
+    {
         let name = metadata?.description.map { "\"\($0)\"" } ?? "the authenticator"
         if let report = metadata?.compromiseReport(at: time) {
             let since = report.effectiveDate.map { " since \($0)" } ?? ""
-            throw WebAuthnError(.metadataAuthenticatorCompromised, "metadata reports \(name) as \(report.status)\(since)")
+            throw WebAuthnError(
+                .metadataAuthenticatorCompromised, "metadata reports \(name) as \(report.status)\(since)")
         }
         guard requirement != .any else { return }
         guard attestation.trust.isTrusted else {
-            throw WebAuthnError(.untrustedAttestation, "policy \(requirement.rawValue) requires a trusted attestation; this \(attestation.format) attestation (\(attestation.type.rawValue)) is not trusted")
+            throw WebAuthnError(
+                .untrustedAttestation,
+                "policy \(requirement.rawValue) requires a trusted attestation; this \(attestation.format) attestation (\(attestation.type.rawValue)) is not trusted"
+            )
         }
         guard requirement == .certified else { return }
         guard let metadata, metadata.certificationReport(at: time, levels: certificationLevels) != nil else {
             let levels = certificationLevels.map(\.rawValue).sorted().joined(separator: ", ")
-            throw WebAuthnError(.metadataNotCertified, "policy certified requires \(name) to have one of [\(levels)] in its metadata status reports")
+            throw WebAuthnError(
+                .metadataNotCertified,
+                "policy certified requires \(name) to have one of [\(levels)] in its metadata status reports")
         }
     }
 }

@@ -9,7 +9,8 @@ extension AttestationTrust {
         guard let metadata else { return nil }
         if !aaguid.isZero { return await metadata.entry(for: aaguid) }
         guard let der = statement[text: "x5c"]?.arrayValue?.first?.bytesValue,
-              let leaf = try? Certificate(checkedDEREncoded: der) else { return nil }
+            let leaf = try? Certificate(checkedDEREncoded: der)
+        else { return nil }
         return await metadata.entry(forKeyIdentifier: Array(SubjectKeyIdentifier(hash: leaf.publicKey).keyIdentifier))
     }
 

@@ -43,7 +43,8 @@ public struct AuthenticatorStatus: RawRepresentable, Hashable, Sendable, Codable
 
     /// Statuses that mean the authenticator must not be trusted: registrations from it are refused.
     public static let compromised: Set<Self> = [
-        .revoked, .userVerificationBypass, .attestationKeyCompromise, .userKeyRemoteCompromise, .userKeyPhysicalCompromise,
+        .revoked, .userVerificationBypass, .attestationKeyCompromise, .userKeyRemoteCompromise,
+        .userKeyPhysicalCompromise,
     ]
 
     /// Every FIDO certification level.

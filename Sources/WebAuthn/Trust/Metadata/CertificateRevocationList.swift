@@ -57,7 +57,8 @@ public struct CertificateRevocationList: Sendable {
     private static let signatureAlgorithms: [ASN1ObjectIdentifier: Certificate.SignatureAlgorithm] = [
         [1, 2, 840, 10045, 4, 3, 2]: .ecdsaWithSHA256, [1, 2, 840, 10045, 4, 3, 3]: .ecdsaWithSHA384,
         [1, 2, 840, 10045, 4, 3, 4]: .ecdsaWithSHA512, [1, 2, 840, 113549, 1, 1, 5]: .sha1WithRSAEncryption,
-        [1, 2, 840, 113549, 1, 1, 11]: .sha256WithRSAEncryption, [1, 2, 840, 113549, 1, 1, 12]: .sha384WithRSAEncryption,
+        [1, 2, 840, 113549, 1, 1, 11]: .sha256WithRSAEncryption,
+        [1, 2, 840, 113549, 1, 1, 12]: .sha384WithRSAEncryption,
         [1, 2, 840, 113549, 1, 1, 13]: .sha512WithRSAEncryption, [1, 3, 101, 112]: .ed25519,
     ]
 
@@ -77,7 +78,9 @@ public struct CertificateRevocationList: Sendable {
         try DER.sequence(tbs, identifier: .sequence) { nodes in
             var node = nodes.next()
             if node?.identifier == .integer { node = nodes.next() }  // version v2
-            guard node?.identifier == .sequence else { throw ASN1Error.invalidASN1Object(reason: "no signature algorithm") }
+            guard node?.identifier == .sequence else {
+                throw ASN1Error.invalidASN1Object(reason: "no signature algorithm")
+            }
             guard let issuerNode = nodes.next(), let thisUpdateNode = nodes.next() else {
                 throw ASN1Error.invalidASN1Object(reason: "no issuer or thisUpdate")
             }
@@ -87,7 +90,9 @@ public struct CertificateRevocationList: Sendable {
             var revoked: Set<Certificate.SerialNumber> = []
             while let field = nodes.next() {
                 if field.identifier == .utcTime || field.identifier == .generalizedTime {
-                    guard nextUpdate == nil, revoked.isEmpty else { throw ASN1Error.invalidASN1Object(reason: "misplaced time") }
+                    guard nextUpdate == nil, revoked.isEmpty else {
+                        throw ASN1Error.invalidASN1Object(reason: "misplaced time")
+                    }
                     nextUpdate = try time(field)
                 } else if field.identifier == .sequence {
                     revoked = try revokedSerialNumbers(field)
@@ -121,9 +126,12 @@ public struct CertificateRevocationList: Sendable {
             fields = (time.year, time.month, time.day, time.hours, time.minutes, time.seconds)
         }
         let components = DateComponents(
-            year: fields.year, month: fields.month, day: fields.day, hour: fields.hours, minute: fields.minutes, second: fields.seconds
+            year: fields.year, month: fields.month, day: fields.day, hour: fields.hours, minute: fields.minutes,
+            second: fields.seconds
         )
-        guard let date = MetadataDate.utcCalendar.date(from: components) else { throw ASN1Error.invalidASN1Object(reason: "bad time") }
+        guard let date = MetadataDate.utcCalendar.date(from: components) else {
+            throw ASN1Error.invalidASN1Object(reason: "bad time")
+        }
         return date
     }
 }

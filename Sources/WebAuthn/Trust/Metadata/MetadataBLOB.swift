@@ -48,9 +48,11 @@ public struct MetadataBLOB: Sendable {
             throw WebAuthnError(.metadataMalformed, "metadata BLOB payload is not an MDS3 payload: \(error)")
         }
         guard let nextUpdate = MetadataDate.parse(decoded.nextUpdate) else {
-            throw WebAuthnError(.metadataMalformed, "metadata BLOB nextUpdate \"\(decoded.nextUpdate)\" is not a YYYY-MM-DD date")
+            throw WebAuthnError(
+                .metadataMalformed, "metadata BLOB nextUpdate \"\(decoded.nextUpdate)\" is not a YYYY-MM-DD date")
         }
-        self.init(number: decoded.no, nextUpdate: nextUpdate, legalHeader: decoded.legalHeader, entries: decoded.entries)
+        self.init(
+            number: decoded.no, nextUpdate: nextUpdate, legalHeader: decoded.legalHeader, entries: decoded.entries)
     }
 
     /// The entry for a FIDO2 authenticator.

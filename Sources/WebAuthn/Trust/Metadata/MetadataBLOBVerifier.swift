@@ -19,13 +19,17 @@ public struct MetadataBLOBVerifier: Sendable {
     /// - Parameters:
     ///   - trustRoots: the roots to accept; by default ``fidoRoots`` (the production service's root).
     ///   - revocationLists: CRLs for the chain; none by default.
-    public init(trustRoots: [Certificate] = MetadataBLOBVerifier.fidoRoots, revocationLists: [CertificateRevocationList] = []) {
+    public init(
+        trustRoots: [Certificate] = MetadataBLOBVerifier.fidoRoots, revocationLists: [CertificateRevocationList] = []
+    ) {
         self.trustRoots = trustRoots
         self.revocationLists = revocationLists
     }
 
     /// The root of the production FIDO Metadata Service (`mds3.fidoalliance.org`): GlobalSign Root CA - R3.
-    public static let fidoRoots: [Certificate] = [BuiltInRoots.globalSignRootR3].compactMap { try? Certificate(pemEncoded: $0) }
+    public static let fidoRoots: [Certificate] = [BuiltInRoots.globalSignRootR3].compactMap {
+        try? Certificate(pemEncoded: $0)
+    }
 
     /// Verifies `blob` (the JWS text as downloaded) at `time`.
     ///
@@ -35,32 +39,44 @@ public struct MetadataBLOBVerifier: Sendable {
     ///   - previousNumber: the `no` of the BLOB already held; a BLOB that is not newer fails `metadata.stale`.
     /// - Throws: `metadata.malformed`, `metadata.badSignature`, `metadata.untrustedChain`, `metadata.revoked`,
     ///   `metadata.stale`, or `certificate.malformed` / `unsupportedAlgorithm` for a header it cannot use.
-    public func verify(_ blob: [UInt8], at time: Date = Date(), previousNumber: Int? = nil) async throws(WebAuthnError) -> MetadataBLOB {
+    public func verify(_ blob: [UInt8], at time: Date = Date(), previousNumber: Int? = nil) async throws(WebAuthnError)
+        -> MetadataBLOB
+    {
         let isWhitespace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }
-        let text = blob.drop(while: isWhitespace).reversed().drop(while: isWhitespace).reversed()  // files end in a newline
+        // Files end in a newline.
+        let text = blob.drop(while: isWhitespace).reversed().drop(while: isWhitespace).reversed()
         let jws = try CertificateJWS(compact: Array(text), name: "metadata BLOB", malformed: .metadataMalformed)
         guard (try? jws.isSignedByLeaf()) == true else {
-            throw WebAuthnError(.metadataBadSignature, "metadata BLOB signature does not verify with its x5c leaf (\(jws.leaf.subject))")
+            throw WebAuthnError(
+                .metadataBadSignature, "metadata BLOB signature does not verify with its x5c leaf (\(jws.leaf.subject))"
+            )
         }
 
         let status: TrustStatus
         do throws(WebAuthnError) {
             status = try await CertificatePath(chain: jws.certificates, format: "metadata BLOB")
-                .evaluate(at: time, anchors: AttestationTrust.Anchors(trustRoots, required: true), extraCriticalExtensions: [])
+                .evaluate(
+                    at: time, anchors: AttestationTrust.Anchors(trustRoots, required: true), extraCriticalExtensions: []
+                )
         } catch {
             throw WebAuthnError(.metadataUntrustedChain, "metadata BLOB chain is not trusted: \(error.message)")
         }
         guard case .trusted(let anchor) = status else {
-            throw WebAuthnError(.metadataUntrustedChain, "metadata BLOB chain is not trusted: no trust root is configured")
+            throw WebAuthnError(
+                .metadataUntrustedChain, "metadata BLOB chain is not trusted: no trust root is configured")
         }
         try RevocationCheck(revocationLists: revocationLists).verify(jws.certificates, anchor: anchor, at: time)
 
         let payload = try MetadataBLOB(payloadJSON: jws.payload)
         if time > payload.nextUpdate {
-            throw WebAuthnError(.metadataStale, "metadata BLOB no. \(payload.number) is stale: its nextUpdate was \(payload.nextUpdate)")
+            throw WebAuthnError(
+                .metadataStale, "metadata BLOB no. \(payload.number) is stale: its nextUpdate was \(payload.nextUpdate)"
+            )
         }
         if let previousNumber, payload.number <= previousNumber {
-            throw WebAuthnError(.metadataStale, "metadata BLOB no. \(payload.number) is not newer than the loaded no. \(previousNumber)")
+            throw WebAuthnError(
+                .metadataStale, "metadata BLOB no. \(payload.number) is not newer than the loaded no. \(previousNumber)"
+            )
         }
         return payload
     }

@@ -28,7 +28,8 @@ public struct MetadataEntry: Sendable, Decodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case aaid, aaguid, attestationCertificateKeyIdentifiers, metadataStatement, statusReports, timeOfLastStatusChange
+        case aaid, aaguid, attestationCertificateKeyIdentifiers, metadataStatement, statusReports,
+            timeOfLastStatusChange
     }
 
     /// Decodes the value from JSON.
@@ -37,11 +38,13 @@ public struct MetadataEntry: Sendable, Decodable {
         aaid = try container.decodeIfPresent(String.self, forKey: .aaid)
         if let text = try container.decodeIfPresent(String.self, forKey: .aaguid) {
             guard let aaguid = AAGUID(string: text) else {
-                throw DecodingError.dataCorruptedError(forKey: .aaguid, in: container, debugDescription: "\"\(text)\" is not an AAGUID")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .aaguid, in: container, debugDescription: "\"\(text)\" is not an AAGUID")
             }
             self.aaguid = aaguid
         }
-        attestationCertificateKeyIdentifiers = (try container.decodeIfPresent([String].self, forKey: .attestationCertificateKeyIdentifiers) ?? [])
+        attestationCertificateKeyIdentifiers =
+            (try container.decodeIfPresent([String].self, forKey: .attestationCertificateKeyIdentifiers) ?? [])
             .map { $0.lowercased() }
         metadataStatement = try container.decodeIfPresent(MetadataStatement.self, forKey: .metadataStatement)
         statusReports = try container.decodeIfPresent([StatusReport].self, forKey: .statusReports) ?? []

@@ -49,12 +49,14 @@ public struct MetadataStatement: Sendable, Decodable {
         icon = try container.decodeIfPresent(String.self, forKey: .icon)
         aaguid = try container.decodeIfPresent(String.self, forKey: .aaguid)
         aaid = try container.decodeIfPresent(String.self, forKey: .aaid)
-        attestationCertificateKeyIdentifiers = try container.decodeIfPresent([String].self, forKey: .attestationCertificateKeyIdentifiers)
+        attestationCertificateKeyIdentifiers = try container.decodeIfPresent(
+            [String].self, forKey: .attestationCertificateKeyIdentifiers)
         authenticatorVersion = try container.decodeIfPresent(UInt32.self, forKey: .authenticatorVersion)
         protocolFamily = try container.decodeIfPresent(String.self, forKey: .protocolFamily)
         schema = try container.decodeIfPresent(Int.self, forKey: .schema)
         attestationTypes = try container.decodeIfPresent([String].self, forKey: .attestationTypes)
-        attestationRootCertificates = try container.decodeIfPresent([String].self, forKey: .attestationRootCertificates) ?? []
+        attestationRootCertificates =
+            try container.decodeIfPresent([String].self, forKey: .attestationRootCertificates) ?? []
         rootCertificates = Self.parseRoots(attestationRootCertificates)
     }
 

@@ -15,13 +15,17 @@ struct RevocationCheck {
         for certificate in chain where certificate.subject != certificate.issuer {
             for list in revocationLists where list.issuer == certificate.issuer {
                 guard issuers.contains(where: { $0.subject == list.issuer && list.isSigned(by: $0) }) else {
-                    throw WebAuthnError(.metadataUntrustedChain, "the CRL from \(list.issuer) is not signed by that issuer")
+                    throw WebAuthnError(
+                        .metadataUntrustedChain, "the CRL from \(list.issuer) is not signed by that issuer")
                 }
                 if let nextUpdate = list.nextUpdate, time > nextUpdate {
-                    throw WebAuthnError(.metadataStale, "the CRL from \(list.issuer) was due to be replaced at \(nextUpdate)")
+                    throw WebAuthnError(
+                        .metadataStale, "the CRL from \(list.issuer) was due to be replaced at \(nextUpdate)")
                 }
                 if list.revokes(certificate) {
-                    throw WebAuthnError(.metadataRevoked, "\(certificate.subject) (serial \(certificate.serialNumber)) is revoked by its issuer's CRL")
+                    throw WebAuthnError(
+                        .metadataRevoked,
+                        "\(certificate.subject) (serial \(certificate.serialNumber)) is revoked by its issuer's CRL")
                 }
             }
         }
