@@ -41,7 +41,13 @@ public enum ServerApplication {
         var app = Application(
             responder: responder,
             server: HTTP1ServerChannel.builder(
-                responder: responder, deadlines: configuration.connectionDeadlines, bodyLimit: configuration.bodyLimit,
+                responder: responder,
+                limits: HTTP1ConnectionStateMachine.Limits(
+                    bodyLimit: configuration.bodyLimit, deadlines: configuration.connectionDeadlines
+                ),
+                connections: ConnectionLimiter(
+                    maxPerAddress: configuration.maxConnectionsPerAddress, trustedProxies: configuration.trustedProxies
+                ),
                 serverName: serverName
             ),
             configuration: .init(

@@ -143,17 +143,43 @@ struct ConnectionDeadlineTests {
         }
     }
 
+    /// A client that pipelines a thousand requests for the largest document and never reads: the server holds at most
+    /// four answers (and 32 parsed requests) for it, the socket's buffers fill, and the write deadline closes it.
+    @Test func aClientThatNeverReadsIsClosedAtTheWriteDeadline() async throws {
+        var settings = Self.settings
+        settings.writeTimeout = 1
+        try await withServer(.sqlite, settings: settings) { server in
+            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .channelOption(ChannelOptions.autoRead, value: false)
+                .channelOption(ChannelOptions.socketOption(.so_rcvbuf), value: 4096)
+                .connect(host: "127.0.0.1", port: try Self.port(server)).get()
+            let request = "GET /openapi.json HTTP/1.1\r\nHost: localhost\r\n\r\n"
+            let sent = ContinuousClock.now
+            try await channel.writeAndFlush(ByteBuffer(string: String(repeating: request, count: 1000))).get()
+            // The socket's buffers fill with the first answers; then nothing is taken for a second, and the server
+            // closes the connection (the client sees the reset or the end without reading).
+            let closedAfter = await RawConnection(channel: channel).closedWithin(.seconds(10))
+            let elapsed = try #require(closedAfter, "a client that never reads is disconnected")
+            #expect(ContinuousClock.now - sent < .seconds(6), "at the 1 s write deadline: \(elapsed)")
+            try await Self.expectServed(server)
+        }
+    }
+
     @Test func theDeadlinesAreSettingsWithDefaults() throws {
         let defaults = try ServerConfiguration(ServerSettings())
         #expect(
             defaults.connectionDeadlines
-                == ConnectionDeadlines(idle: .seconds(60), header: .seconds(10), body: .seconds(30)))
+                == ConnectionDeadlines(
+                    idle: .seconds(60), header: .seconds(10), body: .seconds(30), write: .seconds(30)))
         let environment = try ServerSettings(environment: [
             "LATCHKEY_IDLE_TIMEOUT": "5", "LATCHKEY_HEADER_TIMEOUT": "2", "LATCHKEY_BODY_TIMEOUT": "4",
+            "LATCHKEY_WRITE_TIMEOUT": "6", "LATCHKEY_MAX_CONNECTIONS_PER_ADDRESS": "3",
         ])
         #expect(
             try ServerConfiguration(environment).connectionDeadlines
-                == ConnectionDeadlines(idle: .seconds(5), header: .seconds(2), body: .seconds(4)))
+                == ConnectionDeadlines(idle: .seconds(5), header: .seconds(2), body: .seconds(4), write: .seconds(6)))
+        #expect(try ServerConfiguration(environment).maxConnectionsPerAddress == 3)
+        #expect(defaults.maxConnectionsPerAddress == 64)
         var zero = ServerSettings()
         zero.headerTimeout = 0
         #expect(throws: ConfigurationError.self) { try ServerConfiguration(zero) }

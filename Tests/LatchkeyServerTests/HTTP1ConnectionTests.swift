@@ -86,10 +86,11 @@ struct HTTP1ConnectionTests {
         let channel = EmbeddedChannel()
         let reads = ReadCounter()
         let (requests, continuation) = AsyncStream.makeStream(of: HTTP1ConnectionHandler.Incoming.self)
-        let deadlines = ConnectionDeadlines(idle: .seconds(60), header: .seconds(10), body: .seconds(30))
+        let deadlines = ConnectionDeadlines(
+            idle: .seconds(60), header: .seconds(10), body: .seconds(30), write: .seconds(30))
         let handler = HTTP1ConnectionHandler(
-            requests: continuation, timer: RequestReadTimer(channel: channel, deadlines: deadlines), bodyLimit: 1024,
-            serverName: "Latchkey"
+            limits: .init(bodyLimit: 1024, deadlines: deadlines), serverName: "Latchkey",
+            requests: { continuation.yield($0) }, finished: { continuation.finish() }
         )
         try channel.pipeline.syncOperations.addHandlers([reads, ByteToMessageHandler(HTTPRequestDecoder()), handler])
         let answer = {
@@ -151,6 +152,55 @@ struct HTTP1ConnectionTests {
             let error = try JSONDecoder().decode(APIErrorBody.self, from: Data(body.utf8))
             #expect(error.error.code == "request.invalid", "\(text)")
             #expect(await connection.closedWithin(.seconds(5)) != nil)
+        }
+    }
+
+    @Test(
+        "RFC 9112: no Host, two, or a transfer coding other than chunked alone is answered 400, then the connection closes",
+        arguments: [
+            "POST /v1/passkeys/authentication/options HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                + "Transfer-Encoding: gzip, chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+            "GET /healthz HTTP/1.1\r\n\r\n",
+            "GET /healthz HTTP/1.1\r\nHost: localhost\r\nHost: example.com\r\n\r\n",
+        ]
+    )
+    func aHeadRFC9112RefusesIsAnswered400(_ request: String) async throws {
+        try await Self.withConnection { connection, iterator in
+            try await connection.send(request)
+            let text = await RawConnection.reply(containing: "request.invalid", from: &iterator)
+            #expect(text.hasPrefix("HTTP/1.1 400 Bad Request\r\n"), "\(text)")
+            #expect(await connection.closedWithin(.seconds(5)) != nil)
+        }
+    }
+
+    @Test func anAddressPastTheConnectionCapIsClosedAsItConnects() async throws {
+        var settings = Self.settings
+        settings.maxConnectionsPerAddress = 4
+        try await withServer(.sqlite, settings: settings) { server in
+            let port = try #require(server.client.port)
+            // Eight connections from one address (the test's own client may hold one more): four at most are served,
+            // the rest are closed without a word.
+            var served: [RawConnection] = []
+            var refused = 0
+            for _ in 0..<8 {
+                // A refused connection may be closed before the test's reader is in place.
+                let connection = try await RawConnection.open(port: port)
+                guard var replies = try? await connection.replies() else {
+                    refused += 1
+                    continue
+                }
+                try? await connection.send(Self.health)
+                let text = await RawConnection.reply(containing: #"{"status":"ok"}"#, from: &replies)
+                if text.contains("200 OK") { served.append(connection) } else { refused += 1 }
+            }
+            #expect(served.count <= 4 && served.count >= 3, "served \(served.count)")
+            #expect(refused == 8 - served.count)
+            // One closes: a new connection takes its place.
+            try await served[0].channel.close()
+            try await Task.sleep(for: .milliseconds(200))
+            let next = try await RawConnection.open(port: port)
+            var replies = try await next.replies()
+            try await Self.expectServed(on: next, &replies)
         }
     }
 
@@ -243,11 +293,13 @@ struct HTTP1ConnectionTests {
         }
         router.get("/fine") { _, _ in "fine" }
         let responder = router.buildResponder()
-        let deadlines = ConnectionDeadlines(idle: .seconds(60), header: .seconds(10), body: .seconds(30))
+        let deadlines = ConnectionDeadlines(
+            idle: .seconds(60), header: .seconds(10), body: .seconds(30), write: .seconds(30))
         let app = Application(
             responder: responder,
             server: HTTP1ServerChannel.builder(
-                responder: responder, deadlines: deadlines, bodyLimit: 1024, serverName: "Latchkey"),
+                responder: responder, limits: .init(bodyLimit: 1024, deadlines: deadlines),
+                connections: ConnectionLimiter(maxPerAddress: 64, trustedProxies: []), serverName: "Latchkey"),
             logger: quietLogger
         )
         try await app.test(.live) { client in

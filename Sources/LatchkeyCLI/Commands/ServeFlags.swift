@@ -65,6 +65,12 @@ struct ServeFlags: ParsableArguments {
     @Option(help: "Seconds a client may take to send a request's body, after its headers (default 30).")
     var bodyTimeout: Int?
 
+    @Option(help: "Seconds an answer may wait for the client to read it, from the last answer it read (default 30).")
+    var writeTimeout: Int?
+
+    @Option(help: "Connections one client address may hold open at once; trusted proxies are exempt (default 64).")
+    var maxConnectionsPerAddress: Int?
+
     @Option(
         help:
             "FIDO metadata (MDS3 BLOB): a file or an https URL such as https://mds3.fidoalliance.org/ (default: none).")
@@ -156,6 +162,8 @@ struct ServeFlags: ParsableArguments {
         settings.idleTimeout = idleTimeout
         settings.headerTimeout = headerTimeout
         settings.bodyTimeout = bodyTimeout
+        settings.writeTimeout = writeTimeout
+        settings.maxConnectionsPerAddress = maxConnectionsPerAddress
         settings.metadata = metadata
         settings.metadataTrustRoot = metadataTrustRoot
         settings.attestationPolicy = attestationPolicy

@@ -38,6 +38,12 @@ struct IPAddress: Hashable, Sendable, CustomStringConvertible {
         return IPAddress(bytes: Array(bytes[12..<16]))
     }
 
+    /// What one client is counted by: an IPv4 address itself, an IPv6 address's /64 (one subscriber usually holds a
+    /// whole /64 and can pick any address in it).
+    var client: IPAddress {
+        bytes.count == 16 ? IPAddress(bytes: Array(bytes.prefix(8)) + [UInt8](repeating: 0, count: 8)) : self
+    }
+
     var description: String {
         if bytes.count == 4 {
             let parts: [String] = bytes.map { byte in String(byte) }

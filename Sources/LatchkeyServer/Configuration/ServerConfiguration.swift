@@ -42,6 +42,8 @@ public struct ServerConfiguration: Sendable {
     public var ceremonyLifetime: Duration
     /// How long a client may leave a connection idle, or take over a request's headers or body.
     public var connectionDeadlines: ConnectionDeadlines
+    /// How many connections one client address may hold open at once (trusted proxies are exempt).
+    public var maxConnectionsPerAddress: Int
     /// FIDO metadata for registrations and authenticator names; nil when none is configured.
     public var metadata: MetadataConfiguration?
     /// What a registration's attestation must prove (`any` by default).
@@ -87,6 +89,10 @@ public struct ServerConfiguration: Sendable {
     public static let defaultHeaderTimeout = 10
     /// The default time a request's body may take after its headers, in seconds.
     public static let defaultBodyTimeout = 30
+    /// The default time an answer may wait for the client to take it, in seconds.
+    public static let defaultWriteTimeout = 30
+    /// The default number of connections one client address may hold open at once.
+    public static let defaultMaxConnectionsPerAddress = 64
 
     /// Validates `settings` and applies the defaults: port 8080, `./latchkey.sqlite`, RP ID `localhost`,
     /// origin `http://localhost:<port>` (or `https://<rp id>`), preferred user verification, no attestation,
@@ -175,8 +181,14 @@ public struct ServerConfiguration: Sendable {
         connectionDeadlines = ConnectionDeadlines(
             idle: try timeout(settings.idleTimeout, Self.defaultIdleTimeout, "--idle-timeout"),
             header: try timeout(settings.headerTimeout, Self.defaultHeaderTimeout, "--header-timeout"),
-            body: try timeout(settings.bodyTimeout, Self.defaultBodyTimeout, "--body-timeout")
+            body: try timeout(settings.bodyTimeout, Self.defaultBodyTimeout, "--body-timeout"),
+            write: try timeout(settings.writeTimeout, Self.defaultWriteTimeout, "--write-timeout")
         )
+        maxConnectionsPerAddress = settings.maxConnectionsPerAddress ?? Self.defaultMaxConnectionsPerAddress
+        guard (1...100_000).contains(maxConnectionsPerAddress) else {
+            throw ConfigurationError(
+                "--max-connections-per-address", "\(maxConnectionsPerAddress) is outside 1 to 100,000")
+        }
 
         metadata = try settings.metadata.map { location throws(ConfigurationError) in
             try MetadataConfiguration(location: location, trustRootFile: settings.metadataTrustRoot)

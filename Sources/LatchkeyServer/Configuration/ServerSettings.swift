@@ -47,6 +47,10 @@ public struct ServerSettings: Codable, Hashable, Sendable {
     public var headerTimeout: Int?
     /// How long a client may take to send a request's body, after its headers, in seconds.
     public var bodyTimeout: Int?
+    /// How long an answer may wait for the client to take it, in seconds.
+    public var writeTimeout: Int?
+    /// How many connections one client address may hold open at once.
+    public var maxConnectionsPerAddress: Int?
     /// An MDS3 metadata BLOB: a file path or an `https://` URL (e.g. `https://mds3.fidoalliance.org/`).
     public var metadata: String?
     /// A PEM file with the root the metadata BLOB must chain to (default: the FIDO Alliance's MDS root).
@@ -106,6 +110,8 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         merged.idleTimeout = other.idleTimeout ?? idleTimeout
         merged.headerTimeout = other.headerTimeout ?? headerTimeout
         merged.bodyTimeout = other.bodyTimeout ?? bodyTimeout
+        merged.writeTimeout = other.writeTimeout ?? writeTimeout
+        merged.maxConnectionsPerAddress = other.maxConnectionsPerAddress ?? maxConnectionsPerAddress
         merged.metadata = other.metadata ?? metadata
         merged.metadataTrustRoot = other.metadataTrustRoot ?? metadataTrustRoot
         merged.attestationPolicy = other.attestationPolicy ?? attestationPolicy
@@ -203,6 +209,8 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         idleTimeout = try integer("IDLE_TIMEOUT")
         headerTimeout = try integer("HEADER_TIMEOUT")
         bodyTimeout = try integer("BODY_TIMEOUT")
+        writeTimeout = try integer("WRITE_TIMEOUT")
+        maxConnectionsPerAddress = try integer("MAX_CONNECTIONS_PER_ADDRESS")
         metadata = text("METADATA")
         metadataTrustRoot = text("METADATA_TRUST_ROOT")
         attestationPolicy = text("ATTESTATION_POLICY")
@@ -237,7 +245,7 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         case host, port, database, rpID, rpName, origins, appleAppIDs, androidApps, relatedOrigins, userVerification
         case attestation, rateLimit, trustedProxies, acceptBase64URLTextChallenge, bodyLimit, sessionLifetime,
             ceremonyLifetime
-        case idleTimeout, headerTimeout, bodyTimeout
+        case idleTimeout, headerTimeout, bodyTimeout, writeTimeout, maxConnectionsPerAddress
         case metadata, metadataTrustRoot, attestationPolicy
         case appleTeamID, appleKeyID, applePrivateKey, appleClientIDs, appleServicesID, appleRedirectURI, appleBaseURL
         case appleTokenMaxAge, secretsKey, secretsKeyFile, passwordSignIn, metricsTokenFile, eventLoops

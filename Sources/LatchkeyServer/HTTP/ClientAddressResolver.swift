@@ -19,7 +19,7 @@ struct ClientAddressResolver: Sendable {
         if let direct = directIPv4(peer) { return direct }
         guard let address = clientIP(of: request, peer: peer) else { return "unknown" }
         guard address.bytes.count == 16 else { return address.description }
-        return IPAddress(bytes: Array(address.bytes.prefix(8)) + [UInt8](repeating: 0, count: 8)).description + "/64"
+        return address.client.description + "/64"
     }
 
     /// The peer's address text when the peer is the client and the text needs no work: an IPv4 peer with no trusted

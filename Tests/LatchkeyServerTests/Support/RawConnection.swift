@@ -53,6 +53,11 @@ final class ReplyCollector: ChannelInboundHandler, Sendable {
         self.continuation = continuation
     }
 
+    func handlerAdded(context: ChannelHandlerContext) {
+        // A connection the server already closed sends nothing more: the stream ends now.
+        if !context.channel.isActive { continuation.finish() }
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         continuation.yield(String(buffer: unwrapInboundIn(data)))
     }

@@ -8,25 +8,17 @@ import NIOCore
 import NIOHTTP1
 
 /// The server's HTTP/1 connections: each request is read whole on the connection's event loop
-/// (``HTTP1ConnectionHandler``), answered by the router in the connection's task, and written back as one buffer.
+/// (``HTTP1ConnectionHandler``, which follows an ``HTTP1ConnectionStateMachine``), answered by the router in the
+/// connection's task, and written back as one buffer.
 ///
 /// Hummingbird's `Server` still binds, accepts, runs one task per connection (``handle(value:logger:)``) and tells
 /// each connection to quiesce on graceful shutdown. What this replaces is Hummingbird's `HTTP1Channel`, which streams
 /// each request and response as parts through a `NIOAsyncChannel` (an inbound stream, an outbound writer, the body
-/// as its own stream): about 15 µs of server CPU per request more than a task that receives whole requests, which is
-/// most of the framework's share of a login (docs/PERFORMANCE.md, sixteenth round). Every route of ours takes a small
-/// JSON or form body and answers with one buffer, so nothing here needs streaming.
+/// as its own stream): about 13–59 µs of server CPU per login more, 10–15 % (docs/PERFORMANCE.md). Every route of
+/// ours takes a small JSON or form body and answers with one buffer, so nothing here needs streaming.
 ///
-/// What a connection does, as Hummingbird's did:
-/// - the ``ConnectionDeadlines`` (idle, headers, body), by one ``RequestReadTimer``;
-/// - responses in request order;
-/// - `Connection: close` and HTTP/1.0 answered and then closed;
-/// - a body over the limit refused with 413 at once when `Content-Length` says so (the rest read and dropped);
-/// - a request that is not HTTP/1.1, or whose head is over ``headLimits``, answered 400 `request.invalid`, then closed;
-/// - on graceful shutdown, requests already read are answered, then the connection closes.
-///
-/// And what it adds: reading held while ``HTTP1ConnectionHandler/maxRequestsInFlight`` requests wait for their
-/// answers, and `100 Continue` for `Expect: 100-continue`.
+/// A connection from an address that already holds ``ConnectionLimiter/maxPerAddress`` connections is closed as it is
+/// accepted.
 struct HTTP1ServerChannel: ServerChildChannel {
     /// One accepted connection: its channel, the whole requests its handler reads, and the handler to answer through.
     struct Connection: ServerChildChannelValue {
@@ -35,19 +27,18 @@ struct HTTP1ServerChannel: ServerChildChannel {
         let handler: NIOLoopBound<HTTP1ConnectionHandler>
 
         /// Hands a response to the handler, on the connection's event loop.
-        func send(_ response: HTTPResponse, body: ByteBuffer, for request: HTTP1ConnectionHandler.RequestFacts) {
-            let handler = handler
+        func send(_ response: HTTPResponse, body: ByteBuffer, for facts: HTTP1ConnectionStateMachine.Facts) {
             if channel.eventLoop.inEventLoop {
-                handler.value.send(response, body: body, for: request)
+                handler.value.send(response, body: body, for: facts)
             } else {
-                channel.eventLoop.execute { handler.value.send(response, body: body, for: request) }
+                channel.eventLoop.execute { handler.value.send(response, body: body, for: facts) }
             }
         }
     }
 
     let responder: RouterResponder<ServerRequestContext>
-    let deadlines: ConnectionDeadlines
-    let bodyLimit: Int
+    let limits: HTTP1ConnectionStateMachine.Limits
+    let connections: ConnectionLimiter
     let serverName: String
 
     /// The server builder for `Application(responder:server:)`, answering with `responder`.
@@ -55,27 +46,28 @@ struct HTTP1ServerChannel: ServerChildChannel {
     /// Hummingbird's `Application` hands a builder its own responder closure, which answers through a
     /// `ResponseWriter` on a `NIOAsyncChannel`; this channel does not take it and calls the router's responder itself.
     static func builder(
-        responder: RouterResponder<ServerRequestContext>, deadlines: ConnectionDeadlines, bodyLimit: Int,
-        serverName: String
+        responder: RouterResponder<ServerRequestContext>, limits: HTTP1ConnectionStateMachine.Limits,
+        connections: ConnectionLimiter, serverName: String
     ) -> HTTPServerBuilder {
         HTTPServerBuilder { _ in
-            HTTP1ServerChannel(responder: responder, deadlines: deadlines, bodyLimit: bodyLimit, serverName: serverName)
+            HTTP1ServerChannel(responder: responder, limits: limits, connections: connections, serverName: serverName)
         }
     }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Connection> {
         channel.eventLoop.makeCompletedFuture {
             let (requests, continuation) = AsyncStream.makeStream(of: HTTP1ConnectionHandler.Incoming.self)
-            let timer = RequestReadTimer(channel: channel, deadlines: deadlines)
             let handler = HTTP1ConnectionHandler(
-                requests: continuation, timer: timer, bodyLimit: bodyLimit, serverName: serverName
+                limits: limits, serverName: serverName, requests: { continuation.yield($0) },
+                finished: { continuation.finish() }
             )
             let operations = channel.pipeline.syncOperations
+            // First: a connection past the address's cap is closed as it becomes active.
+            try operations.addHandler(ConnectionCapHandler(limiter: connections, peer: channel.remoteAddress))
             // Raw bytes, before the HTTP decoder: the first byte of a request starts the header deadline.
-            try operations.addHandler(RequestBytesObserver(timer: timer))
+            try operations.addHandler(RequestBytesObserver(connection: handler))
             try operations.addHandler(ByteToMessageHandler(HTTPRequestDecoder(limitConfiguration: Self.headLimits)))
             try operations.addHandler(handler)
-            timer.waitForRequest()
             return Connection(
                 channel: channel, requests: requests, handler: NIOLoopBound(handler, eventLoop: channel.eventLoop))
         }
