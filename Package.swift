@@ -77,16 +77,10 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "latchkey", dependencies: ["LatchkeyCLI"]),
-        // One C function: Swift cannot call SQLite's variadic sqlite3_config.
-        .target(name: "CSQLiteSettings", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")]),
-        .target(name: "CSQLiteLogWrites", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")]),
         .target(
             name: "LatchkeyStore",
             dependencies: [
-                "CSQLiteSettings",
-                "CSQLiteLogWrites",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -200,9 +194,10 @@ let package = Package(
         .testTarget(
             name: "LatchkeyStoreTests",
             dependencies: [
-                "LatchkeyStore", "CSQLiteLogWrites", "LatchkeyTestSupport",
+                "LatchkeyStore", "LatchkeyTestSupport",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
@@ -239,7 +234,6 @@ let package = Package(
                 "LatchkeyStore",
                 "LatchkeyTestSupport", "VirtualAuthenticator",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

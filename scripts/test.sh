@@ -50,6 +50,9 @@ bash Tests/Interop/fido2_interop.sh "$LATCHKEY_TEST_PYTHON" "$(swift build --sho
 # latchkey passkey register/login/list/rename/add/remove against our own latchkey serve, both profiles.
 serve=0
 bash Tests/Interop/passkey_serve.sh "$LATCHKEY_TEST_PYTHON" "$(swift build --show-bin-path)/latchkey" || serve=1
+# latchkey serve while another process holds its SQLite file locked: nothing else waits for the database.
+sqlitelock=0
+bash Tests/Interop/sqlite_lock.sh "$LATCHKEY_TEST_PYTHON" "$(swift build --show-bin-path)/latchkey" || sqlitelock=1
 # latchkey serve --event-loops: the process runs the event loop threads its settings ask for.
 loops=0
 bash Tests/Interop/serve_event_loops.sh "$LATCHKEY_TEST_PYTHON" "$(swift build --show-bin-path)/latchkey" || loops=1
@@ -81,7 +84,7 @@ if [ "$status" -eq 124 ]; then
 fi
 # Tests that measure time (connection deadlines, a bounded connect to a missing database, password sign-in times) run alone, after the
 # parallel run, so two busy cores cannot make them late.
-LATCHKEY_TEST_TIMING=1 bash scripts/swift-test-watchdog.sh "$limit" "$work/timing.log" --filter 'ConnectionDeadlineTests|HTTP1GracefulShutdownTests|PostgresUnavailableTests|PasswordTimingTests'
+LATCHKEY_TEST_TIMING=1 bash scripts/swift-test-watchdog.sh "$limit" "$work/timing.log" --filter 'ConnectionDeadlineTests|HTTP1GracefulShutdownTests|PostgresUnavailableTests|PasswordTimingTests|SQLiteLockTests'
 timing=$?
 [ "$timing" -eq 0 ] || bash scripts/swift-test-failures.sh "$work/timing.log" > "$work/timing-failures.txt"
 # Every libFuzzer target (scripts/fuzz.sh, docs/FUZZING.md) for 20 s from its seed corpus, one per core: a finding fails
@@ -102,6 +105,7 @@ elif [ "$status" -ne 0 ]; then
     bash scripts/swift-test-failures.sh "$work/test.log"
 fi
 fail_if "$format" "swift format lint found lines the formatter would change (run: swift format -i -r Package.swift Sources Tests Examples Fuzz docs/snippets)"
+fail_if "$sqlitelock" "latchkey serve stalled while its SQLite file was locked (see above; Tests/Interop/sqlite_lock.sh)"
 fail_if "$watchdog" "the test watchdog's own check failed (see above; Tests/Scripts/watchdog_test.sh)"
 fail_if "$timing" "the timing-dependent tests failed (see above)"
 [ "$timing" -eq 0 ] || cat "$work/timing-failures.txt"

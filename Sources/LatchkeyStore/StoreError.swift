@@ -35,8 +35,11 @@ extension StoreError.Code {
     public static let invalidRecord: Self = "store.invalidRecord"
     /// A stored row could not be read back as a record (a column of the wrong type or out of range).
     public static let corruptRecord: Self = "store.corruptRecord"
-    /// The database cannot be reached or opened, is busy past its timeout, or the connection was lost.
+    /// The database cannot be reached or opened, or the connection was lost.
     public static let unavailable: Self = "store.unavailable"
+    /// The database stayed locked (by another process, or by a write holding it) past the store's bounded wait;
+    /// nothing was changed, and the same call may succeed when tried again.
+    public static let busy: Self = "store.busy"
     /// A store URL or configuration is malformed or asks for something unsupported (an unknown scheme, …).
     public static let invalidConfiguration: Self = "store.invalidConfiguration"
     /// The database reported an error that none of the codes above describes.

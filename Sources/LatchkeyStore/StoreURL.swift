@@ -6,13 +6,15 @@ import Logging
 /// - `sqlite:///var/lib/latchkey/store.sqlite` — an absolute path
 /// - `sqlite://data/store.sqlite` — a path relative to the working directory
 /// - `data/store.sqlite`, `/var/lib/latchkey/store.sqlite` — a bare path (anything without `scheme://`)
+/// - `sqlite:///var/lib/latchkey/store.sqlite?busy_timeout=5000` — how long, in milliseconds, a write waits for the
+///   database before it fails with ``StoreError/Code/busy`` (default 2,000; ``SQLiteStore/busyTimeout``)
 /// - `postgres://user:password@host:5432/database` (or `postgresql://`), with optional parameters
 ///   `schema=NAME` and `sslmode=disable|prefer|require` (`allow` is taken as `prefer`, `verify-ca` and
 ///   `verify-full` as `require`); `pool_max_conns=N` (default 20), `pool_min_conns=N` (default: the maximum, a
 ///   fixed-size pool) and `pool_keepalive=SECONDS` (default 0, no keep-alive queries), as
 ///   ``PostgresStore/Configuration`` describes them. Percent-encode special characters in the user name and password.
 public enum StoreURL: Sendable, Hashable, CustomStringConvertible {
-    case sqlite(path: String)
+    case sqlite(path: String, busyTimeout: Duration = SQLiteStore.defaultBusyTimeout)
     case postgres(PostgresStore.Configuration)
 
     /// Parses `string`; throws ``StoreError/Code/invalidConfiguration`` saying what is wrong.
@@ -26,10 +28,14 @@ public enum StoreURL: Sendable, Hashable, CustomStringConvertible {
         switch scheme {
         case "sqlite":
             let rest = String(text[separator.upperBound...])
-            guard !rest.contains("?"), !rest.contains("#") else {
-                throw StoreError(.invalidConfiguration, "a sqlite URL takes no parameters: \(text)")
+            guard !rest.contains("#") else {
+                throw StoreError(.invalidConfiguration, "a sqlite URL has no fragment: \(text)")
             }
-            self = .sqlite(path: try Self.sqlitePath(rest.removingPercentEncoding ?? rest))
+            let parts = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+            let path = String(parts[0])
+            self = .sqlite(
+                path: try Self.sqlitePath(path.removingPercentEncoding ?? path),
+                busyTimeout: try Self.sqliteBusyTimeout(parts.count > 1 ? String(parts[1]) : nil, in: text))
         case "postgres", "postgresql":
             self = .postgres(try Self.postgresConfiguration(text))
         default:
@@ -44,7 +50,7 @@ public enum StoreURL: Sendable, Hashable, CustomStringConvertible {
     /// ``LatchkeyStore/migrate()`` and any other call.
     public func makeStore(logger: Logger = Logger(label: "latchkey.store")) throws(StoreError) -> any LatchkeyStore {
         switch self {
-        case .sqlite(let path): try SQLiteStore(path: path)
+        case .sqlite(let path, let busyTimeout): try SQLiteStore(path: path, busyTimeout: busyTimeout)
         case .postgres(let configuration): try PostgresStore(configuration: configuration, logger: logger)
         }
     }
@@ -52,9 +58,25 @@ public enum StoreURL: Sendable, Hashable, CustomStringConvertible {
     /// The URL without any password, for logs.
     public var description: String {
         switch self {
-        case .sqlite(let path): "sqlite://\(path)"
+        case .sqlite(let path, let busyTimeout):
+            busyTimeout == SQLiteStore.defaultBusyTimeout
+                ? "sqlite://\(path)"
+                : "sqlite://\(path)?busy_timeout=\(busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000)"
         case .postgres(let configuration): configuration.description
         }
+    }
+
+    /// `busy_timeout=MILLISECONDS` (1 to 60,000), the one parameter a sqlite URL takes.
+    private static func sqliteBusyTimeout(_ query: String?, in text: String) throws(StoreError) -> Duration {
+        guard let query else { return SQLiteStore.defaultBusyTimeout }
+        let pair = query.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        guard pair.count == 2, pair[0] == "busy_timeout", let milliseconds = Int(pair[1]),
+            (1...60_000).contains(milliseconds)
+        else {
+            throw StoreError(
+                .invalidConfiguration, "a sqlite URL takes only busy_timeout=MILLISECONDS (1 to 60000): \(text)")
+        }
+        return .milliseconds(milliseconds)
     }
 
     private static func sqlitePath(_ path: String) throws(StoreError) -> String {

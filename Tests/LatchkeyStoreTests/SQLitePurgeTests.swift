@@ -62,7 +62,7 @@ struct SQLitePurgeTests {
                 for index in 0..<expiredCount {
                     try db.execute(
                         sql: "INSERT INTO spent_tickets (id, expires_at) VALUES (?, ?)",
-                        arguments: ["expired-\(index)", SQLiteDate(Make.now.addingTimeInterval(-Double(index)))]
+                        arguments: ["expired-\(index)", Make.now.addingTimeInterval(-Double(index))]
                     )
                 }
             }

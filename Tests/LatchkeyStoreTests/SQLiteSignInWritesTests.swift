@@ -111,7 +111,7 @@ struct SQLiteSignInWritesTests {
                 for ticket in [live, SpentTicket(id: "old", expiresAt: Make.now.addingTimeInterval(-1))] {
                     try db.execute(
                         sql: "INSERT INTO spent_tickets (id, expires_at) VALUES (?, ?)",
-                        arguments: [ticket.id, SQLiteDate(ticket.expiresAt)])
+                        arguments: [ticket.id, ticket.expiresAt])
                 }
             }
         }

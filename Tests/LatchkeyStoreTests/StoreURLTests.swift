@@ -17,6 +17,13 @@ struct StoreURLTests {
         #expect(try StoreURL(text) == .sqlite(path: path))
     }
 
+    @Test func aSQLiteURLMaySayHowLongAWriteWaits() throws {
+        let url = try StoreURL("sqlite:///var/lib/latchkey/store.sqlite?busy_timeout=5000")
+        #expect(url == .sqlite(path: "/var/lib/latchkey/store.sqlite", busyTimeout: .seconds(5)))
+        #expect(url.description == "sqlite:///var/lib/latchkey/store.sqlite?busy_timeout=5000")
+        #expect(try StoreURL("sqlite://a.sqlite").description == "sqlite://a.sqlite")
+    }
+
     @Test func postgresURL() throws {
         let url = try StoreURL(
             "postgres://latchkey:p%40ss%3Aword@db.example.com:6543/accounts?schema=tenant_1&sslmode=require")
@@ -125,6 +132,9 @@ struct StoreURLTests {
         ":memory:",
         "sqlite://:memory:",
         "sqlite://data/store.sqlite?mode=ro",
+        "sqlite://data/store.sqlite?busy_timeout=0",
+        "sqlite://data/store.sqlite?busy_timeout=60001",
+        "sqlite://data/store.sqlite?busy_timeout=5000#x",
         "mysql://root@localhost/db",
         "http://example.com/store",
         "postgres://",

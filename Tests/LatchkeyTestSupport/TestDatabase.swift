@@ -74,8 +74,6 @@ public struct TestDatabase: Sendable {
         if let postgres {
             return try PostgresStore(configuration: postgres, logger: Self.logger)
         }
-        // As `latchkey` has it (``SQLiteStore/installLogWriteBatching()``), so that the suites run through it.
-        SQLiteStore.installLogWriteBatching()
         return try SQLiteStore(path: sqlitePath)
     }
 

@@ -11,11 +11,6 @@ extension Latchkey {
     /// Prepares the process for the command in `arguments` (`CommandLine.arguments`). Call it once, first thing, from
     /// the main thread, before any task runs.
     ///
-    /// For every command it turns SQLite's memory statistics off (``LatchkeyStore/SQLiteStore/turnOffMemoryStatistics()``),
-    /// which must happen before any database is opened: no command reads them, and with them on every allocation
-    /// inside SQLite takes one process-wide mutex. Then it has SQLite write each commit's log frames with one system call
-    /// (``LatchkeyStore/SQLiteStore/installLogWriteBatching()``), which starts SQLite and so comes second.
-    ///
     /// For `serve` and `loadtest` it makes SwiftNIO's event loops Swift Concurrency's global executor
     /// (`NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()`), so a request's
     /// handler runs on the thread that reads and writes its connection instead of hopping to the concurrency pool and
@@ -25,8 +20,6 @@ extension Latchkey {
     /// It first sizes that group, since the group cannot change size once made: for `serve` with the server's `eventLoops`
     /// setting (``serveEventLoops(_:environment:)``), for `loadtest` with its `--event-loops` (``loadTestEventLoops(_:)``).
     public static func prepareRuntime(for arguments: [String]) {
-        SQLiteStore.turnOffMemoryStatistics()
-        SQLiteStore.installLogWriteBatching()
         guard let command = arguments.dropFirst().first, eventLoopCommands.contains(command) else { return }
         let commandArguments = Array(arguments.dropFirst(2))
         let loops =

@@ -27,7 +27,7 @@ struct APIError: Error, Sendable {
     }
 
     /// Maps any error to what the client is told: ``CeremonyError`` by case; `WebAuthnError` → 400 with its code;
-    /// `StoreError` by code (not found 404, conflict 409, expired 410, unavailable 503); an oversized body 413; anything
+    /// `StoreError` by code (not found 404, conflict 409, expired 410, unavailable and busy 503); an oversized body 413; anything
     /// unexpected 500 `internalError`, with no detail.
     init(_ error: any Error) {
         switch error {
@@ -61,6 +61,10 @@ struct APIError: Error, Sendable {
         case .invalidRecord: self.init(.badRequest, code: error.code.rawValue, message: error.message)
         case .unavailable:
             self.init(.serviceUnavailable, code: error.code.rawValue, message: "the database is unavailable; try again")
+        case .busy:
+            self.init(
+                .serviceUnavailable, code: error.code.rawValue, message: "the database is busy; try again",
+                headers: [.retryAfter: "1"])
         default: self = .internal
         }
     }

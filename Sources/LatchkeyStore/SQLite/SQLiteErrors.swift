@@ -38,7 +38,9 @@ extension StoreError {
             break
         }
         switch error.resultCode {
-        case .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_CANTOPEN, .SQLITE_IOERR, .SQLITE_FULL, .SQLITE_READONLY,
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            self.init(.busy, "SQLite: the database is locked: \(message)")
+        case .SQLITE_CANTOPEN, .SQLITE_IOERR, .SQLITE_FULL, .SQLITE_READONLY,
             .SQLITE_PERM:
             self.init(.unavailable, "SQLite: \(message)")
         case .SQLITE_CORRUPT, .SQLITE_NOTADB:

@@ -1,9 +1,8 @@
 import Foundation
 import GRDB
 
-// Reading records from SQLite rows (by column name) and the arguments that write them, in `StoreColumns` order.
-// Accounts and credentials are read by `SQLiteAccountReader`.
-// Dates go through `SQLiteDate` (GRDB's text form without its formatter).
+// Reading records from SQLite rows and the arguments that write them, in `StoreColumns` order. Accounts (a user with its
+// credentials, one row per credential) are read by position; the other records by column name.
 
 extension StoredUser {
     init(sqliteRow row: Row) throws {
@@ -12,25 +11,56 @@ extension StoredUser {
             userHandle: try row.decode(forColumn: "user_handle"),
             name: try row.decode(forColumn: "name"),
             displayName: try row.decode(forColumn: "display_name"),
-            createdAt: try row.decode(SQLiteDate.self, forColumn: "created_at").date
+            createdAt: try row.decode(forColumn: "created_at")
+        )
+    }
+
+    /// The user in an account row's columns from `start` on, in ``StoreColumns/user`` order.
+    init(sqliteRow row: Row, at start: Int) throws {
+        self.init(
+            id: try row.decode(atIndex: start),
+            userHandle: try row.decode(atIndex: start + 1),
+            name: try row.decode(atIndex: start + 2),
+            displayName: try row.decode(atIndex: start + 3),
+            createdAt: try row.decode(atIndex: start + 4)
         )
     }
 
     /// For `INSERT INTO users (\(StoreColumns.user), name_key, name_skeleton)`.
     var sqliteArguments: StatementArguments {
-        [id, userHandle, name, displayName, SQLiteDate(createdAt), nameKey, NameSkeleton.of(name)]
+        [id, userHandle, name, displayName, createdAt, nameKey, NameSkeleton.of(name)]
     }
 }
 
 extension StoredCredential {
+    /// The credential in an account row's first columns, in ``StoreColumns/credential`` order.
+    init(sqliteRow row: Row) throws {
+        self.init(
+            id: try row.decode(atIndex: 0),
+            userID: try row.decode(atIndex: 1),
+            publicKey: try row.decode(atIndex: 2),
+            algorithm: try StoredValues.algorithm(row.decode(atIndex: 3)),
+            signCount: try StoredValues.signCount(row.decode(atIndex: 4)),
+            aaguid: try row.decode(atIndex: 5),
+            transports: try SQLiteTransports.decode(row.decode(atIndex: 6)),
+            backupEligible: try row.decode(atIndex: 7),
+            backedUp: try row.decode(atIndex: 8),
+            attestationFormat: try row.decode(atIndex: 9),
+            userVerified: try row.decode(atIndex: 10),
+            discoverable: try row.decode(atIndex: 11),
+            label: try row.decode(atIndex: 12),
+            createdAt: try row.decode(atIndex: 13),
+            lastUsedAt: try row.decode(atIndex: 14)
+        )
+    }
+
     /// For `INSERT INTO credentials (\(StoreColumns.credential))`.
     var sqliteArguments: StatementArguments {
         get throws(StoreError) {
             [
                 id, userID, publicKey, Int64(algorithm), Int64(signCount), aaguid,
                 try SQLiteTransports.encode(transports),
-                backupEligible, backedUp, attestationFormat, userVerified, discoverable, label, SQLiteDate(createdAt),
-                lastUsedAt.map(SQLiteDate.init),
+                backupEligible, backedUp, attestationFormat, userVerified, discoverable, label, createdAt, lastUsedAt,
             ]
         }
     }
@@ -41,15 +71,15 @@ extension StoredSession {
         self.init(
             tokenHash: try row.decode(forColumn: "token_hash"),
             userID: try row.decode(forColumn: "user_id"),
-            createdAt: try row.decode(SQLiteDate.self, forColumn: "created_at").date,
-            expiresAt: try row.decode(SQLiteDate.self, forColumn: "expires_at").date,
+            createdAt: try row.decode(forColumn: "created_at"),
+            expiresAt: try row.decode(forColumn: "expires_at"),
             credentialID: try row.decode(forColumn: "credential_id")
         )
     }
 
     /// For `INSERT INTO sessions (\(StoreColumns.session))`.
     var sqliteArguments: StatementArguments {
-        [tokenHash, userID, SQLiteDate(createdAt), SQLiteDate(expiresAt), credentialID]
+        [tokenHash, userID, createdAt, expiresAt, credentialID]
     }
 }
 

@@ -1,44 +1,35 @@
-import CSQLiteLogWrites
-import CSQLiteSettings
 import Foundation
 import GRDB
-import GRDBSQLite
-import NIOPosix
 import ServiceLifecycle
 
 /// A ``LatchkeyStore`` in one SQLite file, through a GRDB `DatabasePool`: WAL journal (readers never block the
-/// writer), foreign keys on, a busy timeout for other processes sharing the file, and versioned migrations applied
-/// when the store is opened.
+/// writer), foreign keys on, and versioned migrations applied when the store is opened.
 ///
-/// Statements go through GRDB's per-connection statement cache, so each is parsed once per connection.
+/// Every call goes through GRDB's asynchronous API: the statement runs on the pool's own threads (one writer, a reader
+/// per concurrent read) and the caller awaits it, so no SQLite call ever runs on the caller's thread, whatever that is
+/// (under `latchkey serve`, an event loop). Writes are serialised by the pool, so every change is atomic against
+/// concurrent callers in this process, and SQLite's locking covers other processes.
 ///
-/// Writes are serialised by the pool, so every change — including ``consumeCeremony(id:kind:now:)`` — is atomic
-/// against concurrent callers in this process, and SQLite's locking covers other processes.
+/// A write waits at most ``busyTimeout`` for the database: for another process's lock (a backup, the `sqlite3` shell,
+/// another server), and for its turn behind writes stuck on one. Past it the write fails with ``StoreError/Code/busy``
+/// and changes nothing.
 public final class SQLiteStore: LatchkeyStore {
     /// The database file.
     public let path: String
+    /// How long a write may wait for the database before it fails with ``StoreError/Code/busy``.
+    public let busyTimeout: Duration
     private let pool: DatabasePool
-    /// Account and credential reads, outside GRDB's reader pool.
-    private let accounts: SQLiteAccountReader
-    /// Checkpoints the write-ahead log on a thread of its own while ``run()`` runs.
-    let checkpointer: SQLiteCheckpointer
 
-    /// How long a write waits for another process's lock before failing with ``StoreError/Code/unavailable``.
-    public static let busyTimeout: TimeInterval = 5
+    /// How long a write waits for the database unless the store URL says otherwise (`?busy_timeout=MILLISECONDS`).
+    public static let defaultBusyTimeout: Duration = .seconds(2)
 
     /// Opens (creating when missing, with its directory, readable and writable by its owner only: mode 0600) the
     /// database at `path` and migrates it.
     ///
     /// Throws ``StoreError/Code/unavailable`` if the file cannot be opened or migrated.
-    public convenience init(path: String) throws(StoreError) {
-        try self.init(path: path, checkpointer: SQLiteCheckpointer(path: path))
-    }
-
-    /// A store whose ``run()`` checkpoints with `checkpointer` (tests choose its thresholds).
-    init(path: String, checkpointer: SQLiteCheckpointer) throws(StoreError) {
+    public init(path: String, busyTimeout: Duration = SQLiteStore.defaultBusyTimeout) throws(StoreError) {
         self.path = path
-        self.checkpointer = checkpointer
-        accounts = SQLiteAccountReader(path: path)
+        self.busyTimeout = busyTimeout
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -56,8 +47,8 @@ public final class SQLiteStore: LatchkeyStore {
         var configuration = Configuration()
         configuration.label = "LatchkeyStore"
         configuration.foreignKeysEnabled = true
-        configuration.busyMode = .timeout(Self.busyTimeout)
-        // A reader connection for every thread that may read at once, so reads on the calling thread never wait.
+        configuration.busyMode = .timeout(
+            TimeInterval(busyTimeout.components.seconds) + Double(busyTimeout.components.attoseconds) / 1e18)
         configuration.maximumReaderCount = max(5, ProcessInfo.processInfo.activeProcessorCount + 1)
         do {
             pool = try SQLiteSchema.open(path: path, configuration: configuration)
@@ -67,69 +58,9 @@ public final class SQLiteStore: LatchkeyStore {
         }
     }
 
-    /// Turns off SQLite's memory statistics for the whole process; call it once, before any SQLite database is opened
-    /// (`latchkey serve` does, first thing). Returns false, changing nothing, when SQLite is already in use.
-    ///
-    /// With the statistics on (SQLite's default), every allocation and free inside SQLite takes one process-wide
-    /// mutex to count it, and Debian's SQLite allocates for every text or blob column it reads (it is built without
-    /// lookaside memory). Two event loops signing users in then meet on that mutex: about 190 of a sign-in's 490
-    /// `pthread_mutex_lock`s and most of its futex calls (docs/PERFORMANCE.md). SQLite's own documentation recommends
-    /// the statistics off for speed. What is lost: `sqlite3_memory_used()` and `sqlite3_status()`'s memory figures
-    /// read zero, and a soft heap limit (`sqlite3_soft_heap_limit64`) is not enforced; Latchkey uses neither, but a
-    /// process that embeds the store and does should not call this.
-    @discardableResult
-    public static func turnOffMemoryStatistics() -> Bool {
-        latchkey_sqlite_turn_off_memory_statistics() == SQLITE_OK
-    }
-
-    /// Makes SQLite write each commit's frames of the write-ahead log with one system call (`pwritev`) instead of two
-    /// for each frame (a `pwrite` of its 24-byte header, then one of its page), for every connection the process opens
-    /// afterwards; `latchkey` calls it first thing, after ``turnOffMemoryStatistics()``. Returns whether it is in place.
-    ///
-    /// It installs a VFS of our own (`CSQLiteLogWrites`) as the process's default, over the one that was. That VFS
-    /// passes every file but a write-ahead log, and every call but a log's writes, to the one below unchanged. Each
-    /// commit's frames are written before SQLite makes the commit visible to any other connection, and what the log
-    /// holds is what SQLite would have written, so another process (the `sqlite3` shell, a backup) reads and writes the
-    /// file as ever. On a sign-in's commit of seven frames it saved about 15 µs of CPU (docs/PERFORMANCE.md, seventeenth
-    /// round).
-    ///
-    /// The default VFS is process-wide, so the store does not install it behind its embedder's back: a process that
-    /// embeds the store calls this itself (before it opens a database, for the store's connections to use it) or not at
-    /// all. Calling it again does nothing.
-    @discardableResult
-    public static func installLogWriteBatching() -> Bool {
-        latchkey_sqlite_install_log_write_batching() == SQLITE_OK
-    }
-
-    /// Checkpoints the write-ahead log on a thread of its own until graceful shutdown or cancellation.
-    ///
-    /// While it runs, the writer's commits no longer copy the log back into the database file themselves (SQLite's
-    /// automatic checkpoint, every 1,000 frames); a background thread does, on its own connection, and a commit only
-    /// checkpoints when the log has grown past 4,000 frames regardless (``SQLiteCheckpointer``). A store that is not
-    /// run (a one-off command) checkpoints as SQLite does by default.
-    ///
-    /// Throws ``StoreError/Code/unavailable`` when the checkpointer's connection cannot be opened.
+    /// Nothing to run: the store is a service only so that its embedder's lifecycle can hold it.
     public func run() async throws {
-        guard try checkpointer.start() else {
-            // Already running (run() called twice): this call only waits.
-            try? await gracefulShutdown()
-            return
-        }
-        let checkpointer = checkpointer
-        // GRDB's blocking overloads, on this thread: the asynchronous ones give up in a cancelled task, and a store
-        // cancelled rather than shut down gracefully must still give the writer SQLite's own checkpoint back. Each is
-        // one brief turn of the writer, with no statement.
-        do {
-            try installCheckpointer(checkpointer)
-        } catch {
-            checkpointer.stop()
-            throw StoreError(sqlite: error)
-        }
         try? await gracefulShutdown()
-        // Should the writer fail here, the hook stays: the checkpointer lives as long as the store, so the hook stays
-        // valid, and commits past the backstop still checkpoint.
-        try? uninstallCheckpointer()
-        checkpointer.stop()
     }
 
     public func migrate() async throws(StoreError) {
@@ -190,19 +121,36 @@ public final class SQLiteStore: LatchkeyStore {
     }
 
     public func credential(id: Data) async throws(StoreError) -> StoredCredential? {
-        try accounts.account(.credentialID(id))?.credential(id: id)
+        try await account(StoreColumns.accountByCredential, id)?.credential(id: id)
     }
 
     public func account(named name: String) async throws(StoreError) -> StoredAccount? {
-        try accounts.account(.nameKey(StoredUser.nameKey(name)))
+        try await account(StoreColumns.accountByName, StoredUser.nameKey(name))
     }
 
     public func account(ofCredential id: Data) async throws(StoreError) -> StoredAccount? {
-        try accounts.account(.credentialID(id))
+        try await account(StoreColumns.accountByCredential, id)
     }
 
     public func credentials(ofUser userID: UUID) async throws(StoreError) -> [StoredCredential] {
-        try accounts.account(.userID(userID))?.credentials ?? []
+        try await account(StoreColumns.accountByUserID, userID)?.credentials ?? []
+    }
+
+    /// An account with its credentials, oldest first, in one statement (``StoreColumns/account(where:)``): a row per
+    /// credential, or one row of NULL credential columns for an account without any.
+    private func account(_ sql: String, _ key: some DatabaseValueConvertible & Sendable) async throws(StoreError)
+        -> StoredAccount?
+    {
+        try await read { db in
+            var user: StoredUser?
+            var credentials: [StoredCredential] = []
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: [key])
+            while let row = try rows.next() {
+                if user == nil { user = try StoredUser(sqliteRow: row, at: StoreColumns.credentialCount) }
+                if !row.hasNull(atIndex: 0) { credentials.append(try StoredCredential(sqliteRow: row)) }
+            }
+            return user.map { StoredAccount(user: $0, credentials: credentials) }
+        }
     }
 
     public func renameCredential(id: Data, ofUser userID: UUID, to label: String?) async throws(StoreError) {
@@ -256,7 +204,7 @@ public final class SQLiteStore: LatchkeyStore {
     }
 
     public func purgeSpentTickets(now: Date) async throws(StoreError) -> Int {
-        try await purge("spent_tickets", key: ["expires_at", "id"], where: "expires_at <= ?", SQLiteDate(now))
+        try await purge("spent_tickets", key: ["expires_at", "id"], where: "expires_at <= ?", now)
     }
 
     /// Records `ticket` as spent in the caller's transaction; false when it was spent already.
@@ -264,7 +212,7 @@ public final class SQLiteStore: LatchkeyStore {
         try db.cachedStatement(
             sql: "INSERT INTO spent_tickets (id, expires_at) VALUES (?, ?) ON CONFLICT (expires_at, id) DO NOTHING"
         )
-        .execute(arguments: [ticket.id, SQLiteDate(ticket.expiresAt)])
+        .execute(arguments: [ticket.id, ticket.expiresAt])
         return db.changesCount > 0
     }
 
@@ -280,7 +228,7 @@ public final class SQLiteStore: LatchkeyStore {
             try Row.fetchOne(
                 db.cachedStatement(
                     sql: "SELECT \(StoreColumns.session) FROM sessions WHERE token_hash = ? AND expires_at > ?"),
-                arguments: [tokenHash, SQLiteDate(now)]
+                arguments: [tokenHash, now]
             ).map(StoredSession.init(sqliteRow:))
         }
     }
@@ -299,7 +247,7 @@ public final class SQLiteStore: LatchkeyStore {
     }
 
     public func purgeExpiredSessions(now: Date) async throws(StoreError) -> Int {
-        try await purge("sessions", where: "expires_at <= ?", SQLiteDate(now))
+        try await purge("sessions", where: "expires_at <= ?", now)
     }
 
     // MARK: Ceremony outcomes
@@ -350,7 +298,7 @@ public final class SQLiteStore: LatchkeyStore {
                         UPDATE credentials SET sign_count = ?, backed_up = ?, last_used_at = ?
                         WHERE id = ? AND sign_count = ? RETURNING user_id
                         """),
-                arguments: [Int64(newSignCount), backedUp, SQLiteDate(usedAt), credentialID, Int64(previousSignCount)]
+                arguments: [Int64(newSignCount), backedUp, usedAt, credentialID, Int64(previousSignCount)]
             )
             guard let owner else {
                 let exists =
@@ -408,72 +356,31 @@ public final class SQLiteStore: LatchkeyStore {
 
     // MARK: Access
 
-    /// A write transaction; any error rolls it back and becomes a ``StoreError``.
-    ///
-    /// On one of NIO's event loops (`latchkey serve` runs Swift Concurrency there) it runs on the calling thread: GRDB's
-    /// blocking `writeWithoutTransaction` enters the pool's writer queue in place, so an uncontended write (the usual
-    /// case: one short transaction, and a WAL commit does not wait for the disk) costs no thread switch, where the asynchronous
-    /// overload hops to a dispatch thread and back for every write; a caller meeting another write waits for it, as it
-    /// would have waited for the queue anyway. Anywhere else (Swift Concurrency's cooperative pool, which has a thread
-    /// per core for every task of the process and must not be blocked) it takes the asynchronous overload.
-    func write<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+    /// A write transaction on the pool's writer; any error rolls it back and becomes a ``StoreError``. A write that
+    /// waited ``busyTimeout`` for its turn (behind writes held up by another process's lock) fails with
+    /// ``StoreError/Code/busy`` before it starts, so no caller waits much more than that in all.
+    func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        let queued = ContinuousClock.now
+        let limit = busyTimeout
         do {
-            if MultiThreadedEventLoopGroup.currentEventLoop != nil {
-                return try writeOnCallingThread(updates)
+            return try await pool.write { db in
+                guard ContinuousClock.now - queued < limit else {
+                    throw StoreError(.busy, "the database stayed locked for \(limit): another process holds it")
+                }
+                return try updates(db)
             }
-            return try await pool.writeWithoutTransaction { db in try Self.transaction(db, updates) }
         } catch {
             throw StoreError(sqlite: error)
         }
     }
 
-    // Synchronous, so that GRDB's blocking overloads are the ones called.
-    private func installCheckpointer(_ checkpointer: SQLiteCheckpointer) throws {
-        try pool.writeWithoutTransaction { db in checkpointer.install(on: db) }
-    }
-
-    private func uninstallCheckpointer() throws {
-        try pool.writeWithoutTransaction { db in SQLiteCheckpointer.uninstall(from: db) }
-    }
-
-    // Synchronous, so that GRDB's blocking overload is the one called.
-    private func writeOnCallingThread<T>(_ updates: (Database) throws -> T) throws -> T {
-        try pool.writeWithoutTransaction { db in try Self.transaction(db, updates) }
-    }
-
-    /// `updates` in an immediate transaction, committed if it returns and rolled back if it throws, as GRDB's `write`
-    /// does, but with `BEGIN` and `COMMIT` prepared once per connection (GRDB parses and prepares both for every
-    /// transaction, a measurable part of a sign-in's commit: docs/PERFORMANCE.md).
-    static func transaction<T>(_ db: Database, _ updates: (Database) throws -> T) throws -> T {
-        try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
+    /// A read of one statement on one of the pool's readers, outside an explicit transaction (one statement reads one
+    /// snapshot; in WAL mode a reader never waits for the writer). Reads that must agree are one statement (a join).
+    func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
         do {
-            let result = try updates(db)
-            try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
-            return result
-        } catch {
-            // A failed COMMIT (a deferred constraint, a busy lock) leaves the transaction open; some errors (a full
-            // disk, an I/O error) end it themselves, and then there is nothing to undo.
-            if db.isInsideTransaction { try? db.cachedStatement(sql: "ROLLBACK TRANSACTION").execute() }
-            throw error
-        }
-    }
-
-    /// A read of one statement: it runs on the calling thread (in WAL mode a reader never waits for the writer, and
-    /// the pool has a connection for each concurrent reader, so the call does not block; hopping to a reader queue
-    /// and back would cost more than the query), and outside an explicit transaction, since one statement reads one
-    /// snapshot anyway (BEGIN and COMMIT around it measured as costly as the query). Reads that must agree are one
-    /// statement (a join), not several.
-    func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws(StoreError) -> T {
-        do {
-            return try readOutsideTransaction(value)
+            return try await pool.unsafeRead(value)
         } catch {
             throw StoreError(sqlite: error)
         }
     }
-
-    // Synchronous, so that GRDB's blocking overloads are the ones called.
-    private func readOutsideTransaction<T>(_ value: (Database) throws -> T) throws -> T {
-        try pool.unsafeRead(value)
-    }
-
 }

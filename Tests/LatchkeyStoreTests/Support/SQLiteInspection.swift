@@ -33,7 +33,7 @@ enum SQLiteInspection {
                 INSERT INTO credentials (id, user_id, public_key, algorithm, sign_count, aaguid, transports, backup_eligible,
                 backed_up, attestation_format, user_verified, created_at) VALUES (?, ?, ?, -7, 0, ?, '[]', 0, 0, 'none', 1, ?)
                 """,
-            arguments: [id, userID, Data(repeating: 4, count: 77), UUID(), SQLiteDate(Make.now)]
+            arguments: [id, userID, Data(repeating: 4, count: 77), UUID(), Make.now]
         )
     }
 }

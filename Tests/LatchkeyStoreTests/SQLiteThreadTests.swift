@@ -6,10 +6,10 @@ import Testing
 
 @testable import LatchkeyStore
 
-/// Where ``SQLiteStore``'s write transactions run: in place on an event loop (`latchkey serve` runs Swift Concurrency
-/// on NIO's loops), and off Swift Concurrency's cooperative pool, which must never block.
-@Suite("SQLite writes: in place on an event loop, never blocking the cooperative pool")
-struct SQLiteWriteThreadTests {
+/// Where ``SQLiteStore``'s statements run: on the pool's own threads, never on the caller's. `latchkey serve` runs
+/// Swift Concurrency on NIO's event loops, and a write waiting for another process's lock must not stall a loop.
+@Suite("SQLite calls run on the pool's threads, never on an event loop")
+struct SQLiteThreadTests {
     /// Runs the jobs of the tasks that prefer it on one event loop, as `latchkey serve`'s global executor does.
     final class EventLoopTaskExecutor: TaskExecutor {
         let loop: any EventLoop
@@ -34,19 +34,20 @@ struct SQLiteWriteThreadTests {
         try await body(try SQLiteStore(path: path))
     }
 
-    /// Whether a write transaction's closure runs on an event loop's thread.
-    private func writeRunsOnAnEventLoop(_ store: SQLiteStore) async throws -> Bool {
-        try await store.write { _ in MultiThreadedEventLoopGroup.currentEventLoop != nil }
-    }
-
-    @Test("on an event loop the transaction runs on the loop's own thread, with no hop to the writer queue's thread")
-    func onAnEventLoopTheWriteRunsInPlace() async throws {
+    @Test("a write and a read begun on an event loop run on the pool's threads, and what is written is there")
+    func fromAnEventLoopTheStatementsRunElsewhere() async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let executor = EventLoopTaskExecutor(group.next())
         try await withStore { store in
-            let inPlace = try await withTaskExecutorPreference(executor) { try await writeRunsOnAnEventLoop(store) }
-            #expect(inPlace)
-            // And what it writes is there.
+            let (callerOnLoop, writeOnLoop, readOnLoop) = try await withTaskExecutorPreference(executor) {
+                let caller = MultiThreadedEventLoopGroup.currentEventLoop != nil
+                let write = try await store.write { _ in MultiThreadedEventLoopGroup.currentEventLoop != nil }
+                let read = try await store.read { _ in MultiThreadedEventLoopGroup.currentEventLoop != nil }
+                return (caller, write, read)
+            }
+            #expect(callerOnLoop, "the test's task runs on the loop")
+            #expect(!writeOnLoop)
+            #expect(!readOnLoop)
             let user = StoredUser(
                 userHandle: Data([1, 2, 3]), name: "looped", displayName: "Looped",
                 createdAt: Date(timeIntervalSince1970: 1_000))
@@ -54,15 +55,5 @@ struct SQLiteWriteThreadTests {
             #expect(try await store.user(named: "looped") == user)
         }
         try await group.shutdownGracefully()
-    }
-
-    @Test(
-        "elsewhere the transaction runs on the writer queue's thread, so a thread of the cooperative pool never waits for it"
-    )
-    func offAnEventLoopTheWriteHops() async throws {
-        try await withStore { store in
-            let onEventLoop = try await writeRunsOnAnEventLoop(store)
-            #expect(onEventLoop == false)
-        }
     }
 }
