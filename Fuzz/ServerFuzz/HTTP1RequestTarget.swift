@@ -7,8 +7,8 @@ import NIOHTTP1
 
 /// The HTTP/1 request path: the input's bytes, in up to four reads, through SwiftNIO's parser and the connection's
 /// handler (and so its state machine) on an embedded channel, each request answered as it comes. Besides a crash, it
-/// fails when the connection hands its task more requests at once than its limit, or anything after a request that
-/// ended the connection.
+/// fails when the connection hands its task more requests at once than its limit, anything after a request that
+/// ended the connection, or when the handler outlives its channel (a connection's memory never given back).
 enum HTTP1RequestTarget {
     static let limits = HTTP1ConnectionStateMachine.Limits(
         bodyLimit: 256,
@@ -38,16 +38,25 @@ enum HTTP1RequestTarget {
     }
 
     static func run(_ bytes: [UInt8]) {
+        weak var released: HTTP1ConnectionHandler?
+        serve(bytes, handler: &released)
+        if released != nil { fatalError("the connection's handler outlived its channel") }
+    }
+
+    private static func serve(_ bytes: [UInt8], handler released: inout HTTP1ConnectionHandler?) {
         let channel = EmbeddedChannel()
         let received = Received()
         let handler = HTTP1ConnectionHandler(
             limits: limits, serverName: "fuzz", requests: { received.take($0) }, finished: {}
         )
+        released = handler
         do {
             try channel.pipeline.syncOperations.addHandlers([
                 RequestBytesObserver(connection: handler),
                 ByteToMessageHandler(HTTPRequestDecoder(limitConfiguration: HTTP1ServerChannel.headLimits)), handler,
             ])
+            // Active, as an accepted connection is.
+            try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 9)).wait()
         } catch {
             fatalError("the pipeline: \(error)")
         }
@@ -68,6 +77,9 @@ enum HTTP1RequestTarget {
             }
             while (try? channel.readOutbound(as: ByteBuffer.self)) != nil {}
         }
-        _ = try? channel.finish()
+        // The loop's tasks (among them the pipeline's teardown after the handler closed the channel) run, as a real
+        // event loop's would; otherwise they would hold the channel.
+        channel.embeddedEventLoop.run()
+        _ = try? channel.finish(acceptAlreadyClosed: true)
     }
 }

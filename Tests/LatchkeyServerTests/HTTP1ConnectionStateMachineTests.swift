@@ -185,8 +185,27 @@ struct HTTP1ConnectionStateMachineTests {
 
     @Test func bytesThatAreNotHTTPAreAnswered400OnceAndNothingAfter() {
         var machine = Self.machine()
-        #expect(machine.parserFailed().deliver == .malformed)
-        #expect(machine.parserFailed() == .none)
+        #expect(machine.parserFailed(now: Self.start).deliver == .malformed)
+        #expect(machine.parserFailed(now: Self.start) == .none)
+        #expect(Self.answer(&machine).close)
+    }
+
+    /// Found by the http1-request fuzz target: an HTTP/1.0 request whose body is over the limit, then bytes the parser
+    /// refuses (here, the client closing mid-body). The refused request was the connection's last; nothing follows it.
+    @Test func aBadRestOfTheLastRequestsRefusedBodyEndsTheConnectionWithoutA400() {
+        var machine = Self.machine(bodyLimit: 256)
+        let head = Self.head(.POST, "/v1/x", version: .http1_0, [("Host", "a"), ("Content-Length", "300")])
+        #expect(Self.isRequest(Self.request(&machine, head).deliver, close: true))
+        #expect(machine.parserFailed(now: Self.start) == .none)
+        #expect(Self.answer(&machine).close)
+    }
+
+    @Test func aBadRestOfAKeptAliveRequestsRefusedBodyIsAnswered400() {
+        var machine = Self.machine(bodyLimit: 256)
+        let head = Self.head(.POST, "/v1/x", [("Host", "a"), ("Content-Length", "300")])
+        #expect(Self.isRequest(Self.request(&machine, head).deliver))
+        #expect(machine.parserFailed(now: Self.start).deliver == .malformed)
+        #expect(Self.answer(&machine) == .none)
         #expect(Self.answer(&machine).close)
     }
 

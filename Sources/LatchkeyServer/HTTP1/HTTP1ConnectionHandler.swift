@@ -84,7 +84,7 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
             context.close(promise: nil)
             return
         }
-        perform(machine.parserFailed())
+        perform(machine.parserFailed(now: .now()))
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {

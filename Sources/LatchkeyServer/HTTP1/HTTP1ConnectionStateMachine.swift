@@ -183,10 +183,18 @@ struct HTTP1ConnectionStateMachine {
         }
     }
 
-    /// The parser refused the bytes: answered 400 unless the connection reads no more requests anyway.
-    mutating func parserFailed() -> Actions {
-        if case .done = reading { return .none }
-        return malformed()
+    /// The parser refused the bytes: answered 400 unless the connection reads no more requests anyway (among them, the
+    /// dropped rest of a refused request that was the connection's last: its answer already says the connection closes).
+    mutating func parserFailed(now: NIODeadline) -> Actions {
+        switch reading {
+        case .done:
+            return .none
+        case .discarding where closing:
+            reading = .done
+            return settle(now: now)
+        case .idle, .body, .discarding:
+            return malformed()
+        }
     }
 
     // MARK: The connection
