@@ -6,9 +6,9 @@ import Testing
 
 @testable import LatchkeyStore
 
-/// Where ``SQLiteStore``'s statements run: on the pool's own threads, never on the caller's. `latchkey serve` runs
+/// Where ``SQLiteStore``'s statements run: on the store's own threads, never on the caller's. `latchkey serve` runs
 /// Swift Concurrency on NIO's event loops, and a write waiting for another process's lock must not stall a loop.
-@Suite("SQLite calls run on the pool's threads, never on an event loop")
+@Suite("SQLite calls run on the store's threads, never on an event loop")
 struct SQLiteThreadTests {
     /// Runs the jobs of the tasks that prefer it on one event loop, as `latchkey serve`'s global executor does.
     final class EventLoopTaskExecutor: TaskExecutor {
@@ -34,7 +34,7 @@ struct SQLiteThreadTests {
         try await body(try SQLiteStore(path: path))
     }
 
-    @Test("a write and a read begun on an event loop run on the pool's threads, and what is written is there")
+    @Test("a write and a read begun on an event loop run on the store's threads, and what is written is there")
     func fromAnEventLoopTheStatementsRunElsewhere() async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let executor = EventLoopTaskExecutor(group.next())
@@ -55,5 +55,45 @@ struct SQLiteThreadTests {
             #expect(try await store.user(named: "looped") == user)
         }
         try await group.shutdownGracefully()
+    }
+
+    /// Writes that arrive together commit together; one that fails (here, a duplicate key after a row of its own)
+    /// fails alone and leaves nothing, and every other is written and answered.
+    @Test("concurrent writes commit in groups; a failing one fails alone and writes nothing")
+    func groupCommitIsolatesAFailingWrite() async throws {
+        try await withStore { store in
+            try await store.write { db in
+                try db.execute(sql: "CREATE TABLE scratch (id INTEGER PRIMARY KEY, tag TEXT)")
+                try db.execute(sql: "INSERT INTO scratch VALUES (1, 'there already')")
+            }
+            let outcomes = await withTaskGroup(of: (Int, Bool).self) { group in
+                for id in 0..<200 {
+                    group.addTask {
+                        do {
+                            try await store.write { db in
+                                try db.execute(sql: "INSERT INTO scratch VALUES (?, 'own')", arguments: [1000 + id])
+                                // Every tenth write then inserts a key that is there already, and so fails.
+                                try db.execute(
+                                    sql: "INSERT INTO scratch VALUES (?, 'x')",
+                                    arguments: [id % 10 == 0 ? 1 : 5000 + id])
+                            }
+                            return (id, true)
+                        } catch {
+                            return (id, false)
+                        }
+                    }
+                }
+                var outcomes: [Int: Bool] = [:]
+                for await (id, written) in group { outcomes[id] = written }
+                return outcomes
+            }
+            let ids = try await store.read { db in try Int.fetchSet(db, sql: "SELECT id FROM scratch") }
+            for (id, written) in outcomes {
+                #expect(written == (id % 10 != 0), "write \(id)")
+                #expect(
+                    ids.contains(1000 + id) == written, "write \(id)'s first row is there exactly when it succeeded")
+            }
+            #expect(ids.count == 1 + 180 * 2)
+        }
     }
 }

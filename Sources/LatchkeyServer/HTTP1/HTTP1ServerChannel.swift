@@ -74,6 +74,17 @@ struct HTTP1ServerChannel: ServerChildChannel {
     }
 
     func handle(value connection: Connection, logger: Logger) async {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) {
+            await withTaskExecutorPreference(EventLoopTaskExecutor(eventLoop: connection.channel.eventLoop)) {
+                await answer(connection, logger: logger)
+            }
+        } else {
+            await answer(connection, logger: logger)
+        }
+    }
+
+    /// Answers the connection's requests in order until it ends.
+    private func answer(_ connection: Connection, logger: Logger) async {
         await withTaskCancellationHandler {
             for await incoming in connection.requests {
                 switch incoming {

@@ -46,24 +46,24 @@ enum SQLiteSchema {
     ///
     /// Throws ``StoreError/Code/unavailable``, changing nothing, when a newer Latchkey has migrated the file: this
     /// version would open it but could not use it (migration v8 changed the keys this version's statements name).
-    static func migrate(_ pool: DatabasePool) throws {
+    static func migrate(_ writer: DatabaseQueue) throws {
         // The check reads the file too, so it meets the same races; its own refusal is final.
         try retryingStartupRaces(when: { !($0 is StoreError) }) {
-            let unknown = try pool.read { db in try migrator.appliedIdentifiers(db).subtracting(migrator.migrations) }
+            let unknown = try writer.read { db in try migrator.appliedIdentifiers(db).subtracting(migrator.migrations) }
             guard unknown.isEmpty else { throw StoreError.newerSchema(unknown.sorted()) }
-            try migrator.migrate(pool)
+            try migrator.migrate(writer)
         }
     }
 
-    /// Opens the pool. Several servers opening a new file at once can meet SQLite's race in setting up the WAL
+    /// Opens a connection. Several servers opening a new file at once can meet SQLite's race in setting up the WAL
     /// (`SQLITE_PROTOCOL`, "locking protocol", seen in CI with four concurrent first opens on a loaded machine) or a
     /// lock held past the busy timeout while another migrates.
-    static func open(path: String, configuration: Configuration) throws -> DatabasePool {
+    static func open(path: String, configuration: Configuration) throws -> DatabaseQueue {
         try retryingStartupRaces(when: { error in
             guard let error = error as? DatabaseError else { return false }
             return [.SQLITE_PROTOCOL, .SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode)
         }) {
-            try DatabasePool(path: path, configuration: configuration)
+            try DatabaseQueue(path: path, configuration: configuration)
         }
     }
 

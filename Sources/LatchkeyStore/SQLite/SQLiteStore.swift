@@ -2,12 +2,12 @@ import Foundation
 import GRDB
 import ServiceLifecycle
 
-/// A ``LatchkeyStore`` in one SQLite file, through a GRDB `DatabasePool`: WAL journal (readers never block the
-/// writer), foreign keys on, and versioned migrations applied when the store is opened.
+/// A ``LatchkeyStore`` in one SQLite file, through GRDB: WAL journal (readers never block the writer), foreign keys
+/// on, and versioned migrations applied when the store is opened.
 ///
-/// Every call goes through GRDB's asynchronous API: the statement runs on the pool's own threads (one writer, a reader
-/// per concurrent read) and the caller awaits it, so no SQLite call ever runs on the caller's thread, whatever that is
-/// (under `latchkey serve`, an event loop). Writes are serialised by the pool, so every change is atomic against
+/// Every call runs on the store's own threads (``SQLiteThreads``: a writer connection that commits waiting writes
+/// together and a read-only connection, each on a thread of its own) and the caller awaits it, so no SQLite call ever
+/// runs on the caller's thread, whatever that is (under `latchkey serve`, an event loop). Writes are serialised by the writer, so every change is atomic against
 /// concurrent callers in this process, and SQLite's locking covers other processes.
 ///
 /// A write waits at most ``busyTimeout`` for the database: for another process's lock (a backup, the `sqlite3` shell,
@@ -18,7 +18,8 @@ public final class SQLiteStore: LatchkeyStore {
     public let path: String
     /// How long a write may wait for the database before it fails with ``StoreError/Code/busy``.
     public let busyTimeout: Duration
-    private let pool: DatabasePool
+    private let writer: DatabaseQueue
+    private let threads: SQLiteThreads
 
     /// How long a write waits for the database unless the store URL says otherwise (`?busy_timeout=MILLISECONDS`).
     public static let defaultBusyTimeout: Duration = .seconds(2)
@@ -47,12 +48,16 @@ public final class SQLiteStore: LatchkeyStore {
         var configuration = Configuration()
         configuration.label = "LatchkeyStore"
         configuration.foreignKeysEnabled = true
+        configuration.journalMode = .wal
         configuration.busyMode = .timeout(
             TimeInterval(busyTimeout.components.seconds) + Double(busyTimeout.components.attoseconds) / 1e18)
-        configuration.maximumReaderCount = max(5, ProcessInfo.processInfo.activeProcessorCount + 1)
+        var readerConfiguration = configuration
+        readerConfiguration.readonly = true
         do {
-            pool = try SQLiteSchema.open(path: path, configuration: configuration)
-            try SQLiteSchema.migrate(pool)
+            writer = try SQLiteSchema.open(path: path, configuration: configuration)
+            try SQLiteSchema.migrate(writer)
+            let reader = try DatabaseQueue(path: path, configuration: readerConfiguration)
+            threads = SQLiteThreads(writer: writer, reader: reader, busyTimeout: busyTimeout)
         } catch {
             throw StoreError(sqlite: error)
         }
@@ -65,7 +70,7 @@ public final class SQLiteStore: LatchkeyStore {
 
     public func migrate() async throws(StoreError) {
         do {
-            try SQLiteSchema.migrate(pool)
+            try SQLiteSchema.migrate(writer)
         } catch {
             throw StoreError(sqlite: error)
         }
@@ -356,29 +361,23 @@ public final class SQLiteStore: LatchkeyStore {
 
     // MARK: Access
 
-    /// A write transaction on the pool's writer; any error rolls it back and becomes a ``StoreError``. A write that
-    /// waited ``busyTimeout`` for its turn (behind writes held up by another process's lock) fails with
-    /// ``StoreError/Code/busy`` before it starts, so no caller waits much more than that in all.
+    /// A write transaction on the writer thread (``SQLiteThreads``), answered once it has committed; any error rolls
+    /// the write back and becomes a ``StoreError``. A write that waited ``busyTimeout`` for its turn (behind writes
+    /// held up by another process's lock) fails with ``StoreError/Code/busy`` unrun, so no caller waits much more than
+    /// that in all.
     func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
-        let queued = ContinuousClock.now
-        let limit = busyTimeout
         do {
-            return try await pool.write { db in
-                guard ContinuousClock.now - queued < limit else {
-                    throw StoreError(.busy, "the database stayed locked for \(limit): another process holds it")
-                }
-                return try updates(db)
-            }
+            return try await threads.write(updates)
         } catch {
             throw StoreError(sqlite: error)
         }
     }
 
-    /// A read of one statement on one of the pool's readers, outside an explicit transaction (one statement reads one
-    /// snapshot; in WAL mode a reader never waits for the writer). Reads that must agree are one statement (a join).
+    /// A read on the reader thread, outside an explicit transaction (one statement reads one snapshot; in WAL mode a
+    /// reader never waits for the writer). Reads that must agree are one statement (a join).
     func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
         do {
-            return try await pool.unsafeRead(value)
+            return try await threads.read(value)
         } catch {
             throw StoreError(sqlite: error)
         }
