@@ -33,12 +33,15 @@ public protocol PasswordStore: Sendable {
     /// or nil when it has no recorded failures.
     func passwordThrottle(key: String) async throws(StoreError) -> PasswordThrottle?
 
-    /// Records one more failure for `key` atomically (of concurrent callers, on any instance, each counts) and sets
-    /// the next allowed attempt to `now + delay(failures)`; returns the new state.
-    @discardableResult
-    func recordPasswordFailure(
+    /// Takes one password attempt for `key` before the password is checked, atomically (of concurrent callers, on any
+    /// instance, each is counted in turn): while `key`'s next allowed attempt is after `now`, nothing changes and the
+    /// answer is nil; otherwise the attempt is counted as a failure, the next allowed attempt becomes
+    /// `now + delay(failures)`, and the answer is the new state. A caller whose password turns out right forgets the
+    /// failures (``clearPasswordFailures(key:)``). Counting first is what keeps a burst of parallel guesses within the
+    /// budget a serial guesser gets.
+    func reservePasswordAttempt(
         key: String, now: Date, delay: @escaping @Sendable (Int) -> TimeInterval
-    ) async throws(StoreError) -> PasswordThrottle
+    ) async throws(StoreError) -> PasswordThrottle?
 
     /// Forgets the failures of `key` (after a successful sign-in).
     func clearPasswordFailures(key: String) async throws(StoreError)

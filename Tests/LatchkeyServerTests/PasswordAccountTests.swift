@@ -185,6 +185,31 @@ struct PasswordAccountTests {
         }
     }
 
+    /// The review's race: 16 wrong passwords at once all got 401 (a serial client gets 5) and locked the owner out for
+    /// an hour. Attempts are now taken before the hash: the burst gets the serial budget, and the owner waits the first
+    /// delay (30 s), which grows only while guessing goes on.
+    @Test(
+        "A parallel burst of 16 wrong passwords gets the serial budget of 5 guesses, and the owner waits 30 s, not an hour",
+        arguments: Backend.available)
+    func parallelBurst(_ backend: Backend) async throws {
+        try await withServer(backend, configure: cheapHashing) { server in
+            let app = server.app()
+            #expect(try await app.passwordRegister("alice", alicePassword).status == .created)
+            let codes = try await withThrowingTaskGroup(of: String?.self) { group in
+                for _ in 0..<16 {
+                    group.addTask { try await app.passwordSignIn("alice", "wrong password").errorCode }
+                }
+                return try await group.reduce(into: [String?]()) { $0.append($1) }
+            }
+            #expect(codes.filter { $0 == "password.invalid" }.count == 5, "\(codes)")
+            #expect(codes.filter { $0 == "password.throttled" }.count == 11, "\(codes)")
+            let owner = try await app.passwordSignIn("alice", alicePassword)
+            #expect(owner.errorCode == "password.throttled")
+            let retryAfter = try #require(owner.headers[.retryAfter].flatMap { Int($0) })
+            #expect((1...30).contains(retryAfter))
+        }
+    }
+
     @Test("Throttling backs off: the delay doubles to its maximum, and a retry inside it is refused")
     func backoff() async throws {
         let policy = PasswordThrottlePolicy(freeFailures: 2, baseDelay: .seconds(1), maximumDelay: .seconds(4))

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import LatchkeyServer
@@ -62,6 +63,46 @@ struct PasswordHasherTests {
             #expect(hashes.count == 8)
         }
         #expect(hasher.gate.peakConcurrency == 2)
+    }
+
+    /// The review's finding: 12 abandoned sign-ins made the owner's wait 11.8 s. The queue is bounded (8 per slot;
+    /// more are refused at once), and a waiter whose client has gone gives its turn away without hashing.
+    @Test("The queue is bounded and a waiter no longer wanted is dropped without hashing")
+    func queueBoundedAndAbandonedDropped() async throws {
+        let gate = ConcurrencyGate(limit: 1, maxWaiting: 2)
+        let (holding, hold) = AsyncStream.makeStream(of: Void.self)
+        let (started, didStart) = AsyncStream.makeStream(of: Void.self)
+        final class Flag: Sendable { let value = Mutex(true) }
+        let wanted = Flag()
+        try await withThrowingTaskGroup(of: String.self) { group in
+            // One runs and holds the slot until told.
+            group.addTask {
+                try await gate.run {
+                    didStart.yield()
+                    for await _ in holding { break }
+                    return "first"
+                }
+            }
+            for await _ in started { break }
+            // Two wait: one whose client leaves, one that stays.
+            group.addTask {
+                do {
+                    return try await gate.run(while: { wanted.value.withLock { $0 } }) { "left" }
+                } catch let refusal as PasswordHasher.Refusal {
+                    return "\(refusal)"
+                }
+            }
+            group.addTask { try await gate.run { "stayed" } }
+            while gate.waitingCount < 2 { await Task.yield() }
+            // A third waiter is one too many: refused at once.
+            await #expect(throws: PasswordHasher.Refusal.busy) { try await gate.run { "refused" } }
+            wanted.value.withLock { $0 = false }
+            hold.yield()
+            var results: [String] = []
+            for try await result in group { results.append(result) }
+            #expect(results.sorted() == ["abandoned", "first", "stayed"])
+        }
+        #expect(gate.admissionCount == 2, "the abandoned one never ran")
     }
 
     @Test("Rules: NFKC, code points, 15 / 8 / 128, the blocklist")

@@ -80,34 +80,43 @@ struct PasswordStoreTests {
         }
     }
 
+    /// Attempts are taken before the password is checked: of eight at once, only as many as the budget allows get
+    /// through (here three: the third sets a delay), whatever instance or thread they come from.
     @Test(arguments: Backend.available)
-    func throttleCountsEveryConcurrentFailure(_ backend: Backend) async throws {
+    func parallelAttemptsTakeTurnsWithinTheBudget(_ backend: Backend) async throws {
         try await withStore(backend) { store in
             #expect(try await store.passwordThrottle(key: "name:alice") == nil)
-            try await withThrowingTaskGroup(of: Void.self) { group in
+            let delay: @Sendable (Int) -> TimeInterval = { $0 >= 3 ? 100 : 0 }
+            let granted = try await withThrowingTaskGroup(of: Bool.self) { group in
                 for _ in 0..<8 {
                     group.addTask {
-                        try await store.recordPasswordFailure(key: "name:alice", now: Make.now) { TimeInterval($0) }
+                        try await store.reservePasswordAttempt(key: "name:alice", now: Make.now, delay: delay) != nil
                     }
                 }
-                try await group.waitForAll()
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
             }
+            #expect(granted == 3)
             let throttle = try #require(try await store.passwordThrottle(key: "name:alice"))
-            #expect(throttle.failures == 8)
-            #expect(abs(throttle.nextAllowedAt.timeIntervalSince(Make.now) - 8) < 0.01)
-            let next = try await store.recordPasswordFailure(key: "name:alice", now: Make.now.addingTimeInterval(60)) {
-                _ in 100
-            }
-            #expect(next.failures == 9)
+            #expect(throttle.failures == 3)
+            #expect(abs(throttle.nextAllowedAt.timeIntervalSince(Make.now) - 100) < 0.01)
+            // Refused while throttled, and a refusal changes nothing.
+            #expect(
+                try await store.reservePasswordAttempt(
+                    key: "name:alice", now: Make.now.addingTimeInterval(99), delay: delay) == nil)
+            #expect(try await store.passwordThrottle(key: "name:alice") == throttle)
+            let next = try #require(
+                try await store.reservePasswordAttempt(
+                    key: "name:alice", now: Make.now.addingTimeInterval(101), delay: delay))
+            #expect(next.failures == 4)
             #expect(try await store.passwordThrottle(key: "name:bob") == nil)
 
             #expect(try await store.purgePasswordThrottles(lastFailureBefore: Make.now.addingTimeInterval(30)) == 0)
             try await store.clearPasswordFailures(key: "name:alice")
             #expect(try await store.passwordThrottle(key: "name:alice") == nil)
-            try await store.recordPasswordFailure(key: "name:carol", now: Make.now) { _ in 0 }
+            _ = try await store.reservePasswordAttempt(key: "name:carol", now: Make.now) { _ in 0 }
             #expect(try await store.purgePasswordThrottles(lastFailureBefore: Make.now.addingTimeInterval(1)) == 1)
             await expectStoreError(.invalidRecord) {
-                try await store.recordPasswordFailure(key: "", now: Make.now) { _ in 0 }
+                _ = try await store.reservePasswordAttempt(key: "", now: Make.now) { _ in 0 }
             }
         }
     }

@@ -11,6 +11,16 @@ public struct ServerRequestContext: RequestContext, RemoteAddressRequestContext 
     /// The request's body once ``BodyLimitMiddleware`` has collected it within the limit, so that a route takes it
     /// from here instead of iterating the body again (each step of that iteration was a job on the event loop).
     var collectedBody: ByteBuffer?
+    /// The connection the request came on, under `latchkey serve` (not in the in-process test mode, whose channels
+    /// are never active).
+    var connection: (any Channel)?
+
+    /// Whether the client is still there to take the answer: false once its connection has closed. Long work (a
+    /// password hash) that has not begun is then dropped.
+    var clientIsConnected: @Sendable () -> Bool {
+        guard let connection else { return { true } }
+        return { connection.isActive }
+    }
 
     /// A context for a request arriving on the application's channel.
     public init(source: ApplicationRequestContextSource) {

@@ -114,6 +114,7 @@ struct HTTP1ServerChannel: ServerChildChannel {
         // The body is whole already: the body limit measures it and the routes read it from here, without iterating
         // the request's body stream (each step of that was executor hops).
         context.collectedBody = body
+        context.connection = channel
         do {
             let response = try await responder.respond(to: request, context: context)
             let collector = ResponseBodyCollector()

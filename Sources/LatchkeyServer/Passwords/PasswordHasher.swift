@@ -40,9 +40,22 @@ public struct ScryptParameters: Sendable, Hashable, CustomStringConvertible {
 /// raised later: ``needsRehash(_:)`` says when a stored hash was made with others.
 ///
 /// scrypt is slow and memory-hard on purpose, so it never runs on an event loop or the concurrency pool: each hash
-/// runs on a thread of its own queue, and at most `concurrency` run at once (the others wait their turn), so a
-/// flood of password requests cannot take every core or all the memory.
+/// runs on a thread of its own queue, and at most `concurrency` run at once, so a flood of password requests cannot
+/// take every core or all the memory. At most ``maxWaitingPerSlot`` per slot wait their turn (more are refused with
+/// ``Refusal/busy`` at once), and a waiter that is no longer wanted when its turn comes (its client has gone) gives
+/// the turn to the next one.
 public struct PasswordHasher: Sendable {
+    /// Why a hash did not run.
+    public enum Refusal: Error, Sendable, Equatable {
+        /// Every slot is busy and the queue is full: try again shortly.
+        case busy
+        /// The caller stopped wanting it before its turn came.
+        case abandoned
+    }
+
+    /// How many hashes may wait per slot running.
+    public static let maxWaitingPerSlot = 8
+
     /// The scrypt parameters new hashes are made with.
     public let parameters: ScryptParameters
     let gate: ConcurrencyGate
@@ -55,26 +68,34 @@ public struct PasswordHasher: Sendable {
     /// A hasher making hashes with `parameters`, running at most `concurrency` at once.
     public init(parameters: ScryptParameters, concurrency: Int) {
         self.parameters = parameters
-        self.gate = ConcurrencyGate(limit: max(1, concurrency))
+        let limit = max(1, concurrency)
+        self.gate = ConcurrencyGate(limit: limit, maxWaiting: limit * Self.maxWaitingPerSlot)
     }
 
     var concurrency: Int { gate.limit }
 
-    /// How many scrypt derivations this hasher has started (or queued), hashes and verifications alike.
+    /// How many scrypt derivations this hasher has started, hashes and verifications alike.
     var derivationCount: Int { gate.admissionCount }
 
-    /// A new hash of `password` (already NFKC-normalised) with a fresh random salt.
-    public func hash(_ password: String) async throws -> String {
+    /// A new hash of `password` (already NFKC-normalised) with a fresh random salt. Throws a ``Refusal`` when the
+    /// queue is full, or when `stillWanted` says no once the hash's turn comes.
+    public func hash(_ password: String, while stillWanted: @escaping @Sendable () -> Bool = { true }) async throws
+        -> String
+    {
         let salt = RelyingParty.generateChallenge(byteCount: Self.saltByteCount)
-        let derived = try await derive(Array(password.utf8), salt: salt, parameters: parameters)
+        let derived = try await derive(
+            Array(password.utf8), salt: salt, parameters: parameters, while: stillWanted)
         return Self.encode(parameters: parameters, salt: salt, hash: derived)
     }
 
     /// Whether `password` (NFKC-normalised) matches `stored`. A malformed hash or unacceptable parameters never
-    /// match. The comparison is constant-time.
-    public func verify(_ password: String, against stored: String) async throws -> Bool {
+    /// match. The comparison is constant-time. Throws a ``Refusal`` as ``hash(_:while:)`` does.
+    public func verify(
+        _ password: String, against stored: String, while stillWanted: @escaping @Sendable () -> Bool = { true }
+    ) async throws -> Bool {
         guard let parsed = Self.parse(stored) else { return false }
-        let derived = try await derive(Array(password.utf8), salt: parsed.salt, parameters: parsed.parameters)
+        let derived = try await derive(
+            Array(password.utf8), salt: parsed.salt, parameters: parsed.parameters, while: stillWanted)
         return constantTimeEquals(derived, parsed.hash)
     }
 
@@ -92,8 +113,11 @@ public struct PasswordHasher: Sendable {
         )
     }
 
-    private func derive(_ password: [UInt8], salt: [UInt8], parameters: ScryptParameters) async throws -> [UInt8] {
-        try await gate.run {
+    private func derive(
+        _ password: [UInt8], salt: [UInt8], parameters: ScryptParameters,
+        while stillWanted: @escaping @Sendable () -> Bool
+    ) async throws -> [UInt8] {
+        try await gate.run(while: stillWanted) {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[UInt8], any Error>) in
                 Self.queue.async {
                     do {
@@ -138,31 +162,36 @@ public struct PasswordHasher: Sendable {
     }
 }
 
-/// Lets at most `limit` operations run at once; the others wait in order.
+/// Lets at most `limit` operations run at once; at most `maxWaiting` others wait, in order, and more are refused
+/// (``PasswordHasher/Refusal/busy``). A waiter no longer wanted when its turn comes is dropped
+/// (``PasswordHasher/Refusal/abandoned``) and the turn goes to the next.
 final class ConcurrencyGate: @unchecked Sendable {
+    private struct Waiter {
+        let stillWanted: @Sendable () -> Bool
+        let continuation: CheckedContinuation<PasswordHasher.Refusal?, Never>
+    }
+
     let limit: Int
+    let maxWaiting: Int
     private let lock = NSLock()
     private var running = 0
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var waiting: [Waiter] = []
     /// The most that ever ran at once (for tests).
     private(set) var peak = 0
     /// How many operations have been let in so far (for tests: the work a request did).
     private var admissions = 0
 
-    init(limit: Int) {
+    init(limit: Int, maxWaiting: Int) {
         self.limit = limit
+        self.maxWaiting = maxWaiting
     }
 
-    func run<T>(_ body: () async throws -> T) async throws -> T {
-        await acquire()
-        do {
-            let result = try await body()
-            release()
-            return result
-        } catch {
-            release()
-            throw error
-        }
+    func run<T>(while stillWanted: @escaping @Sendable () -> Bool = { true }, _ body: () async throws -> T) async throws
+        -> T
+    {
+        try await acquire(stillWanted)
+        defer { release() }
+        return try await body()
     }
 
     var peakConcurrency: Int { lock.withLock { peak } }
@@ -170,31 +199,48 @@ final class ConcurrencyGate: @unchecked Sendable {
     /// How many operations have been let in so far.
     var admissionCount: Int { lock.withLock { admissions } }
 
-    private func acquire() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let admitted: Bool = lock.withLock {
-                admissions += 1
+    /// How many wait for a slot.
+    var waitingCount: Int { lock.withLock { waiting.count } }
+
+    private func acquire(_ stillWanted: @escaping @Sendable () -> Bool) async throws(PasswordHasher.Refusal) {
+        // nil: admitted.
+        let refusal = await withCheckedContinuation {
+            (continuation: CheckedContinuation<PasswordHasher.Refusal?, Never>) in
+            let queued: Bool = lock.withLock {
                 if running < limit {
                     running += 1
+                    admissions += 1
                     peak = max(peak, running)
+                    return false
+                }
+                guard waiting.count < maxWaiting else {
+                    continuation.resume(returning: .busy)
                     return true
                 }
-                waiting.append(continuation)
-                return false
+                waiting.append(Waiter(stillWanted: stillWanted, continuation: continuation))
+                return true
             }
-            if admitted { continuation.resume() }
+            if !queued { continuation.resume(returning: nil) }
         }
+        if let refusal { throw refusal }
     }
 
+    /// Passes the slot to the next waiter that is still wanted, dropping those that are not; frees it when none is.
     private func release() {
-        let next: CheckedContinuation<Void, Never>? = lock.withLock {
-            if waiting.isEmpty {
-                running -= 1
-                return nil
+        var dropped: [Waiter] = []
+        let next: Waiter? = lock.withLock {
+            while !waiting.isEmpty {
+                let waiter = waiting.removeFirst()
+                if waiter.stillWanted() {
+                    admissions += 1
+                    return waiter
+                }
+                dropped.append(waiter)
             }
-            // The slot passes straight to the next waiter.
-            return waiting.removeFirst()
+            running -= 1
+            return nil
         }
-        next?.resume()
+        for waiter in dropped { waiter.continuation.resume(returning: .abandoned) }
+        next?.continuation.resume(returning: nil)
     }
 }

@@ -85,13 +85,16 @@ struct PasswordService: Sendable {
 
     // MARK: Sign-up and sign-in
 
-    func register(_ body: PasswordRegisterRequest, now: Date = Date()) async throws -> Response {
+    func register(
+        _ body: PasswordRegisterRequest, now: Date = Date(),
+        while stillWanted: @escaping @Sendable () -> Bool = { true }
+    ) async throws -> Response {
         try requireEnabled()
         let (name, displayName) = try UserNames.validated(name: body.username, displayName: body.displayName)
         let password = PasswordRules.normalized(body.password)
         try PasswordRules.check(password, username: name, isOnlyWayIn: true)
         try await UserNames.requireAvailable(name, in: store)
-        let hash = try await hasher.hash(password)
+        let hash = try await hash(password, while: stillWanted)
         let user = StoredUser(
             userHandle: Data(CeremonyService.makeUserHandle()), name: name, displayName: displayName, createdAt: now
         )
@@ -108,10 +111,12 @@ struct PasswordService: Sendable {
         return try await signedIn(user, session: session, token: token, status: .created, now: now)
     }
 
-    func signIn(_ body: PasswordSignInRequest, now: Date = Date()) async throws -> Response {
+    func signIn(
+        _ body: PasswordSignInRequest, now: Date = Date(), while stillWanted: @escaping @Sendable () -> Bool = { true }
+    ) async throws -> Response {
         try requireEnabled()
         let key = Self.throttleKey(body.username)
-        try await checkThrottle(key: key, now: now)
+        try await reserveAttempt(key: key, now: now)
         let password = PasswordRules.normalized(body.password)
         var found: (user: StoredUser, hash: String)?
         // Longer than any password we accept: it cannot match, so the account is not even looked up.
@@ -121,7 +126,7 @@ struct PasswordService: Sendable {
         {
             found = (user, hash)
         }
-        let user = try await verify(password: password, key: key, found: found, now: now)
+        let user = try await verify(password: password, key: key, found: found, now: now, while: stillWanted)
         let (session, token) = sessions.issue(for: user.id, now: now)
         try await store.createSession(session)
         return try await signedIn(user, session: session, token: token, status: .ok, now: now)
@@ -146,33 +151,60 @@ struct PasswordService: Sendable {
         )
     }
 
-    /// 429 `password.throttled` while `key` is throttled.
-    private func checkThrottle(key: String, now: Date) async throws {
-        if let existing = try await store.passwordThrottle(key: key), existing.nextAllowedAt > now {
-            throw Self.throttled(until: existing.nextAllowedAt, now: now)
+    /// Takes one attempt from `key`'s budget before the password is checked, counted as a failure until the password
+    /// turns out right; 429 `password.throttled` while `key` is throttled. Taken first, so that parallel guesses each
+    /// take their own turn: a burst gets no more than a serial guesser's ``PasswordThrottlePolicy/freeFailures``.
+    private func reserveAttempt(key: String, now: Date) async throws {
+        let policy = throttle
+        guard
+            try await store.reservePasswordAttempt(key: key, now: now, delay: { policy.delay(afterFailures: $0) })
+                != nil
+        else {
+            let until = try await store.passwordThrottle(key: key)?.nextAllowedAt ?? now
+            throw Self.throttled(until: until, now: now)
         }
     }
 
     /// Checks `password` (normalised) against the account `found` with one scrypt verification — against the
     /// account's hash, or the dummy hash when there is no such account or it has no password, so both take the same
-    /// time and answer the same 401 `password.invalid`. A failure is counted under `key`; a success clears the
-    /// count and rehashes a hash made with other parameters. Call ``checkThrottle(key:now:)`` first.
-    private func verify(password: String, key: String, found: (user: StoredUser, hash: String)?, now: Date) async throws
-        -> StoredUser
-    {
-        let matches = try await hasher.verify(password, against: found?.hash ?? dummyHash)
-        guard matches, let found else {
-            let policy = throttle
-            try await store.recordPasswordFailure(
-                key: key, now: now, delay: { failures in policy.delay(afterFailures: failures) })
-            throw Self.invalid
+    /// time and answer the same 401 `password.invalid`. A success forgets `key`'s failures (the attempt reserved by
+    /// ``reserveAttempt(key:now:)`` among them) and rehashes a hash made with other parameters.
+    private func verify(
+        password: String, key: String, found: (user: StoredUser, hash: String)?, now: Date,
+        while stillWanted: @escaping @Sendable () -> Bool
+    ) async throws -> StoredUser {
+        let matches: Bool
+        do {
+            matches = try await hasher.verify(password, against: found?.hash ?? dummyHash, while: stillWanted)
+        } catch let refusal as PasswordHasher.Refusal {
+            // The attempt taken for it stays counted: a refusal is not a way around the throttle.
+            throw Self.error(refusal)
         }
+        guard matches, let found else { throw Self.invalid }
         try await store.clearPasswordFailures(key: key)
         if hasher.needsRehash(found.hash) {
-            let rehashed = try await hasher.hash(password)
+            let rehashed = try await hash(password, while: stillWanted)
             try await store.replacePasswordHash(ofUser: found.user.id, expected: found.hash, with: rehashed, now: now)
         }
         return found.user
+    }
+
+    /// A new hash, or the API error for a hash that did not run.
+    private func hash(_ password: String, while stillWanted: @escaping @Sendable () -> Bool) async throws -> String {
+        do {
+            return try await hasher.hash(password, while: stillWanted)
+        } catch let refusal as PasswordHasher.Refusal {
+            throw Self.error(refusal)
+        }
+    }
+
+    /// 503 `password.busy` (`Retry-After: 1`): every hashing slot is busy and the queue is full, or the client left.
+    static func error(_ refusal: PasswordHasher.Refusal) -> APIError {
+        APIError(
+            .serviceUnavailable, code: "password.busy",
+            message: refusal == .busy
+                ? "too many password checks are waiting; try again shortly" : "the client left before its turn",
+            headers: [.retryAfter: "1"])
     }
 
     static func throttled(until: Date, now: Date) -> APIError {
@@ -186,7 +218,10 @@ struct PasswordService: Sendable {
 
     // MARK: The signed-in account's password
 
-    func setPassword(_ body: SetPasswordRequest, caller: SignedIn, now: Date = Date()) async throws {
+    func setPassword(
+        _ body: SetPasswordRequest, caller: SignedIn, now: Date = Date(),
+        while stillWanted: @escaping @Sendable () -> Bool = { true }
+    ) async throws {
         try requireEnabled()
         let user = caller.user
         if let current = try await store.passwordHash(ofUser: user.id) {
@@ -195,13 +230,15 @@ struct PasswordService: Sendable {
                     "password.currentRequired", "changing the password needs the current one (currentPassword)")
             }
             let key = Self.throttleKey(user.name)
-            try await checkThrottle(key: key, now: now)
-            _ = try await verify(password: PasswordRules.normalized(given), key: key, found: (user, current), now: now)
+            try await reserveAttempt(key: key, now: now)
+            _ = try await verify(
+                password: PasswordRules.normalized(given), key: key, found: (user, current), now: now,
+                while: stillWanted)
         }
         let password = PasswordRules.normalized(body.newPassword)
         let methods = try await signInMethods(of: user.id)
         try PasswordRules.check(password, username: user.name, isOnlyWayIn: methods.passkeys == 0 && !methods.apple)
-        try await store.setPasswordHash(try await hasher.hash(password), ofUser: user.id, now: now)
+        try await store.setPasswordHash(try await hash(password, while: stillWanted), ofUser: user.id, now: now)
     }
 
     func removePassword(caller: SignedIn) async throws {

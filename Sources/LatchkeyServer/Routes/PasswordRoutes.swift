@@ -14,18 +14,21 @@ struct PasswordRoutes: Sendable {
         ceremonyRoutes.post(RouterPath(APIPaths.Native.passwordRegister)) { request, context in
             try passwords.requireEnabled()
             return try await passwords.register(
-                try await request.decodeJSON(PasswordRegisterRequest.self, context: context))
+                try await request.decodeJSON(PasswordRegisterRequest.self, context: context),
+                while: context.clientIsConnected)
         }
         ceremonyRoutes.post(RouterPath(APIPaths.Native.passwordSignIn)) { request, context in
             try passwords.requireEnabled()
             return try await passwords.signIn(
-                try await request.decodeJSON(PasswordSignInRequest.self, context: context))
+                try await request.decodeJSON(PasswordSignInRequest.self, context: context),
+                while: context.clientIsConnected)
         }
         ceremonyRoutes.put(RouterPath(APIPaths.Native.password)) { request, context in
             try passwords.requireEnabled()
             let caller = try await sessions.require(request)
             try await passwords.setPassword(
-                try await request.decodeJSON(SetPasswordRequest.self, context: context), caller: caller)
+                try await request.decodeJSON(SetPasswordRequest.self, context: context), caller: caller,
+                while: context.clientIsConnected)
             return Response.noContent
         }
         ceremonyRoutes.delete(RouterPath(APIPaths.Native.password)) { request, _ in

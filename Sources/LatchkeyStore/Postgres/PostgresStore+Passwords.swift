@@ -91,25 +91,35 @@ extension PostgresStore {
         }
     }
 
-    public func recordPasswordFailure(
+    public func reservePasswordAttempt(
         key: String, now: Date, delay: @escaping @Sendable (Int) -> TimeInterval
-    ) async throws(StoreError) -> PasswordThrottle {
+    ) async throws(StoreError) -> PasswordThrottle? {
         try PasswordThrottle.validate(key: key)
         return try await transaction { [self] connection in
-            // The upsert takes the row lock, so concurrent failures on any instance count one after another.
-            let failures =
-                try await connection.first(
-                    """
-                    INSERT INTO password_throttles (key, failures, next_allowed_at, last_failure_at) VALUES (\(key), 1, \(now), \(now))
-                    ON CONFLICT (key) DO UPDATE SET failures = password_throttles.failures + 1, last_failure_at = excluded.last_failure_at
-                    RETURNING failures
-                    """,
-                    logger: logger
-                ) { try $0.decode(Int64.self) } ?? 1
-            let next = now.addingTimeInterval(delay(Int(failures)))
+            // The row exists (or is made) and is locked first, so concurrent attempts on any instance take turns.
             try await connection.execute(
-                "UPDATE password_throttles SET next_allowed_at = \(next) WHERE key = \(key)", logger: logger)
-            return PasswordThrottle(key: key, failures: Int(failures), nextAllowedAt: next, lastFailureAt: now)
+                """
+                INSERT INTO password_throttles (key, failures, next_allowed_at, last_failure_at) VALUES (\(key), 0, \(now), \(now))
+                ON CONFLICT (key) DO NOTHING
+                """,
+                logger: logger)
+            let existing = try await connection.first(
+                """
+                SELECT key, failures, next_allowed_at, last_failure_at FROM password_throttles WHERE key = \(key) FOR UPDATE
+                """,
+                logger: logger,
+                PasswordThrottle.init(postgresRow:)
+            )
+            if let existing, existing.nextAllowedAt > now { return nil }
+            let failures = (existing?.failures ?? 0) + 1
+            let next = now.addingTimeInterval(delay(failures))
+            try await connection.execute(
+                """
+                UPDATE password_throttles SET failures = \(failures), next_allowed_at = \(next), last_failure_at = \(now)
+                WHERE key = \(key)
+                """,
+                logger: logger)
+            return PasswordThrottle(key: key, failures: failures, nextAllowedAt: next, lastFailureAt: now)
         }
     }
 

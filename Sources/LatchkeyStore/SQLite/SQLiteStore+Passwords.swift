@@ -80,24 +80,25 @@ extension SQLiteStore {
         }
     }
 
-    public func recordPasswordFailure(
+    public func reservePasswordAttempt(
         key: String, now: Date, delay: @escaping @Sendable (Int) -> TimeInterval
-    ) async throws(StoreError) -> PasswordThrottle {
+    ) async throws(StoreError) -> PasswordThrottle? {
         try PasswordThrottle.validate(key: key)
         return try await write { db in
-            let failures =
-                try Int.fetchOne(
-                    db,
-                    sql: """
-                        INSERT INTO password_throttles (key, failures, next_allowed_at, last_failure_at) VALUES (?, 1, ?, ?)
-                        ON CONFLICT (key) DO UPDATE SET failures = failures + 1, last_failure_at = excluded.last_failure_at
-                        RETURNING failures
-                        """,
-                    arguments: [key, now, now]
-                ) ?? 1
+            let existing = try Row.fetchOne(
+                db, sql: "SELECT key, failures, next_allowed_at, last_failure_at FROM password_throttles WHERE key = ?",
+                arguments: [key]
+            ).map(PasswordThrottle.init(sqliteRow:))
+            if let existing, existing.nextAllowedAt > now { return nil }
+            let failures = (existing?.failures ?? 0) + 1
             let next = now.addingTimeInterval(delay(failures))
             try db.execute(
-                sql: "UPDATE password_throttles SET next_allowed_at = ? WHERE key = ?", arguments: [next, key])
+                sql: """
+                    INSERT INTO password_throttles (key, failures, next_allowed_at, last_failure_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (key) DO UPDATE SET failures = excluded.failures,
+                        next_allowed_at = excluded.next_allowed_at, last_failure_at = excluded.last_failure_at
+                    """,
+                arguments: [key, failures, next, now])
             return PasswordThrottle(key: key, failures: failures, nextAllowedAt: next, lastFailureAt: now)
         }
     }
