@@ -30,6 +30,24 @@ struct LookAlikeNameTests {
         }
     }
 
+    /// The review's finding 5: beside `victim`, each of these became a new account that renders as "victim".
+    @Test func defaultIgnorableCodePointsAreRefused() async throws {
+        try await withServer(.sqlite) { server throws in
+            #expect(
+                try await NativeClient(http: server.app()).signUp("victim", with: VirtualAuthenticator()).status
+                    == .created)
+            for name in [
+                "vic\u{034F}tim", "victim\u{FE0F}", "vic\u{180B}tim", "vic\u{17B4}tim", "\u{115F}victim",
+                "victim\u{1160}", "victim\u{E0100}", "vic\u{3164}tim", "victim\u{FFA0}",
+            ] {
+                let reply = try await startSignUp(server, name)
+                #expect(
+                    reply.errorCode == "user.invalidName",
+                    "\(name.unicodeScalars.map { String($0.value, radix: 16) }): \(reply)")
+            }
+        }
+    }
+
     @Test func lengthIsCountedInBytes() async throws {
         try await withServer(.sqlite) { server throws in
             let oneGrapheme = "a" + String(repeating: "\u{0301}", count: 15_000)

@@ -110,11 +110,14 @@ struct PasswordHasherTests {
         #expect(PasswordRules.common.count == 5000)
         #expect(PasswordRules.common.contains("password"))
         #expect(PasswordRules.normalized("ｆｕｌｌ　ｗｉｄｔｈ") == "full width")
-        #expect(PasswordRules.length(PasswordRules.normalized("e\u{301}")) == 1)
+        #expect(PasswordRules.length(typed: "e\u{301}") == 1, "a decomposed accent counts once")
+        // The review's finding 6: one character that NFKC makes 18 code points is one character.
+        #expect(PasswordRules.normalized("\u{FDFA}").unicodeScalars.count == 18)
+        #expect(PasswordRules.length(typed: "\u{FDFA}") == 1)
 
         func code(_ password: String, onlyWayIn: Bool) -> String? {
             do {
-                try PasswordRules.check(PasswordRules.normalized(password), username: "alice", isOnlyWayIn: onlyWayIn)
+                try PasswordRules.check(typed: password, username: "alice", isOnlyWayIn: onlyWayIn)
                 return nil
             } catch let error as APIError {
                 return error.code
@@ -131,6 +134,8 @@ struct PasswordHasherTests {
         #expect(code("Baseball", onlyWayIn: false) == "password.tooCommon")
         #expect(code("ＢＡＳＥＢＡＬＬ", onlyWayIn: false) == "password.tooCommon")  // NFKC then case-folded
         #expect(code("no composition rules at all", onlyWayIn: true) == nil)
+        #expect(code("\u{FDFA}", onlyWayIn: true) == "password.tooShort")
+        #expect(code("\u{FDFA}", onlyWayIn: false) == "password.tooShort")
     }
 
     @Test("--password-sign-in: flag, LATCHKEY_PASSWORD_SIGN_IN and the config key")

@@ -6,7 +6,8 @@ import Foundation
 /// - **case mapping**: names are compared lower-cased (the store's name key), while the name is kept as typed for display;
 /// - **allowed code points** (the IdentifierClass): printable ASCII, letters, combining marks and digits, and single
 ///   spaces between parts (RFC 8265 §3.5: space-separated usernames). Controls, format characters (zero-width
-///   spaces and joiners, bidi controls such as U+202E), other spaces, non-ASCII symbols and punctuation, private-use
+///   spaces and joiners, bidi controls such as U+202E), default-ignorable code points (invisible marks and letters
+///   such as U+034F, U+FE0F and the Hangul fillers), other spaces, non-ASCII symbols and punctuation, private-use
 ///   and unassigned code points are refused;
 /// - **length** in UTF-8 bytes, not characters, so a few grapheme clusters cannot hide thousands of code points.
 enum UsernameProfile {
@@ -41,6 +42,9 @@ enum UsernameProfile {
 
     private static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
         if (0x20...0x7E).contains(scalar.value) { return true }
+        // Invisible: variation selectors, the combining grapheme joiner, Hangul fillers, Mongolian free variation
+        // selectors, Khmer inherent vowels… (Unicode's Default_Ignorable_Code_Point; PRECIS disallows them).
+        if scalar.properties.isDefaultIgnorableCodePoint { return false }
         switch scalar.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
             .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber:

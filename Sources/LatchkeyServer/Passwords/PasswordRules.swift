@@ -1,8 +1,10 @@
 import Foundation
 
-/// NIST SP 800-63B's rules for passwords people choose: a length counted in Unicode code points after NFKC
-/// normalisation (15 at least when the password is the account's only way in, 8 when it has another, at most
-/// ``maximumLength``), no composition rules, and no password from the list of common ones.
+/// NIST SP 800-63B's rules for passwords people choose: a length counted in Unicode code points (15 at least when the
+/// password is the account's only way in, 8 when it has another, at most ``maximumLength``), no composition rules, and
+/// no password from the list of common ones. The length is of what the user typed, and of its NFKC form where that is
+/// shorter: one character that NFKC expands (U+FDFA is 18 code points after it) does not count as many, and a
+/// decomposed accent does not count twice.
 enum PasswordRules {
     static let minimumLengthAsOnlyWayIn = 15
     static let minimumLengthBesideAnotherWayIn = 8
@@ -14,14 +16,15 @@ enum PasswordRules {
         password.precomposedStringWithCompatibilityMapping
     }
 
-    /// The number of Unicode code points of a normalised password.
-    static func length(_ normalized: String) -> Int {
-        normalized.unicodeScalars.count
+    /// The length of a password as typed: its code points, or its NFKC form's where there are fewer.
+    static func length(typed: String) -> Int {
+        min(typed.unicodeScalars.count, normalized(typed).unicodeScalars.count)
     }
 
-    /// Checks a new password (normalised); throws 400 `password.tooShort`, `password.tooLong` or `password.tooCommon`.
-    static func check(_ normalized: String, username: String, isOnlyWayIn: Bool) throws {
-        let count = length(normalized)
+    /// Checks a new password as typed; throws 400 `password.tooShort`, `password.tooLong` or `password.tooCommon`.
+    static func check(typed: String, username: String, isOnlyWayIn: Bool) throws {
+        let count = length(typed: typed)
+        let normalized = normalized(typed)
         let minimum = isOnlyWayIn ? minimumLengthAsOnlyWayIn : minimumLengthBesideAnotherWayIn
         guard count >= minimum else {
             throw APIError.badRequest(

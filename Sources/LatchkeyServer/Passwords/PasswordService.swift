@@ -91,8 +91,8 @@ struct PasswordService: Sendable {
     ) async throws -> Response {
         try requireEnabled()
         let (name, displayName) = try UserNames.validated(name: body.username, displayName: body.displayName)
+        try PasswordRules.check(typed: body.password, username: name, isOnlyWayIn: true)
         let password = PasswordRules.normalized(body.password)
-        try PasswordRules.check(password, username: name, isOnlyWayIn: true)
         try await UserNames.requireAvailable(name, in: store)
         let hash = try await hash(password, while: stillWanted)
         let user = StoredUser(
@@ -120,7 +120,7 @@ struct PasswordService: Sendable {
         let password = PasswordRules.normalized(body.password)
         var found: (user: StoredUser, hash: String)?
         // Longer than any password we accept: it cannot match, so the account is not even looked up.
-        if PasswordRules.length(password) <= PasswordRules.maximumLength,
+        if PasswordRules.length(typed: body.password) <= PasswordRules.maximumLength,
             let user = try await store.user(named: UserNames.normalized(body.username)),
             let hash = try await store.passwordHash(ofUser: user.id)
         {
@@ -235,9 +235,10 @@ struct PasswordService: Sendable {
                 password: PasswordRules.normalized(given), key: key, found: (user, current), now: now,
                 while: stillWanted)
         }
-        let password = PasswordRules.normalized(body.newPassword)
         let methods = try await signInMethods(of: user.id)
-        try PasswordRules.check(password, username: user.name, isOnlyWayIn: methods.passkeys == 0 && !methods.apple)
+        try PasswordRules.check(
+            typed: body.newPassword, username: user.name, isOnlyWayIn: methods.passkeys == 0 && !methods.apple)
+        let password = PasswordRules.normalized(body.newPassword)
         try await store.setPasswordHash(try await hash(password, while: stillWanted), ofUser: user.id, now: now)
     }
 
