@@ -40,7 +40,6 @@ struct ExpiryPurgeService: Service {
         let apple = try await store.purgeExpiredAppleRecords(now: now)
         try await store.purgePasswordThrottles(
             lastFailureBefore: now.addingTimeInterval(-TimeInterval(passwordThrottleMemory.components.seconds)))
-        try await store.purgeRequestCounts(before: now.addingTimeInterval(-AccountNameLimiter.window))
         logger.debug(
             "purged expired records",
             metadata: ["spentTickets": "\(tickets)", "sessions": "\(sessions)", "apple": "\(apple)"])

@@ -80,9 +80,7 @@ public enum ServerApplication {
             ceremonies = CeremonyService(
                 store: store, relyingParty: configuration.relyingParty,
                 tickets: CeremonyTickets(store: store, lifetime: configuration.ceremonyLifetime),
-                sessions: sessions, metrics: metrics, decoys: DecoyCredentials(store: store),
-                nameLimiter: configuration.rateLimitPerMinute > 0
-                    ? AccountNameLimiter(store: store, perMinute: configuration.rateLimitPerMinute) : nil
+                sessions: sessions, metrics: metrics, decoys: DecoyCredentials(store: store)
             )
             passwords = PasswordService(
                 enabled: configuration.passwordSignIn, parameters: configuration.passwordHashing,

@@ -110,20 +110,26 @@ struct SQLitePurgeTests {
             try await store.write { db in
                 for index in 0..<SQLiteStore.purgeBatch {
                     try db.execute(
-                        sql: "INSERT INTO request_counts (key, window_start, count) VALUES (?, ?, 1)",
-                        arguments: ["old-\(index)", Make.now.addingTimeInterval(-120)]
+                        sql: """
+                            INSERT INTO password_throttles (key, failures, next_allowed_at, last_failure_at)
+                            VALUES (?, 1, ?, ?)
+                            """,
+                        arguments: [
+                            "old-\(index)", Make.now.addingTimeInterval(-120), Make.now.addingTimeInterval(-120),
+                        ]
                     )
                 }
             }
-            _ = try await store.countRequest(key: "current", window: 60, now: Make.now)
-            let observer = try await observe("request_counts", in: store)
+            _ = try await store.reservePasswordAttempt(key: "current", now: Make.now) { _ in 0 }
+            let observer = try await observe("password_throttles", in: store)
 
             #expect(
-                try await store.purgeRequestCounts(before: Make.now.addingTimeInterval(-60)) == SQLiteStore.purgeBatch)
+                try await store.purgePasswordThrottles(lastFailureBefore: Make.now.addingTimeInterval(-60))
+                    == SQLiteStore.purgeBatch)
             #expect(observer.commits == [SQLiteStore.purgeBatch])
             #expect(
-                try await store.countRequest(key: "current", window: 60, now: Make.now) == 2,
-                "the current window is kept")
+                try await store.passwordThrottle(key: "current") != nil,
+                "the current record is kept")
         }
     }
 }

@@ -3,7 +3,7 @@ import Testing
 
 @testable import LatchkeyStore
 
-/// The store parts added by the hardening (issue 14): shared secrets, request counters, sessions tied to their
+/// The store parts added by the hardening (issue 14): shared secrets, sessions tied to their
 /// passkey, and the SQLite file's mode.
 @Suite("Server state in the store")
 struct ServerStateStoreTests {
@@ -15,39 +15,6 @@ struct ServerStateStoreTests {
             #expect(try await store.serverSecret(named: "test", candidate: first) == first)
             #expect(try await store.serverSecret(named: "test", candidate: second) == first)
             #expect(try await store.serverSecret(named: "other", candidate: second) == second)
-        }
-    }
-
-    @Test(arguments: Backend.available)
-    func requestsAreCountedPerKeyInFixedWindows(_ backend: Backend) async throws {
-        try await withStore(backend) { store throws in
-            let start = Date(timeIntervalSince1970: 1_800_000_000)
-            var counts: [Int] = []
-            for offset in 0..<3 {
-                counts.append(
-                    try await store.countRequest(key: "a", window: 60, now: start.addingTimeInterval(Double(offset))))
-            }
-            #expect(counts == [1, 2, 3])
-            #expect(try await store.countRequest(key: "b", window: 60, now: start) == 1, "each key has its own count")
-            #expect(
-                try await store.countRequest(key: "a", window: 60, now: start.addingTimeInterval(60)) == 1,
-                "a new window")
-            #expect(try await store.countRequest(key: "a", window: 60, now: start.addingTimeInterval(61)) == 2)
-            #expect(
-                try await store.purgeRequestCounts(before: start.addingTimeInterval(30)) == 1,
-                "b's window began at start")
-        }
-    }
-
-    @Test(arguments: Backend.available)
-    func concurrentCountsAreNeverLost(_ backend: Backend) async throws {
-        try await withStore(backend) { store throws in
-            let now = Date()
-            let counts = try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<20 { group.addTask { try await store.countRequest(key: "k", window: 60, now: now) } }
-                return try await group.reduce(into: []) { $0.append($1) }
-            }
-            #expect(counts.sorted() == Array(1...20))
         }
     }
 

@@ -3,22 +3,24 @@ import LatchkeyStore
 import WebAuthn
 
 extension CeremonyService {
-    /// Begins a sign-in. With a username the options allow that user's passkeys (for an unknown name, made-up ones
-    /// from ``DecoyCredentials``, so the answer does not tell; attempts per name are limited by
-    /// ``AccountNameLimiter``); without one the sign-in is username-less and any discoverable passkey may answer.
+    /// Begins a sign-in. With a username the options allow that user's passkeys (for an unknown name or an account
+    /// without a passkey, made-up ones from ``DecoyCredentials``, so the answer does not tell); without one the
+    /// sign-in is username-less and any discoverable passkey may answer. Options are not limited per name (only per
+    /// address): they reveal nothing and a passkey cannot be guessed, and a per-name limit let anyone stop a user's
+    /// sign-in.
     func beginAuthentication(
         username: String?, userVerification requested: UserVerificationRequirement? = nil,
         extensions: [String: JSONValue]? = nil, now: Date = Date()
     ) async throws -> (ticket: String, options: PublicKeyCredentialRequestOptions) {
         var subject = AuthenticatingUser.discoverable
         if let username = username.map(UserNames.normalized), !username.isEmpty {
-            try await nameLimiter?.acquire(username, now: now)
-            if let account = try await store.account(named: username) {
+            if let account = try await store.account(named: username), !account.credentials.isEmpty {
                 subject = .identified(
                     userHandle: Array(account.user.userHandle), credentials: account.credentials.map(\.descriptor))
             } else {
-                // A name no account has: made-up credentials, and a user handle no credential has, so that any passkey
-                // fails as another account's passkey does.
+                // A name no account has, or an account without a passkey (password or Apple only): made-up
+                // credentials, and a user handle no credential has, so that any passkey fails as another account's
+                // passkey does.
                 subject = .identified(
                     userHandle: Self.makeUserHandle(), credentials: try await decoys.descriptors(for: username))
             }

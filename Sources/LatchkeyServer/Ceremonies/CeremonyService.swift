@@ -17,14 +17,12 @@ final class CeremonyService: Sendable {
     let tickets: CeremonyTickets
     let sessions: SessionAuthenticator
     let metrics: ServerMetrics
-    /// Made-up `allowCredentials` for names no account has.
+    /// Made-up `allowCredentials` for names no account has (or whose account has no passkey).
     let decoys: DecoyCredentials
-    /// Sign-in attempts per account name, or nil when rate limiting is off.
-    let nameLimiter: AccountNameLimiter?
 
     init(
         store: any LatchkeyStore, relyingParty: RelyingParty, tickets: CeremonyTickets, sessions: SessionAuthenticator,
-        metrics: ServerMetrics, decoys: DecoyCredentials, nameLimiter: AccountNameLimiter?
+        metrics: ServerMetrics, decoys: DecoyCredentials
     ) {
         self.store = store
         self.relyingParty = relyingParty
@@ -32,7 +30,6 @@ final class CeremonyService: Sendable {
         self.sessions = sessions
         self.metrics = metrics
         self.decoys = decoys
-        self.nameLimiter = nameLimiter
     }
 
     /// How long a ceremony can be finished after it begins.
