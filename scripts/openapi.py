@@ -156,6 +156,7 @@ def schemas():
         "CreationOptions": creation, "RequestOptions": request,
         "RegistrationCredential": registration_credential, "AuthenticationCredential": authentication_credential,
         "CredentialSignals": signals, "SignInMethods": sign_in_methods, "UserProfile": profile,
+        "SignedOutEverywhereResponse": obj({"remainingSignInMethods": ref("SignInMethods")}, ["remainingSignInMethods"]),
         "TicketedCreationOptions": ticketed_creation, "TicketedRequestOptions": ticketed_request,
         "SessionResponse": session, "PasskeySummary": passkey,
         "PasskeyList": obj({"passkeys": {"type": "array", "items": ref("PasskeySummary")}, "signals": ref("CredentialSignals")}, ["passkeys"]),
@@ -333,7 +334,9 @@ def paths():
     p["/v1/session/logout"] = {"post": operation("logout", "End this session", with_errors(signed_out, SESSION_ERRORS), security=SESSION, tags=["account"])}
     p["/v1/sessions"] = {"delete": operation(
         "signOutEverywhere", "End every session of the signed-in account, this one included",
-        with_errors(signed_out, SESSION_ERRORS), security=SESSION, tags=["account"])}
+        with_errors({"200": json_body(ref("SignedOutEverywhereResponse"),
+                                      "signed out; the session cookie is cleared; the ways in that remain")},
+                    SESSION_ERRORS), security=SESSION, tags=["account"])}
     p["/v1/account"] = {"delete": operation(
         "deleteAccount", "Delete the signed-in account (revoking its Apple authorizations first)",
         with_errors(signed_out, {**SESSION_ERRORS, "502": ["apple.revokeFailed"]}), security=SESSION, tags=["account"])}

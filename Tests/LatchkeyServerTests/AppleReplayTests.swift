@@ -6,6 +6,8 @@ import LatchkeyAPI
 import LatchkeyStore
 import Testing
 
+@testable import LatchkeyServer
+
 /// `POST /v1/apple/signin` signs in once per identity token and only with a fresh token and a nonce the server issued
 /// (`POST /v1/apple/nonce`). Each refusal is a 400 with a stable code that changes nothing in the store.
 @Suite("Sign in with Apple: single-use, fresh identity tokens")
@@ -29,6 +31,32 @@ struct AppleReplayTests {
             #expect(
                 nonce.expiresAt > before.addingTimeInterval(590) && nonce.expiresAt < Date().addingTimeInterval(610))
             #expect(try await apple.issueNonce() != nonce.nonce)
+        }
+    }
+
+    /// Review finding 8: nonces were bounded per address only, so many addresses could fill `apple_nonces`. An instance
+    /// issues at most 6,000 a minute, whoever asks; then 503 `apple.busy` with `Retry-After`, and nothing is stored.
+    @Test func nonceIssuanceHasAGlobalCap() async throws {
+        try await withAppleServer(.sqlite) { apple in
+            let configuration = try #require(apple.server.configuration.apple)
+            let service = AppleSignInService(
+                configuration: configuration, store: apple.server.store,
+                sessions: SessionAuthenticator(
+                    store: apple.server.store, lifetime: .seconds(60), cookies: SessionCookies(secure: false)),
+                logger: quietLogger)
+            _ = try await service.issueNonce()
+            // The rest of this minute's budget, taken without storing anything.
+            var taken = 1
+            while service.nonceIssuance.acquire("") == nil { taken += 1 }
+            #expect(taken >= AppleSignInService.maximumNoncesPerMinute)
+            do {
+                _ = try await service.issueNonce()
+                Issue.record("a nonce past the cap")
+            } catch let error as APIError {
+                #expect(error.status == .serviceUnavailable)
+                #expect(error.code == "apple.busy")
+                #expect(error.headers[.retryAfter] != nil)
+            }
         }
     }
 

@@ -40,7 +40,12 @@ struct SessionHardeningTests {
             let bob = try await signedUp(server, "bob", VirtualAuthenticator())
 
             let ended = try await second.http.send(.delete, APIPaths.Native.sessions)
-            #expect(ended.status == .noContent, "\(ended)")
+            #expect(ended.status == .ok, "\(ended)")
+            // Review finding 10: ending sessions removes no way in, and the answer says which remain.
+            #expect(
+                try ended.decode(SignedOutEverywhereResponse.self).remainingSignInMethods
+                    == SignInMethods(passkeys: 1, password: false, apple: false))
+            #expect(ended.headers[values: .setCookie].contains { $0.contains("Max-Age=0") }, "the cookie is cleared")
             for app in [first, second] {
                 let me = try await app.http.send(.get, APIPaths.Native.me)
                 #expect(me.errorCode == "session.invalid", "every session of the account ends, the caller's too")

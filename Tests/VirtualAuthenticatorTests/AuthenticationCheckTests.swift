@@ -159,6 +159,14 @@ struct AuthenticationCheckTests {
         try await expectRejected(.backupStateInvalid, alterRecord: { $0.backupEligible = true })
     }
 
+    /// Review finding 9: with only a credential ID (public in allowCredentials) and a bad signature, the stored BE
+    /// value must not show through the error.
+    @Test("BE changed and a bad signature → badSignature: the stored flag is compared only after the signature")
+    func backupEligibilityAfterSignature() async throws {
+        try await expectRejected(
+            .badSignature, tampering: Tampering(corruptSignature: true), alterRecord: { $0.backupEligible = true })
+    }
+
     @Test(
         "a corrupt signature → badSignature",
         arguments: [COSEAlgorithm.es256, .es384, .es512, .edDSA, .rs256, .ps256, .rs1, .mlDSA65, .mlDSA87])

@@ -54,6 +54,21 @@ public struct SignInMethods: Codable, Hashable, Sendable {
     }
 }
 
+/// The answer to `DELETE /v1/sessions` (sign out everywhere): every session has ended, and these ways in remain.
+/// Ending sessions does not remove a way in: a passkey or password added by whoever held a session still works,
+/// so a user who signs out everywhere because of a lost device should check this list (and remove what is not theirs).
+///
+/// ```json
+/// {"remainingSignInMethods":{"passkeys":2,"password":true,"apple":false}}
+/// ```
+public struct SignedOutEverywhereResponse: Codable, Hashable, Sendable {
+    public var remainingSignInMethods: SignInMethods
+
+    public init(remainingSignInMethods: SignInMethods) {
+        self.remainingSignInMethods = remainingSignInMethods
+    }
+}
+
 /// What a client needs for the WebAuthn signal API (`PublicKeyCredential.signalAllAcceptedCredentials` and
 /// `signalCurrentUserDetails`; on Apple platforms `ASCredentialUpdater`): the relying party, the user handle and the
 /// credentials the server still accepts, with the user's current names.

@@ -23,6 +23,15 @@ extension APIError {
         APIError(.notFound, code: "apple.disabled", message: "\(what) is not configured on this server")
     }
 
+    /// 503 `apple.busy`: the instance issued its most nonces this minute.
+    static func appleBusy(retryAfter wait: Duration) -> APIError {
+        let seconds = max(1, Int(wait.components.seconds) + (wait.components.attoseconds > 0 ? 1 : 0))
+        return APIError(
+            .serviceUnavailable, code: "apple.busy",
+            message: "too many Sign in with Apple nonces were asked for this minute; try again in \(seconds) s",
+            headers: [.retryAfter: String(seconds)])
+    }
+
     static let appleNonceRequired = APIError.badRequest(
         "apple.nonceRequired",
         "send rawNonce: the nonce whose SHA-256 hex the app gave Apple (ASAuthorizationAppleIDRequest.nonce)"

@@ -16,6 +16,13 @@ struct AppleSignInService: Sendable {
     let notifications: AppleNotificationVerifier
     let tokens: AppleTokenClient
     let logger: Logger
+    /// Nonces issued by this instance, whoever asks: the per-address limit alone let many addresses fill the
+    /// `apple_nonces` table. ``maximumNoncesPerMinute`` a minute (bursts as large); each lives 10 minutes, so the
+    /// table holds at most ten times that per instance.
+    let nonceIssuance: TokenBucketLimiter
+
+    /// How many nonces an instance issues a minute at most.
+    static let maximumNoncesPerMinute = 6_000
 
     /// The clock skew tolerated on identity tokens' `exp` and `iat`.
     static let clockLeeway: TimeInterval = 60
@@ -31,6 +38,7 @@ struct AppleSignInService: Sendable {
         self.tokens = AppleTokenClient(
             endpoints: configuration.endpoints, secrets: AppleClientSecretCache(signer: configuration.signer))
         self.logger = logger
+        self.nonceIssuance = TokenBucketLimiter(perMinute: Self.maximumNoncesPerMinute, maximumClients: 1)
     }
 
     /// One sign-in with Apple, from an app (``AppleRoutes`` `/v1/apple/signin`) or the web callback.
@@ -66,6 +74,9 @@ struct AppleSignInService: Sendable {
     /// Issues a single-use nonce for an app's sign-in (`POST /v1/apple/nonce`): the app puts its SHA-256 in the Apple
     /// request and sends it back as `rawNonce`.
     func issueNonce(now: Date = Date()) async throws -> StoredAppleNonce {
+        if let wait = nonceIssuance.acquire("") {
+            throw APIError.appleBusy(retryAfter: wait)
+        }
         let nonce = StoredAppleNonce(
             nonce: RandomToken.make(), createdAt: now,
             expiresAt: now.addingTimeInterval(AppleConfiguration.nonceLifetime)

@@ -2,7 +2,8 @@ import Hummingbird
 import LatchkeyAPI
 
 /// The session: `GET /v1/me` (who is signed in, with the account's ways in), `POST /v1/session/logout` (end
-/// this session) and `DELETE /v1/sessions` (end all the account's sessions: sign out everywhere).
+/// this session) and `DELETE /v1/sessions` (end all the account's sessions: sign out everywhere; the answer lists the
+/// ways in that remain, ``SignedOutEverywhereResponse``).
 struct SessionRoutes: Sendable {
     let sessions: SessionAuthenticator
     let passwords: PasswordService
@@ -22,7 +23,11 @@ struct SessionRoutes: Sendable {
         routes.delete(RouterPath(APIPaths.Native.sessions)) { request, _ in
             let caller = try await sessions.require(request)
             try await sessions.store.deleteSessions(ofUser: caller.user.id)
-            return sessions.cookies.signedOutResponse()
+            var response = try Response.json(
+                SignedOutEverywhereResponse(
+                    remainingSignInMethods: try await passwords.signInMethods(of: caller.user.id)))
+            sessions.cookies.expireSession(in: &response)
+            return response
         }
     }
 }

@@ -40,8 +40,13 @@ struct SessionCookies: Sendable {
     /// 204 No Content that clears the session cookie (after logout or account deletion).
     func signedOutResponse() -> Response {
         var response = Response(status: .noContent)
-        response.setCookie(expired(sessionName))
+        expireSession(in: &response)
         return response
+    }
+
+    /// Clears the session cookie in `response`.
+    func expireSession(in response: inout Response) {
+        response.setCookie(expired(sessionName))
     }
 
     private func cookie(_ name: String, value: String, maxAge: Int) -> SetCookie {

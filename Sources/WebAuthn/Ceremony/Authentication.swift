@@ -108,9 +108,6 @@ extension RelyingParty {
             relyingParty: self, requireUserVerification: requireUserVerification ?? (userVerification == .required),
             appIDHash: appIDHash(usedBy: credential)
         ).verify(authData)
-        if let eligible = record.backupEligible, eligible != authData.flags.backupEligible {
-            throw WebAuthnError(.backupStateInvalid, "the BE flag changed since registration (was \(eligible))")
-        }
 
         let key: COSEKey
         do {
@@ -124,6 +121,11 @@ extension RelyingParty {
         signedData.append(contentsOf: SHA256.hash(data: clientDataBytes))
         guard verifier.isValidSignature(credential.response.signature.bytes, for: signedData) else {
             throw WebAuthnError(.badSignature, "the assertion signature does not verify with the stored public key")
+        }
+        // After the signature: before it, anyone holding only the credential ID (public, in allowCredentials) could
+        // learn the stored flag from which error came back.
+        if let eligible = record.backupEligible, eligible != authData.flags.backupEligible {
+            throw WebAuthnError(.backupStateInvalid, "the BE flag changed since registration (was \(eligible))")
         }
 
         let newCount = authData.signCount
