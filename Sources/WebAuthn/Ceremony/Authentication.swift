@@ -66,6 +66,10 @@ extension RelyingParty {
 
     /// Verifies an authentication response (WebAuthn §7.2) against the stored credential.
     ///
+    /// Package-only: it does not check that the credential belongs to the account signing in (java-webauthn-server's
+    /// YSA-2026-02 is that class of bug). The public way is ``finishAuthentication(_:pending:credential:)``, which
+    /// does; this is for the conformance profile and the CLI's `verify`, which keep the pieces themselves.
+    ///
     /// - Parameters:
     ///   - credential: the assertion JSON the client sent, parsed (`AuthenticationCredential.parse(_:)`).
     ///   - expectedChallenge: the challenge stored when the ceremony began.
@@ -73,7 +77,7 @@ extension RelyingParty {
     ///   - allowedCredentialIDs: the `allowCredentials` IDs sent in the options, if any.
     ///   - requireUserVerification: overrides the policy from ``userVerification`` (`required` means true).
     /// - Throws: ``WebAuthnError``; `signCountRegression` when the counter did not increase (see ``signCountPolicy``).
-    public func finishAuthentication(
+    package func finishAuthentication(
         _ credential: AuthenticationCredential,
         expectedChallenge: [UInt8],
         credential record: CredentialRecord,
@@ -151,8 +155,8 @@ extension RelyingParty {
         )
     }
 
-    /// Verifies an authentication response given as the JSON text the client sent.
-    public func finishAuthentication(
+    /// Verifies an authentication response given as the JSON text the client sent (package-only, as the one above).
+    package func finishAuthentication(
         json: some DataProtocol,
         expectedChallenge: [UInt8],
         credential record: CredentialRecord,

@@ -8,7 +8,8 @@ extension RelyingParty {
     ///
     /// - Parameters:
     ///   - user: the account the credential will belong to; `user.id` is an opaque handle of at most 64 bytes.
-    ///   - challenge: the challenge to use; a fresh 32-byte random one when nil. Store it for ``finishRegistration(_:expectedChallenge:requireUserVerification:requireUserPresence:at:)``.
+    ///   - challenge: the challenge to use; a fresh 32-byte random one when nil. The pending API
+    ///     (`beginRegistration(for:…)`) keeps it for you.
     ///   - excludeCredentials: the user's existing credentials, so an authenticator is not registered twice.
     ///   - authenticatorAttachment: `platform` or `cross-platform` to ask for one kind of authenticator; any when nil.
     ///   - residentKey: whether to ask for a discoverable credential; ``residentKey`` when nil.
@@ -49,6 +50,9 @@ extension RelyingParty {
 
     /// Verifies a registration response (WebAuthn §7.1) and returns what the server must store.
     ///
+    /// Package-only: the public way is ``finishRegistration(_:pending:at:)``, which takes the requirements from what
+    /// the options promised.
+    ///
     /// - Parameters:
     ///   - credential: the credential JSON the client sent, parsed (`RegistrationCredential.parse(_:)`).
     ///   - expectedChallenge: the challenge stored when the ceremony began.
@@ -59,7 +63,7 @@ extension RelyingParty {
     ///     passkey without a gesture. Every other registration keeps requiring UP.
     ///   - time: the moment at which certificates are judged; now by default.
     /// - Throws: ``WebAuthnError`` with a code that says which check failed.
-    public func finishRegistration(
+    package func finishRegistration(
         _ credential: RegistrationCredential,
         expectedChallenge: [UInt8],
         requireUserVerification: Bool? = nil,

@@ -5,11 +5,11 @@
 /// `{"ticket":"…","credential":{…}}`: read the small members here and hand the credential's text to
 /// `RegistrationCredential.parse(_:)` or `AuthenticationCredential.parse(_:)`, so the credential is parsed once,
 /// by the fast path, with WebAuthn's own error codes.
-public struct JSONMembers: Sendable {
+package struct JSONMembers: Sendable {
     /// The body is not one JSON object.
-    public struct Malformed: Error, Sendable, CustomStringConvertible {
+    package struct Malformed: Error, Sendable, CustomStringConvertible {
         /// A readable form.
-        public let description: String
+        package let description: String
     }
 
     private let bytes: [UInt8]
@@ -17,7 +17,7 @@ public struct JSONMembers: Sendable {
 
     /// Reads `bytes`, which must be exactly one JSON object. A repeated member keeps its first value, as Foundation's
     /// `JSONDecoder` reads it, so a body read here and one read by `JSONDecoder` agree.
-    public init(_ bytes: [UInt8]) throws(Malformed) {
+    package init(_ bytes: [UInt8]) throws(Malformed) {
         var ranges: [String: Range<Int>] = [:]
         var reader = JSONReader(bytes)
         do {
@@ -34,12 +34,12 @@ public struct JSONMembers: Sendable {
     }
 
     /// The raw JSON text of member `name`, or nil when there is none.
-    public subscript(name: String) -> ArraySlice<UInt8>? {
+    package subscript(name: String) -> ArraySlice<UInt8>? {
         ranges[name].map { bytes[$0] }
     }
 
     /// Member `name` when it is a JSON string; nil when it is missing or of another type.
-    public func string(_ name: String) -> String? {
+    package func string(_ name: String) -> String? {
         guard let range = ranges[name], bytes[range.lowerBound] == UInt8(ascii: "\"") else { return nil }
         var reader = JSONReader(Array(bytes[range]))
         return try? reader.readString()
@@ -47,13 +47,13 @@ public struct JSONMembers: Sendable {
 
     /// Member `name` as an optional string: `.some(nil)` when it is missing or `null`, `.some(text)` when it is a JSON
     /// string, and nil when it is of another type.
-    public func optionalString(_ name: String) -> String?? {
+    package func optionalString(_ name: String) -> String?? {
         guard let range = ranges[name], bytes[range.lowerBound] != UInt8(ascii: "n") else { return .some(nil) }
         return string(name).map { .some($0) }
     }
 
     /// Member `name` when it is a JSON array of strings; nil when it is missing or anything else.
-    public func strings(_ name: String) -> [String]? {
+    package func strings(_ name: String) -> [String]? {
         guard let range = ranges[name], bytes[range.lowerBound] == UInt8(ascii: "[") else { return nil }
         var reader = JSONReader(Array(bytes[range]))
         var strings: [String] = []
