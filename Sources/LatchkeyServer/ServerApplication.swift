@@ -144,13 +144,15 @@ public enum ServerApplication {
         ConformanceRoutes(ceremonies: ceremonies, sessions: sessions).add(to: conformanceRoutes)
         PasskeyRoutes(ceremonies: ceremonies, sessions: sessions).add(to: ceremonyRoutes)
         let names = AuthenticatorNaming(metadata: configuration.metadata?.service)
-        PasskeyManagementRoutes(ceremonies: ceremonies, sessions: sessions, names: names).add(
-            to: routes, ceremonyRoutes: ceremonyRoutes)
-        SessionRoutes(sessions: sessions, passwords: passwords).add(to: routes)
+        let accounts = AccountService(store: store, apple: apple)
+        PasskeyManagementRoutes(
+            passkeys: PasskeyService(ceremonies: ceremonies, names: names), ceremonies: ceremonies, sessions: sessions
+        ).add(to: routes, ceremonyRoutes: ceremonyRoutes)
+        SessionRoutes(sessions: sessions, accounts: accounts).add(to: routes)
         PasswordRoutes(passwords: passwords, sessions: sessions).add(to: ceremonyRoutes)
-        AccountRoutes(sessions: sessions, apple: apple).add(to: routes)
+        AccountRoutes(accounts: accounts, sessions: sessions).add(to: routes)
         WellKnownRoutes(configuration: configuration).add(to: routes)
-        OperationsRoutes(store: store, metrics: metrics, configuration: configuration).add(to: routes)
+        OperationsRoutes(accounts: accounts, metrics: metrics, configuration: configuration).add(to: routes)
         AppleRoutes(apple: apple, sessions: sessions).add(to: routes, ceremonyRoutes: ceremonyRoutes)
         WebPageRoutes(appleSignIn: configuration.apple?.web != nil, rpName: configuration.rpName).add(to: routes)
         return router

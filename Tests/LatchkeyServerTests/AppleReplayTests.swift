@@ -52,10 +52,11 @@ struct AppleReplayTests {
             do {
                 _ = try await service.issueNonce()
                 Issue.record("a nonce past the cap")
-            } catch let error as APIError {
-                #expect(error.status == .serviceUnavailable)
-                #expect(error.code == "apple.busy")
-                #expect(error.headers[.retryAfter] != nil)
+            } catch {
+                let answer = APIError(error)
+                #expect(answer.status == .serviceUnavailable)
+                #expect(answer.code == "apple.busy")
+                #expect(answer.headers[.retryAfter] != nil)
             }
         }
     }

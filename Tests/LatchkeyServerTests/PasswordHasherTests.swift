@@ -119,8 +119,8 @@ struct PasswordHasherTests {
             do {
                 try PasswordRules.check(typed: password, username: "alice", isOnlyWayIn: onlyWayIn)
                 return nil
-            } catch let error as APIError {
-                return error.code
+            } catch let error as ServiceError {
+                return error.code.rawValue
             } catch {
                 return "other"
             }

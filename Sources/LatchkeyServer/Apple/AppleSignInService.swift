@@ -75,7 +75,7 @@ struct AppleSignInService: Sendable {
     /// request and sends it back as `rawNonce`.
     func issueNonce(now: Date = Date()) async throws -> StoredAppleNonce {
         if let wait = nonceIssuance.acquire("") {
-            throw APIError.appleBusy(retryAfter: wait)
+            throw ServiceError.appleBusy(retryAfter: wait)
         }
         let nonce = StoredAppleNonce(
             nonce: RandomToken.make(), createdAt: now,
@@ -93,21 +93,21 @@ struct AppleSignInService: Sendable {
     /// (consumed here), and its Apple ID and nonce are recorded until the token expires. Everything refused before
     /// that record changes nothing.
     func signIn(_ attempt: Attempt, now: Date = Date()) async throws -> Outcome {
-        guard !attempt.rawNonce.isEmpty else { throw APIError.appleNonceRequired }
+        guard !attempt.rawNonce.isEmpty else { throw ServiceError.appleNonceRequired }
         let identity = try await identities.verify(attempt.identityToken, rawNonce: attempt.rawNonce)
         guard now.timeIntervalSince(identity.issuedAt) <= configuration.tokenMaxAge else {
-            throw APIError.badRequest(
-                "apple.tokenTooOld",
+            throw ServiceError(
+                .appleTokenTooOld,
                 "the identity token was issued more than \(Int(configuration.tokenMaxAge)) seconds ago; sign in with Apple again"
             )
         }
         if let expected = attempt.expectedClientID, expected != identity.audience {
-            throw APIError.badRequest(
-                "apple.clientMismatch", "the identity token is for \(identity.audience), not \(expected)")
+            throw ServiceError(
+                .appleClientMismatch, "the identity token is for \(identity.audience), not \(expected)")
         }
         let client = try client(for: identity.audience, web: attempt.requireWebClient)
         let existing = try await store.appleLink(subject: identity.subject)
-        if existing == nil, attempt.authorizationCode?.isEmpty ?? true { throw APIError.appleCodeRequired }
+        if existing == nil, attempt.authorizationCode?.isEmpty ?? true { throw ServiceError.appleCodeRequired }
         try await recordUse(of: identity, attempt: attempt, now: now)
         if let existing {
             return try await signInReturning(existing, attempt: attempt, client: client, now: now)
@@ -118,7 +118,9 @@ struct AppleSignInService: Sendable {
     /// Makes the token single-use: consumes the issued nonce and records the Apple ID and nonce until the token
     /// expires, in one transaction.
     private func recordUse(of identity: AppleIdentity, attempt: Attempt, now: Date) async throws {
-        if attempt.requireIssuedNonce, !RandomToken.isWellFormed(attempt.rawNonce) { throw APIError.appleNonceInvalid }
+        if attempt.requireIssuedNonce, !RandomToken.isWellFormed(attempt.rawNonce) {
+            throw ServiceError.appleNonceInvalid
+        }
         do {
             try await store.recordAppleTokenUse(
                 subject: identity.subject, nonceHash: AppleNonce.hashed(attempt.rawNonce),
@@ -129,12 +131,12 @@ struct AppleSignInService: Sendable {
         } catch {
             switch error.code {
             case .conflict:
-                throw APIError.badRequest(
-                    "apple.tokenReplayed", "this identity token has signed in already; sign in with Apple again")
-            case .notFound: throw APIError.appleNonceInvalid
+                throw ServiceError(
+                    .appleTokenReplayed, "this identity token has signed in already; sign in with Apple again")
+            case .notFound: throw ServiceError.appleNonceInvalid
             case .expired:
-                throw APIError.badRequest(
-                    "apple.nonceExpired", "the nonce from \(APIPaths.Apple.nonce) has expired; get a new one")
+                throw ServiceError(
+                    .appleNonceExpired, "the nonce from \(APIPaths.Apple.nonce) has expired; get a new one")
             default: throw error
             }
         }
@@ -144,7 +146,9 @@ struct AppleSignInService: Sendable {
     private func signInReturning(_ existing: StoredAppleLink, attempt: Attempt, client: AppleClientID, now: Date)
         async throws -> Outcome
     {
-        if let linking = attempt.linkingUserID, linking != existing.userID { throw APIError.appleLinkedToAnotherUser }
+        if let linking = attempt.linkingUserID, linking != existing.userID {
+            throw ServiceError.appleLinkedToAnotherUser
+        }
         let refreshToken = try await exchange(attempt.authorizationCode, client: client, subject: existing.subject)
         let (session, token) = sessions.issue(for: existing.userID, now: now)
         _ = try await store.recordAppleSignIn(
@@ -162,12 +166,12 @@ struct AppleSignInService: Sendable {
     private func signInFirst(_ identity: AppleIdentity, attempt: Attempt, client: AppleClientID, now: Date) async throws
         -> Outcome
     {
-        guard let code = attempt.authorizationCode, !code.isEmpty else { throw APIError.appleCodeRequired }
+        guard let code = attempt.authorizationCode, !code.isEmpty else { throw ServiceError.appleCodeRequired }
         let newUser: StoredUser?
         let user: StoredUser
         if let linking = attempt.linkingUserID {
             guard let existingUser = try await store.user(id: linking) else {
-                throw APIError(.unauthorized, code: "session.invalid", message: "the signed-in user no longer exists")
+                throw ServiceError(.sessionInvalid, "the signed-in user no longer exists")
             }
             (user, newUser) = (existingUser, nil)
         } else {
@@ -199,7 +203,7 @@ struct AppleSignInService: Sendable {
         }
         // A conflict: linked by a concurrent sign-in, or the new user's name was just taken.
         if failure.code == .conflict, try await store.appleLink(subject: link.subject) != nil {
-            throw APIError.appleLinkedToAnotherUser
+            throw ServiceError.appleLinkedToAnotherUser
         }
         throw failure
     }
@@ -225,15 +229,17 @@ struct AppleSignInService: Sendable {
         case .app(let bundleID):
             response = try await tokens.exchange(AppAuthorizationCode(code: code, bundleID: bundleID))
         case .web(let servicesID):
-            guard let web = configuration.web else { throw APIError.appleDisabled("The Sign in with Apple web flow") }
+            guard let web = configuration.web else {
+                throw ServiceError.appleDisabled("The Sign in with Apple web flow")
+            }
             response = try await tokens.exchange(
                 WebAuthorizationCode(code: code, servicesID: servicesID, redirectURI: web.redirectURI))
         }
         if let idToken = response.idToken {
             let exchanged = try await identities.verify(idToken, rawNonce: nil)
             guard exchanged.subject == subject else {
-                throw APIError.badRequest(
-                    "apple.codeMismatch", "the authorization code belongs to another Apple ID than the identity token")
+                throw ServiceError(
+                    .appleCodeMismatch, "the authorization code belongs to another Apple ID than the identity token")
             }
         }
         return response.refreshToken
@@ -268,6 +274,33 @@ struct AppleSignInService: Sendable {
 
     // MARK: Revocation
 
+    /// Verifies one of Apple's server-to-server notifications (the `{"payload": "<JWS>"}` body as it came) and acts on
+    /// it (``AppleNotificationHandler``).
+    func handleNotification(body: [UInt8]) async throws {
+        let notification = try await notifications.verify(body: body)
+        try await AppleNotificationHandler(store: store, logger: logger).handle(notification)
+    }
+
+    /// Begins the web flow: a single-use state (binding the flow to `linkingUserID`'s account when a browser is signed
+    /// in) and the URL of Apple's authorize page.
+    func beginWebFlow(_ web: AppleConfiguration.Web, linking linkingUserID: UUID?, now: Date = Date()) async throws
+        -> (state: StoredAppleWebState, location: String)
+    {
+        let state = StoredAppleWebState(
+            state: RandomToken.make(), rawNonce: RandomToken.make(), userID: linkingUserID,
+            createdAt: now, expiresAt: now.addingTimeInterval(AppleWebFlow.stateLifetime)
+        )
+        try await store.insertAppleWebState(state)
+        let location = AppleWebFlow.authorizeURL(
+            endpoints: configuration.endpoints, web: web, state: state.state, rawNonce: state.rawNonce)
+        return (state, location)
+    }
+
+    /// Takes the web flow's state back, once (``AppleWebFlow/consume(_:store:now:)``).
+    func consumeWebState(_ state: String, now: Date = Date()) async throws -> StoredAppleWebState {
+        try await AppleWebFlow.consume(state, store: store, now: now)
+    }
+
     /// Revokes every Apple authorization of a user at Apple (App Store guideline 5.1.1(v)), before the account is
     /// deleted. A token Apple no longer knows (`invalid_grant`) counts as revoked; any other failure is 502
     /// `apple.revokeFailed` and the account must be kept, so the user can try again.
@@ -291,10 +324,9 @@ struct AppleSignInService: Sendable {
             } catch  where error.code == .invalidGrant {
                 continue
             } catch {
-                throw APIError(
-                    .badGateway, code: "apple.revokeFailed",
-                    message:
-                        "the Sign in with Apple authorization could not be revoked at Apple (\(error.code)); the account is kept, try again"
+                throw ServiceError(
+                    .appleRevokeFailed,
+                    "the Sign in with Apple authorization could not be revoked at Apple (\(error.code)); the account is kept, try again"
                 )
             }
         }

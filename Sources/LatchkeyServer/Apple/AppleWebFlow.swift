@@ -40,8 +40,8 @@ enum AppleWebFlow {
         guard let cookie = request.cookie(named: bindingCookieName),
             SHA256.hash(data: Array(cookie.utf8)) == SHA256.hash(data: Array(state.utf8))
         else {
-            throw APIError.badRequest(
-                "apple.stateNotBound", "this Sign in with Apple flow was started in another browser; start again")
+            throw ServiceError(
+                .appleStateNotBound, "this Sign in with Apple flow was started in another browser; start again")
         }
     }
 
@@ -76,7 +76,7 @@ enum AppleWebFlow {
 
         init(fields: [String: String]) throws {
             guard let state = fields["state"], !state.isEmpty else {
-                throw APIError.badRequest("apple.stateInvalid", "the callback carries no state")
+                throw ServiceError(.appleStateInvalid, "the callback carries no state")
             }
             self.state = state
             code = fields["code"]
@@ -104,9 +104,9 @@ enum AppleWebFlow {
         guard let contentType = request.headers[.contentType]?.lowercased(),
             contentType.hasPrefix("application/x-www-form-urlencoded")
         else {
-            throw APIError(
-                .unsupportedMediaType, code: "request.unsupportedMediaType",
-                message: "Apple's callback is sent as application/x-www-form-urlencoded")
+            throw ServiceError(
+                .requestUnsupportedMediaType,
+                "Apple's callback is sent as application/x-www-form-urlencoded")
         }
         // BodyLimitMiddleware has collected the body within the configured limit.
         let buffer = try await request.body.collect(upTo: .max)
@@ -122,15 +122,15 @@ enum AppleWebFlow {
             switch error.code {
             case .notFound: throw invalidState
             case .expired:
-                throw APIError.badRequest(
-                    "apple.stateExpired", "the Sign in with Apple flow took too long; start again")
+                throw ServiceError(
+                    .appleStateExpired, "the Sign in with Apple flow took too long; start again")
             default: throw error
             }
         }
     }
 
-    private static let invalidState = APIError.badRequest(
-        "apple.stateInvalid",
+    private static let invalidState = ServiceError(
+        .appleStateInvalid,
         "no pending Sign in with Apple flow has this state: it was used, has expired, or never existed"
     )
 }

@@ -32,6 +32,27 @@ final class CeremonyService: Sendable {
         self.decoys = decoys
     }
 
+    /// 409 `user.nameTaken` (or `user.nameConfusable`) unless `name` is free for a new account.
+    func requireAvailable(_ name: String) async throws {
+        try await UserNames.requireAvailable(name, in: store)
+    }
+
+    /// Whom a registration by name is for (the conformance profile's rule): a new account when no account has the
+    /// name (and none looks like it), the existing one only when `caller` is signed in to it; 409 `user.nameTaken`
+    /// otherwise.
+    func registrationSubject(
+        name: String, displayName: String, caller: () async throws -> SignedIn?
+    ) async throws -> RegistrationSubject {
+        if let existing = try await store.user(named: name) {
+            guard let signedIn = try await caller(), signedIn.user.id == existing.id else {
+                throw CeremonyError.nameTaken(name, addPasskeyHint: true)
+            }
+            return .existingUser(existing)
+        }
+        try await UserNames.requireNotConfusable(name, in: store)
+        return .newUser(name: name, displayName: displayName)
+    }
+
     /// How long a ceremony can be finished after it begins.
     var ceremonyLifetime: Duration { tickets.lifetime }
 

@@ -15,8 +15,8 @@ enum UserNames {
     static func validated(name: String, displayName: String?) throws -> (name: String, displayName: String) {
         let name = normalized(name)
         guard UsernameProfile.isAllowed(name) else {
-            throw APIError.badRequest(
-                "user.invalidName",
+            throw ServiceError(
+                .userInvalidName,
                 "the username must be 1 to \(maximumLength) bytes of letters, digits, marks and printable ASCII (no control, format or invisible characters)"
             )
         }
@@ -25,8 +25,8 @@ enum UserNames {
             display = given
         }
         guard PrintableText.isValid(display, maximumLength: maximumLength) else {
-            throw APIError.badRequest(
-                "user.invalidDisplayName",
+            throw ServiceError(
+                .userInvalidDisplayName,
                 "the display name must be at most \(maximumLength) bytes of printable characters")
         }
         return (name, display)

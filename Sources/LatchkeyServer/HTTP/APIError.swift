@@ -19,7 +19,14 @@ struct APIError: Error, Sendable {
     var credentialID: String?
     var rpID: String?
 
-    init(_ status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:]) {
+    /// An answer with a catalogue code, at the status the table gives it (``status(of:)``).
+    init(_ code: ServerErrorCode, _ message: String, headers: HTTPFields = [:]) {
+        self.init(status: Self.status(of: code), code: code.rawValue, message: message, headers: headers)
+    }
+
+    /// An answer with a code from another module's catalogue (WebAuthn's, the store's, Apple's): only the table below
+    /// makes these.
+    private init(status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:]) {
         self.status = status
         self.code = code
         self.message = message
@@ -33,13 +40,16 @@ struct APIError: Error, Sendable {
         switch error {
         case let error as APIError:
             self = error
+        case let error as ServiceError:
+            self.init(
+                error.code, error.message, headers: error.retryAfter.map { [.retryAfter: String($0)] } ?? [:])
         case let error as CeremonyError:
             self = APIError(ceremonyError: error)
         case let error as WebAuthnError:
             self =
                 error.code == .internalError
                 ? .internal
-                : APIError(.badRequest, code: error.code.rawValue, message: error.message)
+                : APIError(status: .badRequest, code: error.code.rawValue, message: error.message)
         case let error as StoreError:
             self = APIError(storeError: error)
         case is NIOTooManyBytesError:
@@ -55,15 +65,17 @@ struct APIError: Error, Sendable {
 
     private init(storeError error: StoreError) {
         switch error.code {
-        case .notFound: self.init(.notFound, code: error.code.rawValue, message: error.message)
-        case .conflict: self.init(.conflict, code: error.code.rawValue, message: error.message)
-        case .expired: self.init(.gone, code: error.code.rawValue, message: error.message)
-        case .invalidRecord: self.init(.badRequest, code: error.code.rawValue, message: error.message)
+        case .notFound: self.init(status: .notFound, code: error.code.rawValue, message: error.message)
+        case .conflict: self.init(status: .conflict, code: error.code.rawValue, message: error.message)
+        case .expired: self.init(status: .gone, code: error.code.rawValue, message: error.message)
+        case .invalidRecord: self.init(status: .badRequest, code: error.code.rawValue, message: error.message)
         case .unavailable:
-            self.init(.serviceUnavailable, code: error.code.rawValue, message: "the database is unavailable; try again")
+            self.init(
+                status: .serviceUnavailable, code: error.code.rawValue,
+                message: "the database is unavailable; try again")
         case .busy:
             self.init(
-                .serviceUnavailable, code: error.code.rawValue, message: "the database is busy; try again",
+                status: .serviceUnavailable, code: error.code.rawValue, message: "the database is busy; try again",
                 headers: [.retryAfter: "1"])
         default: self = .internal
         }
@@ -73,41 +85,40 @@ struct APIError: Error, Sendable {
         switch error {
         case .notFound(let kind, let detail):
             self.init(
-                .notFound, code: "ceremony.notFound",
-                message: detail
+                .ceremonyNotFound,
+                detail
                     ?? "no pending \(kind.rawValue) ceremony for this ticket: it was used, was not issued here, or was changed"
             )
         case .expired(let kind):
             self.init(
-                .gone, code: "ceremony.expired", message: "the \(kind.rawValue) ceremony has expired; start again")
+                .ceremonyExpired, "the \(kind.rawValue) ceremony has expired; start again")
         case .nameTaken(let name, let addPasskeyHint):
             self.init(
-                .conflict, code: "user.nameTaken",
-                message: "the username '\(name)' is taken"
+                .userNameTaken,
+                "the username '\(name)' is taken"
                     + (addPasskeyHint ? "; sign in as that account to add a passkey" : ""))
         case .nameConfusable(let name):
             self.init(
-                .conflict, code: "user.nameConfusable",
-                message: "the username '\(name)' looks like an existing one; choose another")
+                .userNameConfusable,
+                "the username '\(name)' looks like an existing one; choose another")
         case .credentialNotFound(let id, let rpID):
             self.init(
-                .notFound, code: "credential.notFound",
-                message: "this passkey is not registered here (it may have been deleted)")
+                .credentialNotFound,
+                "this passkey is not registered here (it may have been deleted)")
             // The ID and RP ID let the client tell the passkey provider (PublicKeyCredential.signalUnknownCredential).
             credentialID = Base64URL.encode(id)
             self.rpID = rpID
         case .concurrentSignIn:
             self.init(
-                .conflict, code: "credential.concurrentSignIn",
-                message:
-                    "this passkey signed in somewhere else at the same moment, so its signature counter cannot be trusted for this attempt; sign in again"
+                .credentialConcurrentSignIn,
+                "this passkey signed in somewhere else at the same moment, so its signature counter cannot be trusted for this attempt; sign in again"
             )
         case .sessionRequired:
             self = .sessionRequired
         case .wrongUser:
             self.init(
-                .forbidden, code: "session.wrongUser",
-                message: "adding a passkey needs the session of the account it was begun for")
+                .sessionWrongUser,
+                "adding a passkey needs the session of the account it was begun for")
         }
     }
 
@@ -120,21 +131,67 @@ struct APIError: Error, Sendable {
             default: error.status.code >= 500 ? "internalError" : "request.invalid"
             }
         let message = error.status.code >= 500 ? "internal error" : (error.body ?? error.status.reasonPhrase)
-        self.init(error.status, code: code, message: message, headers: error.headers)
+        self.init(status: error.status, code: code, message: message, headers: error.headers)
     }
 
-    static let `internal` = APIError(.internalServerError, code: "internalError", message: "internal error")
+    static let `internal` = APIError(.internalError, "internal error")
     static let bodyTooLarge = APIError(
-        .contentTooLarge, code: "request.tooLarge", message: "the request body is too large")
+        .requestTooLarge, "the request body is too large")
 }
 
 extension APIError {
-    static func badRequest(_ code: String, _ message: String) -> APIError {
-        APIError(.badRequest, code: code, message: message)
-    }
-
     static let sessionRequired = APIError(
-        .unauthorized, code: "session.required",
-        message: "sign in first: send Authorization: Bearer <token> or the session cookie"
+        .sessionRequired,
+        "sign in first: send Authorization: Bearer <token> or the session cookie"
     )
+}
+
+extension APIError {
+    /// What a client is told for an `AppleSignInError`: 400 with Apple's code for anything wrong with what the
+    /// client sent (a token that fails verification, a used or expired code, a bad notification), 502 when Apple
+    /// cannot be reached or refuses the server itself (its client secret), 500 for a local failure (sealing).
+    fileprivate init(appleError error: AppleSignInError) {
+        switch error.code {
+        case .keysUnavailable, .keysMalformed, .unreachable, .appleError, .invalidClient, .unauthorizedClient,
+            .unsupportedGrantType, .invalidScope, .privateKeyInvalid, .clientSecretLifetime:
+            self.init(
+                status: .badGateway, code: error.code.rawValue,
+                message: "Sign in with Apple is unavailable: \(error.message)")
+        case .secretBoxSealFailed, .secretBoxOpenFailed, .secretBoxKeyInvalid:
+            self = .internal
+        default:
+            self.init(status: .badRequest, code: error.code.rawValue, message: error.message)
+        }
+    }
+}
+
+extension APIError {
+    /// The HTTP table: the status each catalogue code answers with.
+    static func status(of code: ServerErrorCode) -> HTTPResponse.Status {
+        switch code {
+        case .appleRevokeFailed: .badGateway
+        case .appleCallbackIncomplete, .appleClientMismatch, .appleCodeMismatch, .appleCodeRequired, .appleNonceExpired,
+            .appleNonceInvalid, .appleNonceRequired, .appleStateExpired, .appleStateInvalid, .appleStateNotBound,
+            .appleTokenReplayed, .appleTokenTooOld, .ceremonyCookieMissing, .passkeyInvalidMediation,
+            .passkeyInvalidName, .passwordCurrentRequired, .passwordTooCommon, .passwordTooLong, .passwordTooShort,
+            .requestInvalid, .requestInvalidField, .requestMalformedJSON, .requestMissingField, .sessionAmbiguous,
+            .userInvalidDisplayName, .userInvalidName:
+            .badRequest
+        case .appleLinkedToAnotherUser, .credentialConcurrentSignIn, .passkeyLastCredential, .passwordLastWayIn,
+            .userNameConfusable, .userNameTaken:
+            .conflict
+        case .requestTooLarge: .contentTooLarge
+        case .requestOriginNotAllowed, .sessionWrongUser: .forbidden
+        case .ceremonyExpired: .gone
+        case .internalError: .internalServerError
+        case .requestMethodNotAllowed: .methodNotAllowed
+        case .appleDisabled, .ceremonyNotFound, .credentialNotFound, .metricsDisabled, .passkeyNotFound,
+            .passwordDisabled, .passwordNotSet, .requestNotFound:
+            .notFound
+        case .appleBusy, .passwordBusy: .serviceUnavailable
+        case .passwordThrottled, .requestRateLimited: .tooManyRequests
+        case .metricsUnauthorized, .passwordInvalid, .sessionInvalid, .sessionRequired: .unauthorized
+        case .requestUnsupportedMediaType: .unsupportedMediaType
+        }
+    }
 }

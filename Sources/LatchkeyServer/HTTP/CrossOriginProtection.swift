@@ -85,7 +85,7 @@ extension HTTPField.Name {
 extension APIError {
     /// 403 `request.originNotAllowed`: a cross-origin browser request to an unsafe method.
     static let crossOrigin = APIError(
-        .forbidden, code: "request.originNotAllowed",
-        message: "a cross-origin browser request cannot change state; send it from one of the site's origins"
+        .requestOriginNotAllowed,
+        "a cross-origin browser request cannot change state; send it from one of the site's origins"
     )
 }

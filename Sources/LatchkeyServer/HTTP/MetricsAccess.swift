@@ -13,8 +13,8 @@ struct MetricsAccess: Sendable {
     func check(_ request: Request) throws {
         guard let token else {
             throw APIError(
-                .notFound, code: "metrics.disabled",
-                message: "/metrics is off: start the server with --metrics-token-file")
+                .metricsDisabled,
+                "/metrics is off: start the server with --metrics-token-file")
         }
         let presented = request.headers[.authorization].flatMap { header -> Substring? in
             let parts = header.split(separator: " ", maxSplits: 1)
@@ -25,7 +25,7 @@ struct MetricsAccess: Sendable {
         let given = SHA256.hash(data: Data((presented ?? "").utf8))
         guard presented != nil, constantTimeEquals(Array(expected), Array(given)) else {
             throw APIError(
-                .unauthorized, code: "metrics.unauthorized", message: "send Authorization: Bearer <the metrics token>",
+                .metricsUnauthorized, "send Authorization: Bearer <the metrics token>",
                 headers: [.wwwAuthenticate: "Bearer"]
             )
         }

@@ -16,8 +16,8 @@ struct RateLimitMiddleware: RouterMiddleware {
         if let wait = limiter.acquire(client) {
             let seconds = max(1, Int(wait.components.seconds) + (wait.components.attoseconds > 0 ? 1 : 0))
             throw APIError(
-                .tooManyRequests, code: "request.rateLimited",
-                message: "too many requests from this address; retry in \(seconds) s",
+                .requestRateLimited,
+                "too many requests from this address; retry in \(seconds) s",
                 headers: [.retryAfter: String(seconds)]
             )
         }

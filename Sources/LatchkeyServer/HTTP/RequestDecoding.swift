@@ -22,8 +22,8 @@ extension Request {
             Self.formMediaTypes.contains(where: { contentType.hasPrefix($0) })
         {
             throw APIError(
-                .unsupportedMediaType, code: "request.unsupportedMediaType",
-                message: "send the body as Content-Type: application/json")
+                .requestUnsupportedMediaType,
+                "send the body as Content-Type: application/json")
         }
         return buffer
     }
@@ -72,24 +72,23 @@ extension Request {
         do {
             members = try JSONMembers(Array(buffer: buffer))
         } catch {
-            throw APIError.badRequest("request.malformedJSON", "the body is not a JSON object: \(error.description)")
+            throw APIError(.requestMalformedJSON, "the body is not a JSON object: \(error.description)")
         }
         guard members["ticket"] != nil else {
-            throw APIError.badRequest("request.missingField", "the body is missing 'ticket'")
+            throw APIError(.requestMissingField, "the body is missing 'ticket'")
         }
         guard let ticket = members.string("ticket") else {
-            throw APIError.badRequest("request.invalidField", "'ticket' must be a string")
+            throw APIError(.requestInvalidField, "'ticket' must be a string")
         }
         guard let credential = members["credential"] else {
-            throw APIError.badRequest(
-                WebAuthnError.Code.malformedCredential.rawValue, "the body is missing 'credential'")
+            throw WebAuthnError(.malformedCredential, "the body is missing 'credential'")
         }
         return (TicketedCredential(ticket: ticket, credential: try parse(Array(credential))), members)
     }
 
     private static func decode<Value: Decodable>(_ type: Value.Type, from buffer: ByteBuffer) throws -> Value {
         guard buffer.readableBytes > 0 else {
-            throw APIError.badRequest("request.malformedJSON", "the request needs a JSON body")
+            throw APIError(.requestMalformedJSON, "the request needs a JSON body")
         }
         do {
             return try decoder.decode(Value.self, from: Data(buffer: buffer))
@@ -106,13 +105,13 @@ extension APIError {
         }
         switch error {
         case .keyNotFound(let key, let context):
-            self = .badRequest("request.missingField", "the body is missing '\(path(context.codingPath + [key]))'")
+            self.init(.requestMissingField, "the body is missing '\(path(context.codingPath + [key]))'")
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            self = .badRequest("request.malformedJSON", "the body is not valid JSON")
+            self.init(.requestMalformedJSON, "the body is not valid JSON")
         case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-            self = .badRequest("request.invalidField", "'\(path(context.codingPath))' has the wrong type or value")
+            self.init(.requestInvalidField, "'\(path(context.codingPath))' has the wrong type or value")
         @unknown default:
-            self = .badRequest("request.malformedJSON", "the body is not valid JSON")
+            self.init(.requestMalformedJSON, "the body is not valid JSON")
         }
     }
 }

@@ -27,20 +27,20 @@ enum PasswordRules {
         let normalized = normalized(typed)
         let minimum = isOnlyWayIn ? minimumLengthAsOnlyWayIn : minimumLengthBesideAnotherWayIn
         guard count >= minimum else {
-            throw APIError.badRequest(
-                "password.tooShort",
+            throw ServiceError(
+                .passwordTooShort,
                 isOnlyWayIn
                     ? "a password that is the account's only way in must be at least \(minimum) characters"
                     : "a password must be at least \(minimum) characters"
             )
         }
         guard count <= maximumLength else {
-            throw APIError.badRequest("password.tooLong", "a password must be at most \(maximumLength) characters")
+            throw ServiceError(.passwordTooLong, "a password must be at most \(maximumLength) characters")
         }
         let folded = normalized.lowercased()
         guard !common.contains(folded), folded != username.precomposedStringWithCompatibilityMapping.lowercased() else {
-            throw APIError.badRequest(
-                "password.tooCommon", "this password is too common or too easy to guess; choose another")
+            throw ServiceError(
+                .passwordTooCommon, "this password is too common or too easy to guess; choose another")
         }
     }
 

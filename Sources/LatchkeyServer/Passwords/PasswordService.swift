@@ -66,10 +66,10 @@ struct PasswordService: Sendable {
 
     var store: any LatchkeyStore { ceremonies.store }
 
-    static let disabled = APIError(
-        .notFound, code: "password.disabled", message: "password sign-in is turned off on this server")
+    static let disabled = ServiceError(
+        .passwordDisabled, "password sign-in is turned off on this server")
     /// The one answer to a wrong password and to an unknown account name alike.
-    static let invalid = APIError(.unauthorized, code: "password.invalid", message: "the username or password is wrong")
+    static let invalid = ServiceError(.passwordInvalid, "the username or password is wrong")
 
     func requireEnabled() throws {
         guard enabled else { throw Self.disabled }
@@ -199,21 +199,19 @@ struct PasswordService: Sendable {
     }
 
     /// 503 `password.busy` (`Retry-After: 1`): every hashing slot is busy and the queue is full, or the client left.
-    static func error(_ refusal: PasswordHasher.Refusal) -> APIError {
-        APIError(
-            .serviceUnavailable, code: "password.busy",
-            message: refusal == .busy
+    static func error(_ refusal: PasswordHasher.Refusal) -> ServiceError {
+        ServiceError(
+            .passwordBusy,
+            refusal == .busy
                 ? "too many password checks are waiting; try again shortly" : "the client left before its turn",
-            headers: [.retryAfter: "1"])
+            retryAfter: 1)
     }
 
-    static func throttled(until: Date, now: Date) -> APIError {
+    static func throttled(until: Date, now: Date) -> ServiceError {
         let seconds = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
-        return APIError(
-            .tooManyRequests, code: "password.throttled",
-            message: "too many wrong passwords for this account; try again in \(seconds) s",
-            headers: [.retryAfter: String(seconds)]
-        )
+        return ServiceError(
+            .passwordThrottled,
+            "too many wrong passwords for this account; try again in \(seconds) s", retryAfter: seconds)
     }
 
     // MARK: The signed-in account's password
@@ -226,8 +224,8 @@ struct PasswordService: Sendable {
         let user = caller.user
         if let current = try await store.passwordHash(ofUser: user.id) {
             guard let given = body.currentPassword, !given.isEmpty else {
-                throw APIError.badRequest(
-                    "password.currentRequired", "changing the password needs the current one (currentPassword)")
+                throw ServiceError(
+                    .passwordCurrentRequired, "changing the password needs the current one (currentPassword)")
             }
             let key = Self.throttleKey(user.name)
             try await reserveAttempt(key: key, now: now)
@@ -235,7 +233,7 @@ struct PasswordService: Sendable {
                 password: PasswordRules.normalized(given), key: key, found: (user, current), now: now,
                 while: stillWanted)
         }
-        let methods = try await signInMethods(of: user.id)
+        let methods = try await AccountService(store: store, apple: nil).signInMethods(of: user.id)
         try PasswordRules.check(
             typed: body.newPassword, username: user.name, isOnlyWayIn: methods.passkeys == 0 && !methods.apple)
         let password = PasswordRules.normalized(body.newPassword)
@@ -248,22 +246,14 @@ struct PasswordService: Sendable {
             try await store.deletePassword(ofUser: caller.user.id, keepingAnotherWayIn: true)
         } catch {
             switch error.code {
-            case .notFound: throw APIError(.notFound, code: "password.notSet", message: "the account has no password")
+            case .notFound: throw ServiceError(.passwordNotSet, "the account has no password")
             case .conflict:
-                throw APIError(
-                    .conflict, code: "password.lastWayIn",
-                    message: "the password is the account's only way in; add a passkey first (or delete the account)"
+                throw ServiceError(
+                    .passwordLastWayIn,
+                    "the password is the account's only way in; add a passkey first (or delete the account)"
                 )
             default: throw error
             }
         }
-    }
-
-    func signInMethods(of userID: UUID) async throws -> SignInMethods {
-        SignInMethods(
-            passkeys: try await store.credentialCount(ofUser: userID),
-            password: try await store.passwordHash(ofUser: userID) != nil,
-            apple: !(try await store.appleLinks(ofUser: userID)).isEmpty
-        )
     }
 }

@@ -35,28 +35,19 @@ struct AppleRoutes: Sendable {
         routes.post(RouterPath(APIPaths.Apple.notifications)) { request, context in
             let apple = try enabled()
             // The verifier reads Apple's `{"payload": "<JWS>"}` envelope itself: one path for the server and its tests.
-            let body = try await request.bodyBytes(context: context)
-            let notification = try await apple.notifications.verify(body: Array(buffer: body))
-            try await AppleNotificationHandler(store: apple.store, logger: apple.logger).handle(notification)
+            try await apple.handleNotification(body: Array(buffer: try await request.bodyBytes(context: context)))
             return Response(status: .ok)
         }
         ceremonyRoutes.get(RouterPath(APIPaths.Apple.authorize)) { request, _ in
             let apple = try enabled()
             guard let web = apple.configuration.web else {
-                throw APIError.appleDisabled("The Sign in with Apple web flow")
+                throw ServiceError.appleDisabled("The Sign in with Apple web flow")
             }
             // Another site must not start a flow that links its Apple ID to this browser's account (login CSRF).
             guard request.headers[.secFetchSite]?.lowercased() != "cross-site" else { throw APIError.crossOrigin }
             // A signed-in browser links the Apple ID to its account; a stale session just signs in.
             let caller = try? await sessions.signedIn(request)
-            let now = Date()
-            let state = StoredAppleWebState(
-                state: RandomToken.make(), rawNonce: RandomToken.make(), userID: caller?.user.id,
-                createdAt: now, expiresAt: now.addingTimeInterval(AppleWebFlow.stateLifetime)
-            )
-            try await apple.store.insertAppleWebState(state)
-            let location = AppleWebFlow.authorizeURL(
-                endpoints: apple.configuration.endpoints, web: web, state: state.state, rawNonce: state.rawNonce)
+            let (state, location) = try await apple.beginWebFlow(web, linking: caller?.user.id)
             var response = Response(status: .found, headers: [.location: location, .cacheControl: "no-store"])
             if sessions.cookies.secure { response.setCookie(AppleWebFlow.bindingCookie(state: state.state)) }
             return response
@@ -64,18 +55,18 @@ struct AppleRoutes: Sendable {
         ceremonyRoutes.post(RouterPath(APIPaths.Apple.callback)) { request, context in
             let apple = try enabled()
             guard apple.configuration.web != nil else {
-                throw APIError.appleDisabled("The Sign in with Apple web flow")
+                throw ServiceError.appleDisabled("The Sign in with Apple web flow")
             }
             let callback = try AppleWebFlow.Callback(
                 fields: try await AppleWebFlow.formFields(request, context: context))
             if sessions.cookies.secure { try AppleWebFlow.checkBinding(request, state: callback.state) }
-            let state = try await AppleWebFlow.consume(callback.state, store: apple.store, now: Date())
+            let state = try await apple.consumeWebState(callback.state)
             if let error = callback.error {
                 let code = error.filter { $0.isASCII && ($0.isLetter || $0 == "_") }.prefix(64)
                 return redirect(to: "/?apple_error=\(code)")
             }
             guard let idToken = callback.idToken, let code = callback.code else {
-                throw APIError.badRequest("apple.callbackIncomplete", "Apple's callback carries no code or id_token")
+                throw ServiceError(.appleCallbackIncomplete, "Apple's callback carries no code or id_token")
             }
             let outcome = try await apple.signIn(
                 .init(
@@ -97,7 +88,7 @@ struct AppleRoutes: Sendable {
     }
 
     private func enabled() throws -> AppleSignInService {
-        guard let apple else { throw APIError.appleDisabled("Sign in with Apple") }
+        guard let apple else { throw ServiceError.appleDisabled("Sign in with Apple") }
         return apple
     }
 }

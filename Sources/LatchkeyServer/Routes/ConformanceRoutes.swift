@@ -37,16 +37,8 @@ struct ConformanceRoutes: Sendable {
     private func attestationOptions(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(ServerCreationOptionsRequest.self, context: context)
         let (name, displayName) = try UserNames.validated(name: body.username, displayName: body.displayName)
-        let subject: RegistrationSubject
-        if let existing = try await ceremonies.store.user(named: name) {
-            guard let signedIn = try await sessions.signedIn(request), signedIn.user.id == existing.id else {
-                throw CeremonyError.nameTaken(name, addPasskeyHint: true)
-            }
-            subject = .existingUser(existing)
-        } else {
-            try await UserNames.requireNotConfusable(name, in: ceremonies.store)
-            subject = .newUser(name: name, displayName: displayName)
-        }
+        let subject = try await ceremonies.registrationSubject(
+            name: name, displayName: displayName, caller: { try await sessions.signedIn(request) })
         let preferences = RegistrationPreferences(
             authenticatorSelection: body.authenticatorSelection ?? AuthenticatorSelectionCriteria(),
             attestation: body.attestation, extensions: body.extensions
@@ -90,8 +82,8 @@ struct ConformanceRoutes: Sendable {
     /// The ticket from the ceremony cookie; 400 `ceremony.cookieMissing` without it.
     private func ceremonyTicket(_ request: Request) throws -> String {
         guard let ticket = request.cookie(named: SessionCookies.ceremonyName), !ticket.isEmpty else {
-            throw APIError.badRequest(
-                "ceremony.cookieMissing",
+            throw ServiceError(
+                .ceremonyCookieMissing,
                 "no pending ceremony: call the options endpoint first and send its cookie back")
         }
         return String(ticket)

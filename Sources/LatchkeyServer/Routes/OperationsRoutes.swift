@@ -1,14 +1,13 @@
 import Foundation
 import Hummingbird
 import LatchkeyAPI
-import LatchkeyStore
 import NIOCore
 
 /// Operations: `GET /healthz` (200 when the store answers, 503 otherwise) and `GET /metrics` (Prometheus text, only
 /// with `Authorization: Bearer <metrics token>`: 401 `metrics.unauthorized` otherwise, 404 `metrics.disabled` when no
 /// token is configured).
 struct OperationsRoutes: Sendable {
-    let store: any LatchkeyStore
+    let accounts: AccountService
     let metrics: ServerMetrics
     let configuration: ServerConfiguration
 
@@ -18,8 +17,7 @@ struct OperationsRoutes: Sendable {
 
     func add(to routes: RouterGroup<ServerRequestContext>) {
         routes.get(RouterPath(APIPaths.Operations.health)) { _, _ in
-            // A look-up of a random id exercises the connection and the schema without touching data.
-            _ = try await store.user(id: UUID())
+            try await accounts.checkStore()
             return try Response.json(Health(status: "ok"))
         }
         routes.get(RouterPath(APIPaths.Operations.metrics)) { request, _ in

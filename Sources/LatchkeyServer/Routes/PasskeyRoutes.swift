@@ -14,7 +14,7 @@ struct PasskeyRoutes: Sendable {
         routes.post(RouterPath(APIPaths.Native.registrationOptions)) { request, context in
             let body = try await request.decodeJSON(RegistrationOptionsRequest.self, context: context)
             let (name, displayName) = try UserNames.validated(name: body.username, displayName: body.displayName)
-            try await UserNames.requireAvailable(name, in: ceremonies.store)
+            try await ceremonies.requireAvailable(name)
             let (ticket, options) = try await ceremonies.beginRegistration(
                 for: .newUser(name: name, displayName: displayName))
             return try Response.json(RegistrationOptionsResponse(ticket: ticket, options: options))
@@ -38,8 +38,8 @@ struct PasskeyRoutes: Sendable {
                 try RegistrationCredential.parse(bytes)
             }
             guard let username = members.string("username") else {
-                throw APIError.badRequest(
-                    "request.missingField", "the body needs 'username', the name the sign-up sheet collected")
+                throw ServiceError(
+                    .requestMissingField, "the body needs 'username', the name the sign-up sheet collected")
             }
             let naming = try UserNames.validated(name: username, displayName: members.string("displayName"))
             let outcome = try await ceremonies.finishRegistration(

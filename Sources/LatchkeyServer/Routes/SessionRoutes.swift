@@ -6,26 +6,22 @@ import LatchkeyAPI
 /// ways in that remain, ``SignedOutEverywhereResponse``).
 struct SessionRoutes: Sendable {
     let sessions: SessionAuthenticator
-    let passwords: PasswordService
+    let accounts: AccountService
 
     func add(to routes: RouterGroup<ServerRequestContext>) {
         routes.get(RouterPath(APIPaths.Native.me)) { request, _ in
             let caller = try await sessions.require(request)
             var profile = caller.user.profile
-            profile.signInMethods = try await passwords.signInMethods(of: caller.user.id)
+            profile.signInMethods = try await accounts.signInMethods(of: caller.user.id)
             return try Response.json(profile)
         }
         routes.post(RouterPath(APIPaths.Native.logout)) { request, _ in
-            let caller = try await sessions.require(request)
-            try await sessions.store.deleteSession(tokenHash: caller.session.tokenHash)
+            try await accounts.signOut(try await sessions.require(request))
             return sessions.cookies.signedOutResponse()
         }
         routes.delete(RouterPath(APIPaths.Native.sessions)) { request, _ in
-            let caller = try await sessions.require(request)
-            try await sessions.store.deleteSessions(ofUser: caller.user.id)
-            var response = try Response.json(
-                SignedOutEverywhereResponse(
-                    remainingSignInMethods: try await passwords.signInMethods(of: caller.user.id)))
+            let remaining = try await accounts.signOutEverywhere(try await sessions.require(request))
+            var response = try Response.json(SignedOutEverywhereResponse(remainingSignInMethods: remaining))
             sessions.cookies.expireSession(in: &response)
             return response
         }

@@ -57,8 +57,8 @@ struct SessionAuthenticator: Sendable {
         if let authorization = request.headers[.authorization] {
             let parts = authorization.split(separator: " ", maxSplits: 1)
             guard parts.count == 2, parts[0].lowercased() == "bearer" else {
-                throw APIError(
-                    .unauthorized, code: "session.invalid", message: "the Authorization header must be 'Bearer <token>'"
+                throw ServiceError(
+                    .sessionInvalid, "the Authorization header must be 'Bearer <token>'"
                 )
             }
             presented = (parts[1].drop { $0 == " " }, false)
@@ -66,8 +66,8 @@ struct SessionAuthenticator: Sendable {
             let values = cookies.sessionValues(in: request).filter { !$0.isEmpty }
             guard let value = values.first else { return nil }
             guard values.count == 1 else {
-                throw APIError(
-                    .badRequest, code: "session.ambiguous", message: "the request carries more than one session cookie")
+                throw ServiceError(
+                    .sessionAmbiguous, "the request carries more than one session cookie")
             }
             presented = (value, true)
         }
@@ -75,8 +75,8 @@ struct SessionAuthenticator: Sendable {
             let session = try await store.session(tokenHash: token.hash, now: now),
             let user = try await store.user(id: session.userID)
         else {
-            throw APIError(
-                .unauthorized, code: "session.invalid", message: "the session is unknown or has expired; sign in again")
+            throw ServiceError(
+                .sessionInvalid, "the session is unknown or has expired; sign in again")
         }
         return SignedIn(user: user, session: session, viaCookie: presented.viaCookie)
     }

@@ -1,0 +1,45 @@
+import Foundation
+import LatchkeyAPI
+import LatchkeyStore
+
+/// The signed-in account around its ceremonies: its ways in, signing out (this session or everywhere), deleting it,
+/// and whether the store answers at all (the health check). Routes call this; this calls the store.
+struct AccountService: Sendable {
+    let store: any LatchkeyStore
+    let apple: AppleSignInService?
+
+    /// The account's ways in: how many passkeys, whether a password, whether an Apple ID.
+    func signInMethods(of userID: UUID) async throws -> SignInMethods {
+        SignInMethods(
+            passkeys: try await store.credentialCount(ofUser: userID),
+            password: try await store.passwordHash(ofUser: userID) != nil,
+            apple: !(try await store.appleLinks(ofUser: userID)).isEmpty
+        )
+    }
+
+    /// Ends the caller's session.
+    func signOut(_ caller: SignedIn) async throws {
+        try await store.deleteSession(tokenHash: caller.session.tokenHash)
+    }
+
+    /// Ends every session of the caller's account, the caller's too, and says which ways in remain: ending sessions
+    /// removes none.
+    func signOutEverywhere(_ caller: SignedIn) async throws -> SignInMethods {
+        try await store.deleteSessions(ofUser: caller.user.id)
+        return try await signInMethods(of: caller.user.id)
+    }
+
+    /// Deletes the caller's account with its passkeys, sessions and Apple links, revoking its Apple authorizations
+    /// at Apple first (App Store guideline 5.1.1(v)): when Apple cannot be reached, 502 `apple.revokeFailed` and the
+    /// account stays, so the user can retry.
+    func delete(_ caller: SignedIn) async throws {
+        try await apple?.revokeAuthorizations(ofUser: caller.user.id)
+        try await store.deleteUser(id: caller.user.id)
+    }
+
+    /// Throws when the store does not answer: a look-up of a random id exercises the connection and the schema
+    /// without touching data.
+    func checkStore() async throws {
+        _ = try await store.user(id: UUID())
+    }
+}

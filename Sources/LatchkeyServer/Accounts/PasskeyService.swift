@@ -1,0 +1,77 @@
+import Foundation
+import LatchkeyAPI
+import LatchkeyStore
+import WebAuthn
+
+/// The signed-in account's passkeys: list, rename and remove, each answered with the signals a client passes to its
+/// passkey provider. (Adding one is a registration ceremony, ``CeremonyService``.)
+///
+/// Removing is the server forgetting the credential. The last way to sign in cannot be removed (409
+/// `passkey.lastCredential`): a passkey goes only while another passkey, a password or a Sign in with Apple link
+/// remains; delete the account instead.
+struct PasskeyService: Sendable {
+    static let maximumLabelLength = 64
+
+    let ceremonies: CeremonyService
+    let names: AuthenticatorNaming
+
+    var store: any LatchkeyStore { ceremonies.store }
+
+    func list(for caller: SignedIn) async throws -> PasskeyList {
+        let credentials = try await store.credentials(ofUser: caller.user.id)
+        var passkeys: [PasskeySummary] = []
+        for credential in credentials {
+            passkeys.append(await names.summary(of: credential))
+        }
+        return PasskeyList(
+            passkeys: passkeys, signals: try await ceremonies.signals(for: caller.user, credentials: credentials))
+    }
+
+    /// Renames one of the caller's passkeys (`name` as given: trimmed here, nil or empty for no label).
+    func rename(_ id: Data, of caller: SignedIn, to name: String?) async throws -> PasskeySummary {
+        let label = try Self.validatedLabel(name)
+        do throws(StoreError) {
+            try await store.renameCredential(id: id, ofUser: caller.user.id, to: label)
+        } catch {
+            if error.code == .notFound { throw Self.notFound }
+            throw error
+        }
+        guard let renamed = try await store.credential(id: id) else { throw Self.notFound }
+        var summary = await names.summary(of: renamed)
+        summary.signals = try await ceremonies.signals(for: caller.user)
+        return summary
+    }
+
+    /// Removes one of the caller's passkeys, keeping the caller's own session even when it was made with it.
+    func remove(_ id: Data, of caller: SignedIn) async throws -> PasskeyRemoval {
+        do throws(StoreError) {
+            try await store.deleteCredential(
+                id: id, ofUser: caller.user.id, keepingAnotherWayIn: true, sparingSession: caller.session.tokenHash)
+        } catch {
+            switch error.code {
+            case .notFound: throw Self.notFound
+            case .conflict: throw Self.lastCredential
+            default: throw error
+            }
+        }
+        return PasskeyRemoval(signals: try await ceremonies.signals(for: caller.user))
+    }
+
+    static let notFound = ServiceError(
+        .passkeyNotFound, "the signed-in account has no such passkey")
+
+    static let lastCredential = ServiceError(
+        .passkeyLastCredential,
+        "this is the account's last passkey and its only way to sign in; delete the account instead (DELETE \(APIPaths.Native.account))"
+    )
+
+    /// A label trimmed, nil when empty; 400 `passkey.invalidName` when too long or with control characters.
+    static func validatedLabel(_ name: String?) throws -> String? {
+        guard let name = name?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty else { return nil }
+        guard PrintableText.isValid(name, maximumLength: maximumLabelLength) else {
+            throw ServiceError(
+                .passkeyInvalidName, "a passkey name must be at most \(maximumLabelLength) printable characters")
+        }
+        return name
+    }
+}
