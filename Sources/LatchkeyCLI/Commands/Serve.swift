@@ -37,7 +37,7 @@ struct Serve: LatchkeyCommand {
         } catch {
             throw .usage("configuration", error.description)
         }
-        var logger = Logger(label: "latchkey.server") { StandardErrorLogHandler(label: $0) }
+        var logger = Logger(label: "latchkey.server") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = level
         for warning in flags.warnings { logger.warning("\(warning)") }
         do {

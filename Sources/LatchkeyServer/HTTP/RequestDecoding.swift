@@ -42,17 +42,6 @@ extension Request {
         return try Self.decode(Value.self, from: buffer)
     }
 
-    /// Decodes the JSON body, or returns nil when there is none: its usual form from its members
-    /// (``MembersDecodable``), anything else by `JSONDecoder`, with the same errors as ``decodeJSON(_:context:)``.
-    func decodeJSONIfPresent<Value: MembersDecodable>(_ type: Value.Type, context: ServerRequestContext) async throws
-        -> Value?
-    {
-        let buffer = try await bodyBytes(context: context)
-        guard buffer.readableBytes > 0 else { return nil }
-        if let members = try? JSONMembers(Array(buffer: buffer)), let value = Value(members: members) { return value }
-        return try Self.decode(Value.self, from: buffer)
-    }
-
     /// Reads a native verify body `{ticket, credential}`. The credential is parsed once, by WebAuthn's one-pass
     /// parser (`parse`), so its failures keep WebAuthn's codes (`malformedCredential`, `invalidBase64`,
     /// `credentialIdMismatch`); a body that is not a JSON object is `request.malformedJSON`, a missing or non-string

@@ -24,16 +24,16 @@ struct SessionCookies: Sendable {
         request.cookieValues(named: sessionName)
     }
 
-    func session(_ token: SessionToken, expiresAt: Date) -> SetCookie {
+    func session(_ token: SessionToken, expiresAt: Date) -> Cookie {
         cookie(sessionName, value: token.text, maxAge: max(0, Int(expiresAt.timeIntervalSinceNow)))
     }
 
-    func ceremony(ticket: String, lifetime: Duration) -> SetCookie {
+    func ceremony(ticket: String, lifetime: Duration) -> Cookie {
         cookie(Self.ceremonyName, value: ticket, maxAge: Int(lifetime.components.seconds))
     }
 
     /// A cookie that makes the browser forget `name`.
-    func expired(_ name: String) -> SetCookie {
+    func expired(_ name: String) -> Cookie {
         cookie(name, value: "", maxAge: 0)
     }
 
@@ -49,29 +49,7 @@ struct SessionCookies: Sendable {
         response.setCookie(expired(sessionName))
     }
 
-    private func cookie(_ name: String, value: String, maxAge: Int) -> SetCookie {
-        SetCookie(name: name, value: value, maxAge: maxAge, secure: secure)
-    }
-
-    /// A `Set-Cookie` field's value with the attributes every cookie of the server has, those of Hummingbird's
-    /// `Cookie(name:value:maxAge:path: "/",secure:httpOnly: true,sameSite: .lax)` (a test holds the two to the same
-    /// attributes), written as one string in a fixed order. `Cookie` keeps its attributes in a hash table (so writes
-    /// them in no fixed order), and its `Response.setCookie` rewrites every `Set-Cookie` field to add one: together
-    /// about 1 % of a sign-in's CPU.
-    struct SetCookie: Sendable, Equatable {
-        let field: String
-
-        /// `name` and `value` must be cookie tokens (RFC 6265): the server's are fixed names, base64url tokens and
-        /// tickets, or empty.
-        init(name: String, value: String, maxAge: Int, secure: Bool) {
-            field = "\(name)=\(value); Max-Age=\(maxAge); Path=/\(secure ? "; Secure" : ""); HttpOnly; SameSite=Lax"
-        }
-    }
-}
-
-extension Response {
-    /// Adds `cookie` as one more `Set-Cookie` field.
-    mutating func setCookie(_ cookie: SessionCookies.SetCookie) {
-        headers.append(HTTPField(name: .setCookie, value: cookie.field))
+    private func cookie(_ name: String, value: String, maxAge: Int) -> Cookie {
+        Cookie(name: name, value: value, maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
     }
 }
