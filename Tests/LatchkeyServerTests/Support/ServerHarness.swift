@@ -45,14 +45,17 @@ let quietLogger: Logger = {
     return logger
 }()
 
-/// Runs `body` against a live server over a fresh database of `backend`, then removes the database.
+/// Runs `body` against a live server over a fresh database of `backend`, then removes the database. `wrapStore` puts a
+/// store around the real one (``FaultInjectingStore``).
 func withServer<T: Sendable>(
     _ backend: Backend, settings: ServerSettings = .test,
     configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
+    wrapStore: @Sendable (any LatchkeyStore) -> any LatchkeyStore = { $0 },
     logger: Logger = quietLogger, _ body: @escaping @Sendable (ServerHarness) async throws -> T
 ) async throws -> T {
     try await TestDatabase.with(backend) { database in
-        try await withServer(on: database, settings: settings, configure: configure, logger: logger, body)
+        try await withServer(
+            on: database, settings: settings, configure: configure, wrapStore: wrapStore, logger: logger, body)
     }
 }
 
@@ -60,12 +63,13 @@ func withServer<T: Sendable>(
 func withServer<T: Sendable>(
     on database: TestDatabase, settings: ServerSettings = .test,
     configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
+    wrapStore: @Sendable (any LatchkeyStore) -> any LatchkeyStore = { $0 },
     logger: Logger = quietLogger, _ body: @escaping @Sendable (ServerHarness) async throws -> T
 ) async throws -> T {
     var configured = try ServerConfiguration(settings)
     configure(&configured)
     let configuration = configured
-    let store = try database.makeStore()
+    let store = wrapStore(try database.makeStore())
     // A server that fails to start fails the test with its reason, instead of leaving the run waiting for its port.
     return try await ServerStartWatch.testLive(
         logger: logger,

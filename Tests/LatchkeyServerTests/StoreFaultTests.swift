@@ -1,0 +1,80 @@
+import Foundation
+import HTTPTypes
+import LatchkeyAPI
+import LatchkeyStore
+import Testing
+import VirtualAuthenticator
+
+@testable import LatchkeyServer
+
+/// The server's answers when its store fails, in-process (``FaultInjectingStore`` around a real SQLite file): each
+/// failure is the answer its code promises, changes nothing, and the next attempt after the store recovers succeeds.
+@Suite("Store failures: 503 and 409 answers, and recovery")
+struct StoreFaultTests {
+    private func withFaultyServer(_ body: @escaping @Sendable (ServerHarness, FaultInjectingStore) async throws -> Void)
+        async throws
+    {
+        try await withServer(.sqlite, wrapStore: { FaultInjectingStore($0) }) { server throws in
+            let faults = try #require(server.store as? FaultInjectingStore)
+            try await body(server, faults)
+        }
+    }
+
+    @Test("a sign-in whose commit finds the store unavailable answers 503, writes nothing, and the next one succeeds")
+    func unavailableCommit() async throws {
+        try await withFaultyServer { server, faults throws in
+            let phone = VirtualAuthenticator()
+            #expect(try await NativeClient(http: server.app()).signUp("alice", with: phone).status == .created)
+            let user = try #require(try await faults.base.user(named: "alice"))
+            let before = try #require(try await faults.base.credentials(ofUser: user.id).first)
+
+            faults.fail(.commitAuthentication, with: StoreError(.unavailable, "injected"))
+            let refused = try await NativeClient(http: server.app()).signIn("alice", with: phone)
+            #expect(refused.status == .serviceUnavailable, "\(refused)")
+            #expect(refused.errorCode == "store.unavailable")
+            #expect(try await faults.base.credentials(ofUser: user.id).first?.signCount == before.signCount)
+
+            faults.heal()
+            let signedIn = try await NativeClient(http: server.app()).signIn("alice", with: phone)
+            #expect(signedIn.status == .ok, "\(signedIn)")
+            #expect(faults.count(.commitAuthentication) == 2)
+        }
+    }
+
+    @Test("a sign-up that finds the database busy answers 503 store.busy with Retry-After and leaves the name free")
+    func busyRegistration() async throws {
+        try await withFaultyServer { server, faults throws in
+            faults.fail(.commitRegistration, with: StoreError(.busy, "injected"), times: 1)
+            let refused = try await NativeClient(http: server.app()).signUp("bob", with: VirtualAuthenticator())
+            #expect(refused.status == .serviceUnavailable, "\(refused)")
+            #expect(refused.errorCode == "store.busy")
+            #expect(refused.headers[.retryAfter] == "1")
+            #expect(try await faults.base.user(named: "bob") == nil)
+            let again = try await NativeClient(http: server.app()).signUp("bob", with: VirtualAuthenticator())
+            #expect(again.status == .created, "\(again)")
+        }
+    }
+
+    @Test("a sign-in that loses the sign count's compare-and-set answers 409, and a new sign-in succeeds")
+    func conflictingCommit() async throws {
+        try await withFaultyServer { server, faults throws in
+            let phone = VirtualAuthenticator()
+            #expect(try await NativeClient(http: server.app()).signUp("carol", with: phone).status == .created)
+            faults.fail(.commitAuthentication, with: StoreError(.conflict, "injected"), times: 1)
+            let refused = try await NativeClient(http: server.app()).signIn("carol", with: phone)
+            #expect(refused.status == .conflict, "\(refused)")
+            #expect(refused.errorCode == "credential.concurrentSignIn")
+            #expect(try await NativeClient(http: server.app()).signIn("carol", with: phone).status == .ok)
+        }
+    }
+
+    @Test("the health check answers 503 while the store does not answer, and 200 again after")
+    func health() async throws {
+        try await withFaultyServer { server, faults throws in
+            faults.fail(.user, with: StoreError(.unavailable, "injected"))
+            #expect(try await server.app().send(.get, APIPaths.Operations.health).status == .serviceUnavailable)
+            faults.heal()
+            #expect(try await server.app().send(.get, APIPaths.Operations.health).status == .ok)
+        }
+    }
+}
