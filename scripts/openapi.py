@@ -30,6 +30,19 @@ def obj(properties, required=(), additional=True, description=None):
 
 STRING = {"type": "string"}
 B64URL = {"type": "string", "description": "base64url, no padding (padding and standard base64 are accepted on input)"}
+# What a request's names and passwords must be, as far as a schema can say it (docs/SERVER.md has the whole rule). The
+# name pattern is the portable part of the PRECIS profile the server applies: it also takes letters, marks and digits of
+# any script; the display name's 64 characters keep it within the server's 256 UTF-8 bytes.
+USERNAME = {"type": "string", "minLength": 1, "maxLength": 256, "pattern": "^[!-~]+( [!-~]+)*$",
+            "description": "an account name (PRECIS UsernameCaseMapped, at most 256 UTF-8 bytes; compared lower-cased)"}
+DISPLAY_NAME = {"type": "string", "maxLength": 64, "pattern": "^[^\\u0000-\\u001f\\u007f]*$",
+                "description": "a name to show (at most 256 UTF-8 bytes; no control or format characters)"}
+PASSKEY_NAME = {"type": ["string", "null"], "maxLength": 64, "pattern": "^[^\\u0000-\\u001f\\u007f]*$",
+                "description": "a label for the passkey, at most 64 printable characters; null or empty clears it"}
+NEW_PASSWORD = {"type": "string", "minLength": 8, "maxLength": 128,
+                "description": "8 to 128 code points as typed (15 at least when it is the account's only way in)"}
+ONLY_PASSWORD = {**NEW_PASSWORD, "minLength": 15,
+                 "description": "15 to 128 code points as typed: the account's only way in; not a common password"}
 DATE = {"type": "string", "format": "date-time"}
 BOOL = {"type": "boolean"}
 ANY_OBJECT = {"type": "object"}
@@ -132,7 +145,7 @@ def schemas():
         "status": {"type": "string", "enum": ["ok", "failed"]}, "errorMessage": STRING, "errorCode": STRING,
     }, ["status", "errorMessage"], description="The conformance profile's ServerResponse (errors: status failed, errorCode)")
     conformance_creation_request = obj({
-        "username": STRING, "displayName": STRING, "authenticatorSelection": ref("AuthenticatorSelection"),
+        "username": USERNAME, "displayName": DISPLAY_NAME, "authenticatorSelection": ref("AuthenticatorSelection"),
         "attestation": STRING, "extensions": ANY_OBJECT,
     }, ["username", "displayName"])
     conformance_creation_response = {
@@ -166,18 +179,20 @@ def schemas():
         "ServerCreationOptionsResponse": conformance_creation_response,
         "ServerRequestOptionsRequest": conformance_request_request,
         "ServerRequestOptionsResponse": conformance_request_response,
-        "RegistrationOptionsRequest": obj({"username": STRING, "displayName": STRING}, ["username"]),
+        "RegistrationOptionsRequest": obj({"username": USERNAME, "displayName": DISPLAY_NAME}, ["username"]),
         "AuthenticationOptionsRequest": obj({"username": {"type": ["string", "null"]}}),
         "RegistrationVerifyRequest": obj({"ticket": STRING, "credential": ref("RegistrationCredential")}, ["ticket", "credential"]),
         "AuthenticationVerifyRequest": obj({"ticket": STRING, "credential": ref("AuthenticationCredential")}, ["ticket", "credential"]),
         "AccountCreationVerifyRequest": obj({
-            "ticket": STRING, "credential": ref("RegistrationCredential"), "username": STRING, "displayName": STRING,
+            "ticket": STRING, "credential": ref("RegistrationCredential"), "username": USERNAME,
+            "displayName": DISPLAY_NAME,
         }, ["ticket", "credential", "username"]),
-        "AddPasskeyOptionsRequest": obj({"name": {"type": ["string", "null"]}, "mediation": {"type": ["string", "null"], "enum": ["conditional", None]}}),
-        "RenamePasskeyRequest": obj({"name": {"type": ["string", "null"]}}, ["name"]),
-        "PasswordRegisterRequest": obj({"username": STRING, "displayName": STRING, "password": STRING}, ["username", "password"]),
+        "AddPasskeyOptionsRequest": obj({"name": PASSKEY_NAME, "mediation": {"type": ["string", "null"], "enum": ["conditional", None]}}),
+        "RenamePasskeyRequest": obj({"name": PASSKEY_NAME}, ["name"]),
+        "PasswordRegisterRequest": obj({"username": USERNAME, "displayName": DISPLAY_NAME, "password": ONLY_PASSWORD},
+                                       ["username", "password"]),
         "PasswordSignInRequest": obj({"username": STRING, "password": STRING}, ["username", "password"]),
-        "SetPasswordRequest": obj({"currentPassword": STRING, "newPassword": STRING}, ["newPassword"]),
+        "SetPasswordRequest": obj({"currentPassword": STRING, "newPassword": NEW_PASSWORD}, ["newPassword"]),
         "AppleNonceResponse": obj({"nonce": STRING, "expiresAt": DATE}, ["nonce", "expiresAt"]),
         "AppleSignInRequest": obj({
             "identityToken": STRING, "authorizationCode": {"type": ["string", "null"]}, "rawNonce": {"type": ["string", "null"]},
@@ -311,7 +326,7 @@ def paths():
     p["/v1/me/passkeys"] = {"get": operation(
         "listPasskeys", "The signed-in user's passkeys",
         with_errors({"200": json_body(ref("PasskeyList"), "the passkeys")}, SESSION_ERRORS), security=SESSION, tags=["account"])}
-    id_parameter = [{"name": "id", "in": "path", "required": True, "schema": B64URL, "description": "the credential ID"}]
+    id_parameter = [{"name": "id", "in": "path", "required": True, "schema": {**B64URL, "minLength": 1, "pattern": "^[A-Za-z0-9_-]+$"}, "description": "the credential ID"}]
     passkey_errors = {**SESSION_ERRORS, "400": ["passkey.invalidName", "invalidBase64"], "404": ["passkey.notFound"], "409": ["passkey.lastCredential"]}
     p["/v1/me/passkeys/{id}"] = {
         "parameters": id_parameter,
