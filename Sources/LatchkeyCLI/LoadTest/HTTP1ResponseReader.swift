@@ -9,7 +9,7 @@ import LatchkeyClient
 /// library's `HTTPResponse` (field names lowercased, repeated fields joined with `, ` except `Set-Cookie`, whose fields
 /// are kept apart). Written by hand because the load generator shares the cores with the server it measures, and
 /// SwiftNIO's general decoder (llhttp, then a head, header list and message per part through the pipeline) was a tenth
-/// of its CPU (docs/PERFORMANCE.md, fifteenth round).
+/// of its CPU (docs/PERFORMANCE.md).
 struct HTTP1ResponseReader {
     /// A response that cannot be read.
     enum Failure: Error, Equatable, CustomStringConvertible {

@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// A load test's user sends one request at a time to one server, so it needs no connection pool. Through
 /// AsyncHTTPClient's pool and request state machines the load generator, which shares the machine with the server under
-/// test, spent about a third more CPU per login (docs/PERFORMANCE.md, ninth round). Here a request is a message down one channel and its
+/// test, spent about a third more CPU per login (docs/PERFORMANCE.md). Here a request is a message down one channel and its
 /// response completes a promise: responses come back in the order the requests went out, so requests that do overlap
 /// are still answered correctly. The channel carries bytes: each request is written as HTTP/1.1 in one buffer, and
 /// responses are read by ``HTTP1ResponseReader`` (fifteenth round). A closed connection is opened again by the next

@@ -12,7 +12,7 @@ import WebAuthn
 /// ``VirtualAuthenticator`` over it, the full verification and a new session. What this leaves out
 /// is the client library's own cost, which on this machine shares the two cores with the server under test: decoding
 /// every member of the options and of the session with `Codable`, encoding the credential with sorted keys, the
-/// cookie jar and the actor hops (about a third of the load generator's CPU, docs/PERFORMANCE.md, fourteenth round).
+/// cookie jar and the actor hops (about a third of the load generator's CPU, docs/PERFORMANCE.md).
 /// `latchkey loadtest --driver client` still drives the client library.
 struct WireSignIn: Sendable {
     let profile: PasskeyProfile

@@ -22,7 +22,7 @@ import WebAuthn
 ///
 /// The spent record's ID is the expiry as 12 lowercase hex digits followed by the nonce's base64url (version 2), so IDs
 /// sort as the tickets expire: a new record lands at the end of the store's index, and the purge deletes from its start,
-/// touching few pages, where random IDs spread both over every page (docs/PERFORMANCE.md, twelfth round). Version 1
+/// touching few pages, where random IDs spread both over every page (docs/PERFORMANCE.md). Version 1
 /// tickets (whose ID is the nonce's base64url alone) are still opened, with their own IDs, until they expire. An
 /// instance that only knows version 1 refuses a version 2 ticket (`ceremony.notFound`: the client begins again), so a
 /// ticket is never spent under two IDs.

@@ -31,7 +31,7 @@ extension Request {
     /// cookie there; every caller here treats the two alike).
     ///
     /// The field is read as UTF-8 bytes. `Cookies` walks it a `Character` at a time, which on the conformance profile,
-    /// whose ceremony ticket travels in a cookie, was 2.9 % of the server's CPU (docs/PERFORMANCE.md, eleventh round).
+    /// whose ceremony ticket travels in a cookie, was 2.9 % of the server's CPU (docs/PERFORMANCE.md).
     private func forEachCookie(named name: String, _ body: (Substring) -> Bool) {
         for field in headers[values: .cookie] {
             let bytes = field.utf8

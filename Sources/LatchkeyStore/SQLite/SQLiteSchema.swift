@@ -253,7 +253,7 @@ enum SQLiteSchema {
         """
 
     /// A sign-in writes a spent ticket and a session, and every index of those tables is one more page in the write-ahead
-    /// log, checksummed, written and later copied back (docs/PERFORMANCE.md, thirteenth round). Two go:
+    /// log, checksummed, written and later copied back (docs/PERFORMANCE.md). Two go:
     ///
     /// - `spent_tickets` is keyed by expiry, then ID, so the purge reads the primary key and no second index is kept.
     ///   A ticket is spent once because its expiry is sealed in it with its ID: the same ticket always comes back with
