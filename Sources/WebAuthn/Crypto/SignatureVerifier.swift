@@ -8,7 +8,9 @@ import X509
 /// Build it once per key (``init(coseKey:)`` for credential keys, ``init(certificateKey:algorithm:)`` for
 /// attestation certificates); `isValidSignature(_:for:)` then does no parsing beyond the signature itself.
 public struct SignatureVerifier: Sendable {
-    enum Key: Sendable {
+    /// Unchecked because Apple's SDKs before Xcode 16.3 declare CryptoKit's public keys (immutable values) without
+    /// `Sendable`; with those SDKs the checked form does not compile, and nothing here shares mutable state.
+    enum Key: @unchecked Sendable {
         case p256(P256.Signing.PublicKey)
         case p384(P384.Signing.PublicKey)
         case p521(P521.Signing.PublicKey)
