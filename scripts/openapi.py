@@ -409,7 +409,9 @@ def paths():
         response = json_body(ref(schema), "the file")
         response["headers"] = cached
         p[path] = {"get": operation(op_id, f"GET {path}", {"200": response}, tags=["well-known"])}
-    p["/healthz"] = {"get": operation("health", "200 when the store answers", with_errors({"200": json_body(ref("Health"), "healthy")}, {}), tags=["operations"])}
+    p["/healthz"] = {"get": operation("health", "Liveness: 200 while the process serves", with_errors({"200": json_body(ref("Health"), "alive")}, {}), tags=["operations"])}
+    p["/readyz"] = {"get": operation("ready", "Readiness: 200 when the database answers too",
+                                     with_errors({"200": json_body(ref("Health"), "ready")}, {"503": ["store.unavailable", "store.busy"]}), tags=["operations"])}
     p["/metrics"] = {"get": operation("metrics", "Prometheus metrics (off without --metrics-token-file)", with_errors({
         "200": {"description": "Prometheus text exposition", "content": {"text/plain": {"schema": STRING}}}},
         {"401": ["metrics.unauthorized"], "404": ["metrics.disabled"]}), security=[{"bearer": []}], tags=["operations"])}

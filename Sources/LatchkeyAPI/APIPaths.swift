@@ -58,7 +58,10 @@ public enum APIPaths {
 
     /// Operations endpoints.
     public enum Operations {
+        /// Liveness: the process answers.
         public static let health = "/healthz"
+        /// Readiness: the process answers and its database does.
+        public static let ready = "/readyz"
         public static let metrics = "/metrics"
     }
 

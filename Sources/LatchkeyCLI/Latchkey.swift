@@ -15,6 +15,7 @@ public struct Latchkey: AsyncParsableCommand {
         Apple.self,
         Passkey.self,
         Serve.self,
+        Migrate.self,
         LoadTest.self,
     ]
 

@@ -68,13 +68,16 @@ struct StoreFaultTests {
         }
     }
 
-    @Test("the health check answers 503 while the store does not answer, and 200 again after")
-    func health() async throws {
+    @Test("readiness answers 503 while the store does not answer, and 200 again after; liveness stays 200")
+    func readiness() async throws {
         try await withFaultyServer { server, faults throws in
             faults.fail(.user, with: StoreError(.unavailable, "injected"))
-            #expect(try await server.app().send(.get, APIPaths.Operations.health).status == .serviceUnavailable)
+            let notReady = try await server.app().send(.get, APIPaths.Operations.ready)
+            #expect(notReady.status == .serviceUnavailable)
+            #expect(notReady.errorCode == "store.unavailable")
+            #expect(try await server.app().send(.get, APIPaths.Operations.health).status == .ok, "still alive")
             faults.heal()
-            #expect(try await server.app().send(.get, APIPaths.Operations.health).status == .ok)
+            #expect(try await server.app().send(.get, APIPaths.Operations.ready).status == .ok)
         }
     }
 }

@@ -69,6 +69,12 @@ public struct TestDatabase: Sendable {
         }
     }
 
+    /// The database as `--database` takes it: the SQLite file's URL, or the PostgreSQL URL with this test's schema.
+    public var url: String {
+        guard let schema = postgres?.schema, let base = Backend.postgresURL else { return "sqlite://" + sqlitePath }
+        return base + (base.contains("?") ? "&" : "?") + "schema=" + schema
+    }
+
     /// A new store on this database (not yet running or migrated: the server does both).
     public func makeStore() throws -> any LatchkeyStore {
         if let postgres {

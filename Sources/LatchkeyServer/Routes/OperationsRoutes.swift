@@ -3,7 +3,8 @@ import Hummingbird
 import LatchkeyAPI
 import NIOCore
 
-/// Operations: `GET /healthz` (200 when the store answers, 503 otherwise) and `GET /metrics` (Prometheus text, only
+/// Operations: `GET /healthz` (liveness: 200 while the process serves), `GET /readyz` (readiness: 200 when the store
+/// answers too, 503 `store.unavailable` or `store.busy` otherwise) and `GET /metrics` (Prometheus text, only
 /// with `Authorization: Bearer <metrics token>`: 401 `metrics.unauthorized` otherwise, 404 `metrics.disabled` when no
 /// token is configured).
 struct OperationsRoutes: Sendable {
@@ -17,6 +18,9 @@ struct OperationsRoutes: Sendable {
 
     func add(to routes: RouterGroup<ServerRequestContext>) {
         routes.get(RouterPath(APIPaths.Operations.health)) { _, _ in
+            try Response.json(Health(status: "ok"))
+        }
+        routes.get(RouterPath(APIPaths.Operations.ready)) { _, _ in
             try await accounts.checkStore()
             return try Response.json(Health(status: "ok"))
         }
