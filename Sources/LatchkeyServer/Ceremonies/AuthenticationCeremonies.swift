@@ -94,7 +94,7 @@ extension CeremonyService {
                 spending: ticket, credentialID: credential.id, newSignCount: newSignCount, backedUp: backedUp,
                 usedAt: now, session: session, previousSignCount: credential.signCount
             )
-        } catch where error.code == .conflict {
+        } catch  where error.code == .conflict {
             throw CeremonyError.concurrentSignIn
         }
     }
