@@ -7,9 +7,9 @@ import Synchronization
 /// on a request).
 ///
 /// At the limit the call is cancelled, which withdraws a pending request for a connection. PostgresNIO does not
-/// cancel a statement already sent, so such a statement (or transaction) runs to its end first: if it succeeds, its
-/// result is returned, late; if it fails, the call reports ``StoreError/Code/unavailable``. Either way a transaction
-/// is never left half done.
+/// cancel a statement already sent; PostgreSQL ends it instead, since every connection runs with `statement_timeout`
+/// set to the same limit (``PostgresStore/Configuration``), and the call reports ``StoreError/Code/unavailable``. A
+/// transaction is never left half done: a statement that ends so rolls its transaction back.
 ///
 /// The limit is a timer on a SwiftNIO event loop (the pool's own event loop group), not `Task.sleep`: a sleep is a
 /// timer on Dispatch's global executor, armed and cancelled on every call, with a task group around it. Sleeps were 7 %

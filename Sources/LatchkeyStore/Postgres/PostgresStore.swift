@@ -49,6 +49,11 @@ public final class PostgresStore: LatchkeyStore {
         // Fail fast (operationTimeout) when the database cannot be reached, then allow the migration its time.
         try await pool { [self] client in try await client.execute("SELECT 1", logger: logger) }
         try await transaction(limit: Self.migrationTimeout) { [self] connection in
+            // The migration's statements get the migration's time, not one store call's (`statement_timeout`).
+            try await connection.execute(
+                PostgresQuery(
+                    unsafeSQL: "SET LOCAL statement_timeout = \(Self.migrationTimeout.components.seconds * 1000)"),
+                logger: logger)
             try await connection.execute("SELECT pg_advisory_xact_lock(\(PostgresSchema.lockKey))", logger: logger)
             if let schema = configuration.schema {
                 // `schema` is a validated plain identifier, so it can be spelled into the statement.

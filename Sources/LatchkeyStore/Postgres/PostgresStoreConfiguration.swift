@@ -142,9 +142,16 @@ extension PostgresStore {
             configuration.options.maximumConnections = maximumConnections
             configuration.options.minimumConnections = minimumConnections ?? maximumConnections
             configuration.options.keepAliveBehavior = keepAliveInterval.map { .init(frequency: $0) }
+            // PostgreSQL itself ends a statement that runs past the operation timeout (a lock another session holds, a
+            // slow plan): PostgresNIO does not cancel a statement it has sent, so without this the call would give up
+            // and the statement would go on holding its connection (and its locks) for as long as it waits.
+            let milliseconds =
+                operationTimeout.components.seconds * 1000
+                + operationTimeout.components.attoseconds / 1_000_000_000_000_000
+            configuration.options.additionalStartupParameters = [("statement_timeout", "\(max(1, milliseconds))")]
             if let schema {
                 // A startup parameter, so every pooled connection resolves the tables in this schema.
-                configuration.options.additionalStartupParameters = [("search_path", schema)]
+                configuration.options.additionalStartupParameters.append(("search_path", schema))
             }
             return configuration
         }
