@@ -83,7 +83,7 @@ for index in $(seq 1 "$instances"); do
 done
 for index in $(seq 1 "$instances"); do
     for _ in $(seq 1 100); do
-        curl -fs "http://localhost:$((18700 + index))/healthz" >/dev/null 2>&1 && break
+        curl -fs "http://localhost:$((18700 + index))/readyz" >/dev/null 2>&1 && break
         sleep 0.1
     done
 done
