@@ -13,7 +13,9 @@ import X509
 /// - Ed25519: the 32-byte private key;
 /// - ML-DSA-65 and ML-DSA-87: the 32-byte FIPS 204 seed.
 struct SigningKey: Sendable {
-    enum Key: Sendable {
+    /// Unchecked because Apple's SDKs before Xcode 16.3 declare CryptoKit's private keys (immutable values) without
+    /// `Sendable`; with those SDKs the checked form does not compile, and nothing here shares mutable state.
+    enum Key: @unchecked Sendable {
         case p256(P256.Signing.PrivateKey)
         case p384(P384.Signing.PrivateKey)
         case p521(P521.Signing.PrivateKey)
