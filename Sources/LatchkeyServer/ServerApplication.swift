@@ -73,6 +73,7 @@ public enum ServerApplication {
         let ceremonies: CeremonyService
         let passwords: PasswordService
         let apple: AppleSignInService?
+        let accounts: AccountService
 
         init(configuration: ServerConfiguration, store: any LatchkeyStore, metrics: ServerMetrics, logger: Logger) {
             let cookies = SessionCookies(secure: configuration.secureCookies)
@@ -82,15 +83,16 @@ public enum ServerApplication {
                 tickets: CeremonyTickets(store: store, lifetime: configuration.ceremonyLifetime),
                 sessions: sessions, metrics: metrics, decoys: DecoyCredentials(store: store)
             )
-            passwords = PasswordService(
-                enabled: configuration.passwordSignIn, parameters: configuration.passwordHashing,
-                concurrency: configuration.passwordHashConcurrency, throttle: configuration.passwordThrottle,
-                ceremonies: ceremonies, sessions: sessions
-            )
             let sessions = sessions
             apple = configuration.apple.map {
                 AppleSignInService(configuration: $0, store: store, sessions: sessions, logger: logger)
             }
+            accounts = AccountService(store: store, apple: apple)
+            passwords = PasswordService(
+                enabled: configuration.passwordSignIn, parameters: configuration.passwordHashing,
+                concurrency: configuration.passwordHashConcurrency, throttle: configuration.passwordThrottle,
+                ceremonies: ceremonies, sessions: sessions, accounts: accounts
+            )
         }
     }
 
@@ -144,7 +146,7 @@ public enum ServerApplication {
         ConformanceRoutes(ceremonies: ceremonies, sessions: sessions).add(to: conformanceRoutes)
         PasskeyRoutes(ceremonies: ceremonies, sessions: sessions).add(to: ceremonyRoutes)
         let names = AuthenticatorNaming(metadata: configuration.metadata?.service)
-        let accounts = AccountService(store: store, apple: apple)
+        let accounts = services.accounts
         PasskeyManagementRoutes(
             passkeys: PasskeyService(ceremonies: ceremonies, names: names), ceremonies: ceremonies, sessions: sessions
         ).add(to: routes, ceremonyRoutes: ceremonyRoutes)

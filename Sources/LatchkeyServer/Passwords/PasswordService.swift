@@ -49,18 +49,21 @@ struct PasswordService: Sendable {
     let throttle: PasswordThrottlePolicy
     let ceremonies: CeremonyService
     let sessions: SessionAuthenticator
+    /// The account's ways in, for the rule on a password that is the only one.
+    let accounts: AccountService
     /// What an unknown account name is verified against (see ``PasswordHasher/dummyHash()``).
     let dummyHash: String
 
     init(
         enabled: Bool, parameters: ScryptParameters, concurrency: Int, throttle: PasswordThrottlePolicy,
-        ceremonies: CeremonyService, sessions: SessionAuthenticator
+        ceremonies: CeremonyService, sessions: SessionAuthenticator, accounts: AccountService
     ) {
         self.enabled = enabled
         self.hasher = PasswordHasher(parameters: parameters, concurrency: concurrency)
         self.throttle = throttle
         self.ceremonies = ceremonies
         self.sessions = sessions
+        self.accounts = accounts
         self.dummyHash = hasher.dummyHash()
     }
 
@@ -233,7 +236,7 @@ struct PasswordService: Sendable {
                 password: PasswordRules.normalized(given), key: key, found: (user, current), now: now,
                 while: stillWanted)
         }
-        let methods = try await AccountService(store: store, apple: nil).signInMethods(of: user.id)
+        let methods = try await accounts.signInMethods(of: user.id)
         try PasswordRules.check(
             typed: body.newPassword, username: user.name, isOnlyWayIn: methods.passkeys == 0 && !methods.apple)
         let password = PasswordRules.normalized(body.newPassword)
