@@ -64,7 +64,7 @@ WEBAUTHN_CODES = [
     "backupStateInvalid", "attestationObjectMalformed", "attestation.unsupportedFormat", "attestation.untrusted",
     "attestation.<format>.<check>", "publicKeyMalformed", "unsupportedAlgorithm", "algorithmNotAllowed", "badSignature",
     "signCountRegression", "certificate.malformed", "certificate.expired", "certificate.notYetValid",
-    "certificate.untrusted", "certificate.requirementsNotMet",
+    "certificate.requirementsNotMet",
 ]
 
 

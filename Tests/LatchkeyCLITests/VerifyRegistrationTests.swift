@@ -73,12 +73,12 @@ struct VerifyRegistrationTests {
         #expect(try result.json()["attestation"]?["trusted"]?.boolValue == true)
     }
 
-    @Test("a trust anchor the chain does not lead to fails with certificate.untrusted")
+    @Test("a trust anchor the chain does not lead to fails with attestation.untrusted")
     func wrongAnchor() async throws {
         let result = await CLIHarness.run(
             try Self.packedArguments(["--trust-anchor", try CLIHarness.fixture("yubico-u2f-root.pem")]))
         #expect(result.status == 1)
-        #expect(result.errorCode == "certificate.untrusted")
+        #expect(result.errorCode == "attestation.untrusted")
     }
 
     @Test("--at before the certificate's validity fails with certificate.notYetValid")

@@ -184,11 +184,11 @@ struct RegistrationCheckTests {
         )
     }
 
-    @Test("packed x5c to a root the RP does not trust, anchors required → certificate.untrusted")
+    @Test("packed x5c to a root the RP does not trust, the format anchored by policy → attestation.untrusted")
     func certificateUntrusted() async throws {
         let ca = try TestCA.root.get()
         let someoneElse = try TestCA.other.get()
-        try await expectRejected(.certificateUntrusted, configuration: .testing(attestation: .packed(ca))) {
+        try await expectRejected(.untrustedAttestation, configuration: .testing(attestation: .packed(ca))) {
             $0.attestationTrust = TestCA.trusting(someoneElse, for: "packed")
         }
     }

@@ -9,7 +9,7 @@ struct VectorTests {
     /// The code each failing vector must fail with (several where either check may fire first).
     static let registrationFailures: [String: [WebAuthnError.Code]] = [
         "go-packed-self-macos-alg-not-allowed": [.algorithmNotAllowed],
-        "py-packed-yubikey-wrong-root": [.certificateUntrusted],
+        "py-packed-yubikey-wrong-root": [.untrustedAttestation],
         "sw-packed-aaguid-ext-mismatch": [.attestation("packed", "aaguidMismatch")],
         "go-none-webauthnio-rawid-mismatch": [.credentialIdMismatch],
         "go-w3c-none-es256-topOrigin-not-allowed-reg": [.crossOriginNotAllowed],

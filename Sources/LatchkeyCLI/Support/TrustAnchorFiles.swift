@@ -33,7 +33,8 @@ enum TrustAnchorFiles {
         return certificates
     }
 
-    /// Required anchors for every format the relying party accepts, or the built-in roots when there are none.
+    /// The anchors for every format the relying party accepts, each format's path required to lead to them, or the
+    /// built-in roots when there are none.
     static func trust(
         anchors: [Certificate], formats: AttestationFormats, requireTrustedAttestation: Bool
     ) -> AttestationTrust {
@@ -41,9 +42,9 @@ enum TrustAnchorFiles {
         if anchors.isEmpty {
             trust = .builtIn
         } else {
-            let required = AttestationTrust.Anchors(anchors, required: true)
             trust = AttestationTrust(
-                anchorsByFormat: Dictionary(uniqueKeysWithValues: formats.identifiers.map { ($0, required) }))
+                anchorsByFormat: Dictionary(uniqueKeysWithValues: formats.identifiers.map { ($0, anchors) }),
+                policy: AttestationPolicy(.any, anchoredFormats: Set(formats.identifiers)))
         }
         if requireTrustedAttestation { trust.policy = .trusted }
         return trust

@@ -30,7 +30,7 @@ public struct AttestationContext: Sendable {
     public let verificationTime: Date
     /// The trust anchors for this format: those configured in ``trust`` plus the attestation roots of
     /// ``metadata``, computed once by ``AttestationTrust`` for this statement and for every `compound` sub-statement.
-    public let anchors: AttestationTrust.Anchors?
+    public let anchors: [Certificate]?
     /// The relying party's whole trust configuration, for formats that verify statements of other formats (`compound`).
     public let trust: AttestationTrust
     /// The authenticator's metadata entry, when ``AttestationTrust/metadata`` has one; its roots are among ``anchors``.
@@ -176,6 +176,15 @@ public enum TrustStatus: Sendable, Hashable {
     public var isTrusted: Bool {
         if case .trusted = self { return true }
         return false
+    }
+
+    /// Why the path is not trusted, for error messages.
+    var untrustedReason: String {
+        switch self {
+        case .notApplicable: "there is no certificate path"
+        case .trusted: "it is trusted"
+        case .untrusted(let reason): reason
+        }
     }
 }
 

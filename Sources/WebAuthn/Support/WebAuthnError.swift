@@ -105,8 +105,6 @@ extension WebAuthnError.Code {
     public static let certificateExpired: Self = "certificate.expired"
     /// A certificate was not yet valid at the verification time.
     public static let certificateNotYetValid: Self = "certificate.notYetValid"
-    /// A chain does not lead to a trusted root.
-    public static let certificateUntrusted: Self = "certificate.untrusted"
     /// A certificate lacks what its attestation format requires.
     public static let certificateRequirements: Self = "certificate.requirementsNotMet"
 

@@ -2,28 +2,12 @@ import Foundation
 import X509
 
 /// Which certificates a relying party trusts for attestation, per statement format, and what a registration must
-/// prove: one ``policy`` (any valid statement, a trusted path, or a certified authenticator). An anchor set can
-/// also be ``Anchors/required`` for its format, which makes that format's certificate path itself fail when it leads
-/// elsewhere (the built-in `apple` and `android-safetynet` roots: every genuine attestation of those formats chains
-/// to them).
+/// prove: one ``policy`` (any valid statement, a trusted path, or a certified authenticator, with the formats whose
+/// path must be trusted under every requirement). A path that leads to none of its format's anchors is reported
+/// ``TrustStatus/untrusted(reason:)``; the policy alone decides whether that fails the registration.
 public struct AttestationTrust: Sendable {
-    /// The anchors for one format.
-    public struct Anchors: Sendable {
-        /// The trusted root certificates.
-        public var certificates: [Certificate]
-        /// When true, a chain that does not lead to one of ``certificates`` fails the registration
-        /// (`certificate.untrusted`). When false the registration succeeds and reports the path untrusted.
-        public var required: Bool
-
-        /// Anchors as given; `required` makes a chain that does not lead to them fail.
-        public init(_ certificates: [Certificate], required: Bool) {
-            self.certificates = certificates
-            self.required = required
-        }
-    }
-
-    /// Trust anchors per attestation format identifier.
-    public var anchorsByFormat: [String: Anchors]
+    /// Trusted root certificates per attestation format identifier.
+    public var anchorsByFormat: [String: [Certificate]]
     /// Authenticator metadata (FIDO MDS3), consulted per registration: the matched statement's attestation roots
     /// are added to the format's anchors, and its status reports are judged by ``policy``.
     public var metadata: (any AuthenticatorMetadataSource)?
@@ -33,7 +17,7 @@ public struct AttestationTrust: Sendable {
 
     /// Trust as given.
     public init(
-        anchorsByFormat: [String: Anchors] = [:], metadata: (any AuthenticatorMetadataSource)? = nil,
+        anchorsByFormat: [String: [Certificate]] = [:], metadata: (any AuthenticatorMetadataSource)? = nil,
         policy: AttestationPolicy = .any
     ) {
         self.anchorsByFormat = anchorsByFormat
@@ -42,30 +26,29 @@ public struct AttestationTrust: Sendable {
     }
 
     /// The anchors for a format, if any.
-    public func anchors(for format: String) -> Anchors? { anchorsByFormat[format] }
+    public func anchors(for format: String) -> [Certificate]? { anchorsByFormat[format] }
 
-    /// No anchors: every certificate path verifies as "untrusted".
-    public static let empty = AttestationTrust()
+    /// No anchors and no format that must be anchored: every certificate path verifies as "untrusted".
+    public static let empty = AttestationTrust(policy: AttestationPolicy(.any, anchoredFormats: []))
 
     /// The public roots that real authenticators chain to. `apple` and `android-safetynet` attestations must
-    /// chain to theirs (every genuine one does); `android-key` and `tpm` are trusted when they chain to Google's
-    /// or Microsoft's roots and reported untrusted otherwise (software keystores, vendor TPM roots).
+    /// chain to theirs (every genuine one does: ``AttestationPolicy/alwaysAnchoredFormats``); `android-key` and
+    /// `tpm` are trusted when they chain to Google's or Microsoft's roots and reported untrusted otherwise
+    /// (software keystores, vendor TPM roots).
     public static let builtIn: AttestationTrust = {
         func load(_ pems: [String]) -> [Certificate] {
             pems.compactMap { try? Certificate(pemEncoded: $0) }
         }
         return AttestationTrust(anchorsByFormat: [
-            "apple": Anchors(load([BuiltInRoots.appleWebAuthnRoot]), required: true),
-            "android-safetynet": Anchors(
-                load([BuiltInRoots.globalSignRootR1, BuiltInRoots.globalSignRootR2]), required: true),
-            "android-key": Anchors(
-                load([
-                    BuiltInRoots.googleHardwareAttestationRoot1, BuiltInRoots.googleHardwareAttestationRoot2,
-                    BuiltInRoots.googleHardwareAttestationRoot3, BuiltInRoots.googleHardwareAttestationRoot4,
-                ]), required: false),
-            "tpm": Anchors(load([BuiltInRoots.microsoftTPMRoot2014]), required: false),
-            "fido-u2f": Anchors(load([BuiltInRoots.yubicoU2FRoot]), required: false),
-            "packed": Anchors(load([BuiltInRoots.yubicoU2FRoot]), required: false),
+            "apple": load([BuiltInRoots.appleWebAuthnRoot]),
+            "android-safetynet": load([BuiltInRoots.globalSignRootR1, BuiltInRoots.globalSignRootR2]),
+            "android-key": load([
+                BuiltInRoots.googleHardwareAttestationRoot1, BuiltInRoots.googleHardwareAttestationRoot2,
+                BuiltInRoots.googleHardwareAttestationRoot3, BuiltInRoots.googleHardwareAttestationRoot4,
+            ]),
+            "tpm": load([BuiltInRoots.microsoftTPMRoot2014]),
+            "fido-u2f": load([BuiltInRoots.yubicoU2FRoot]),
+            "packed": load([BuiltInRoots.yubicoU2FRoot]),
         ])
     }()
 }

@@ -8,9 +8,10 @@ struct CertificatePath {
     let format: String
 
     /// Checks every certificate's validity period at `time`, then, where anchors are configured,
-    /// validates the path to one of them with swift-certificates' RFC 5280 verifier.
+    /// validates the path to one of them with swift-certificates' RFC 5280 verifier. A path that leads to none is
+    /// reported untrusted, not thrown: whether that fails is the ``AttestationPolicy``'s call.
     func evaluate(
-        at time: Date, anchors: AttestationTrust.Anchors?, extraCriticalExtensions: [ASN1ObjectIdentifier]
+        at time: Date, anchors: [Certificate]?, extraCriticalExtensions: [ASN1ObjectIdentifier]
     ) async throws(WebAuthnError) -> TrustStatus {
         for (index, certificate) in chain.enumerated() {
             if time < certificate.notValidBefore {
@@ -25,10 +26,10 @@ struct CertificatePath {
                     "\(format) x5c[\(index)] (\(certificate.subject)) expired at \(certificate.notValidAfter)")
             }
         }
-        guard let anchors, !anchors.certificates.isEmpty, let leaf = chain.first else {
+        guard let anchors, !anchors.isEmpty, let leaf = chain.first else {
             return .untrusted(reason: "no trust anchor is configured for \(format) attestation")
         }
-        var verifier = Verifier(rootCertificates: CertificateStore(anchors.certificates)) {
+        var verifier = Verifier(rootCertificates: CertificateStore(anchors)) {
             RFC5280Policy(fixedExpiryValidationTime: time)
             AttestationExtensionsPolicy(handled: extraCriticalExtensions)
         }
@@ -41,10 +42,6 @@ struct CertificatePath {
             let reason =
                 failures.first.map { "\($0.policyFailureReason)" }
                 ?? "the chain does not lead to a configured \(format) trust anchor"
-            if anchors.required {
-                throw WebAuthnError(
-                    .certificateUntrusted, "x5c chain does not chain to the supplied trust anchor: \(reason)")
-            }
             return .untrusted(reason: reason)
         }
     }

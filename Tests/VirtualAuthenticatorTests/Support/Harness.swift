@@ -134,7 +134,9 @@ enum TestCA {
 
     /// Trust `root` for `format`, requiring a path to it.
     static func trusting(_ authority: AttestationCA, for format: String) -> AttestationTrust {
-        AttestationTrust(anchorsByFormat: [format: .init([authority.rootCertificate], required: true)])
+        AttestationTrust(
+            anchorsByFormat: [format: [authority.rootCertificate]],
+            policy: AttestationPolicy(.any, anchoredFormats: [format]))
     }
 }
 

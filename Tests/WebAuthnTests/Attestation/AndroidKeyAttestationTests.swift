@@ -91,7 +91,7 @@ struct AndroidKeyAttestationTests {
         for policy in [AndroidKeyAuthorizationPolicy.teeEnforced, .teeOrSoftwareEnforced, .statedValues] {
             #expect(await failureCode { try await android.verify(policy: policy) } == nil)
         }
-        let anchors = AttestationTrust.Anchors([try TestCertificates.authority(android.caKey)], required: true)
+        let anchors = [try TestCertificates.authority(android.caKey)]
         #expect(try await android.verify(anchors: anchors).trust.isTrusted)
     }
 
@@ -204,7 +204,7 @@ struct SyntheticAndroidKey {
     }
 
     func verify(
-        policy: AndroidKeyAuthorizationPolicy = .statedValues, anchors: AttestationTrust.Anchors? = nil
+        policy: AndroidKeyAuthorizationPolicy = .statedValues, anchors: [Certificate]? = nil
     ) async throws -> VerifiedAttestation {
         let ext =
             keyDescription

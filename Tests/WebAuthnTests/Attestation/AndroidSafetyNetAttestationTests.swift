@@ -60,8 +60,7 @@ struct AndroidSafetyNetAttestationTests {
         let root = try Certificate(pemEncoded: Fixtures.root(named: "GlobalSign Root CA - R2"))
         let result = try await registration.verify {
             $0.attestationOptions.safetyNetSkipTimestampCheck = true
-            $0.attestationTrust = AttestationTrust(anchorsByFormat: ["android-safetynet": .init([root], required: true)]
-            )
+            $0.attestationTrust = AttestationTrust(anchorsByFormat: ["android-safetynet": [root]])
         }
         #expect(try result.get().attestation.trust.isTrusted)
     }
@@ -94,7 +93,7 @@ struct AndroidSafetyNetAttestationTests {
     func syntheticResponseVerifies() async throws {
         let safetyNet = SyntheticSafetyNet()
         #expect(try await safetyNet.verify().type == .basic)
-        let anchors = AttestationTrust.Anchors([try TestCertificates.authority(safetyNet.caKey)], required: true)
+        let anchors = [try TestCertificates.authority(safetyNet.caKey)]
         #expect(try await safetyNet.verify(anchors: anchors).trust.isTrusted)
     }
 
@@ -172,7 +171,7 @@ struct SyntheticSafetyNet {
         return Array((signingInput + "." + Base64URL.encode(signature)).utf8)
     }
 
-    func verify(anchors: AttestationTrust.Anchors? = nil) async throws -> VerifiedAttestation {
+    func verify(anchors: [Certificate]? = nil) async throws -> VerifiedAttestation {
         let statement = CBORMap([
             (.textString("ver"), .textString("252037029")), (.textString("response"), .byteString(try response())),
         ])

@@ -54,7 +54,7 @@ struct AppleAttestationTests {
     @Test("a made-up statement verifies and chains to its CA")
     func syntheticStatementVerifies() async throws {
         let apple = SyntheticApple()
-        let anchors = AttestationTrust.Anchors([try TestCertificates.authority(apple.caKey)], required: true)
+        let anchors = [try TestCertificates.authority(apple.caKey)]
         let result = try await AppleAttestation().verify(apple.context(anchors: anchors))
         #expect(result.type == .anonCA)
         #expect(result.trust.isTrusted)
@@ -95,7 +95,7 @@ struct SyntheticApple {
         return .map(CBORMap([(.textString("x5c"), .array([.byteString(leaf)]))]))
     }
 
-    func context(anchors: AttestationTrust.Anchors? = nil) throws -> AttestationContext {
+    func context(anchors: [Certificate]? = nil) throws -> AttestationContext {
         try registration.context(format: "apple", statement: statement(), anchors: anchors)
     }
 }

@@ -54,7 +54,7 @@ struct CompoundAttestationTests {
 
         var rp = SyntheticRegistration.relyingParty
         rp.attestationTrust = AttestationTrust(
-            anchorsByFormat: ["apple": .init([try TestCertificates.authority(apple.caKey)], required: true)],
+            anchorsByFormat: ["apple": [try TestCertificates.authority(apple.caKey)]],
             policy: .trusted
         )
         let trusted = try await Self.finish(apple.registration, statement, rp: rp).get()

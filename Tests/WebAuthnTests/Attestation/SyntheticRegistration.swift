@@ -52,7 +52,7 @@ struct SyntheticRegistration {
 
     /// The context a format verifier sees for `statement`, judged now.
     func context(
-        format: String, statement: CBORValue, anchors: AttestationTrust.Anchors? = nil,
+        format: String, statement: CBORValue, anchors: [Certificate]? = nil,
         options: AttestationOptions = AttestationOptions()
     ) throws -> AttestationContext {
         let authenticatorData = try AuthenticatorData(bytes: authData)

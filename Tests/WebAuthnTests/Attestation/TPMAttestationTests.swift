@@ -131,7 +131,7 @@ struct TPMAttestationTests {
         let untrusted = try await TPMAttestation().verify(tpm.context())
         #expect(untrusted.type == .attCA)
         #expect(!untrusted.trust.isTrusted)
-        let anchors = AttestationTrust.Anchors([try TestCertificates.authority(tpm.caKey)], required: true)
+        let anchors = [try TestCertificates.authority(tpm.caKey)]
         let trusted = try await TPMAttestation().verify(tpm.context(anchors: anchors))
         #expect(trusted.trust.isTrusted)
     }
@@ -224,7 +224,7 @@ struct SyntheticTPM {
         )
     }
 
-    func context(anchors: AttestationTrust.Anchors? = nil) throws -> AttestationContext {
+    func context(anchors: [Certificate]? = nil) throws -> AttestationContext {
         let statement = CBORMap([
             (.textString("ver"), .textString("2.0")), (.textString("alg"), .int(COSEAlgorithm.es256.rawValue)),
             (.textString("x5c"), .array([.byteString(try aikCertificate())])),

@@ -87,7 +87,7 @@ struct MetadataPolicyTests {
         #expect(belowLevel.error?.code == .metadataNotCertified)
         let noEntry = try await register(
             AttestationTrust(
-                anchorsByFormat: ["packed": .init([vendor.rootCertificate], required: true)], policy: .certified))
+                anchorsByFormat: ["packed": [vendor.rootCertificate]], policy: .certified))
         #expect(noEntry.error?.code == .metadataNotCertified)
     }
 

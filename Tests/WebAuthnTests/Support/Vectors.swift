@@ -88,7 +88,8 @@ struct Vector: Decodable, Sendable, CustomTestStringConvertible {
         rp.attestationOptions.safetyNetSkipTimestampCheck = verifierOptions?.safetyNetTimestampCheck == "skip"
         let anchors = try (trustAnchors ?? []).map { name in try Certificate(pemEncoded: Fixtures.root(named: name)) }
         if let format, !anchors.isEmpty {
-            rp.attestationTrust = AttestationTrust(anchorsByFormat: [format: .init(anchors, required: true)])
+            rp.attestationTrust = AttestationTrust(
+                anchorsByFormat: [format: anchors], policy: AttestationPolicy(.any, anchoredFormats: [format]))
         } else {
             rp.attestationTrust = .empty
         }

@@ -1,7 +1,10 @@
 import Foundation
 
 /// What a relying party demands of an attestation beyond a valid statement, judged with the authenticator's
-/// metadata (``AttestationTrust/policy``).
+/// metadata (``AttestationTrust/policy``). It is the one place an untrusted attestation fails, always with
+/// `attestation.untrusted`: under ``Requirement/trusted`` and ``Requirement/certified`` for every format, and under
+/// every requirement for the ``anchoredFormats`` (by default `apple` and `android-safetynet`, whose genuine
+/// attestations all chain to the built-in roots).
 ///
 /// Under every policy, an authenticator whose metadata has a status report in effect saying
 /// ``AuthenticatorStatus/compromised`` (revoked, user-verification bypass, key compromise) is refused with
@@ -21,14 +24,22 @@ public struct AttestationPolicy: Sendable, Hashable, CustomStringConvertible {
     public var requirement: Requirement
     /// For `certified`: the statuses that count as certified.
     public var certificationLevels: Set<AuthenticatorStatus>
+    /// The attestation formats whose certificate path must lead to an anchor whatever the ``requirement``
+    /// (a `compound` attestation's sub-statements included).
+    public var anchoredFormats: Set<String>
+
+    /// The formats every genuine attestation of which chains to a built-in root: `apple` and `android-safetynet`.
+    public static let alwaysAnchoredFormats: Set<String> = ["apple", "android-safetynet"]
 
     /// A policy with `requirement`; `certificationLevels` matters for `certified` only.
     public init(
         _ requirement: Requirement,
-        certificationLevels: Set<AuthenticatorStatus> = AuthenticatorStatus.certificationLevels
+        certificationLevels: Set<AuthenticatorStatus> = AuthenticatorStatus.certificationLevels,
+        anchoredFormats: Set<String> = alwaysAnchoredFormats
     ) {
         self.requirement = requirement
         self.certificationLevels = certificationLevels
+        self.anchoredFormats = anchoredFormats
     }
 
     /// Parses `any`, `trusted` or `certified` (the server's `--attestation-policy`).
@@ -56,11 +67,17 @@ public struct AttestationPolicy: Sendable, Hashable, CustomStringConvertible {
             throw WebAuthnError(
                 .metadataAuthenticatorCompromised, "metadata reports \(name) as \(report.status)\(since)")
         }
+        for statement in [attestation] + attestation.components
+        where !statement.trust.isTrusted && anchoredFormats.contains(statement.format) {
+            throw WebAuthnError(
+                .untrustedAttestation,
+                "\(statement.format) attestation must chain to a trust anchor: \(statement.trust.untrustedReason)")
+        }
         guard requirement != .any else { return }
         guard attestation.trust.isTrusted else {
             throw WebAuthnError(
                 .untrustedAttestation,
-                "policy \(requirement.rawValue) requires a trusted attestation; this \(attestation.format) attestation (\(attestation.type.rawValue)) is not trusted"
+                "policy \(requirement.rawValue) requires a trusted attestation; this \(attestation.format) attestation (\(attestation.type.rawValue)) is not trusted: \(attestation.trust.untrustedReason)"
             )
         }
         guard requirement == .certified else { return }

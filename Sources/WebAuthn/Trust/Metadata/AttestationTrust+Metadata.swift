@@ -15,9 +15,9 @@ extension AttestationTrust {
     }
 
     /// The anchors for `format`, with the attestation roots of the authenticator's metadata statement added.
-    func anchors(for format: String, metadata entry: MetadataEntry?) -> Anchors? {
+    func anchors(for format: String, metadata entry: MetadataEntry?) -> [Certificate]? {
         let configured = anchors(for: format)
         guard let roots = entry?.metadataStatement?.rootCertificates, !roots.isEmpty else { return configured }
-        return Anchors((configured?.certificates ?? []) + roots, required: configured?.required ?? false)
+        return (configured ?? []) + roots
     }
 }

@@ -56,14 +56,13 @@ public struct MetadataBLOBVerifier: Sendable {
         do throws(WebAuthnError) {
             status = try await CertificatePath(chain: jws.certificates, format: "metadata BLOB")
                 .evaluate(
-                    at: time, anchors: AttestationTrust.Anchors(trustRoots, required: true), extraCriticalExtensions: []
-                )
+                    at: time, anchors: trustRoots, extraCriticalExtensions: [])
         } catch {
             throw WebAuthnError(.metadataUntrustedChain, "metadata BLOB chain is not trusted: \(error.message)")
         }
         guard case .trusted(let anchor) = status else {
-            throw WebAuthnError(
-                .metadataUntrustedChain, "metadata BLOB chain is not trusted: no trust root is configured")
+            let reason = if case .untrusted(let reason) = status { reason } else { "no trust root is configured" }
+            throw WebAuthnError(.metadataUntrustedChain, "metadata BLOB chain is not trusted: \(reason)")
         }
         try RevocationCheck(revocationLists: revocationLists).verify(jws.certificates, anchor: anchor, at: time)
 
