@@ -86,6 +86,10 @@ public protocol LatchkeyStore: AppleLinkStore, PasswordStore, ServerStateStore, 
     func createSession(_ session: StoredSession) async throws(StoreError)
     /// The session with this token hash if it is still valid at `now`; nil if it is unknown or expired.
     func session(tokenHash: Data, now: Date) async throws(StoreError) -> StoredSession?
+    /// A user's sessions still valid at `now`, newest first (at most ``StoredSession/maximumPerAccount``).
+    func sessions(ofUser userID: UUID, now: Date) async throws(StoreError) -> [StoredSession]
+    /// Records that a session was seen at `time`. Recording an unknown session is not an error.
+    func markSessionSeen(tokenHash: Data, at time: Date) async throws(StoreError)
     /// Deletes a session (logout). Deleting an unknown session is not an error.
     func deleteSession(tokenHash: Data) async throws(StoreError)
     /// Deletes all of a user's sessions (logout everywhere); returns how many.

@@ -34,7 +34,8 @@ enum StoreColumns {
     static let accountByName = account(where: "u.name_key = ?")
     static let accountByCredential = account(where: "u.id = (SELECT user_id FROM credentials WHERE id = ?)")
     static let accountByUserID = account(where: "u.id = ?")
-    static let session = "token_hash, user_id, created_at, expires_at, credential_id"
+    static let session =
+        "token_hash, user_id, created_at, expires_at, credential_id, verified_at, last_seen_at, device, network"
     static let appleLink = """
         subject, user_id, client_id, sealed_refresh_token, email, is_private_email, email_enabled, created_at, \
         email_verified, consent_revoked_at

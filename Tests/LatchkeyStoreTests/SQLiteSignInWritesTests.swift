@@ -107,7 +107,18 @@ struct SQLiteSignInWritesTests {
             try await pool.write { db in
                 try SQLiteStore.insert(user, into: db)
                 try SQLiteInspection.insertCredential(id: passkey, of: user.id, into: db)
-                for session in [withPasskey, without] { try SQLiteStore.insert(session, into: db) }
+                // v7's columns (the insert of today names v9's too).
+                for session in [withPasskey, without] {
+                    try db.execute(
+                        sql: """
+                            INSERT INTO sessions (token_hash, user_id, created_at, expires_at, credential_id)
+                            VALUES (?, ?, ?, ?, ?)
+                            """,
+                        arguments: [
+                            session.tokenHash, session.userID, session.createdAt, session.expiresAt,
+                            session.credentialID,
+                        ])
+                }
                 for ticket in [live, SpentTicket(id: "old", expiresAt: Make.now.addingTimeInterval(-1))] {
                     try db.execute(
                         sql: "INSERT INTO spent_tickets (id, expires_at) VALUES (?, ?)",

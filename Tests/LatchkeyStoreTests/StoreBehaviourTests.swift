@@ -271,6 +271,78 @@ struct StoreBehaviourTests {
         }
     }
 
+    @Test(
+        "sessions keep their device, network and verification, list newest first, and record when seen",
+        arguments: Backend.available)
+    func sessionsAsDevices(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let alice = try await store.createUser(named: "alice")
+            let bob = try await store.createUser(named: "bob")
+            var phone = Make.session(of: alice.id)
+            phone.device = "Safari on iPhone"
+            phone.network = "203.0.113.0/24"
+            phone.verifiedAt = Make.now
+            var laptop = Make.session(of: alice.id)
+            laptop.createdAt = Make.now.addingTimeInterval(60)
+            let expired = Make.session(of: alice.id, expiresAt: Make.now.addingTimeInterval(1))
+            for item in [phone, laptop, expired, Make.session(of: bob.id)] { try await store.createSession(item) }
+
+            let listed = try await store.sessions(ofUser: alice.id, now: Make.now.addingTimeInterval(2))
+            #expect(listed == [laptop, phone], "live ones only, newest first, each as stored")
+
+            try await store.markSessionSeen(tokenHash: phone.tokenHash, at: Make.now.addingTimeInterval(120))
+            try await store.markSessionSeen(tokenHash: Make.bytes(32), at: Make.now)  // unknown: no error
+            let seen = try await store.session(tokenHash: phone.tokenHash, now: Make.now)
+            #expect(seen?.lastSeenAt == Make.now.addingTimeInterval(120))
+            #expect(seen?.device == "Safari on iPhone" && seen?.verifiedAt == Make.now)
+
+            var long = Make.session(of: alice.id)
+            long.device = String(repeating: "x", count: StoredSession.maximumDeviceLength + 1)
+            await expectStoreError(.invalidRecord) { try await store.createSession(long) }
+        }
+    }
+
+    @Test("an account keeps at most its newest sessions; making one more ends the oldest", arguments: Backend.available)
+    func sessionsAreCappedPerAccount(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let alice = try await store.createUser(named: "alice")
+            let bob = try await store.createUser(named: "bob")
+            let bobs = Make.session(of: bob.id)
+            try await store.createSession(bobs)
+            var made: [StoredSession] = []
+            for index in 0..<(StoredSession.maximumPerAccount + 2) {
+                var session = Make.session(of: alice.id)
+                session.createdAt = Make.now.addingTimeInterval(Double(index))
+                try await store.createSession(session)
+                made.append(session)
+            }
+            let listed = try await store.sessions(ofUser: alice.id, now: Make.now)
+            #expect(listed.count == StoredSession.maximumPerAccount)
+            #expect(Set(listed) == Set(made.dropFirst(2)), "the two oldest ended")
+            #expect(try await store.session(tokenHash: bobs.tokenHash, now: Make.now) == bobs, "another account's stay")
+        }
+    }
+
+    @Test("a sign-in's session is stored with its verification, device and network", arguments: Backend.available)
+    func signInSessionKeepsItsFields(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let alice = try await store.createUser(named: "alice")
+            let credential = Make.credential(of: alice.id)
+            try await store.commitRegistration(credential, creating: nil, session: nil)
+            var session = Make.session(of: alice.id)
+            session.credentialID = credential.id
+            session.verifiedAt = Make.now
+            session.device = "Latchkey app"
+            session.network = "2001:db8:1::/48"
+            let ticket = SpentTicket(id: UUID().uuidString, expiresAt: Make.now.addingTimeInterval(60))
+            #expect(
+                try await store.commitAuthentication(
+                    spending: ticket, credentialID: credential.id, newSignCount: 1, backedUp: false, usedAt: Make.now,
+                    session: session, previousSignCount: 0))
+            #expect(try await store.session(tokenHash: session.tokenHash, now: Make.now) == session)
+        }
+    }
+
     // MARK: Users, cascading
 
     @Test(arguments: Backend.available)

@@ -26,6 +26,8 @@ public final class FaultInjectingStore: LatchkeyStore {
         case deleteCredential
         case deletePassword
         case deleteSession
+        case markSessionSeen
+        case sessions
         case deleteSessions
         case deleteUser
         case endAppleLink
@@ -181,6 +183,16 @@ public final class FaultInjectingStore: LatchkeyStore {
     public func session(tokenHash: Data, now: Date) async throws(StoreError) -> StoredSession? {
         try await fault(.session)
         return try await base.session(tokenHash: tokenHash, now: now)
+    }
+
+    public func sessions(ofUser userID: UUID, now: Date) async throws(StoreError) -> [StoredSession] {
+        try await fault(.sessions)
+        return try await base.sessions(ofUser: userID, now: now)
+    }
+
+    public func markSessionSeen(tokenHash: Data, at time: Date) async throws(StoreError) {
+        try await fault(.markSessionSeen)
+        try await base.markSessionSeen(tokenHash: tokenHash, at: time)
     }
 
     public func deleteSession(tokenHash: Data) async throws(StoreError) {

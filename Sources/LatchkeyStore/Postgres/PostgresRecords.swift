@@ -125,10 +125,12 @@ extension SpentTicket {
 
 extension StoredSession {
     init(postgresRow row: PostgresRow) throws {
-        let (tokenHash, userID, createdAt, expiresAt, credentialID) = try row.decode(
-            (Data, UUID, Date, Date, Data?).self)
+        let (tokenHash, userID, createdAt, expiresAt, credentialID, verifiedAt, lastSeenAt, device, network) =
+            try row.decode((Data, UUID, Date, Date, Data?, Date?, Date?, String?, String?).self)
         self.init(
-            tokenHash: tokenHash, userID: userID, createdAt: createdAt, expiresAt: expiresAt, credentialID: credentialID
+            tokenHash: tokenHash, userID: userID, createdAt: createdAt, expiresAt: expiresAt,
+            credentialID: credentialID,
+            verifiedAt: verifiedAt, lastSeenAt: lastSeenAt, device: device, network: network
         )
     }
 
@@ -136,7 +138,10 @@ extension StoredSession {
         get throws {
             try """
             INSERT INTO sessions (\(unescaped: StoreColumns.session))
-            VALUES (\(tokenHash), \(userID), \(createdAt), \(expiresAt), \(credentialID))
+            VALUES (
+                \(tokenHash), \(userID), \(createdAt), \(expiresAt), \(credentialID), \(verifiedAt), \(lastSeenAt),
+                \(device), \(network)
+            )
             """
         }
     }

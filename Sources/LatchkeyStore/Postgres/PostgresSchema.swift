@@ -240,5 +240,74 @@ enum PostgresSchema {
                 $function$
                 """
             ]),
+        // Sessions as devices (issue 38): the user's last verification, last seen, device label and coarse network; a
+        // trigger that ends an account's oldest sessions beyond StoredSession.maximumPerAccount; the sign-in function with
+        // the new columns; request_counts, unused since the per-name options limit went.
+        Migration(
+            version: 8, name: "sessions as devices",
+            statements: [
+                "ALTER TABLE sessions ADD COLUMN verified_at timestamptz",
+                "ALTER TABLE sessions ADD COLUMN last_seen_at timestamptz",
+                "ALTER TABLE sessions ADD COLUMN device text",
+                "ALTER TABLE sessions ADD COLUMN network text",
+                """
+                CREATE FUNCTION latchkey_cap_sessions() RETURNS trigger LANGUAGE plpgsql AS $function$
+                BEGIN
+                    IF (SELECT count(*) FROM sessions WHERE user_id = NEW.user_id) > \(StoredSession.maximumPerAccount) THEN
+                        DELETE FROM sessions WHERE token_hash IN (
+                            SELECT token_hash FROM sessions WHERE user_id = NEW.user_id
+                            ORDER BY created_at DESC, token_hash DESC OFFSET \(StoredSession.maximumPerAccount));
+                    END IF;
+                    RETURN NULL;
+                END
+                $function$
+                """,
+                """
+                CREATE TRIGGER sessions_cap AFTER INSERT ON sessions
+                    FOR EACH ROW EXECUTE FUNCTION latchkey_cap_sessions()
+                """,
+                """
+                DROP FUNCTION latchkey_commit_authentication(
+                    text, timestamptz, bytea, bigint, boolean, timestamptz, bigint, bytea, uuid, timestamptz, timestamptz, bytea)
+                """,
+                """
+                CREATE FUNCTION latchkey_commit_authentication(
+                    ticket_id text, ticket_expires_at timestamptz,
+                    credential bytea, new_sign_count bigint, now_backed_up boolean, used_at timestamptz, previous_sign_count bigint,
+                    session_token_hash bytea, session_user_id uuid, session_created_at timestamptz, session_expires_at timestamptz,
+                    session_credential_id bytea, session_verified_at timestamptz, session_device text, session_network text
+                ) RETURNS boolean LANGUAGE plpgsql AS $function$
+                DECLARE
+                    owner uuid;
+                BEGIN
+                    INSERT INTO spent_tickets (id, expires_at) VALUES (ticket_id, ticket_expires_at) ON CONFLICT (id) DO NOTHING;
+                    IF NOT FOUND THEN
+                        RETURN false;
+                    END IF;
+                    UPDATE credentials SET sign_count = new_sign_count, backed_up = now_backed_up, last_used_at = used_at
+                        WHERE id = credential AND sign_count = previous_sign_count
+                        RETURNING user_id INTO owner;
+                    IF NOT FOUND THEN
+                        IF EXISTS (SELECT 1 FROM credentials WHERE id = credential) THEN
+                            RAISE EXCEPTION 'the sign count moved' USING ERRCODE = 'LK409';
+                        END IF;
+                        RAISE EXCEPTION 'the credential does not exist' USING ERRCODE = 'LK404';
+                    END IF;
+                    IF session_token_hash IS NOT NULL THEN
+                        IF session_user_id IS DISTINCT FROM owner THEN
+                            RAISE EXCEPTION 'the session is for another user' USING ERRCODE = 'LK422';
+                        END IF;
+                        INSERT INTO sessions (
+                            token_hash, user_id, created_at, expires_at, credential_id, verified_at, device, network)
+                        VALUES (
+                            session_token_hash, session_user_id, session_created_at, session_expires_at,
+                            session_credential_id, session_verified_at, session_device, session_network);
+                    END IF;
+                    RETURN true;
+                END
+                $function$
+                """,
+                "DROP TABLE request_counts",
+            ]),
     ]
 }

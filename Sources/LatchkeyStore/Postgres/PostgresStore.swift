@@ -247,6 +247,24 @@ public final class PostgresStore: LatchkeyStore {
         }
     }
 
+    public func sessions(ofUser userID: UUID, now: Date) async throws(StoreError) -> [StoredSession] {
+        try await pool { [self] client in
+            try await client.all(
+                """
+                SELECT \(unescaped: StoreColumns.session) FROM sessions WHERE user_id = \(userID) AND expires_at > \(now)
+                ORDER BY created_at DESC, token_hash DESC
+                """,
+                logger: logger, StoredSession.init(postgresRow:))
+        }
+    }
+
+    public func markSessionSeen(tokenHash: Data, at time: Date) async throws(StoreError) {
+        try await pool { [self] client in
+            try await client.execute(
+                "UPDATE sessions SET last_seen_at = \(time) WHERE token_hash = \(tokenHash)", logger: logger)
+        }
+    }
+
     public func deleteSession(tokenHash: Data) async throws(StoreError) {
         try await pool { [self] client in
             try await client.execute("DELETE FROM sessions WHERE token_hash = \(tokenHash)", logger: logger)
@@ -316,7 +334,8 @@ public final class PostgresStore: LatchkeyStore {
                         \(credentialID)::bytea, \(Int64(newSignCount))::bigint, \(backedUp)::boolean, \(usedAt)::timestamptz,
                         \(Int64(previousSignCount))::bigint,
                         \(session?.tokenHash)::bytea, \(session?.userID)::uuid, \(session?.createdAt)::timestamptz,
-                        \(session?.expiresAt)::timestamptz, \(session?.credentialID)::bytea
+                        \(session?.expiresAt)::timestamptz, \(session?.credentialID)::bytea,
+                        \(session?.verifiedAt)::timestamptz, \(session?.device)::text, \(session?.network)::text
                     )
                     """,
                     logger: logger

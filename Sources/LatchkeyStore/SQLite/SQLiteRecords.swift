@@ -73,13 +73,17 @@ extension StoredSession {
             userID: try row.decode(forColumn: "user_id"),
             createdAt: try row.decode(forColumn: "created_at"),
             expiresAt: try row.decode(forColumn: "expires_at"),
-            credentialID: try row.decode(forColumn: "credential_id")
+            credentialID: try row.decode(forColumn: "credential_id"),
+            verifiedAt: try row.decode(forColumn: "verified_at"),
+            lastSeenAt: try row.decode(forColumn: "last_seen_at"),
+            device: try row.decode(forColumn: "device"),
+            network: try row.decode(forColumn: "network")
         )
     }
 
     /// For `INSERT INTO sessions (\(StoreColumns.session))`.
     var sqliteArguments: StatementArguments {
-        [tokenHash, userID, createdAt, expiresAt, credentialID]
+        [tokenHash, userID, createdAt, expiresAt, credentialID, verifiedAt, lastSeenAt, device, network]
     }
 }
 

@@ -37,6 +37,9 @@ enum SQLiteSchema {
         migrator.registerMigration("v8: fewer index writes per sign-in") { db in
             try db.execute(sql: v8FewerIndexWrites)
         }
+        migrator.registerMigration("v9: sessions as devices") { db in
+            try db.execute(sql: v9SessionsAsDevices)
+        }
         return migrator
     }
 
@@ -296,5 +299,24 @@ enum SQLiteSchema {
         BEGIN
             SELECT RAISE(ABORT, 'the session''s passkey is not one of its user''s');
         END;
+        """
+
+    /// Sessions the account can see and judge (issue 38): when the user last proved who they are (re-authentication
+    /// before sensitive changes), when the session was last seen, a device label and a coarse network. A trigger ends
+    /// an account's oldest sessions beyond ``StoredSession/maximumPerAccount`` whenever one is made, however it is made.
+    /// `request_counts` goes: nothing has used it since the per-name options limit was removed.
+    private static let v9SessionsAsDevices = """
+        ALTER TABLE sessions ADD COLUMN verified_at TEXT;
+        ALTER TABLE sessions ADD COLUMN last_seen_at TEXT;
+        ALTER TABLE sessions ADD COLUMN device TEXT;
+        ALTER TABLE sessions ADD COLUMN network TEXT;
+        CREATE TRIGGER sessions_cap AFTER INSERT ON sessions
+        WHEN (SELECT count(*) FROM sessions WHERE user_id = NEW.user_id) > \(StoredSession.maximumPerAccount)
+        BEGIN
+            DELETE FROM sessions WHERE token_hash IN (
+                SELECT token_hash FROM sessions WHERE user_id = NEW.user_id
+                ORDER BY created_at DESC, token_hash DESC LIMIT -1 OFFSET \(StoredSession.maximumPerAccount));
+        END;
+        DROP TABLE request_counts;
         """
 }

@@ -238,6 +238,26 @@ public final class SQLiteStore: LatchkeyStore {
         }
     }
 
+    public func sessions(ofUser userID: UUID, now: Date) async throws(StoreError) -> [StoredSession] {
+        try await read { db in
+            try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT \(StoreColumns.session) FROM sessions WHERE user_id = ? AND expires_at > ?
+                        ORDER BY created_at DESC, token_hash DESC
+                        """),
+                arguments: [userID, now]
+            ).map(StoredSession.init(sqliteRow:))
+        }
+    }
+
+    public func markSessionSeen(tokenHash: Data, at time: Date) async throws(StoreError) {
+        try await write { db in
+            try db.cachedStatement(sql: "UPDATE sessions SET last_seen_at = ? WHERE token_hash = ?")
+                .execute(arguments: [time, tokenHash])
+        }
+    }
+
     public func deleteSession(tokenHash: Data) async throws(StoreError) {
         try await write { db in
             try db.cachedStatement(sql: "DELETE FROM sessions WHERE token_hash = ?").execute(arguments: [tokenHash])
@@ -336,8 +356,10 @@ public final class SQLiteStore: LatchkeyStore {
     }
 
     static func insert(_ session: StoredSession, into db: Database) throws {
-        try db.cachedStatement(sql: "INSERT INTO sessions (\(StoreColumns.session)) VALUES (?, ?, ?, ?, ?)")
-            .execute(arguments: session.sqliteArguments)
+        try db.cachedStatement(
+            sql: "INSERT INTO sessions (\(StoreColumns.session)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        )
+        .execute(arguments: session.sqliteArguments)
     }
 
     /// Runs a change that must touch a row; throws ``StoreError/Code/notFound`` with `message` when it touched none.
