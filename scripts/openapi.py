@@ -139,6 +139,7 @@ def schemas():
             "message": {"type": "string", "description": "A human sentence; never a secret."},
             "credentialId": {**B64URL, "description": "credential.notFound: the unknown credential, for signalUnknownCredential"},
             "rpId": {"type": "string", "description": "credential.notFound: the RP ID for signalUnknownCredential"},
+            "reauthentication": ref("ReauthenticationOptions"),
         }, ["code", "message"]),
     }, ["error"], description="The error body of every route outside the conformance profile")
     server_response = obj({
@@ -170,6 +171,16 @@ def schemas():
         "RegistrationCredential": registration_credential, "AuthenticationCredential": authentication_credential,
         "CredentialSignals": signals, "SignInMethods": sign_in_methods, "UserProfile": profile,
         "SignedOutEverywhereResponse": obj({"remainingSignInMethods": ref("SignInMethods")}, ["remainingSignInMethods"]),
+        "ReauthenticationOptions": obj({
+            "passkey": ref("TicketedRequestOptions"), "password": BOOL, "apple": BOOL,
+        }, ["password", "apple"], description="reauth.required: how the user can prove who they are again"),
+        "ReauthenticatePasswordRequest": obj({"password": STRING}, ["password"]),
+        "SessionSummary": obj({
+            "id": {**B64URL, "description": "DELETE /v1/sessions/{id} ends the session"}, "createdAt": DATE,
+            "lastSeenAt": {"type": ["string", "null"], "format": "date-time"}, "expiresAt": DATE,
+            "device": {"type": ["string", "null"]}, "network": {"type": ["string", "null"]}, "current": BOOL,
+        }, ["id", "createdAt", "expiresAt", "current"]),
+        "SessionList": obj({"sessions": {"type": "array", "items": ref("SessionSummary")}}, ["sessions"]),
         "TicketedCreationOptions": ticketed_creation, "TicketedRequestOptions": ticketed_request,
         "SessionResponse": session, "PasskeySummary": passkey,
         "PasskeyList": obj({"passkeys": {"type": "array", "items": ref("PasskeySummary")}, "signals": ref("CredentialSignals")}, ["passkeys"]),
@@ -255,6 +266,7 @@ CEREMONY = ["ceremony.notFound", "ceremony.expired"]
 ORIGIN = ["request.originNotAllowed"]
 RATE = {"429": ["request.rateLimited"]}
 SESSION_ERRORS = {"400": ["session.ambiguous"], "401": ["session.required", "session.invalid"], "403": ORIGIN}
+REAUTH_ERRORS = {**SESSION_ERRORS, "401": SESSION_ERRORS["401"] + ["reauth.required"]}
 
 
 def with_errors(success, codes, conformance=False):
@@ -327,7 +339,7 @@ def paths():
         "listPasskeys", "The signed-in user's passkeys",
         with_errors({"200": json_body(ref("PasskeyList"), "the passkeys")}, SESSION_ERRORS), security=SESSION, tags=["account"])}
     id_parameter = [{"name": "id", "in": "path", "required": True, "schema": {**B64URL, "minLength": 1, "pattern": "^[A-Za-z0-9_-]+$"}, "description": "the credential ID"}]
-    passkey_errors = {**SESSION_ERRORS, "400": ["passkey.invalidName", "invalidBase64"], "404": ["passkey.notFound"], "409": ["passkey.lastCredential"]}
+    passkey_errors = {**REAUTH_ERRORS, "400": ["passkey.invalidName", "invalidBase64"], "404": ["passkey.notFound"], "409": ["passkey.lastCredential"]}
     p["/v1/me/passkeys/{id}"] = {
         "parameters": id_parameter,
         "patch": operation("renamePasskey", "Rename a passkey", with_errors({"200": json_body(ref("PasskeySummary"), "the renamed passkey")}, passkey_errors),
@@ -335,7 +347,7 @@ def paths():
         "delete": operation("removePasskey", "Remove a passkey (not the account's last way in)",
                             with_errors({"200": json_body(ref("PasskeyRemoval"), "removed")}, passkey_errors), security=SESSION, tags=["account"]),
     }
-    add_errors = {**SESSION_ERRORS, **ceremony_errors, "400": ceremony_errors["400"] + ["passkey.invalidName", "passkey.invalidMediation"],
+    add_errors = {**REAUTH_ERRORS, **ceremony_errors, "401": REAUTH_ERRORS["401"], "400": ceremony_errors["400"] + ["passkey.invalidName", "passkey.invalidMediation"],
                   "403": ORIGIN + ["session.wrongUser"]}
     p["/v1/me/passkeys/registration/options"] = {"post": operation(
         "addPasskeyOptions", "Add a passkey to the signed-in account: options",
@@ -347,18 +359,37 @@ def paths():
         body=ref("RegistrationVerifyRequest"), security=SESSION, tags=["account"])}
     signed_out = {"204": {"description": "signed out; the session cookie is cleared"}}
     p["/v1/session/logout"] = {"post": operation("logout", "End this session", with_errors(signed_out, SESSION_ERRORS), security=SESSION, tags=["account"])}
-    p["/v1/sessions"] = {"delete": operation(
-        "signOutEverywhere", "End every session of the signed-in account, this one included",
-        with_errors({"200": json_body(ref("SignedOutEverywhereResponse"),
-                                      "signed out; the session cookie is cleared; the ways in that remain")},
-                    SESSION_ERRORS), security=SESSION, tags=["account"])}
+    p["/v1/sessions"] = {
+        "get": operation(
+            "listSessions", "The signed-in account's live sessions (its devices), newest first",
+            with_errors({"200": json_body(ref("SessionList"), "the sessions")}, SESSION_ERRORS), security=SESSION, tags=["account"]),
+        "delete": operation(
+            "signOutEverywhere", "End every session of the signed-in account, this one included (re-authenticated)",
+            with_errors({"200": json_body(ref("SignedOutEverywhereResponse"),
+                                          "signed out; the session cookie is cleared; the ways in that remain")},
+                        REAUTH_ERRORS), security=SESSION, tags=["account"]),
+    }
+    p["/v1/sessions/{id}"] = {
+        "parameters": [{"name": "id", "in": "path", "required": True,
+                        "schema": {**B64URL, "minLength": 16, "maxLength": 16, "pattern": "^[A-Za-z0-9_-]+$"},
+                        "description": "the session's id from GET /v1/sessions"}],
+        "delete": operation("endSession", "End one of the account's sessions",
+                            with_errors({"204": {"description": "ended (the cookie is cleared when it was this session)"}},
+                                        {**SESSION_ERRORS, "404": ["session.notFound"]}), security=SESSION, tags=["account"]),
+    }
+    reauthenticated = {"200": json_body(ref("SessionResponse"), "a new verified session (sets the session cookie); the old one ended")}
+    p["/v1/session/reauthenticate"] = {"post": operation(
+        "reauthenticate", "Re-authenticate with a passkey, over the options of a reauth.required answer",
+        with_errors(reauthenticated, {**SESSION_ERRORS, **ceremony_errors, "401": SESSION_ERRORS["401"],
+                                      "403": ORIGIN + ["session.wrongUser"]}),
+        body=ref("AuthenticationVerifyRequest"), security=SESSION, tags=["account"])}
     p["/v1/account"] = {"delete": operation(
-        "deleteAccount", "Delete the signed-in account (revoking its Apple authorizations first)",
-        with_errors(signed_out, {**SESSION_ERRORS, "502": ["apple.revokeFailed"]}), security=SESSION, tags=["account"])}
+        "deleteAccount", "Delete the signed-in account (re-authenticated; revoking its Apple authorizations first)",
+        with_errors(signed_out, {**REAUTH_ERRORS, "502": ["apple.revokeFailed"]}), security=SESSION, tags=["account"])}
 
     password_errors = {
         "400": ["user.invalidName", "user.invalidDisplayName", "password.tooShort", "password.tooLong", "password.tooCommon", "password.currentRequired"],
-        "401": ["password.invalid", "session.required", "session.invalid"], "403": ORIGIN, "404": ["password.disabled", "password.notSet"],
+        "401": ["password.invalid", "session.required", "session.invalid", "reauth.required"], "403": ORIGIN, "404": ["password.disabled", "password.notSet"],
         "409": ["user.nameTaken", "user.nameConfusable", "password.lastWayIn"], "429": ["request.rateLimited", "password.throttled"],
     }
     p["/v1/password/register"] = {"post": operation(
@@ -368,6 +399,9 @@ def paths():
         "passwordSignIn", "Password sign-in", with_errors({"200": json_body(ref("SessionResponse"), "signed in")}, password_errors),
         body=ref("PasswordSignInRequest"), tags=["passwords"])}
     no_content = {"204": {"description": "done"}}
+    p["/v1/session/reauthenticate/password"] = {"post": operation(
+        "reauthenticatePassword", "Re-authenticate with the account's password",
+        with_errors(reauthenticated, password_errors), body=ref("ReauthenticatePasswordRequest"), security=SESSION, tags=["passwords"])}
     p["/v1/password"] = {
         "put": operation("setPassword", "Set or change the signed-in account's password", with_errors(no_content, password_errors),
                          body=ref("SetPasswordRequest"), security=SESSION, tags=["passwords"]),

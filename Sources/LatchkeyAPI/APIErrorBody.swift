@@ -11,18 +11,28 @@ public struct APIErrorBody: Codable, Hashable, Sendable {
         public var credentialId: String?
         /// `credential.notFound`: the relying party ID that goes with ``credentialId``.
         public var rpId: String?
+        /// `reauth.required`: how the user can prove who they are again.
+        public var reauthentication: ReauthenticationOptions?
 
-        public init(code: String, message: String, credentialId: String? = nil, rpId: String? = nil) {
+        public init(
+            code: String, message: String, credentialId: String? = nil, rpId: String? = nil,
+            reauthentication: ReauthenticationOptions? = nil
+        ) {
             self.code = code
             self.message = message
             self.credentialId = credentialId
             self.rpId = rpId
+            self.reauthentication = reauthentication
         }
     }
 
     public var error: Detail
 
-    public init(code: String, message: String, credentialId: String? = nil, rpId: String? = nil) {
-        self.error = Detail(code: code, message: message, credentialId: credentialId, rpId: rpId)
+    public init(
+        code: String, message: String, credentialId: String? = nil, rpId: String? = nil,
+        reauthentication: ReauthenticationOptions? = nil
+    ) {
+        self.error = Detail(
+            code: code, message: message, credentialId: credentialId, rpId: rpId, reauthentication: reauthentication)
     }
 }

@@ -36,8 +36,16 @@ public enum APIPaths {
         public static let addPasskeyVerify = "/v1/me/passkeys/registration/verify"
         /// Ends the current session.
         public static let logout = "/v1/session/logout"
-        /// `DELETE` ends every session of the signed-in account, the current one included (sign out everywhere).
+        /// `GET` lists the signed-in account's live sessions (``SessionList``); `DELETE` ends every one, the current one
+        /// included (sign out everywhere).
         public static let sessions = "/v1/sessions"
+        /// One session of the signed-in account (`{id}` from ``SessionSummary/id``): `DELETE` ends it.
+        public static func session(id: String) -> String { "/v1/sessions/\(id)" }
+        /// Re-authentication with a passkey: `POST` ``AuthenticationVerifyRequest`` over the options of a
+        /// `reauth.required` answer; answers a ``SessionResponse`` (a new session, the old one ended).
+        public static let reauthenticate = "/v1/session/reauthenticate"
+        /// Re-authentication with the password: `POST` ``ReauthenticatePasswordRequest``; answers a ``SessionResponse``.
+        public static let reauthenticatePassword = "/v1/session/reauthenticate/password"
         /// `DELETE` deletes the signed-in account with its passkeys and sessions.
         public static let account = "/v1/account"
         /// Password sign-up: `POST` ``PasswordRegisterRequest``; answers 201 with a ``SessionResponse``.

@@ -74,10 +74,13 @@ public enum ServerApplication {
         let passwords: PasswordService
         let apple: AppleSignInService?
         let accounts: AccountService
+        let reauthentication: Reauthentication
 
         init(configuration: ServerConfiguration, store: any LatchkeyStore, metrics: ServerMetrics, logger: Logger) {
             let cookies = SessionCookies(secure: configuration.secureCookies)
-            sessions = SessionAuthenticator(store: store, lifetime: configuration.sessionLifetime, cookies: cookies)
+            sessions = SessionAuthenticator(
+                store: store, lifetime: configuration.sessionLifetime, cookies: cookies,
+                clients: ClientAddressResolver(trustedProxies: configuration.trustedProxies))
             ceremonies = CeremonyService(
                 store: store, relyingParty: configuration.relyingParty,
                 tickets: CeremonyTickets(store: store, lifetime: configuration.ceremonyLifetime),
@@ -93,6 +96,9 @@ public enum ServerApplication {
                 concurrency: configuration.passwordHashConcurrency, throttle: configuration.passwordThrottle,
                 ceremonies: ceremonies, sessions: sessions, accounts: accounts
             )
+            reauthentication = Reauthentication(
+                window: configuration.reauthenticationWindow, ceremonies: ceremonies, accounts: accounts,
+                passwordsEnabled: configuration.passwordSignIn)
         }
     }
 
@@ -143,16 +149,22 @@ public enum ServerApplication {
             bodyLimit
             if let rateLimit { rateLimit }
         }
-        ConformanceRoutes(ceremonies: ceremonies, sessions: sessions).add(to: conformanceRoutes)
+        let reauthentication = services.reauthentication
+        ConformanceRoutes(ceremonies: ceremonies, sessions: sessions, reauthentication: reauthentication)
+            .add(to: conformanceRoutes)
         PasskeyRoutes(ceremonies: ceremonies, sessions: sessions).add(to: ceremonyRoutes)
         let names = AuthenticatorNaming(metadata: configuration.metadata?.service)
         let accounts = services.accounts
         PasskeyManagementRoutes(
-            passkeys: PasskeyService(ceremonies: ceremonies, names: names), ceremonies: ceremonies, sessions: sessions
+            passkeys: PasskeyService(ceremonies: ceremonies, names: names), ceremonies: ceremonies, sessions: sessions,
+            reauthentication: reauthentication
         ).add(to: routes, ceremonyRoutes: ceremonyRoutes)
-        SessionRoutes(sessions: sessions, accounts: accounts).add(to: routes)
-        PasswordRoutes(passwords: passwords, sessions: sessions).add(to: ceremonyRoutes)
-        AccountRoutes(accounts: accounts, sessions: sessions).add(to: routes)
+        SessionRoutes(
+            sessions: sessions, accounts: accounts, reauthentication: reauthentication, ceremonies: ceremonies
+        ).add(to: routes, ceremonyRoutes: ceremonyRoutes)
+        PasswordRoutes(passwords: passwords, sessions: sessions, reauthentication: reauthentication)
+            .add(to: ceremonyRoutes)
+        AccountRoutes(accounts: accounts, sessions: sessions, reauthentication: reauthentication).add(to: routes)
         WellKnownRoutes(configuration: configuration).add(to: routes)
         OperationsRoutes(accounts: accounts, metrics: metrics, configuration: configuration).add(to: routes)
         AppleRoutes(apple: apple, sessions: sessions).add(to: routes, ceremonyRoutes: ceremonyRoutes)

@@ -42,7 +42,8 @@ struct AppleReplayTests {
             let service = AppleSignInService(
                 configuration: configuration, store: apple.server.store,
                 sessions: SessionAuthenticator(
-                    store: apple.server.store, lifetime: .seconds(60), cookies: SessionCookies(secure: false)),
+                    store: apple.server.store, lifetime: .seconds(60), cookies: SessionCookies(secure: false),
+                    clients: ClientAddressResolver(trustedProxies: [])),
                 logger: quietLogger)
             _ = try await service.issueNonce()
             // The rest of this minute's budget, taken without storing anything.

@@ -33,7 +33,8 @@ struct PasswordServiceTests {
     func oneScryptPerSignIn(_ backend: Backend) async throws {
         try await withServer(backend, configure: cheapHashing) { server in
             let passwords = Self.passwords(of: server)
-            _ = try await passwords.register(PasswordRegisterRequest(username: "alice", password: alicePassword))
+            _ = try await passwords.register(
+                PasswordRegisterRequest(username: "alice", password: alicePassword), client: SessionClient())
             try await server.store.createUser(
                 StoredUser(userHandle: Data([1, 2, 3]), name: "bob", displayName: "Bob", createdAt: Date()))
             let attempts: [(name: String, password: String, refusal: String?)] = [
@@ -47,7 +48,8 @@ struct PasswordServiceTests {
                 let before = passwords.hasher.derivationCount
                 let refusal = await Self.errorCode {
                     try await passwords.signIn(
-                        PasswordSignInRequest(username: attempt.name, password: attempt.password))
+                        PasswordSignInRequest(username: attempt.name, password: attempt.password),
+                        client: SessionClient())
                 }
                 #expect(refusal == attempt.refusal, "\(attempt.name)")
                 #expect(
@@ -69,11 +71,12 @@ struct PasswordServiceTests {
             let passwords = Self.passwords(of: server)
             let start = Date()
             _ = try await passwords.register(
-                PasswordRegisterRequest(username: "alice", password: alicePassword), now: start)
+                PasswordRegisterRequest(username: "alice", password: alicePassword), client: SessionClient(), now: start
+            )
             func signIn(_ password: String, after seconds: TimeInterval) async -> String? {
                 await Self.errorCode {
                     try await passwords.signIn(
-                        PasswordSignInRequest(username: "alice", password: password),
+                        PasswordSignInRequest(username: "alice", password: password), client: SessionClient(),
                         now: start.addingTimeInterval(seconds))
                 }
             }

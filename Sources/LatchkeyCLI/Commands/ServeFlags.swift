@@ -56,6 +56,11 @@ struct ServeFlags: ParsableArguments {
     @Option(help: "How long a ceremony may take, in seconds (default 300).")
     var ceremonyLifetime: Int?
 
+    @Option(
+        help:
+            "Seconds after the user last proved who they are that a session may make sensitive changes (default 300).")
+    var reauthenticationWindow: Int?
+
     @Option(help: "Seconds a connection may sit with no request under way before it is closed (default 60).")
     var idleTimeout: Int?
 
@@ -159,6 +164,7 @@ struct ServeFlags: ParsableArguments {
         settings.bodyLimit = bodyLimit
         settings.sessionLifetime = sessionLifetime
         settings.ceremonyLifetime = ceremonyLifetime
+        settings.reauthenticationWindow = reauthenticationWindow
         settings.idleTimeout = idleTimeout
         settings.headerTimeout = headerTimeout
         settings.bodyTimeout = bodyTimeout

@@ -29,6 +29,30 @@ struct AccountService: Sendable {
         return try await signInMethods(of: caller.user.id)
     }
 
+    /// The account's live sessions (its devices), newest first, the caller's marked current.
+    func sessions(of caller: SignedIn, now: Date = Date()) async throws -> SessionList {
+        let sessions = try await store.sessions(ofUser: caller.user.id, now: now)
+        return SessionList(
+            sessions: sessions.map { session in
+                SessionSummary(
+                    id: session.publicID, createdAt: session.createdAt, lastSeenAt: session.lastSeenAt,
+                    expiresAt: session.expiresAt, device: session.device, network: session.network,
+                    current: session.tokenHash == caller.session.tokenHash)
+            })
+    }
+
+    /// Ends the account's session named `id` (``LatchkeyStore/StoredSession/publicID``) and says whether it was the
+    /// caller's own; 404 `session.notFound` when the account has no live session by that name.
+    func endSession(id: String, of caller: SignedIn, now: Date = Date()) async throws -> Bool {
+        guard
+            let session = try await store.sessions(ofUser: caller.user.id, now: now).first(where: { $0.publicID == id })
+        else {
+            throw ServiceError(.sessionNotFound, "the account has no live session with this id")
+        }
+        try await store.deleteSession(tokenHash: session.tokenHash)
+        return session.tokenHash == caller.session.tokenHash
+    }
+
     /// Deletes the caller's account with its passkeys, sessions and Apple links, revoking its Apple authorizations
     /// at Apple first (App Store guideline 5.1.1(v)): when Apple cannot be reached, 502 `apple.revokeFailed` and the
     /// account stays, so the user can retry.

@@ -53,6 +53,8 @@ struct AppleSignInService: Sendable {
         var email: String?
         /// The user to link the Apple ID to: the signed-in caller, or whoever started the web flow.
         var linkingUserID: UUID?
+        /// The client the new session records.
+        var client: SessionClient
         /// The client ID the app says it is; the token must be for it.
         var expectedClientID: String?
         /// Whether the token must be for the web flow's Services ID.
@@ -150,7 +152,7 @@ struct AppleSignInService: Sendable {
             throw ServiceError.appleLinkedToAnotherUser
         }
         let refreshToken = try await exchange(attempt.authorizationCode, client: client, subject: existing.subject)
-        let (session, token) = sessions.issue(for: existing.userID, now: now)
+        let (session, token) = sessions.issue(for: existing.userID, verified: true, client: attempt.client, now: now)
         _ = try await store.recordAppleSignIn(
             subject: existing.subject, sealedRefreshToken: try seal(refreshToken, subject: existing.subject),
             clientID: client.rawValue, session: session
@@ -179,7 +181,7 @@ struct AppleSignInService: Sendable {
             newUser = user
         }
         let refreshToken = try await exchange(code, client: client, subject: identity.subject)
-        let (session, token) = sessions.issue(for: user.id, now: now)
+        let (session, token) = sessions.issue(for: user.id, verified: true, client: attempt.client, now: now)
         let link = StoredAppleLink(
             subject: identity.subject, userID: user.id, clientID: client.rawValue,
             sealedRefreshToken: try seal(refreshToken, subject: identity.subject),

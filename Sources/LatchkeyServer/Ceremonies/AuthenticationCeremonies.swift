@@ -40,18 +40,47 @@ extension CeremonyService {
     /// The sign count is compared-and-set: of two sign-ins verified against the same stored count, the second to
     /// commit is refused (409 `credential.concurrentSignIn`), so concurrent assertions cannot move the counter
     /// backwards unseen.
-    func finishAuthentication(ticket: String, credential: AuthenticationCredential, now: Date = Date()) async throws
-        -> CeremonyOutcome
-    {
+    func finishAuthentication(
+        ticket: String, credential: AuthenticationCredential, client: SessionClient, now: Date = Date()
+    ) async throws -> CeremonyOutcome {
         let (spent, pending) = try await tickets.open(
             ticket, kind: .authentication, as: PendingAuthentication.self, now: now)
         return try await burningOnFailure(ticket: spent, kind: .authentication) {
-            try await verifyAndCommit(credential, ticket: spent, pending: pending, now: now)
+            try await verifyAndCommit(credential, ticket: spent, pending: pending, client: client, now: now)
+        }
+    }
+
+    /// Begins a re-authentication of `user` (``Reauthentication``): options over the user's passkeys, with user
+    /// verification required.
+    func beginReauthentication(of user: StoredUser, now: Date = Date()) async throws -> (
+        ticket: String, options: PublicKeyCredentialRequestOptions
+    ) {
+        let credentials = try await store.credentials(ofUser: user.id)
+        let (options, pending) = relyingParty.beginAuthentication(
+            for: .identified(userHandle: Array(user.userHandle), credentials: credentials.map(\.descriptor)),
+            userVerification: .required)
+        let ticket = try await tickets.seal(.authentication, state: pending, now: now)
+        return (ticket, options)
+    }
+
+    /// Finishes a re-authentication: a sign-in as ``finishAuthentication(ticket:credential:client:now:)`` makes it,
+    /// which must be `user`'s own passkey (403 `session.wrongUser` otherwise) with user verification, whatever the
+    /// ticket asked for. The new session counts as verified now.
+    func finishReauthentication(
+        ticket: String, credential: AuthenticationCredential, of user: StoredUser, client: SessionClient,
+        now: Date = Date()
+    ) async throws -> CeremonyOutcome {
+        let (spent, pending) = try await tickets.open(
+            ticket, kind: .authentication, as: PendingAuthentication.self, now: now)
+        return try await burningOnFailure(ticket: spent, kind: .authentication) {
+            try await verifyAndCommit(
+                credential, ticket: spent, pending: pending, client: client, reauthenticating: user, now: now)
         }
     }
 
     private func verifyAndCommit(
-        _ credential: AuthenticationCredential, ticket: SpentTicket, pending: PendingAuthentication, now: Date
+        _ credential: AuthenticationCredential, ticket: SpentTicket, pending: PendingAuthentication,
+        client: SessionClient, reauthenticating: StoredUser? = nil, now: Date
     ) async throws -> CeremonyOutcome {
         let credentialID = Data(credential.rawId.bytes)
         guard let account = try await store.account(ofCredential: credentialID),
@@ -65,8 +94,13 @@ extension CeremonyService {
             id: Array(stored.id), publicKey: Array(stored.publicKey), signCount: stored.signCount,
             userHandle: Array(user.userHandle), backupEligible: stored.backupEligible
         )
+        if let reauthenticating, reauthenticating.id != user.id { throw CeremonyError.wrongUser }
         let verified = try relyingParty.finishAuthentication(credential, pending: pending, credential: record)
-        let (session, token) = sessions.issue(for: user.id, credentialID: stored.id, now: now)
+        if reauthenticating != nil, !verified.userVerified {
+            throw WebAuthnError(.userVerificationRequired, "re-authentication needs user verification (the UV flag)")
+        }
+        let (session, token) = sessions.issue(
+            for: user.id, credentialID: stored.id, verified: verified.userVerified, client: client, now: now)
         let committed = try await commitSignIn(
             ticket: ticket, credential: stored, newSignCount: verified.newSignCount, backedUp: verified.backedUp,
             session: session, now: now

@@ -84,10 +84,11 @@ extension CeremonyService {
     /// - Parameter naming: the new account's name and display name, validated, for a ceremony begun for a passkey
     ///   sign-up sheet (``RegistrationSubject/unnamedUser``), which only accepts a finish that names it; any other
     ///   ceremony only accepts one that does not.
+    /// - Parameter client: the client a sign-up's new session records (a new account's session counts as verified).
     func finishRegistration(
         ticket: String, credential: RegistrationCredential, caller: () async throws -> SignedIn?,
         requirePurpose: RegistrationState.Purpose? = nil, naming: (name: String, displayName: String)? = nil,
-        now: Date = Date()
+        client: SessionClient, now: Date = Date()
     ) async throws -> CeremonyOutcome {
         let (spent, state) = try await tickets.open(ticket, kind: .registration, as: RegistrationState.self, now: now)
         return try await burningOnFailure(ticket: spent, kind: .registration) {
@@ -122,7 +123,8 @@ extension CeremonyService {
                 id: state.userID, userHandle: Data(user.id.bytes), name: user.name, displayName: user.displayName,
                 createdAt: now
             )
-            let (session, token) = sessions.issue(for: newUser.id, credentialID: stored.id, now: now)
+            let (session, token) = sessions.issue(
+                for: newUser.id, credentialID: stored.id, verified: true, client: client, now: now)
             do {
                 try await commit(spending: spent, stored, creating: newUser, session: session)
             } catch let error as StoreError where naming != nil && error.code == .conflict {

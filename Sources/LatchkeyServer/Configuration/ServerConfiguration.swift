@@ -40,6 +40,9 @@ public struct ServerConfiguration: Sendable {
     public var sessionLifetime: Duration
     /// How long a ceremony may take between its options and its result.
     public var ceremonyLifetime: Duration
+    /// How long after the user last proved who they are (``LatchkeyStore/StoredSession/verifiedAt``) a session may make
+    /// sensitive changes; after it, 401 `reauth.required`.
+    public var reauthenticationWindow: Duration
     /// How long a client may leave a connection idle, or take over a request's headers or body.
     public var connectionDeadlines: ConnectionDeadlines
     /// How many connections one client address may hold open at once (trusted proxies are exempt).
@@ -83,6 +86,8 @@ public struct ServerConfiguration: Sendable {
     public static let defaultSessionLifetime = 30 * 24 * 3600
     /// The default ceremony lifetime, in seconds: how long options stay valid.
     public static let defaultCeremonyLifetime = 300
+    /// Five minutes.
+    public static let defaultReauthenticationWindow = 300
     /// The default idle timeout of a connection with no request under way, in seconds.
     public static let defaultIdleTimeout = 60
     /// The default time a request's headers may take from its first byte, in seconds.
@@ -171,6 +176,12 @@ public struct ServerConfiguration: Sendable {
                 "--ceremony-lifetime", "\(ceremonySeconds) seconds is outside 10 seconds to one hour")
         }
         ceremonyLifetime = .seconds(ceremonySeconds)
+        let reauthenticationSeconds = settings.reauthenticationWindow ?? Self.defaultReauthenticationWindow
+        guard (30...24 * 3600).contains(reauthenticationSeconds) else {
+            throw ConfigurationError(
+                "--reauthentication-window", "\(reauthenticationSeconds) seconds is outside 30 seconds to one day")
+        }
+        reauthenticationWindow = .seconds(reauthenticationSeconds)
         func timeout(_ value: Int?, _ defaultValue: Int, _ setting: String) throws(ConfigurationError) -> Duration {
             let seconds = value ?? defaultValue
             guard (1...3600).contains(seconds) else {

@@ -41,6 +41,8 @@ public struct ServerSettings: Codable, Hashable, Sendable {
     public var sessionLifetime: Int?
     /// How long a ceremony may take, in seconds.
     public var ceremonyLifetime: Int?
+    /// How long after the user last proved who they are a session may make sensitive changes, in seconds.
+    public var reauthenticationWindow: Int?
     /// How long a connection may sit with no request under way, in seconds.
     public var idleTimeout: Int?
     /// How long a client may take to send a request's headers, from its first byte, in seconds.
@@ -107,6 +109,7 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         merged.bodyLimit = other.bodyLimit ?? bodyLimit
         merged.sessionLifetime = other.sessionLifetime ?? sessionLifetime
         merged.ceremonyLifetime = other.ceremonyLifetime ?? ceremonyLifetime
+        merged.reauthenticationWindow = other.reauthenticationWindow ?? reauthenticationWindow
         merged.idleTimeout = other.idleTimeout ?? idleTimeout
         merged.headerTimeout = other.headerTimeout ?? headerTimeout
         merged.bodyTimeout = other.bodyTimeout ?? bodyTimeout
@@ -206,6 +209,7 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         bodyLimit = try integer("BODY_LIMIT")
         sessionLifetime = try integer("SESSION_LIFETIME")
         ceremonyLifetime = try integer("CEREMONY_LIFETIME")
+        reauthenticationWindow = try integer("REAUTHENTICATION_WINDOW")
         idleTimeout = try integer("IDLE_TIMEOUT")
         headerTimeout = try integer("HEADER_TIMEOUT")
         bodyTimeout = try integer("BODY_TIMEOUT")
@@ -244,7 +248,7 @@ public struct ServerSettings: Codable, Hashable, Sendable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case host, port, database, rpID, rpName, origins, appleAppIDs, androidApps, relatedOrigins, userVerification
         case attestation, rateLimit, trustedProxies, acceptBase64URLTextChallenge, bodyLimit, sessionLifetime,
-            ceremonyLifetime
+            ceremonyLifetime, reauthenticationWindow
         case idleTimeout, headerTimeout, bodyTimeout, writeTimeout, maxConnectionsPerAddress
         case metadata, metadataTrustRoot, attestationPolicy
         case appleTeamID, appleKeyID, applePrivateKey, appleClientIDs, appleServicesID, appleRedirectURI, appleBaseURL

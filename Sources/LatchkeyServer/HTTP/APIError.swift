@@ -1,6 +1,7 @@
 import AppleSignIn
 import HTTPTypes
 import Hummingbird
+import LatchkeyAPI
 import LatchkeyStore
 import NIOCore
 import WebAuthn
@@ -18,6 +19,8 @@ struct APIError: Error, Sendable {
     /// For `credential.notFound`: the unknown credential's ID (base64url) and the RP ID, for the signal API.
     var credentialID: String?
     var rpID: String?
+    /// For `reauth.required`: how the user can prove who they are again.
+    var reauthentication: ReauthenticationOptions?
 
     /// An answer with a catalogue code, at the status the table gives it (``status(of:)``).
     init(_ code: ServerErrorCode, _ message: String, headers: HTTPFields = [:]) {
@@ -45,6 +48,9 @@ struct APIError: Error, Sendable {
                 error.code, error.message, headers: error.retryAfter.map { [.retryAfter: String($0)] } ?? [:])
         case let error as CeremonyError:
             self = APIError(ceremonyError: error)
+        case let error as ReauthenticationRequired:
+            self.init(.reauthRequired, "this change needs you to confirm it is you: re-authenticate, then try again")
+            reauthentication = error.options
         case let error as WebAuthnError:
             self =
                 error.code == .internalError
@@ -118,7 +124,7 @@ struct APIError: Error, Sendable {
         case .wrongUser:
             self.init(
                 .sessionWrongUser,
-                "adding a passkey needs the session of the account it was begun for")
+                "the ceremony belongs to another account than the session's")
         }
     }
 
@@ -186,11 +192,11 @@ extension APIError {
         case .internalError: .internalServerError
         case .requestMethodNotAllowed: .methodNotAllowed
         case .appleDisabled, .ceremonyNotFound, .credentialNotFound, .metricsDisabled, .passkeyNotFound,
-            .passwordDisabled, .passwordNotSet, .requestNotFound:
+            .passwordDisabled, .passwordNotSet, .requestNotFound, .sessionNotFound:
             .notFound
         case .appleBusy, .passwordBusy: .serviceUnavailable
         case .passwordThrottled, .requestRateLimited: .tooManyRequests
-        case .metricsUnauthorized, .passwordInvalid, .sessionInvalid, .sessionRequired: .unauthorized
+        case .metricsUnauthorized, .passwordInvalid, .reauthRequired, .sessionInvalid, .sessionRequired: .unauthorized
         case .requestUnsupportedMediaType: .unsupportedMediaType
         }
     }

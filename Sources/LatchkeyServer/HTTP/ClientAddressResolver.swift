@@ -22,6 +22,16 @@ struct ClientAddressResolver: Sendable {
         return address.client.description + "/64"
     }
 
+    /// The client's network, as a session records it: an IPv4 /24 or an IPv6 /48 (`203.0.113.0/24`, `2001:db8:1::/48`),
+    /// never the full address; nil without a peer address.
+    func network(of request: Request, peer: SocketAddress?) -> String? {
+        guard let address = clientIP(of: request, peer: peer) else { return nil }
+        let kept = address.bytes.count == 4 ? 3 : 6
+        let network = IPAddress(
+            bytes: Array(address.bytes.prefix(kept)) + [UInt8](repeating: 0, count: address.bytes.count - kept))
+        return "\(network)/\(kept * 8)"
+    }
+
     /// The peer's address text when the peer is the client and the text needs no work: an IPv4 peer with no trusted
     /// proxies to look behind. SwiftNIO writes it as ``IPAddress`` does (dotted decimal), so this skips parsing it and
     /// writing it again for every request's log line.

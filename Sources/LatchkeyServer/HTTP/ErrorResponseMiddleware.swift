@@ -49,7 +49,8 @@ struct ErrorResponseMiddleware: RouterMiddleware {
         case .native:
             return try .json(
                 APIErrorBody(
-                    code: error.code, message: error.message, credentialId: error.credentialID, rpId: error.rpID),
+                    code: error.code, message: error.message, credentialId: error.credentialID, rpId: error.rpID,
+                    reauthentication: error.reauthentication),
                 status: error.status, headers: error.headers
             )
         }

@@ -89,7 +89,7 @@ struct PasswordService: Sendable {
     // MARK: Sign-up and sign-in
 
     func register(
-        _ body: PasswordRegisterRequest, now: Date = Date(),
+        _ body: PasswordRegisterRequest, client: SessionClient, now: Date = Date(),
         while stillWanted: @escaping @Sendable () -> Bool = { true }
     ) async throws -> Response {
         try requireEnabled()
@@ -101,7 +101,7 @@ struct PasswordService: Sendable {
         let user = StoredUser(
             userHandle: Data(CeremonyService.makeUserHandle()), name: name, displayName: displayName, createdAt: now
         )
-        let (session, token) = sessions.issue(for: user.id, now: now)
+        let (session, token) = sessions.issue(for: user.id, verified: true, client: client, now: now)
         do throws(StoreError) {
             try await store.commitPasswordSignUp(user, passwordHash: hash, session: session)
         } catch {
@@ -115,7 +115,8 @@ struct PasswordService: Sendable {
     }
 
     func signIn(
-        _ body: PasswordSignInRequest, now: Date = Date(), while stillWanted: @escaping @Sendable () -> Bool = { true }
+        _ body: PasswordSignInRequest, client: SessionClient, now: Date = Date(),
+        while stillWanted: @escaping @Sendable () -> Bool = { true }
     ) async throws -> Response {
         try requireEnabled()
         let key = Self.throttleKey(body.username)
@@ -130,9 +131,33 @@ struct PasswordService: Sendable {
             found = (user, hash)
         }
         let user = try await verify(password: password, key: key, found: found, now: now, while: stillWanted)
-        let (session, token) = sessions.issue(for: user.id, now: now)
+        let (session, token) = sessions.issue(for: user.id, verified: true, client: client, now: now)
         try await store.createSession(session)
         return try await signedIn(user, session: session, token: token, status: .ok, now: now)
+    }
+
+    /// Re-authenticates the caller with the account's password (``Reauthentication``): checked as a sign-in checks it,
+    /// throttled under the same account key (429 `password.throttled`), 401 `password.invalid` also when the account has
+    /// no password. A new verified session replaces the caller's.
+    func reauthenticate(
+        _ caller: SignedIn, password typed: String, client: SessionClient, now: Date = Date(),
+        while stillWanted: @escaping @Sendable () -> Bool = { true }
+    ) async throws -> Response {
+        try requireEnabled()
+        let key = Self.throttleKey(caller.user.name)
+        try await reserveAttempt(key: key, now: now)
+        var found: (user: StoredUser, hash: String)?
+        if PasswordRules.length(typed: typed) <= PasswordRules.maximumLength,
+            let hash = try await store.passwordHash(ofUser: caller.user.id)
+        {
+            found = (caller.user, hash)
+        }
+        let user = try await verify(
+            password: PasswordRules.normalized(typed), key: key, found: found, now: now, while: stillWanted)
+        let (session, token) = sessions.issue(for: user.id, verified: true, client: client, now: now)
+        try await store.createSession(session)
+        try await accounts.signOut(caller)
+        return try sessions.signedInResponse(user: user, session: session, token: token)
     }
 
     /// The session response, with the signals and — for an account without a passkey — a conditional

@@ -1,15 +1,18 @@
 import Hummingbird
 import LatchkeyAPI
 
-/// `DELETE /v1/account`: deletes the signed-in account with its passkeys, sessions, pending ceremonies and Apple links
+/// `DELETE /v1/account` (after a recent re-authentication): deletes the signed-in account with its passkeys, sessions, pending ceremonies and Apple links
 /// (``AccountService/delete(_:)``, which revokes its Apple authorizations first).
 struct AccountRoutes: Sendable {
     let accounts: AccountService
     let sessions: SessionAuthenticator
+    let reauthentication: Reauthentication
 
     func add(to routes: RouterGroup<ServerRequestContext>) {
         routes.delete(RouterPath(APIPaths.Native.account)) { request, _ in
-            try await accounts.delete(try await sessions.require(request))
+            let caller = try await sessions.require(request)
+            try await reauthentication.require(caller)
+            try await accounts.delete(caller)
             return sessions.cookies.signedOutResponse()
         }
     }

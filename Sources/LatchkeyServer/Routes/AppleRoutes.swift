@@ -25,7 +25,8 @@ struct AppleRoutes: Sendable {
                     identityToken: body.identityToken, rawNonce: body.rawNonce ?? "",
                     authorizationCode: body.authorizationCode,
                     givenName: body.fullName?.givenName, familyName: body.fullName?.familyName, email: body.email,
-                    linkingUserID: caller?.user.id, expectedClientID: body.clientId
+                    linkingUserID: caller?.user.id, client: sessions.client(of: request, context: context),
+                    expectedClientID: body.clientId
                 ))
             return try sessions.signedInResponse(
                 user: outcome.user, session: outcome.session, token: outcome.token,
@@ -72,7 +73,8 @@ struct AppleRoutes: Sendable {
                 .init(
                     identityToken: idToken, rawNonce: state.rawNonce, authorizationCode: code,
                     givenName: callback.givenName, familyName: callback.familyName, email: callback.email,
-                    linkingUserID: state.userID, requireWebClient: true, requireIssuedNonce: false
+                    linkingUserID: state.userID, client: sessions.client(of: request, context: context),
+                    requireWebClient: true, requireIssuedNonce: false
                 ))
             var response = redirect(to: "/")
             response.setCookie(sessions.cookies.session(outcome.token, expiresAt: outcome.session.expiresAt))

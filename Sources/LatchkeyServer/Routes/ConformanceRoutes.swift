@@ -18,6 +18,7 @@ import WebAuthn
 struct ConformanceRoutes: Sendable {
     let ceremonies: CeremonyService
     let sessions: SessionAuthenticator
+    let reauthentication: Reauthentication
 
     func add(to routes: RouterGroup<ServerRequestContext>) {
         routes.post(RouterPath(APIPaths.Conformance.attestationOptions)) { request, context in
@@ -38,7 +39,10 @@ struct ConformanceRoutes: Sendable {
         let body = try await request.decodeJSON(ServerCreationOptionsRequest.self, context: context)
         let (name, displayName) = try UserNames.validated(name: body.username, displayName: body.displayName)
         let subject = try await ceremonies.registrationSubject(
-            name: name, displayName: displayName, caller: { try await sessions.signedIn(request) })
+            name: name, displayName: displayName,
+            // Adding a passkey to the caller's account needs a recently verified session; any other answers as a taken
+            // name does (this profile has no re-authentication of its own).
+            caller: { try await sessions.signedIn(request).flatMap { reauthentication.isRecent($0) ? $0 : nil } })
         let preferences = RegistrationPreferences(
             authenticatorSelection: body.authenticatorSelection ?? AuthenticatorSelectionCriteria(),
             attestation: body.attestation, extensions: body.extensions
@@ -51,9 +55,9 @@ struct ConformanceRoutes: Sendable {
         let body = try await request.bodyBytes(context: context)
         let ticket = try ceremonyTicket(request)
         let credential = try RegistrationCredential.parse(Array(buffer: body))
-        let outcome = try await ceremonies.finishRegistration(ticket: ticket, credential: credential) {
-            try await sessions.signedIn(request)
-        }
+        let outcome = try await ceremonies.finishRegistration(
+            ticket: ticket, credential: credential, caller: { try await sessions.signedIn(request) },
+            client: sessions.client(of: request, context: context))
         return try success(outcome)
     }
 
@@ -69,7 +73,9 @@ struct ConformanceRoutes: Sendable {
         let body = try await request.bodyBytes(context: context)
         let ticket = try ceremonyTicket(request)
         let credential = try AuthenticationCredential.parse(Array(buffer: body))
-        return try success(try await ceremonies.finishAuthentication(ticket: ticket, credential: credential))
+        return try success(
+            try await ceremonies.finishAuthentication(
+                ticket: ticket, credential: credential, client: sessions.client(of: request, context: context)))
     }
 
     /// The options `response`, setting the ceremony cookie.

@@ -9,6 +9,7 @@ struct PasskeyManagementRoutes: Sendable {
     let passkeys: PasskeyService
     let ceremonies: CeremonyService
     let sessions: SessionAuthenticator
+    let reauthentication: Reauthentication
 
     func add(to routes: RouterGroup<ServerRequestContext>, ceremonyRoutes: RouterGroup<ServerRequestContext>) {
         routes.get(RouterPath(APIPaths.Native.passkeys)) { request, _ in
@@ -22,11 +23,14 @@ struct PasskeyManagementRoutes: Sendable {
         }
         routes.delete(RouterPath(APIPaths.Native.passkeys + "/:id")) { request, context in
             let caller = try await sessions.require(request)
-            return try Response.json(try await passkeys.remove(try Self.credentialID(context), of: caller))
+            let id = try Self.credentialID(context)
+            try await reauthentication.require(caller)
+            return try Response.json(try await passkeys.remove(id, of: caller))
         }
         ceremonyRoutes.post(RouterPath(APIPaths.Native.addPasskeyOptions)) { request, context in
             let caller = try await sessions.require(request)
             let body = try await request.decodeJSONIfPresent(AddPasskeyOptionsRequest.self, context: context)
+            try await reauthentication.require(caller)
             var preferences = RegistrationPreferences(label: try PasskeyService.validatedLabel(body?.name))
             switch body?.mediation {
             case nil: break
@@ -44,7 +48,8 @@ struct PasskeyManagementRoutes: Sendable {
                 try RegistrationCredential.parse(bytes)
             }
             let outcome = try await ceremonies.finishRegistration(
-                ticket: body.ticket, credential: body.credential, caller: { caller }, requirePurpose: .addPasskey
+                ticket: body.ticket, credential: body.credential, caller: { caller }, requirePurpose: .addPasskey,
+                client: sessions.client(of: request, context: context)
             )
             return try Response.json(await passkeys.names.summary(of: outcome.credential), status: .created)
         }

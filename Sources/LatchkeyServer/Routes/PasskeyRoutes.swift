@@ -24,7 +24,8 @@ struct PasskeyRoutes: Sendable {
                 try RegistrationCredential.parse(bytes)
             }
             let outcome = try await ceremonies.finishRegistration(
-                ticket: body.ticket, credential: body.credential, caller: { nil }, requirePurpose: .signUp
+                ticket: body.ticket, credential: body.credential, caller: { nil }, requirePurpose: .signUp,
+                client: sessions.client(of: request, context: context)
             )
             return try await signedIn(outcome, status: .created)
         }
@@ -44,7 +45,7 @@ struct PasskeyRoutes: Sendable {
             let naming = try UserNames.validated(name: username, displayName: members.string("displayName"))
             let outcome = try await ceremonies.finishRegistration(
                 ticket: body.ticket, credential: body.credential, caller: { nil }, requirePurpose: .signUp,
-                naming: naming
+                naming: naming, client: sessions.client(of: request, context: context)
             )
             return try await signedIn(outcome, status: .created)
         }
@@ -57,18 +58,14 @@ struct PasskeyRoutes: Sendable {
             let body = try await request.decodeVerifyRequest(context: context) { bytes throws(WebAuthnError) in
                 try AuthenticationCredential.parse(bytes)
             }
-            return try await signedIn(
-                try await ceremonies.finishAuthentication(ticket: body.ticket, credential: body.credential), status: .ok
+            let outcome = try await ceremonies.finishAuthentication(
+                ticket: body.ticket, credential: body.credential, client: sessions.client(of: request, context: context)
             )
+            return try await signedIn(outcome, status: .ok)
         }
     }
 
-    /// The session response, with the session cookie for browsers.
     private func signedIn(_ outcome: CeremonyOutcome, status: HTTPResponse.Status) async throws -> Response {
-        guard let session = outcome.session, let token = outcome.token else { throw APIError.internal }
-        return try sessions.signedInResponse(
-            user: outcome.user, session: session, token: token, status: status,
-            signals: try await ceremonies.signals(for: outcome.user, credentials: outcome.accountCredentials)
-        )
+        try await sessions.signedInResponse(outcome, ceremonies: ceremonies, status: status)
     }
 }

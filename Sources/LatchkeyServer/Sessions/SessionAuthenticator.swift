@@ -20,19 +20,32 @@ struct SessionAuthenticator: Sendable {
     let store: any LatchkeyStore
     let lifetime: Duration
     let cookies: SessionCookies
+    /// Finds a request's client address, for the network a new session records.
+    let clients: ClientAddressResolver
+
+    /// How stale a session's last-seen time may get before a request records it again: one write per session per
+    /// interval, not one per request.
+    static let lastSeenInterval: TimeInterval = 300
 
     /// A new session for `userID`, with the token to give the client; `credentialID` is the passkey it is made with
-    /// (its removal ends the session).
-    func issue(for userID: UUID, credentialID: Data? = nil, now: Date = Date()) -> (
-        session: StoredSession, token: SessionToken
-    ) {
+    /// (its removal ends the session). `verified` says whether the user proved who they are in making it (a passkey
+    /// with user verification, a password, Sign in with Apple, a new account): sensitive changes need that recent.
+    func issue(
+        for userID: UUID, credentialID: Data? = nil, verified: Bool, client: SessionClient, now: Date = Date()
+    ) -> (session: StoredSession, token: SessionToken) {
         let token = SessionToken.generate()
         let expiresAt = now.addingTimeInterval(TimeInterval(lifetime.components.seconds))
         return (
             StoredSession(
-                tokenHash: token.hash, userID: userID, createdAt: now, expiresAt: expiresAt, credentialID: credentialID),
+                tokenHash: token.hash, userID: userID, createdAt: now, expiresAt: expiresAt, credentialID: credentialID,
+                verifiedAt: verified ? now : nil, device: client.device, network: client.network),
             token
         )
+    }
+
+    /// The client of `request`, as a new session records it.
+    func client(of request: Request, context: ServerRequestContext) -> SessionClient {
+        SessionClient(request, context: context, clients: clients)
     }
 
     /// The sign-in answer of every way in (passkeys, Sign in with Apple): the ``SessionResponse`` body for apps, and
@@ -48,6 +61,17 @@ struct SessionAuthenticator: Sendable {
         var response = try Response.json(body, status: status)
         response.setCookie(cookies.session(token, expiresAt: session.expiresAt))
         return response
+    }
+
+    /// The sign-in answer of a passkey ceremony: the session response with the account's signals, and the cookie.
+    func signedInResponse(_ outcome: CeremonyOutcome, ceremonies: CeremonyService, status: HTTPResponse.Status)
+        async throws -> Response
+    {
+        guard let session = outcome.session, let token = outcome.token else { throw APIError.internal }
+        return try signedInResponse(
+            user: outcome.user, session: session, token: token, status: status,
+            signals: try await ceremonies.signals(for: outcome.user, credentials: outcome.accountCredentials)
+        )
     }
 
     /// The caller, or nil when the request carries no session at all. An unknown or expired token, a deleted
@@ -77,6 +101,9 @@ struct SessionAuthenticator: Sendable {
         else {
             throw ServiceError(
                 .sessionInvalid, "the session is unknown or has expired; sign in again")
+        }
+        if now.timeIntervalSince(session.lastSeenAt ?? session.createdAt) >= Self.lastSeenInterval {
+            try await store.markSessionSeen(tokenHash: session.tokenHash, at: now)
         }
         return SignedIn(user: user, session: session, viaCookie: presented.viaCookie)
     }
