@@ -1,3 +1,5 @@
+import LatchkeyAPI
+
 /// Why a call to a Latchkey server failed.
 ///
 /// ``server(status:code:message:)`` carries the server's own stable code (`challengeMismatch`,
@@ -13,6 +15,10 @@ public enum LatchkeyClientError: Error, Sendable, Hashable, CustomStringConverti
     case authenticator(AuthenticatorError)
     /// A request could not be built (a bad server URL, a body that does not encode).
     case invalidRequest(String)
+    /// The server's 401 `reauth.required`: the change needs the user to prove who they are again, in one of the ways
+    /// the options name. ``NativeClient`` handles the passkey way itself when it has a re-authenticator; otherwise
+    /// re-authenticate (``NativeClient/reauthenticate(_:with:)``, ``NativeClient/reauthenticate(password:)``) and retry.
+    case reauthenticationRequired(ReauthenticationOptions)
 
     /// A stable code for every case: the server's code, or `client.transport`, `client.unexpectedResponse`,
     /// `client.invalidRequest`, or `authenticator.<code>`.
@@ -23,6 +29,7 @@ public enum LatchkeyClientError: Error, Sendable, Hashable, CustomStringConverti
         case .unexpectedResponse: "client.unexpectedResponse"
         case .authenticator(let error): "authenticator.\(error.code.rawValue)"
         case .invalidRequest: "client.invalidRequest"
+        case .reauthenticationRequired: "reauth.required"
         }
     }
 
@@ -32,6 +39,7 @@ public enum LatchkeyClientError: Error, Sendable, Hashable, CustomStringConverti
         case .server(_, _, let message): message
         case .transport(let message), .unexpectedResponse(_, let message), .invalidRequest(let message): message
         case .authenticator(let error): error.message
+        case .reauthenticationRequired: "this change needs you to confirm it is you"
         }
     }
 
@@ -43,6 +51,7 @@ public enum LatchkeyClientError: Error, Sendable, Hashable, CustomStringConverti
         case .unexpectedResponse(let status, let message): "unexpected response (HTTP \(status)): \(message)"
         case .authenticator(let error): "authenticator: \(error)"
         case .invalidRequest(let message): "invalid request: \(message)"
+        case .reauthenticationRequired: "server error 401 reauth.required: re-authenticate, then try again"
         }
     }
 }

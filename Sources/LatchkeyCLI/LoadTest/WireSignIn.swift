@@ -191,9 +191,7 @@ struct WireSignIn: Sendable {
     /// The server's refusal as the client library reports it: its code and message, or the start of the body.
     private func refusal(_ response: HTTPResponse, _ url: URL) -> LatchkeyClientError {
         let readError = profile == .native ? NativeClient.readError : ConformanceClient.readError
-        if let (code, message) = readError(response.status, response.body) {
-            return .server(status: response.status, code: code, message: message)
-        }
+        if let error = readError(response.status, response.body) { return error }
         let text = String(decoding: response.body.prefix(200), as: UTF8.self)
         return .unexpectedResponse(status: response.status, "POST \(url.path()): \(text.isEmpty ? "no body" : text)")
     }

@@ -4,8 +4,8 @@ import LatchkeyAPI
 /// One server, one transport, one cookie jar, an optional bearer token: the JSON request/response plumbing
 /// both profile clients share.
 actor APIConnection {
-    /// How a profile reads an error response: its code and message, or nil when the body is not its error form.
-    typealias ErrorReader = @Sendable (_ status: Int, _ body: [UInt8]) -> (code: String, message: String)?
+    /// How a profile reads an error response: the error it says, or nil when the body is not its error form.
+    typealias ErrorReader = @Sendable (_ status: Int, _ body: [UInt8]) -> LatchkeyClientError?
 
     let server: URL
     private let transport: any HTTPTransport
@@ -65,9 +65,7 @@ actor APIConnection {
         let response = try await transport.send(HTTPRequest(method: method, url: url, headers: headers, body: bytes))
         await cookies.store(response.setCookies)
         guard (200..<300).contains(response.status) else {
-            if let (code, message) = readError(response.status, response.body) {
-                throw .server(status: response.status, code: code, message: message)
-            }
+            if let error = readError(response.status, response.body) { throw error }
             let text = String(decoding: response.body.prefix(200), as: UTF8.self)
             throw .unexpectedResponse(status: response.status, "\(method) \(path): \(text.isEmpty ? "no body" : text)")
         }

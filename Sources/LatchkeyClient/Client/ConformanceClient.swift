@@ -141,10 +141,10 @@ public struct ConformanceClient: Sendable {
 
     /// `{"status":"failed","errorMessage":"…","errorCode":"…"}`; servers without `errorCode` get the code `failed`.
     @Sendable
-    package static func readError(status: Int, body: [UInt8]) -> (code: String, message: String)? {
+    package static func readError(status: Int, body: [UInt8]) -> LatchkeyClientError? {
         guard let response = try? APIJSON.makeDecoder().decode(ServerResponse.self, from: Data(body)) else {
             return nil
         }
-        return (response.errorCode ?? "failed", response.errorMessage)
+        return .server(status: status, code: response.errorCode ?? "failed", message: response.errorMessage)
     }
 }

@@ -19,6 +19,7 @@ public struct NativeClient: Sendable {
 
     private let connection: APIConnection
     private let signals: SignalSink?
+    private let reauthenticator: (any Authenticator)?
 
     /// A client of the server at `server`, over `transport`.
     ///
@@ -30,9 +31,17 @@ public struct NativeClient: Sendable {
     ///     credential after a sign-in the server refused with `credential.notFound`. On Apple platforms pass
     ///     `{ await PasskeySignalReporter.report($0) }` (iOS 26 / macOS 26); on the web the page calls the
     ///     `PublicKeyCredential.signal…` methods named by ``PasskeySignal/webMethod``.
-    public init(server: URL, transport: any HTTPTransport = URLSessionTransport(), signals: SignalSink? = nil) {
+    ///   - reauthenticator: the authenticator that answers a sensitive change's `reauth.required` (adding or removing a
+    ///     passkey, the password, deleting the account, signing out everywhere): the client gets an assertion with user
+    ///     verification from it, re-authenticates and retries the change once. Without one, or for an account without a
+    ///     passkey, those calls throw ``LatchkeyClientError/reauthenticationRequired(_:)``.
+    public init(
+        server: URL, transport: any HTTPTransport = URLSessionTransport(), signals: SignalSink? = nil,
+        reauthenticator: (any Authenticator)? = nil
+    ) {
         connection = APIConnection(server: server, transport: transport, readError: Self.readError)
         self.signals = signals
+        self.reauthenticator = reauthenticator
     }
 
     /// The session token from the last sign-up or sign-in, if any.
@@ -99,7 +108,9 @@ public struct NativeClient: Sendable {
     public func addPasskey(name: String? = nil, with authenticator: any Authenticator) async throws(LatchkeyClientError)
         -> PasskeySummary
     {
-        let started = try await addPasskeyOptions(AddPasskeyOptionsRequest(name: name))
+        let started = try await reauthenticating { () async throws(LatchkeyClientError) in
+            try await addPasskeyOptions(AddPasskeyOptionsRequest(name: name))
+        }
         let credential = try await Self.create(started.options, with: authenticator)
         return try await addPasskeyVerify(RegistrationVerifyRequest(ticket: started.ticket, credential: credential))
     }
@@ -198,10 +209,12 @@ public struct NativeClient: Sendable {
         return renamed
     }
 
-    /// `DELETE /v1/me/passkeys/{id}`.
+    /// `DELETE /v1/me/passkeys/{id}` (re-authenticating when the server asks).
     public func deletePasskey(id: String) async throws(LatchkeyClientError) {
-        let removal = try await connection.send(
-            "DELETE", APIPaths.Native.passkey(id: id), body: NoBody?.none, as: PasskeyRemoval.self)
+        let removal = try await reauthenticating { () async throws(LatchkeyClientError) in
+            try await connection.send(
+                "DELETE", APIPaths.Native.passkey(id: id), body: NoBody?.none, as: PasskeyRemoval.self)
+        }
         await report(removal.signals)
     }
 
@@ -239,15 +252,20 @@ public struct NativeClient: Sendable {
             connection.send("POST", APIPaths.Native.passwordSignIn, body: request, as: SessionResponse.self))
     }
 
-    /// `PUT /v1/password`: sets the signed-in account's password, or changes it (then `currentPassword` is needed).
+    /// `PUT /v1/password`: sets the signed-in account's password, or changes it (then `currentPassword` is needed);
+    /// re-authenticating when the server asks.
     public func setPassword(_ request: SetPasswordRequest) async throws(LatchkeyClientError) {
-        try await connection.exchange("PUT", APIPaths.Native.password, body: request)
+        try await reauthenticating { () async throws(LatchkeyClientError) in
+            try await connection.exchange("PUT", APIPaths.Native.password, body: request)
+        }
     }
 
     /// `DELETE /v1/password`: removes the signed-in account's password (409 `password.lastWayIn` when it is the only
-    /// way in).
+    /// way in); re-authenticating when the server asks.
     public func removePassword() async throws(LatchkeyClientError) {
-        try await connection.exchange("DELETE", APIPaths.Native.password, body: NoBody?.none)
+        try await reauthenticating { () async throws(LatchkeyClientError) in
+            try await connection.exchange("DELETE", APIPaths.Native.password, body: NoBody?.none)
+        }
     }
 
     /// Finishes a password sign-in's `passkeyUpgrade` with a passkey from `authenticator` (on a device, the system's
@@ -275,10 +293,84 @@ public struct NativeClient: Sendable {
         await connection.setBearerToken(nil)
     }
 
-    /// `DELETE /v1/account`: deletes the signed-in account with its passkeys and sessions.
+    /// `DELETE /v1/account`: deletes the signed-in account with its passkeys and sessions (re-authenticating when the
+    /// server asks).
     public func deleteAccount() async throws(LatchkeyClientError) {
-        try await connection.exchange("DELETE", APIPaths.Native.account, body: NoBody?.none)
+        try await reauthenticating { () async throws(LatchkeyClientError) in
+            try await connection.exchange("DELETE", APIPaths.Native.account, body: NoBody?.none)
+        }
         await connection.setBearerToken(nil)
+    }
+
+    // MARK: Devices and re-authentication
+
+    /// `GET /v1/sessions`: the account's live sessions (its devices), newest first.
+    public func sessions() async throws(LatchkeyClientError) -> [SessionSummary] {
+        try await connection.send("GET", APIPaths.Native.sessions, body: NoBody?.none, as: SessionList.self).sessions
+    }
+
+    /// `DELETE /v1/sessions/{id}`: ends one of the account's sessions (this one too: then its token is forgotten).
+    public func endSession(id: String) async throws(LatchkeyClientError) {
+        let current = try await sessions().first(where: \.current)?.id == id
+        try await connection.exchange("DELETE", APIPaths.Native.session(id: id), body: NoBody?.none)
+        if current { await connection.setBearerToken(nil) }
+    }
+
+    /// `DELETE /v1/sessions`: ends every session of the account, this one included (re-authenticating when the server
+    /// asks); answers the ways in that remain.
+    @discardableResult
+    public func signOutEverywhere() async throws(LatchkeyClientError) -> SignInMethods {
+        let answer = try await reauthenticating { () async throws(LatchkeyClientError) in
+            try await connection.send(
+                "DELETE", APIPaths.Native.sessions, body: NoBody?.none, as: SignedOutEverywhereResponse.self)
+        }
+        await connection.setBearerToken(nil)
+        return answer.remainingSignInMethods
+    }
+
+    /// `POST /v1/session/reauthenticate`: proves the user again with a passkey from `authenticator` over the options of
+    /// a `reauth.required`, and keeps the new session (the old one has ended).
+    @discardableResult
+    public func reauthenticate(_ options: ReauthenticationOptions, with authenticator: any Authenticator)
+        async throws(LatchkeyClientError) -> SessionResponse
+    {
+        guard let passkey = options.passkey else { throw .reauthenticationRequired(options) }
+        let credential: AuthenticationCredential
+        do {
+            credential = try await authenticator.authenticate(options: passkey.options)
+        } catch {
+            throw .authenticator(error)
+        }
+        return try await signedIn(
+            connection.send(
+                "POST", APIPaths.Native.reauthenticate,
+                body: AuthenticationVerifyRequest(ticket: passkey.ticket, credential: credential),
+                as: SessionResponse.self))
+    }
+
+    /// `POST /v1/session/reauthenticate/password`: proves the user again with the account's password, and keeps the
+    /// new session.
+    @discardableResult
+    public func reauthenticate(password: String) async throws(LatchkeyClientError) -> SessionResponse {
+        try await signedIn(
+            connection.send(
+                "POST", APIPaths.Native.reauthenticatePassword, body: ReauthenticatePasswordRequest(password: password),
+                as: SessionResponse.self))
+    }
+
+    /// Runs a sensitive change; on `reauth.required` with a passkey way and a ``reauthenticator``, re-authenticates and
+    /// runs it once more.
+    private func reauthenticating<Result: Sendable>(
+        _ change: () async throws(LatchkeyClientError) -> Result
+    ) async throws(LatchkeyClientError) -> Result {
+        do {
+            return try await change()
+        } catch {
+            guard case .reauthenticationRequired(let options) = error, options.passkey != nil, let reauthenticator
+            else { throw error }
+            try await reauthenticate(options, with: reauthenticator)
+            return try await change()
+        }
     }
 
     // MARK: Helpers
@@ -302,8 +394,9 @@ public struct NativeClient: Sendable {
 
     /// `{"error":{"code":"…","message":"…"}}`.
     @Sendable
-    package static func readError(status: Int, body: [UInt8]) -> (code: String, message: String)? {
+    package static func readError(status: Int, body: [UInt8]) -> LatchkeyClientError? {
         guard let body = try? APIJSON.makeDecoder().decode(APIErrorBody.self, from: Data(body)) else { return nil }
-        return (body.error.code, body.error.message)
+        if let options = body.error.reauthentication { return .reauthenticationRequired(options) }
+        return .server(status: status, code: body.error.code, message: body.error.message)
     }
 }

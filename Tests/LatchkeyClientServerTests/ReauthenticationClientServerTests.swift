@@ -1,0 +1,68 @@
+import Foundation
+import LatchkeyAPI
+import LatchkeyClient
+import LatchkeyServer
+import LatchkeyTestSupport
+import Testing
+import VirtualAuthenticator
+import VirtualAuthenticatorClient
+
+/// `NativeClient` over real HTTP: a sensitive change on a stale session re-authenticates with the client's
+/// re-authenticator and is retried once; without one the app gets the options; the devices list and ending one.
+@Suite("Client re-authentication and devices")
+struct ReauthenticationClientServerTests {
+    static func oneSecondWindow(_ configuration: inout ServerConfiguration) {
+        configuration.reauthenticationWindow = .seconds(1)
+    }
+
+    @Test(arguments: Backend.available)
+    func aStaleSessionReauthenticatesAndRetriesOnce(_ backend: Backend) async throws {
+        try await LiveServer.run(backend, server: Self.oneSecondWindow) { server in
+            let phone = LiveServer.passkeyProvider()
+            let client = NativeClient(server: server.url, transport: URLSessionTransport(), reauthenticator: phone)
+            try await client.signUp(username: "alice", with: phone)
+            let key = VirtualAuthenticatorAdapter(VirtualAuthenticator(), origin: LiveServer.origin)
+            let added = try await client.addPasskey(name: "Key", with: key)
+            let before = await client.sessionToken
+            try await Task.sleep(for: .milliseconds(1_100))
+
+            try await client.deletePasskey(id: added.id)
+            #expect(try await client.passkeys().count == 1, "removed after re-authenticating")
+            #expect(await client.sessionToken != before, "the client keeps the new session")
+
+            let bare = NativeClient(server: server.url, transport: URLSessionTransport())
+            await bare.setSessionToken(await client.sessionToken)
+            try await Task.sleep(for: .milliseconds(1_100))
+            do {
+                try await bare.signOutEverywhere()
+                Issue.record("a stale session signed out everywhere")
+            } catch let error as LatchkeyClientError {
+                guard case .reauthenticationRequired(let options) = error else {
+                    Issue.record("\(error)")
+                    return
+                }
+                #expect(error.code == "reauth.required" && options.passkey != nil)
+                try await bare.reauthenticate(options, with: phone)
+                #expect(try await bare.signOutEverywhere().passkeys == 1)
+            }
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func devicesAreListedAndOneEnds(_ backend: Backend) async throws {
+        try await LiveServer.run(backend) { server in
+            let phone = LiveServer.passkeyProvider()
+            let first = server.native()
+            try await first.signUp(username: "bob", with: phone)
+            let second = server.native()
+            try await second.signIn(username: "bob", with: phone)
+            let sessions = try await second.sessions()
+            #expect(sessions.count == 2 && sessions[0].current && !sessions[1].current)
+            try await second.endSession(id: sessions[1].id)
+            await #expect(throws: LatchkeyClientError.self) { _ = try await first.me() }
+            #expect(try await second.me().name == "bob")
+            try await second.endSession(id: sessions[0].id)
+            #expect(await second.sessionToken == nil, "ending its own session forgets the token")
+        }
+    }
+}
