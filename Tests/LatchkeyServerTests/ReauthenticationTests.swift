@@ -38,12 +38,12 @@ struct ReauthenticationTests {
 
     /// Re-authenticates with `authenticator` over `options`; sets the new token; returns the reply.
     static func reauthenticate(
-        _ app: NativeClient, _ options: ReauthenticationOptions, with authenticator: VirtualAuthenticator
-    )
-        async throws -> Reply
-    {
+        _ app: NativeClient, _ options: ReauthenticationOptions, with authenticator: VirtualAuthenticator,
+        tampering: Tampering = .none
+    ) async throws -> Reply {
         let passkey = try #require(options.passkey)
-        let credential = try await authenticator.authenticate(options: passkey.options, origin: app.origin)
+        let credential = try await authenticator.authenticate(
+            options: passkey.options, origin: app.origin, tampering: tampering)
         let reply = try await app.http.send(
             .post, APIPaths.Native.reauthenticate,
             json: AuthenticationVerifyRequest(ticket: passkey.ticket, credential: credential))
@@ -99,7 +99,7 @@ struct ReauthenticationTests {
     }
 
     @Test(
-        "a sign-in without user verification makes a session that must re-authenticate, and not with that key",
+        "a sign-in without user verification must re-authenticate, with it where the passkey can, with a touch where not",
         arguments: Backend.available)
     func signInWithoutUserVerification(_ backend: Backend) async throws {
         try await withServer(backend) { server in
@@ -112,13 +112,16 @@ struct ReauthenticationTests {
             #expect(try await app.addPasskey(with: key).status == .created)
 
             let laptop = NativeClient(http: server.app())
-            let signedIn: SessionResponse = try await laptop.signIn("alice", with: key).decode()
+            let noUV = Tampering(clearUserVerification: true)
+            let signedIn: SessionResponse = try await laptop.signIn("alice", with: phone, tampering: noUV).decode()
             await laptop.http.setBearer(signedIn.session.token)
-            let options = try Self.options(try await laptop.http.send(.delete, APIPaths.Native.sessions))
-            await #expect(throws: VirtualAuthenticatorError.self) {
-                _ = try await Self.reauthenticate(laptop, options, with: key)
-            }
-            #expect(try await Self.reauthenticate(laptop, options, with: phone).status == .ok)
+            var options = try Self.options(try await laptop.http.send(.delete, APIPaths.Native.sessions))
+            #expect(options.passkey?.options.userVerification == .preferred, "the key cannot verify the user")
+            let refused = try await Self.reauthenticate(laptop, options, with: phone, tampering: noUV)
+            #expect(refused.errorCode == "userVerificationRequired", "\(refused)")
+
+            options = try Self.options(try await laptop.http.send(.delete, APIPaths.Native.sessions))
+            #expect(try await Self.reauthenticate(laptop, options, with: key).status == .ok, "a touch is all it has")
             #expect(try await laptop.http.send(.delete, APIPaths.Native.sessions).status == .ok)
             #expect(try await app.http.send(.get, APIPaths.Native.me).errorCode == "session.invalid")
         }

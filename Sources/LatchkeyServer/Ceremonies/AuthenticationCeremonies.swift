@@ -51,21 +51,24 @@ extension CeremonyService {
     }
 
     /// Begins a re-authentication of `user` (``Reauthentication``): options over the user's passkeys, with user
-    /// verification required.
+    /// verification required when every one of them verified the user when it was registered (preferred otherwise: a
+    /// security key without user verification proves itself by a touch, and the finish holds each passkey to what it
+    /// can do).
     func beginReauthentication(of user: StoredUser, now: Date = Date()) async throws -> (
         ticket: String, options: PublicKeyCredentialRequestOptions
     ) {
         let credentials = try await store.credentials(ofUser: user.id)
         let (options, pending) = relyingParty.beginAuthentication(
             for: .identified(userHandle: Array(user.userHandle), credentials: credentials.map(\.descriptor)),
-            userVerification: .required)
+            userVerification: credentials.allSatisfy(\.userVerified) ? .required : .preferred)
         let ticket = try await tickets.seal(.authentication, state: pending, now: now)
         return (ticket, options)
     }
 
     /// Finishes a re-authentication: a sign-in as ``finishAuthentication(ticket:credential:client:now:)`` makes it,
-    /// which must be `user`'s own passkey (403 `session.wrongUser` otherwise) with user verification, whatever the
-    /// ticket asked for. The new session counts as verified now.
+    /// which must be `user`'s own passkey (403 `session.wrongUser` otherwise) proving the user as well as that passkey
+    /// can: with user verification when it verified the user at registration, whatever the ticket asked for. The new
+    /// session counts as verified now.
     func finishReauthentication(
         ticket: String, credential: AuthenticationCredential, of user: StoredUser, client: SessionClient,
         now: Date = Date()
@@ -96,11 +99,14 @@ extension CeremonyService {
         )
         if let reauthenticating, reauthenticating.id != user.id { throw CeremonyError.wrongUser }
         let verified = try relyingParty.finishAuthentication(credential, pending: pending, credential: record)
-        if reauthenticating != nil, !verified.userVerified {
-            throw WebAuthnError(.userVerificationRequired, "re-authentication needs user verification (the UV flag)")
+        // The most this passkey can prove: user verification when it did so at registration, presence otherwise.
+        let provedUser = verified.userVerified || !stored.userVerified
+        if reauthenticating != nil, !provedUser {
+            throw WebAuthnError(
+                .userVerificationRequired, "re-authentication with this passkey needs user verification (the UV flag)")
         }
         let (session, token) = sessions.issue(
-            for: user.id, credentialID: stored.id, verified: verified.userVerified, client: client, now: now)
+            for: user.id, credentialID: stored.id, verified: provedUser, client: client, now: now)
         let committed = try await commitSignIn(
             ticket: ticket, credential: stored, newSignCount: verified.newSignCount, backedUp: verified.backedUp,
             session: session, now: now

@@ -11,8 +11,9 @@ struct ReauthenticationRequired: Error, Sendable {
 
 /// Re-authentication before sensitive changes: adding or removing a passkey, setting or removing the password,
 /// deleting the account, signing out everywhere. Each needs a session whose ``LatchkeyStore/StoredSession/verifiedAt``
-/// is within ``window``: a sign-in that verified the user (a passkey with user verification, the password, Sign in with
-/// Apple, a new account), or a re-authentication, which replaces the session with a new verified one. A stolen session
+/// is within ``window``: a sign-in that verified the user (a passkey with user verification — or, for a security key that
+/// registered without it, with its touch — the password, Sign in with Apple, a new account), or a re-authentication,
+/// which replaces the session with a new verified one. A stolen session
 /// token alone then cannot take the account over.
 struct Reauthentication: Sendable {
     let window: Duration
