@@ -106,6 +106,12 @@ class Server:
         with sqlite3.connect(f"file:{self.database}?mode=ro", uri=True) as db:
             return [row[0] for row in db.execute("SELECT attestation_format FROM credentials ORDER BY created_at")]
 
+    def age_sessions(self):
+        """Makes every session's last proof of the user an hour old, in the server's SQLite file (as the window passing
+        would): the next sensitive change must re-authenticate."""
+        with sqlite3.connect(self.database, timeout=10) as db:
+            db.execute("UPDATE sessions SET verified_at = strftime('%Y-%m-%d %H:%M:%f', 'now', '-1 hour')")
+
     def stop(self):
         self.process.terminate()
         try:
@@ -194,6 +200,14 @@ class Run:
         self.driver.execute_cdp_cmd("WebAuthn.setAutomaticPresenceSimulation",
                                     {"authenticatorId": self.driver.virtual_authenticator_id, "enabled": enabled})
 
+    def user_verified(self, verified):
+        """Whether the authenticator's user verification succeeds (Chrome DevTools WebAuthn domain)."""
+        self.driver.execute_cdp_cmd("WebAuthn.setUserVerified",
+                                    {"authenticatorId": self.driver.virtual_authenticator_id, "isUserVerified": verified})
+
+    def page_sessions(self):
+        return self.driver.find_elements(By.CSS_SELECTOR, "#sessions li.session")
+
     def touch(self, action):
         """Runs `action` (which clicks, then waits for the page's answer) while the authenticator accepts a touch."""
         self.presence(True)
@@ -276,6 +290,9 @@ class Run:
         self.expect(badge == expected_badge, f"badge {badge!r}, backedUp={first[0]['backedUp']}")
         formats = self.server.attestation_formats()
         self.expect(formats == [attestation_format], f"the server stored attestation formats {formats}")
+        sessions = self.page_sessions()
+        self.expect(len(sessions) == 1 and sessions[0].find_element(By.CSS_SELECTOR, ".current").is_displayed(),
+                    "the devices list shows this one session as this device")
         self.screenshot("signed-up")
 
         self.step("sign out")
@@ -337,9 +354,23 @@ class Run:
         self.expect(renamed and renamed[0]["name"] == "Blue key", f"the server has {renamed}")
         self.screenshot("renamed")
 
-        self.step("remove one")
-        self.click(f'#passkeys li[data-id="{first_id}"] .remove')
-        self.wait_message("Removed")
+        if usernameless:
+            self.step("a session past the re-authentication window confirms it is the user before removing a passkey")
+            self.server.age_sessions()
+            self.user_verified(False)
+            old = self.session()
+            self.touch(lambda: (self.click(f'#passkeys li[data-id="{first_id}"] .remove'),
+                                self.wait_message("cancelled or timed out")))
+            self.expect(len(self.server_passkeys()) == 2, "removed without confirming it was the user")
+            self.user_verified(True)
+            self.touch(lambda: (self.click(f'#passkeys li[data-id="{first_id}"] .remove'), self.wait_message("Removed")))
+            status, body = self.server.get("/v1/me", old)
+            self.expect(status == 401, f"the unconfirmed session goes with the confirmation: {status} {body}")
+            self.screenshot("reauthenticated")
+        else:
+            self.step("remove one")
+            self.click(f'#passkeys li[data-id="{first_id}"] .remove')
+            self.wait_message("Removed")
         self.wait(lambda _: self.page_passkey_ids() == [second["id"]], "one passkey on the page")
         self.expect([p["id"] for p in self.server_passkeys()] == [second["id"]], "the server still has the removed passkey")
         self.screenshot("removed")

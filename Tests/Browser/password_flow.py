@@ -22,6 +22,7 @@ import sys
 import tempfile
 
 from browser_flow import Run, Server, StepFailed, make_driver
+from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.common.virtual_authenticator import Protocol, Transport, VirtualAuthenticatorOptions
 
 PASSWORD = "correct horse battery staple"
@@ -93,6 +94,15 @@ class PasswordRun(Run):
         self.check(everything["userId"] == details["userId"] and len(everything["userId"]) >= 40, f"userId {everything} {details}")
         self.check(details["name"] == self.username and details["displayName"] == "Alice Liddell", f"details {details}")
 
+    def password_prompt(self):
+        """The page's password prompt (window.prompt), once it is open."""
+        def open_prompt(driver):
+            try:
+                return driver.switch_to.alert
+            except NoAlertPresentException:
+                return False
+        return self.wait(open_prompt, "the page to ask for the password")
+
     def run_button(self):
         d = self.driver
         self.load()
@@ -123,8 +133,24 @@ class PasswordRun(Run):
         self.check_account_signals([])
         self.screenshot("password-signed-in")
 
-        self.step("add the passkey from the offer")
-        self.touch(lambda: (self.click("#upgrade-passkey"), self.wait_message("Passkey added.")))
+        self.step("past the re-authentication window, the offer first asks for the password")
+        self.server.age_sessions()
+        self.click("#upgrade-passkey")
+        self.password_prompt().dismiss()
+        self.wait_message("did not confirm")
+        self.check(not self.server_passkeys(), "a passkey was added without confirming it was the user")
+        old = self.session()
+        self.presence(True)
+        try:
+            self.click("#upgrade-passkey")
+            prompt = self.password_prompt()
+            prompt.send_keys(PASSWORD)
+            prompt.accept()
+            self.wait_message("Passkey added.")
+        finally:
+            self.presence(False)
+        status, body = self.server.get("/v1/me", old)
+        self.check(status == 401, f"the unconfirmed session goes with the confirmation: {status} {body}")
         passkeys = self.server_passkeys()
         self.check(len(passkeys) == 1, f"{len(passkeys)} passkeys after the upgrade")
         self.wait(lambda _: not self.upgrade_offered(), "the offer to go away")

@@ -1,5 +1,7 @@
 // The server's /v1 API as the page uses it: same-origin fetch with the session cookie, JSON in and out.
-// A failure throws an ApiError carrying the server's stable code and its message.
+// A failure throws an ApiError carrying the server's stable code and its message. A sensitive change the server answers
+// 401 reauth.required is confirmed (a passkey, or the password) and tried once more.
+import * as webauthn from "./webauthn.js";
 
 export class ApiError extends Error {
   constructor(status, code, message, details = {}) {
@@ -7,7 +9,8 @@ export class ApiError extends Error {
     this.name = "ApiError";
     this.status = status;
     this.code = code;
-    // For credential.notFound: {credentialId, rpId}, for PublicKeyCredential.signalUnknownCredential.
+    // For credential.notFound: {credentialId, rpId}, for PublicKeyCredential.signalUnknownCredential;
+    // for reauth.required: {reauthentication}, how to confirm it is you.
     this.details = details;
   }
 }
@@ -35,10 +38,40 @@ async function call(method, path, body) {
     const error = json && json.error;
     throw new ApiError(
       response.status, error?.code ?? "http." + response.status, error?.message ?? `The server answered ${response.status}.`,
-      { credentialId: error?.credentialId, rpId: error?.rpId },
+      { credentialId: error?.credentialId, rpId: error?.rpId, reauthentication: error?.reauthentication },
     );
   }
   return json;
+}
+
+/**
+ * Confirms it is the user, in the first way the server offers: a passkey (the browser asks for it), or the password
+ * (asked for with `askPassword`). The server answers a new session cookie.
+ */
+async function reauthenticate(options, askPassword) {
+  if (options?.passkey) {
+    const credential = await webauthn.get(options.passkey.options);
+    return call("POST", "/v1/session/reauthenticate", { ticket: options.passkey.ticket, credential });
+  }
+  if (options?.password) {
+    const password = await askPassword();
+    if (!password) throw new ApiError(401, "reauth.cancelled", "Nothing was changed: you did not confirm it was you.");
+    return call("POST", "/v1/session/reauthenticate/password", { password });
+  }
+  throw new ApiError(401, "reauth.required", "Sign in again (with Apple) to confirm it is you, then try once more.");
+}
+
+let passwordPrompt = async () => window.prompt("To confirm it is you, enter your password.");
+
+/** A change that needs a recent confirmation: on reauth.required, confirm, then try it once more. */
+async function sensitive(method, path, body) {
+  try {
+    return await call(method, path, body);
+  } catch (error) {
+    if (error.code !== "reauth.required" || !error.details.reauthentication) throw error;
+    await reauthenticate(error.details.reauthentication, passwordPrompt);
+    return call(method, path, body);
+  }
 }
 
 const passkeyPath = (id) => "/v1/me/passkeys/" + encodeURIComponent(id);
@@ -52,16 +85,21 @@ export const api = {
   authenticationVerify: (ticket, credential) => call("POST", "/v1/passkeys/authentication/verify", { ticket, credential }),
   passkeys: () => call("GET", "/v1/me/passkeys"),
   renamePasskey: (id, name) => call("PATCH", passkeyPath(id), { name }),
-  removePasskey: (id) => call("DELETE", passkeyPath(id)),
+  removePasskey: (id) => sensitive("DELETE", passkeyPath(id)),
   addPasskeyOptions: (name, mediation) => {
     const body = {};
     if (name) body.name = name;
     if (mediation) body.mediation = mediation;
-    return call("POST", "/v1/me/passkeys/registration/options", body);
+    return sensitive("POST", "/v1/me/passkeys/registration/options", body);
   },
   passwordRegister: (username, displayName, password) => call("POST", "/v1/password/register", { username, displayName, password }),
   passwordSignIn: (username, password) => call("POST", "/v1/password/signin", { username, password }),
   addPasskeyVerify: (ticket, credential) => call("POST", "/v1/me/passkeys/registration/verify", { ticket, credential }),
   logout: () => call("POST", "/v1/session/logout"),
-  deleteAccount: () => call("DELETE", "/v1/account"),
+  deleteAccount: () => sensitive("DELETE", "/v1/account"),
+  sessions: () => call("GET", "/v1/sessions"),
+  endSession: (id) => call("DELETE", "/v1/sessions/" + encodeURIComponent(id)),
+  signOutEverywhere: () => sensitive("DELETE", "/v1/sessions"),
+  /** How the page asks for the password when that is the way to confirm (a function answering the text, or null). */
+  setPasswordPrompt: (prompt) => (passwordPrompt = prompt),
 };

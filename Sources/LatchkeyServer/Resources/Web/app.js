@@ -98,11 +98,12 @@ async function showSignedOut(message) {
 
 async function showAccount(message) {
   abortConditional();
-  const [me, list] = await Promise.all([api.me(), api.passkeys()]);
+  const [me, list, sessions] = await Promise.all([api.me(), api.passkeys(), api.sessions()]);
   $("display-name").textContent = me.displayName || me.name;
   $("username").textContent = me.name;
   $("sign-in-methods").textContent = describeMethods(me.signInMethods);
   renderPasskeys(list.passkeys);
+  $("sessions").replaceChildren(...sessions.sessions.map(sessionItem));
   if (list.passkeys.length > 0) $("passkey-upgrade").hidden = true;
   webauthn.signalAccount(list.signals);
   $("signed-out").hidden = true;
@@ -123,6 +124,24 @@ function describeMethods(methods) {
 function renderPasskeys(passkeys) {
   const list = $("passkeys");
   list.replaceChildren(...passkeys.map(passkeyItem));
+}
+
+function sessionItem(session) {
+  const item = $("session-template").content.firstElementChild.cloneNode(true);
+  item.dataset.id = session.id;
+  item.querySelector(".session-device").textContent = session.device || "Unknown device";
+  item.querySelector(".session-network").textContent = session.network || "unknown network";
+  item.querySelector(".session-seen").textContent = formatDate(session.lastSeenAt || session.createdAt);
+  item.querySelector(".current").hidden = !session.current;
+  const end = item.querySelector(".end-session");
+  end.hidden = session.current;
+  end.addEventListener("click", (event) =>
+    busy([event.currentTarget], async () => {
+      await api.endSession(session.id);
+      await showAccount(`Signed out ${session.device || "that device"}.`);
+    }),
+  );
+  return item;
 }
 
 const transportNames = { internal: "this device", hybrid: "phone (hybrid)", usb: "USB", nfc: "NFC", ble: "Bluetooth", "smart-card": "smart card" };
@@ -305,6 +324,11 @@ async function signOut() {
   await showSignedOut("Signed out.");
 }
 
+async function signOutEverywhere() {
+  await api.signOutEverywhere();
+  await showSignedOut("Signed out everywhere.");
+}
+
 async function deleteAccount() {
   await api.deleteAccount();
   $("delete-confirm").hidden = true;
@@ -334,6 +358,7 @@ function wire() {
     busy([$("add-passkey")], addPasskey);
   });
   $("sign-out").addEventListener("click", () => busy([$("sign-out")], signOut));
+  $("sign-out-everywhere").addEventListener("click", () => busy([$("sign-out-everywhere")], signOutEverywhere));
   $("password-sign-in-form").addEventListener("submit", (event) => {
     event.preventDefault();
     busy([$("password-sign-in")], passwordSignIn);
