@@ -343,6 +343,41 @@ struct StoreBehaviourTests {
         }
     }
 
+    @Test(
+        "recovery codes: a new set replaces the old, each is used once (of concurrent uses one wins), deleting the user removes them",
+        arguments: Backend.available)
+    func recoveryCodes(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let alice = try await store.createUser(named: "alice")
+            let bob = try await store.createUser(named: "bob")
+            let old = [Make.bytes(32), Make.bytes(32)]
+            try await store.replaceRecoveryCodes(ofUser: alice.id, hashes: old, now: Make.now)
+            let codes = (0..<3).map { _ in Make.bytes(32) }
+            try await store.replaceRecoveryCodes(ofUser: alice.id, hashes: codes, now: Make.now)
+            #expect(try await store.recoveryCodeCount(ofUser: alice.id) == 3)
+            #expect(try await store.consumeRecoveryCode(ofUser: alice.id, hash: old[0]) == false, "the old set is gone")
+            #expect(try await store.consumeRecoveryCode(ofUser: bob.id, hash: codes[0]) == false, "another user's code")
+
+            let wins = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for _ in 0..<4 {
+                    group.addTask { try await store.consumeRecoveryCode(ofUser: alice.id, hash: codes[0]) }
+                }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(wins == 1)
+            #expect(try await store.recoveryCodeCount(ofUser: alice.id) == 2)
+
+            await expectStoreError(.invalidRecord) {
+                try await store.replaceRecoveryCodes(ofUser: alice.id, hashes: [Make.bytes(31)], now: Make.now)
+            }
+            await expectStoreError(.notFound) {
+                try await store.replaceRecoveryCodes(ofUser: UUID(), hashes: [Make.bytes(32)], now: Make.now)
+            }
+            try await store.deleteUser(id: alice.id)
+            #expect(try await store.recoveryCodeCount(ofUser: alice.id) == 0)
+        }
+    }
+
     // MARK: Users, cascading
 
     @Test(arguments: Backend.available)

@@ -26,6 +26,9 @@ public final class FaultInjectingStore: LatchkeyStore {
         case deleteCredential
         case deletePassword
         case deleteSession
+        case replaceRecoveryCodes
+        case recoveryCodeCount
+        case consumeRecoveryCode
         case markSessionSeen
         case sessions
         case deleteSessions
@@ -183,6 +186,21 @@ public final class FaultInjectingStore: LatchkeyStore {
     public func session(tokenHash: Data, now: Date) async throws(StoreError) -> StoredSession? {
         try await fault(.session)
         return try await base.session(tokenHash: tokenHash, now: now)
+    }
+
+    public func replaceRecoveryCodes(ofUser userID: UUID, hashes: [Data], now: Date) async throws(StoreError) {
+        try await fault(.replaceRecoveryCodes)
+        try await base.replaceRecoveryCodes(ofUser: userID, hashes: hashes, now: now)
+    }
+
+    public func recoveryCodeCount(ofUser userID: UUID) async throws(StoreError) -> Int {
+        try await fault(.recoveryCodeCount)
+        return try await base.recoveryCodeCount(ofUser: userID)
+    }
+
+    public func consumeRecoveryCode(ofUser userID: UUID, hash: Data) async throws(StoreError) -> Bool {
+        try await fault(.consumeRecoveryCode)
+        return try await base.consumeRecoveryCode(ofUser: userID, hash: hash)
     }
 
     public func sessions(ofUser userID: UUID, now: Date) async throws(StoreError) -> [StoredSession] {

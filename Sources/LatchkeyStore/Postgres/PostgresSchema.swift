@@ -309,5 +309,18 @@ enum PostgresSchema {
                 """,
                 "DROP TABLE request_counts",
             ]),
+        // Recovery codes: each user's current set, as SHA-256 hashes; a code is deleted when used.
+        Migration(
+            version: 9, name: "recovery codes",
+            statements: [
+                """
+                CREATE TABLE recovery_codes (
+                    user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    code_hash bytea NOT NULL CHECK (octet_length(code_hash) = 32),
+                    created_at timestamptz NOT NULL,
+                    CONSTRAINT recovery_codes_pkey PRIMARY KEY (user_id, code_hash)
+                )
+                """
+            ]),
     ]
 }

@@ -40,6 +40,9 @@ enum SQLiteSchema {
         migrator.registerMigration("v9: sessions as devices") { db in
             try db.execute(sql: v9SessionsAsDevices)
         }
+        migrator.registerMigration("v10: recovery codes") { db in
+            try db.execute(sql: v10RecoveryCodes)
+        }
         return migrator
     }
 
@@ -318,5 +321,15 @@ enum SQLiteSchema {
                 ORDER BY created_at DESC, token_hash DESC LIMIT -1 OFFSET \(StoredSession.maximumPerAccount));
         END;
         DROP TABLE request_counts;
+        """
+
+    /// Recovery codes (issue 38): each user's current set, as SHA-256 hashes; a code is deleted when used.
+    private static let v10RecoveryCodes = """
+        CREATE TABLE recovery_codes (
+            user_id BLOB NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            code_hash BLOB NOT NULL CHECK (length(code_hash) = 32),
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (user_id, code_hash)
+        ) STRICT, WITHOUT ROWID;
         """
 }

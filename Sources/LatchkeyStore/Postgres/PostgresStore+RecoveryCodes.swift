@@ -1,0 +1,32 @@
+import Foundation
+import PostgresNIO
+
+extension PostgresStore {
+    public func replaceRecoveryCodes(ofUser userID: UUID, hashes: [Data], now: Date) async throws(StoreError) {
+        try validateRecoveryCodeHashes(hashes)
+        try await transaction { [self] connection in
+            try await connection.execute("DELETE FROM recovery_codes WHERE user_id = \(userID)", logger: logger)
+            for hash in hashes {
+                try await connection.execute(
+                    "INSERT INTO recovery_codes (user_id, code_hash, created_at) VALUES (\(userID), \(hash), \(now))",
+                    logger: logger)
+            }
+        }
+    }
+
+    public func recoveryCodeCount(ofUser userID: UUID) async throws(StoreError) -> Int {
+        try await pool { [self] client in
+            try await client.first(
+                "SELECT count(*) FROM recovery_codes WHERE user_id = \(userID)", logger: logger
+            ) { Int(try $0.decode(Int64.self)) } ?? 0
+        }
+    }
+
+    public func consumeRecoveryCode(ofUser userID: UUID, hash: Data) async throws(StoreError) -> Bool {
+        try await pool { [self] client in
+            try await client.execute(
+                "DELETE FROM recovery_codes WHERE user_id = \(userID) AND code_hash = \(hash) RETURNING 1",
+                logger: logger) > 0
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// The recovery-code part of a store: each user's current set of single-use recovery codes, kept only as SHA-256
+/// hashes (the codes are shown once, when made). Every ``LatchkeyStore`` is one; deleting a user removes their codes.
+public protocol RecoveryCodeStore: Sendable {
+    /// Replaces the user's codes with `hashes` in one transaction (the old set stops working). Throws
+    /// ``StoreError/Code/notFound`` if the user does not exist, ``StoreError/Code/invalidRecord`` for a hash that is not
+    /// 32 bytes.
+    func replaceRecoveryCodes(ofUser userID: UUID, hashes: [Data], now: Date) async throws(StoreError)
+
+    /// How many of the user's codes are unused.
+    func recoveryCodeCount(ofUser userID: UUID) async throws(StoreError) -> Int
+
+    /// Uses the user's code with this hash: true, and it is gone, when the user had it; false otherwise. Of concurrent
+    /// uses of one code exactly one is true.
+    func consumeRecoveryCode(ofUser userID: UUID, hash: Data) async throws(StoreError) -> Bool
+}
+
+/// The length of a recovery code's hash (SHA-256).
+let recoveryCodeHashLength = 32
+
+func validateRecoveryCodeHashes(_ hashes: [Data]) throws(StoreError) {
+    guard hashes.allSatisfy({ $0.count == recoveryCodeHashLength }) else {
+        throw StoreError(.invalidRecord, "a recovery code hash must be \(recoveryCodeHashLength) bytes (SHA-256)")
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+import GRDB
+
+extension SQLiteStore {
+    public func replaceRecoveryCodes(ofUser userID: UUID, hashes: [Data], now: Date) async throws(StoreError) {
+        try validateRecoveryCodeHashes(hashes)
+        try await write { db in
+            try db.execute(sql: "DELETE FROM recovery_codes WHERE user_id = ?", arguments: [userID])
+            for hash in hashes {
+                try db.execute(
+                    sql: "INSERT INTO recovery_codes (user_id, code_hash, created_at) VALUES (?, ?, ?)",
+                    arguments: [userID, hash, now])
+            }
+        }
+    }
+
+    public func recoveryCodeCount(ofUser userID: UUID) async throws(StoreError) -> Int {
+        try await read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM recovery_codes WHERE user_id = ?", arguments: [userID]) ?? 0
+        }
+    }
+
+    public func consumeRecoveryCode(ofUser userID: UUID, hash: Data) async throws(StoreError) -> Bool {
+        try await write { db in
+            try db.execute(
+                sql: "DELETE FROM recovery_codes WHERE user_id = ? AND code_hash = ?", arguments: [userID, hash])
+            return db.changesCount > 0
+        }
+    }
+}
