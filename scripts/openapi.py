@@ -175,6 +175,9 @@ def schemas():
             "passkey": ref("TicketedRequestOptions"), "password": BOOL, "apple": BOOL,
         }, ["password", "apple"], description="reauth.required: how the user can prove who they are again"),
         "ReauthenticatePasswordRequest": obj({"password": STRING}, ["password"]),
+        "RecoveryCodes": obj({"codes": {"type": "array", "items": STRING}}, ["codes"]),
+        "RecoveryCodeStatus": obj({"remaining": {"type": "integer", "minimum": 0}}, ["remaining"]),
+        "RecoveryOptionsRequest": obj({"username": STRING, "code": {"type": "string", "maxLength": 64}}, ["username", "code"]),
         "SessionSummary": obj({
             "id": {**B64URL, "description": "DELETE /v1/sessions/{id} ends the session"}, "createdAt": DATE,
             "lastSeenAt": {"type": ["string", "null"], "format": "date-time"}, "expiresAt": DATE,
@@ -377,6 +380,22 @@ def paths():
                             with_errors({"204": {"description": "ended (the cookie is cleared when it was this session)"}},
                                         {**SESSION_ERRORS, "404": ["session.notFound"]}), security=SESSION, tags=["account"]),
     }
+    p["/v1/me/recovery-codes"] = {
+        "get": operation("recoveryCodeStatus", "How many recovery codes the account has left",
+                         with_errors({"200": json_body(ref("RecoveryCodeStatus"), "the count")}, SESSION_ERRORS),
+                         security=SESSION, tags=["account"]),
+        "post": operation("generateRecoveryCodes", "A new set of recovery codes, shown once (re-authenticated)",
+                          with_errors({"201": json_body(ref("RecoveryCodes"), "the codes")}, REAUTH_ERRORS),
+                          security=SESSION, tags=["account"]),
+    }
+    recovery_errors = {**ceremony_errors, "401": ["recovery.invalid"], "429": ["request.rateLimited", "recovery.throttled"]}
+    p["/v1/recovery/options"] = {"post": operation(
+        "recoveryOptions", "Recovery: a code opens a registration ceremony for the account's new passkey",
+        with_errors({"200": json_body(ref("TicketedCreationOptions"), "options and the ceremony's ticket")}, recovery_errors),
+        body=ref("RecoveryOptionsRequest"), tags=["recovery"], links=verify_link("recoveryVerify"))}
+    p["/v1/recovery/verify"] = {"post": operation(
+        "recoveryVerify", "Recovery: verify the new passkey and sign in",
+        with_errors(created_session, recovery_errors), body=ref("RegistrationVerifyRequest"), tags=["recovery"])}
     reauthenticated = {"200": json_body(ref("SessionResponse"), "a new verified session (sets the session cookie); the old one ended")}
     p["/v1/session/reauthenticate"] = {"post": operation(
         "reauthenticate", "Re-authenticate with a passkey, over the options of a reauth.required answer",

@@ -44,6 +44,14 @@ public enum APIPaths {
         /// Re-authentication with a passkey: `POST` ``AuthenticationVerifyRequest`` over the options of a
         /// `reauth.required` answer; answers a ``SessionResponse`` (a new session, the old one ended).
         public static let reauthenticate = "/v1/session/reauthenticate"
+        /// The signed-in account's recovery codes: `GET` how many are left (``RecoveryCodeStatus``), `POST` a new set
+        /// (``RecoveryCodes``, re-authenticated; the old set stops working).
+        public static let recoveryCodes = "/v1/me/recovery-codes"
+        /// Recovery with a code: `POST` ``RecoveryOptionsRequest``; answers `{ticket, options}` for the account's new
+        /// passkey (the code is spent).
+        public static let recoveryOptions = "/v1/recovery/options"
+        /// Recovery: verify the new passkey (`{ticket, credential}`); answers 201 with a ``SessionResponse``.
+        public static let recoveryVerify = "/v1/recovery/verify"
         /// Re-authentication with the password: `POST` ``ReauthenticatePasswordRequest``; answers a ``SessionResponse``.
         public static let reauthenticatePassword = "/v1/session/reauthenticate/password"
         /// `DELETE` deletes the signed-in account with its passkeys and sessions.

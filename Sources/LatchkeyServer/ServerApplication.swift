@@ -75,6 +75,7 @@ public enum ServerApplication {
         let apple: AppleSignInService?
         let accounts: AccountService
         let reauthentication: Reauthentication
+        let recovery: RecoveryService
 
         init(configuration: ServerConfiguration, store: any LatchkeyStore, metrics: ServerMetrics, logger: Logger) {
             let cookies = SessionCookies(secure: configuration.secureCookies)
@@ -99,6 +100,7 @@ public enum ServerApplication {
             reauthentication = Reauthentication(
                 window: configuration.reauthenticationWindow, ceremonies: ceremonies, accounts: accounts,
                 passwordsEnabled: configuration.passwordSignIn)
+            recovery = RecoveryService(store: store, ceremonies: ceremonies, throttle: configuration.passwordThrottle)
         }
     }
 
@@ -165,6 +167,9 @@ public enum ServerApplication {
         PasswordRoutes(passwords: passwords, sessions: sessions, reauthentication: reauthentication)
             .add(to: ceremonyRoutes)
         AccountRoutes(accounts: accounts, sessions: sessions, reauthentication: reauthentication).add(to: routes)
+        RecoveryRoutes(
+            recovery: services.recovery, ceremonies: ceremonies, sessions: sessions, reauthentication: reauthentication
+        ).add(to: routes, ceremonyRoutes: ceremonyRoutes)
         WellKnownRoutes(configuration: configuration).add(to: routes)
         OperationsRoutes(accounts: accounts, metrics: metrics, configuration: configuration).add(to: routes)
         AppleRoutes(apple: apple, sessions: sessions).add(to: routes, ceremonyRoutes: ceremonyRoutes)

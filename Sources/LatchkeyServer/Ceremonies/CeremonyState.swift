@@ -50,6 +50,8 @@ struct RegistrationState: CeremonyState, Sendable {
         case signUp
         /// Another passkey for an existing account.
         case addPasskey
+        /// A new passkey for an account being recovered (a recovery code was used): finishing it signs in.
+        case recover
     }
 
     var purpose: Purpose

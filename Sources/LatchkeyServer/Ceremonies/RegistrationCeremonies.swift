@@ -20,6 +20,9 @@ enum RegistrationSubject: Sendable {
     /// A new account whose name comes with the credential (a passkey sign-up sheet).
     case unnamedUser
     case existingUser(StoredUser)
+    /// An account whose user lost their passkeys and proved who they are another way (a recovery code): finishing
+    /// the ceremony adds the passkey and signs in, with no session before it.
+    case recoveringUser(StoredUser)
 }
 
 extension CeremonyService {
@@ -39,8 +42,9 @@ extension CeremonyService {
         case .unnamedUser:
             (purpose, userID) = (.signUp, UUID())
             user = UserEntity(id: Self.makeUserHandle(), name: "", displayName: "")
-        case .existingUser(let existing):
-            (purpose, userID) = (.addPasskey, existing.id)
+        case .existingUser(let existing), .recoveringUser(let existing):
+            if case .recoveringUser = subject { purpose = .recover } else { purpose = .addPasskey }
+            userID = existing.id
             user = UserEntity(id: Array(existing.userHandle), name: existing.name, displayName: existing.displayName)
             excluded = try await store.credentials(ofUser: existing.id).map(\.descriptor)
         }
@@ -108,13 +112,28 @@ extension CeremonyService {
                 (user.name, user.displayName) = naming
             }
             var owner: StoredUser?
-            if state.purpose == .addPasskey {
+            switch state.purpose {
+            case .addPasskey:
                 guard let signedIn = try await caller() else { throw CeremonyError.sessionRequired }
                 guard signedIn.user.id == state.userID else { throw CeremonyError.wrongUser }
                 owner = signedIn.user
+            case .recover:
+                guard let recovering = try await store.user(id: state.userID) else {
+                    throw CeremonyError.notFound(.registration, detail: "the account no longer exists")
+                }
+                owner = recovering
+            case .signUp:
+                break
             }
             let verified = try await relyingParty.finishRegistration(credential, pending: state.pending, at: now)
             let stored = StoredCredential(verified: verified, userID: state.userID, label: state.label, now: now)
+            if let owner, state.purpose == .recover {
+                // The recovery code proved the user: the new passkey's session counts as verified.
+                let (session, token) = sessions.issue(
+                    for: owner.id, credentialID: stored.id, verified: true, client: client, now: now)
+                try await commit(spending: spent, stored, creating: nil, session: session)
+                return CeremonyOutcome(user: owner, credential: stored, session: session, token: token)
+            }
             if let owner {
                 try await commit(spending: spent, stored, creating: nil, session: nil)
                 return CeremonyOutcome(user: owner, credential: stored, session: nil, token: nil)

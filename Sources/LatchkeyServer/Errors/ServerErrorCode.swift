@@ -41,6 +41,8 @@ enum ServerErrorCode: String, CaseIterable, Sendable {
     case passwordTooLong = "password.tooLong"
     case passwordTooShort = "password.tooShort"
     case reauthRequired = "reauth.required"
+    case recoveryInvalid = "recovery.invalid"
+    case recoveryThrottled = "recovery.throttled"
     case requestInvalid = "request.invalid"
     case requestInvalidField = "request.invalidField"
     case requestMalformedJSON = "request.malformedJSON"

@@ -195,8 +195,10 @@ extension APIError {
             .passwordDisabled, .passwordNotSet, .requestNotFound, .sessionNotFound:
             .notFound
         case .appleBusy, .passwordBusy: .serviceUnavailable
-        case .passwordThrottled, .requestRateLimited: .tooManyRequests
-        case .metricsUnauthorized, .passwordInvalid, .reauthRequired, .sessionInvalid, .sessionRequired: .unauthorized
+        case .passwordThrottled, .recoveryThrottled, .requestRateLimited: .tooManyRequests
+        case .metricsUnauthorized, .passwordInvalid, .reauthRequired, .recoveryInvalid, .sessionInvalid,
+            .sessionRequired:
+            .unauthorized
         case .requestUnsupportedMediaType: .unsupportedMediaType
         }
     }

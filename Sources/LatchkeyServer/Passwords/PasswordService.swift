@@ -38,6 +38,20 @@ public struct PasswordThrottlePolicy: Sendable, Hashable {
         let doublings = Swift.min(failures - freeFailures, 30)
         return Swift.min(base * pow(2, TimeInterval(doublings)), maximum)
     }
+
+    /// Takes one attempt from `key`'s budget in `store` before the secret (a password, a recovery code) is checked,
+    /// counted as a failure until it turns out right (then the caller clears `key`'s failures); 429 `refusal` with
+    /// `Retry-After` while `key` is throttled. Taken first, so that parallel guesses each take their own turn: a burst
+    /// gets no more than a serial guesser's ``freeFailures``.
+    func reserve(key: String, in store: any LatchkeyStore, now: Date, refusal: ServerErrorCode) async throws {
+        guard try await store.reservePasswordAttempt(key: key, now: now, delay: { delay(afterFailures: $0) }) != nil
+        else {
+            let until = try await store.passwordThrottle(key: key)?.nextAllowedAt ?? now
+            let seconds = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
+            throw ServiceError(
+                refusal, "too many wrong attempts for this account; try again in \(seconds) s", retryAfter: seconds)
+        }
+    }
 }
 
 /// Password accounts: sign-up, sign-in (with the per-account throttle and a passkey upgrade), and setting,
@@ -179,18 +193,9 @@ struct PasswordService: Sendable {
         )
     }
 
-    /// Takes one attempt from `key`'s budget before the password is checked, counted as a failure until the password
-    /// turns out right; 429 `password.throttled` while `key` is throttled. Taken first, so that parallel guesses each
-    /// take their own turn: a burst gets no more than a serial guesser's ``PasswordThrottlePolicy/freeFailures``.
+    /// Takes one attempt from `key`'s budget before the password is checked (``PasswordThrottlePolicy/reserve(key:in:now:refusal:)``).
     private func reserveAttempt(key: String, now: Date) async throws {
-        let policy = throttle
-        guard
-            try await store.reservePasswordAttempt(key: key, now: now, delay: { policy.delay(afterFailures: $0) })
-                != nil
-        else {
-            let until = try await store.passwordThrottle(key: key)?.nextAllowedAt ?? now
-            throw Self.throttled(until: until, now: now)
-        }
+        try await throttle.reserve(key: key, in: store, now: now, refusal: .passwordThrottled)
     }
 
     /// Checks `password` (normalised) against the account `found` with one scrypt verification — against the
@@ -233,13 +238,6 @@ struct PasswordService: Sendable {
             refusal == .busy
                 ? "too many password checks are waiting; try again shortly" : "the client left before its turn",
             retryAfter: 1)
-    }
-
-    static func throttled(until: Date, now: Date) -> ServiceError {
-        let seconds = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
-        return ServiceError(
-            .passwordThrottled,
-            "too many wrong passwords for this account; try again in \(seconds) s", retryAfter: seconds)
     }
 
     // MARK: The signed-in account's password

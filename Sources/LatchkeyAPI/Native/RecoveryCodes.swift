@@ -1,0 +1,31 @@
+import Foundation
+
+/// The answer to `POST /v1/me/recovery-codes`: a new set of recovery codes, shown this once (the server keeps only
+/// their hashes); the account's earlier codes no longer work.
+public struct RecoveryCodes: Codable, Hashable, Sendable {
+    public var codes: [String]
+
+    public init(codes: [String]) {
+        self.codes = codes
+    }
+}
+
+/// The answer to `GET /v1/me/recovery-codes`: how many unused codes the account has.
+public struct RecoveryCodeStatus: Codable, Hashable, Sendable {
+    public var remaining: Int
+
+    public init(remaining: Int) {
+        self.remaining = remaining
+    }
+}
+
+/// The body of `POST /v1/recovery/options`: the account's name and one of its recovery codes.
+public struct RecoveryOptionsRequest: Codable, Hashable, Sendable {
+    public var username: String
+    public var code: String
+
+    public init(username: String, code: String) {
+        self.username = username
+        self.code = code
+    }
+}
