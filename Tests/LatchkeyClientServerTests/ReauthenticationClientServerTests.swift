@@ -49,6 +49,30 @@ struct ReauthenticationClientServerTests {
     }
 
     @Test(arguments: Backend.available)
+    func recoveryCodesBringBackALostPasskeysAccount(_ backend: Backend) async throws {
+        try await LiveServer.run(backend) { server in
+            let client = server.native()
+            try await client.signUp(username: "carol", with: LiveServer.passkeyProvider())
+            let codes = try await client.generateRecoveryCodes()
+            #expect(codes.count == 10)
+            #expect(try await client.recoveryCodesRemaining() == 10)
+
+            let newPhone = VirtualAuthenticatorAdapter(VirtualAuthenticator(), origin: LiveServer.origin)
+            let elsewhere = server.native()
+            try await elsewhere.recover(username: "carol", code: codes[0], with: newPhone)
+            #expect(try await elsewhere.me().name == "carol")
+            #expect(try await elsewhere.recoveryCodesRemaining() == 9)
+            await #expect(
+                throws: LatchkeyClientError.server(
+                    status: 401, code: "recovery.invalid",
+                    message: "the username or the recovery code is wrong (or the code was used)")
+            ) {
+                try await server.native().recover(username: "carol", code: codes[0], with: newPhone)
+            }
+        }
+    }
+
+    @Test(arguments: Backend.available)
     func devicesAreListedAndOneEnds(_ backend: Backend) async throws {
         try await LiveServer.run(backend) { server in
             let phone = LiveServer.passkeyProvider()

@@ -302,6 +302,44 @@ public struct NativeClient: Sendable {
         await connection.setBearerToken(nil)
     }
 
+    // MARK: Recovery
+
+    /// `GET /v1/me/recovery-codes`: how many unused recovery codes the account has.
+    public func recoveryCodesRemaining() async throws(LatchkeyClientError) -> Int {
+        try await connection.send(
+            "GET", APIPaths.Native.recoveryCodes, body: NoBody?.none, as: RecoveryCodeStatus.self
+        ).remaining
+    }
+
+    /// `POST /v1/me/recovery-codes`: a new set of recovery codes for the user to keep (re-authenticating when the server
+    /// asks). They are in this answer only; the old set stops working.
+    public func generateRecoveryCodes() async throws(LatchkeyClientError) -> [String] {
+        try await reauthenticating { () async throws(LatchkeyClientError) in
+            try await connection.send(
+                "POST", APIPaths.Native.recoveryCodes, body: NoBody?.none, as: RecoveryCodes.self
+            ).codes
+        }
+    }
+
+    /// Recovers the account named `username` with one of its recovery codes: spends the code, registers a new passkey
+    /// from `authenticator` and signs in (`POST /v1/recovery/options`, then `/v1/recovery/verify`). A wrong or used
+    /// code is `recovery.invalid`.
+    @discardableResult
+    public func recover(username: String, code: String, with authenticator: any Authenticator)
+        async throws(LatchkeyClientError) -> SignedIn<RegistrationCredential>
+    {
+        let started = try await connection.send(
+            "POST", APIPaths.Native.recoveryOptions, body: RecoveryOptionsRequest(username: username, code: code),
+            as: RegistrationOptionsResponse.self)
+        let credential = try await Self.create(started.options, with: authenticator)
+        let session = try await signedIn(
+            connection.send(
+                "POST", APIPaths.Native.recoveryVerify,
+                body: RegistrationVerifyRequest(ticket: started.ticket, credential: credential),
+                as: SessionResponse.self))
+        return SignedIn(session: session, credential: credential)
+    }
+
     // MARK: Devices and re-authentication
 
     /// `GET /v1/sessions`: the account's live sessions (its devices), newest first.
