@@ -295,6 +295,14 @@ class Run:
                     "the devices list shows this one session as this device")
         self.screenshot("signed-up")
 
+        self.step("make recovery codes")
+        self.click("#generate-recovery-codes")
+        self.wait_message("New recovery codes made.")
+        codes = [item.text for item in d.find_elements(By.CSS_SELECTOR, "#recovery-codes li")]
+        self.expect(len(codes) == 10 and all(len(code) == 19 for code in codes), f"the page shows the codes {codes}")
+        self.expect(self.find("#recovery-remaining").text == "10 unused codes.", "the count of codes")
+        self.screenshot("recovery-codes")
+
         self.step("sign out")
         self.sign_out()
         self.screenshot("signed-out")
@@ -386,6 +394,19 @@ class Run:
         self.sign_out()
         self.sign_in_with_username()
         self.screenshot("signed-in-second")
+
+        self.step("lose the passkey, recover with a code and a new one")
+        self.sign_out()
+        self.expect(not d.find_elements(By.CSS_SELECTOR, "#recovery-codes li"), "the codes stay on the page after signing out")
+        d.remove_virtual_authenticator()
+        self.add_authenticator()
+        self.type("#recover-username", self.username)
+        self.type("#recover-code", codes[0].lower())
+        self.touch(lambda: (self.click("#recover"), self.wait_message("Welcome back")))
+        self.expect_signed_in()
+        self.expect(len(self.server_passkeys()) == 2, "the new passkey was not added")
+        self.expect(self.find("#recovery-remaining").text == "9 unused codes.", "the code was not spent")
+        self.screenshot("recovered")
 
         self.step("delete account")
         old = self.session()

@@ -90,6 +90,8 @@ async function showSignedOut(message) {
   abortUpgrade();
   $("signed-in").hidden = true;
   $("passkey-upgrade").hidden = true;
+  $("recovery-codes-shown").hidden = true;
+  $("recovery-codes").replaceChildren();
   $("signed-out").hidden = false;
   document.body.dataset.state = "signed-out";
   if (message) show(message);
@@ -98,12 +100,15 @@ async function showSignedOut(message) {
 
 async function showAccount(message) {
   abortConditional();
-  const [me, list, sessions] = await Promise.all([api.me(), api.passkeys(), api.sessions()]);
+  const [me, list, sessions, recovery] = await Promise.all([
+    api.me(), api.passkeys(), api.sessions(), api.recoveryCodeStatus(),
+  ]);
   $("display-name").textContent = me.displayName || me.name;
   $("username").textContent = me.name;
   $("sign-in-methods").textContent = describeMethods(me.signInMethods);
   renderPasskeys(list.passkeys);
   $("sessions").replaceChildren(...sessions.sessions.map(sessionItem));
+  $("recovery-remaining").textContent = recovery.remaining === 1 ? "1 unused code." : `${recovery.remaining} unused codes.`;
   if (list.passkeys.length > 0) $("passkey-upgrade").hidden = true;
   webauthn.signalAccount(list.signals);
   $("signed-out").hidden = true;
@@ -324,6 +329,30 @@ async function signOut() {
   await showSignedOut("Signed out.");
 }
 
+async function recover() {
+  const username = $("recover-username").value.trim();
+  const code = $("recover-code").value.trim();
+  if (!username || !code) {
+    show("Enter your username and one of your recovery codes.", "error");
+    return;
+  }
+  await withoutAutofill(async () => {
+    const { ticket, options } = await api.recoveryOptions(username, code);
+    const credential = await webauthn.create(options);
+    const session = await api.recoveryVerify(ticket, credential);
+    await webauthn.signalAccount(session.signals);
+  });
+  $("recover-form").reset();
+  await showAccount("Welcome back. Your new passkey is added; remove the lost one below.");
+}
+
+async function generateRecoveryCodes() {
+  const { codes } = await api.generateRecoveryCodes();
+  await showAccount("New recovery codes made. The old ones no longer work.");
+  $("recovery-codes").replaceChildren(...codes.map((code) => Object.assign(document.createElement("li"), { textContent: code })));
+  $("recovery-codes-shown").hidden = false;
+}
+
 async function signOutEverywhere() {
   await api.signOutEverywhere();
   await showSignedOut("Signed out everywhere.");
@@ -359,6 +388,11 @@ function wire() {
   });
   $("sign-out").addEventListener("click", () => busy([$("sign-out")], signOut));
   $("sign-out-everywhere").addEventListener("click", () => busy([$("sign-out-everywhere")], signOutEverywhere));
+  $("generate-recovery-codes").addEventListener("click", () => busy([$("generate-recovery-codes")], generateRecoveryCodes));
+  $("recover-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    busy([$("recover")], recover);
+  });
   $("password-sign-in-form").addEventListener("submit", (event) => {
     event.preventDefault();
     busy([$("password-sign-in")], passwordSignIn);
