@@ -247,6 +247,7 @@ let package = Package(
             name: "LatchkeyTestSupport",
             dependencies: [
                 "LatchkeyStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -177,7 +177,10 @@ def schemas():
         "ReauthenticatePasswordRequest": obj({"password": STRING}, ["password"]),
         "RecoveryCodes": obj({"codes": {"type": "array", "items": STRING}}, ["codes"]),
         "RecoveryCodeStatus": obj({"remaining": {"type": "integer", "minimum": 0}}, ["remaining"]),
-        "RecoveryOptionsRequest": obj({"username": STRING, "code": {"type": "string", "maxLength": 64}}, ["username", "code"]),
+        "RecoveryOptionsRequest": {"oneOf": [
+            obj({"username": STRING, "code": {"type": "string", "maxLength": 64}}, ["username", "code"], additional=False),
+            obj({"token": {**B64URL, "minLength": 43, "maxLength": 43}}, ["token"], additional=False),
+        ], "description": "a recovery code with its account's name, or an operator's recovery link token"},
         "SessionSummary": obj({
             "id": {**B64URL, "description": "DELETE /v1/sessions/{id} ends the session"}, "createdAt": DATE,
             "lastSeenAt": {"type": ["string", "null"], "format": "date-time"}, "expiresAt": DATE,

@@ -16,6 +16,7 @@ public struct Latchkey: AsyncParsableCommand {
         Passkey.self,
         Serve.self,
         Migrate.self,
+        RecoveryLink.self,
         LoadTest.self,
     ]
 

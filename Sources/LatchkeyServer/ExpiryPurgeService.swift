@@ -38,6 +38,7 @@ struct ExpiryPurgeService: Service {
         let tickets = try await store.purgeSpentTickets(now: now.addingTimeInterval(-Self.spentTicketGrace))
         let sessions = try await store.purgeExpiredSessions(now: now)
         let apple = try await store.purgeExpiredAppleRecords(now: now)
+        try await store.purgeExpiredRecoveryLinks(now: now)
         try await store.purgePasswordThrottles(
             lastFailureBefore: now.addingTimeInterval(-TimeInterval(passwordThrottleMemory.components.seconds)))
         logger.debug(

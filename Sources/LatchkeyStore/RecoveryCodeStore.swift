@@ -14,6 +14,18 @@ public protocol RecoveryCodeStore: Sendable {
     /// Uses the user's code with this hash: true, and it is gone, when the user had it; false otherwise. Of concurrent
     /// uses of one code exactly one is true.
     func consumeRecoveryCode(ofUser userID: UUID, hash: Data) async throws(StoreError) -> Bool
+
+    /// Stores a recovery link an operator issued for the user: the SHA-256 of its token, valid until `expiresAt`.
+    /// Throws ``StoreError/Code/notFound`` if the user does not exist.
+    func insertRecoveryLink(tokenHash: Data, ofUser userID: UUID, expiresAt: Date) async throws(StoreError)
+
+    /// Uses the link whose token has this hash: its user while it was unused and unexpired at `now` (it is gone), nil
+    /// otherwise. Of concurrent uses of one link exactly one has the user.
+    func consumeRecoveryLink(tokenHash: Data, now: Date) async throws(StoreError) -> UUID?
+
+    /// Deletes the links expired by `now`; returns how many.
+    @discardableResult
+    func purgeExpiredRecoveryLinks(now: Date) async throws(StoreError) -> Int
 }
 
 /// The length of a recovery code's hash (SHA-256).

@@ -55,6 +55,7 @@ class Server:
     """`latchkey serve` on a free loopback port with a temporary SQLite file, origin http://localhost:<port>."""
 
     def __init__(self, binary, workdir, extra_args):
+        self.binary = binary
         self.port = free_port()
         self.origin = f"http://localhost:{self.port}"
         self.log_path = os.path.join(workdir, f"server-{self.port}.log")
@@ -407,6 +408,22 @@ class Run:
         self.expect(len(self.server_passkeys()) == 2, "the new passkey was not added")
         self.expect(self.find("#recovery-remaining").text == "9 unused codes.", "the code was not spent")
         self.screenshot("recovered")
+
+        self.step("recover with an operator's link")
+        self.sign_out()
+        issued = json.loads(subprocess.run(
+            [self.server.binary, "recovery-link", "--database", self.server.database, "--username", self.username,
+             "--origin", self.server.origin], check=True, capture_output=True, text=True).stdout)
+        d.get(issued["url"])
+        self.wait(lambda _: d.execute_script("return document.body.dataset.ready === 'true'"), "the page to load")
+        self.wait_message("recovery link is ready")
+        self.expect("#recover=" not in d.current_url, "the token stays in the address bar")
+        d.remove_virtual_authenticator()
+        self.add_authenticator()
+        self.touch(lambda: (self.click("#recover-with-link"), self.wait_message("Welcome back")))
+        self.expect_signed_in()
+        self.expect(len(self.server_passkeys()) == 3, "the link's passkey was not added")
+        self.screenshot("recovered-by-link")
 
         self.step("delete account")
         old = self.session()

@@ -11,20 +11,16 @@ import VirtualAuthenticatorClient
 /// re-authenticator and is retried once; without one the app gets the options; the devices list and ending one.
 @Suite("Client re-authentication and devices")
 struct ReauthenticationClientServerTests {
-    static func oneSecondWindow(_ configuration: inout ServerConfiguration) {
-        configuration.reauthenticationWindow = .seconds(1)
-    }
-
     @Test(arguments: Backend.available)
     func aStaleSessionReauthenticatesAndRetriesOnce(_ backend: Backend) async throws {
-        try await LiveServer.run(backend, server: Self.oneSecondWindow) { server in
+        try await LiveServer.run(backend) { server in
             let phone = LiveServer.passkeyProvider()
             let client = NativeClient(server: server.url, transport: URLSessionTransport(), reauthenticator: phone)
             try await client.signUp(username: "alice", with: phone)
             let key = VirtualAuthenticatorAdapter(VirtualAuthenticator(), origin: LiveServer.origin)
             let added = try await client.addPasskey(name: "Key", with: key)
             let before = await client.sessionToken
-            try await Task.sleep(for: .milliseconds(1_100))
+            try await server.database.ageSessionVerifications()
 
             try await client.deletePasskey(id: added.id)
             #expect(try await client.passkeys().count == 1, "removed after re-authenticating")
@@ -32,7 +28,7 @@ struct ReauthenticationClientServerTests {
 
             let bare = NativeClient(server: server.url, transport: URLSessionTransport())
             await bare.setSessionToken(await client.sessionToken)
-            try await Task.sleep(for: .milliseconds(1_100))
+            try await server.database.ageSessionVerifications()
             do {
                 try await bare.signOutEverywhere()
                 Issue.record("a stale session signed out everywhere")

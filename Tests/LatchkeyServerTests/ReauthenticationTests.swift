@@ -11,15 +11,6 @@ import WebAuthn
 /// each database.
 @Suite("Re-authentication before sensitive changes")
 struct ReauthenticationTests {
-    /// A server whose window is one second, so that a test can let it pass.
-    static func shortWindow(_ configuration: inout ServerConfiguration) {
-        configuration.reauthenticationWindow = .seconds(1)
-    }
-
-    static func waitOutWindow() async throws {
-        try await Task.sleep(for: .milliseconds(1_100))
-    }
-
     /// The `reauthentication` member of a 401 `reauth.required`.
     static func options(_ reply: Reply, sourceLocation: SourceLocation = #_sourceLocation) throws
         -> ReauthenticationOptions
@@ -55,14 +46,14 @@ struct ReauthenticationTests {
         "a session older than the window is refused each sensitive change; a passkey with UV lets it through",
         arguments: Backend.available)
     func staleSessionReauthenticatesWithAPasskey(_ backend: Backend) async throws {
-        try await withServer(backend, configure: Self.shortWindow) { server in
+        try await withServer(backend) { server in
             let phone = VirtualAuthenticator(configuration: .passkeyProvider)
             let app = NativeClient(http: server.app())
             try await Self.signUp(app, "alice", phone)
             let key = VirtualAuthenticator(configuration: .securityKey)
             #expect(try await app.addPasskey(with: key).status == .created, "a new account's session is verified")
             let staleToken = try #require(await app.http.bearer)
-            try await Self.waitOutWindow()
+            try await server.database.ageSessionVerifications()
 
             let passkeys: PasskeyList = try await app.http.send(.get, APIPaths.Native.passkeys).decode()
             let keyID = try #require(passkeys.passkeys.last?.id)
@@ -131,13 +122,13 @@ struct ReauthenticationTests {
         "another account's passkey cannot re-authenticate a session, and a refused one changes nothing",
         arguments: Backend.available)
     func anotherAccountsPasskeyIsRefused(_ backend: Backend) async throws {
-        try await withServer(backend, configure: Self.shortWindow) { server in
+        try await withServer(backend) { server in
             let alice = NativeClient(http: server.app())
             try await Self.signUp(alice, "alice", VirtualAuthenticator())
             let bobsKey = VirtualAuthenticator()
             let bob = NativeClient(http: server.app())
             try await Self.signUp(bob, "bob", bobsKey)
-            try await Self.waitOutWindow()
+            try await server.database.ageSessionVerifications()
 
             // Bob's own sign-in ceremony, finished at Alice's re-authentication.
             let bobsOptions: AuthenticationOptionsResponse = try await bob.http.send(
@@ -157,13 +148,7 @@ struct ReauthenticationTests {
         "a password account re-authenticates with its password; a wrong one is refused and counted",
         arguments: Backend.available)
     func passwordReauthentication(_ backend: Backend) async throws {
-        try await withServer(
-            backend,
-            configure: {
-                Self.shortWindow(&$0)
-                cheapHashing(&$0)
-            }
-        ) { server in
+        try await withServer(backend, configure: cheapHashing) { server in
             let app = server.app()
             let password = "correct horse battery staple 1"
             let session: SessionResponse = try await app.send(
@@ -171,7 +156,7 @@ struct ReauthenticationTests {
                 json: PasswordRegisterRequest(username: "carol", password: password)
             ).decode()
             await app.setBearer(session.session.token)
-            try await Self.waitOutWindow()
+            try await server.database.ageSessionVerifications()
 
             let change = SetPasswordRequest(currentPassword: password, newPassword: "a long new passphrase 7")
             let options = try Self.options(try await app.send(.put, APIPaths.Native.password, json: change))
@@ -191,12 +176,12 @@ struct ReauthenticationTests {
 
     @Test("the conformance profile adds a passkey only with a recently verified session")
     func conformanceAddsOnlyWhenRecent() async throws {
-        try await withServer(.sqlite, configure: Self.shortWindow) { server in
+        try await withServer(.sqlite) { server in
             let browser = server.browser()
             let conformance = ConformanceClient(http: browser)
             #expect(try await conformance.register("dora", with: VirtualAuthenticator()).status == .ok)
             #expect(try await conformance.register("dora", with: VirtualAuthenticator()).status == .ok, "fresh")
-            try await Self.waitOutWindow()
+            try await server.database.ageSessionVerifications()
             let stale = try await browser.send(
                 .post, APIPaths.Conformance.attestationOptions,
                 json: ServerCreationOptionsRequest(username: "dora", displayName: "dora"))

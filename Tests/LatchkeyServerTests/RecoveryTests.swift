@@ -1,10 +1,11 @@
 import Foundation
 import HTTPTypes
 import LatchkeyAPI
-import LatchkeyServer
 import LatchkeyStore
 import Testing
 import VirtualAuthenticator
+
+@testable import LatchkeyServer
 
 /// Recovery codes over HTTP, on each database: a user who lost their passkey gets back in with a code and a new passkey.
 @Suite("Recovery codes")
@@ -113,9 +114,9 @@ struct RecoveryTests {
 
     @Test("making codes needs a recent re-authentication; a recovery ticket finishes nowhere else")
     func codesNeedReauthenticationAndTicketsStayInTheirPlace() async throws {
-        try await withServer(.sqlite, configure: { $0.reauthenticationWindow = .seconds(1) }) { server in
+        try await withServer(.sqlite) { server in
             let (app, codes) = try await Self.signUpWithCodes(server, "dave", VirtualAuthenticator())
-            try await Task.sleep(for: .milliseconds(1_100))
+            try await server.database.ageSessionVerifications()
             let stale = try await app.send(.post, APIPaths.Native.recoveryCodes)
             #expect(stale.status == .unauthorized && stale.errorCode == "reauth.required")
 
@@ -128,6 +129,48 @@ struct RecoveryTests {
                 let elsewhere = try await app.send(
                     .post, path, json: RegistrationVerifyRequest(ticket: started.ticket, credential: credential))
                 #expect(elsewhere.errorCode == "ceremony.notFound", "\(path): \(elsewhere)")
+            }
+        }
+    }
+
+    @Test(
+        "an operator's link recovers once, before it expires; a request must be a code or a link",
+        arguments: Backend.available)
+    func recoverWithAnOperatorsLink(_ backend: Backend) async throws {
+        try await withServer(backend) { server in
+            _ = try await Self.signUpWithCodes(server, "erin", VirtualAuthenticator())
+            let link = try await RecoveryLinks.issue(for: "Erin", origin: "https://example.com/", in: server.store)
+            #expect(link.url == "https://example.com/#recover=\(link.token)")
+
+            func recover(token: String) async throws -> (Reply, Reply?) {
+                let client = server.app()
+                let options = try await client.send(
+                    .post, APIPaths.Native.recoveryOptions, json: RecoveryOptionsRequest(token: token))
+                guard options.status == .ok else { return (options, nil) }
+                let started: RegistrationOptionsResponse = try options.decode()
+                let credential = try await VirtualAuthenticator().register(
+                    options: started.options, origin: ServerHarness.origin)
+                return (
+                    options,
+                    try await client.send(
+                        .post, APIPaths.Native.recoveryVerify,
+                        json: RegistrationVerifyRequest(ticket: started.ticket, credential: credential))
+                )
+            }
+            #expect(try await recover(token: link.token).1?.status == .created)
+            #expect(try await recover(token: link.token).0.errorCode == "recovery.invalid", "used once")
+
+            let expired = try await RecoveryLinks.issue(
+                for: "erin", origin: "https://example.com", lifetime: .seconds(60), in: server.store,
+                now: Date().addingTimeInterval(-120))
+            #expect(try await recover(token: expired.token).0.errorCode == "recovery.invalid", "expired")
+            #expect(try await recover(token: "not-a-token").0.errorCode == "recovery.invalid")
+
+            let both = try await server.app().send(
+                .post, APIPaths.Native.recoveryOptions, json: ["username": "erin", "token": link.token])
+            #expect(both.status == .badRequest && both.errorCode == "request.invalidField", "\(both)")
+            await #expect(throws: StoreError.self) {
+                _ = try await RecoveryLinks.issue(for: "nobody", origin: "https://example.com", in: server.store)
             }
         }
     }

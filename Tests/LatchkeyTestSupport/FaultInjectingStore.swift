@@ -29,6 +29,9 @@ public final class FaultInjectingStore: LatchkeyStore {
         case replaceRecoveryCodes
         case recoveryCodeCount
         case consumeRecoveryCode
+        case insertRecoveryLink
+        case consumeRecoveryLink
+        case purgeExpiredRecoveryLinks
         case markSessionSeen
         case sessions
         case deleteSessions
@@ -201,6 +204,21 @@ public final class FaultInjectingStore: LatchkeyStore {
     public func consumeRecoveryCode(ofUser userID: UUID, hash: Data) async throws(StoreError) -> Bool {
         try await fault(.consumeRecoveryCode)
         return try await base.consumeRecoveryCode(ofUser: userID, hash: hash)
+    }
+
+    public func insertRecoveryLink(tokenHash: Data, ofUser userID: UUID, expiresAt: Date) async throws(StoreError) {
+        try await fault(.insertRecoveryLink)
+        try await base.insertRecoveryLink(tokenHash: tokenHash, ofUser: userID, expiresAt: expiresAt)
+    }
+
+    public func consumeRecoveryLink(tokenHash: Data, now: Date) async throws(StoreError) -> UUID? {
+        try await fault(.consumeRecoveryLink)
+        return try await base.consumeRecoveryLink(tokenHash: tokenHash, now: now)
+    }
+
+    public func purgeExpiredRecoveryLinks(now: Date) async throws(StoreError) -> Int {
+        try await fault(.purgeExpiredRecoveryLinks)
+        return try await base.purgeExpiredRecoveryLinks(now: now)
     }
 
     public func sessions(ofUser userID: UUID, now: Date) async throws(StoreError) -> [StoredSession] {

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import LatchkeyStore
 import Logging
 import PostgresNIO
@@ -83,11 +84,30 @@ public struct TestDatabase: Sendable {
         return try SQLiteStore(path: sqlitePath)
     }
 
-    /// Removes the database.
-    public func destroy() async {
-        try? FileManager.default.removeItem(at: directory)
-        guard let configuration = postgres, let schema = configuration.schema else { return }
-        // The test cluster listens on loopback without TLS; `schema` is a generated plain identifier.
+    /// Makes every session's last proof of the user `seconds` old, in the database itself (as the re-authentication
+    /// window passing would), so a test need not wait the window out.
+    public func ageSessionVerifications(by seconds: Int = 3600) async throws {
+        guard let configuration = postgres, let schema = configuration.schema else {
+            let queue = try DatabaseQueue(path: sqlitePath)
+            try await queue.write { db in
+                try db.execute(
+                    sql: "UPDATE sessions SET verified_at = strftime('%Y-%m-%d %H:%M:%f', 'now', ?)",
+                    arguments: ["-\(seconds) seconds"])
+            }
+            return
+        }
+        try await withPostgres(configuration) { client in
+            _ = try await client.query(
+                PostgresQuery(
+                    unsafeSQL: "UPDATE \(schema).sessions SET verified_at = now() - interval '\(seconds) seconds'"),
+                logger: Self.logger)
+        }
+    }
+
+    /// Runs `body` with a client of the test cluster, which listens on loopback without TLS.
+    private func withPostgres(
+        _ configuration: PostgresStore.Configuration, _ body: @Sendable (PostgresClient) async throws -> Void
+    ) async throws {
         let client = PostgresClient(
             configuration: .init(
                 host: configuration.host, port: configuration.port, username: configuration.username,
@@ -95,11 +115,21 @@ public struct TestDatabase: Sendable {
             ),
             backgroundLogger: Self.logger
         )
-        await withTaskGroup(of: Void.self) { group in
+        try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            try await body(client)
+        }
+    }
+
+    /// Removes the database.
+    public func destroy() async {
+        try? FileManager.default.removeItem(at: directory)
+        guard let configuration = postgres, let schema = configuration.schema else { return }
+        // `schema` is a generated plain identifier.
+        try? await withPostgres(configuration) { client in
             _ = try? await client.query(
                 PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(schema) CASCADE"), logger: Self.logger)
-            group.cancelAll()
         }
     }
 }

@@ -19,13 +19,21 @@ public struct RecoveryCodeStatus: Codable, Hashable, Sendable {
     }
 }
 
-/// The body of `POST /v1/recovery/options`: the account's name and one of its recovery codes.
+/// The body of `POST /v1/recovery/options`: the account's name and one of its recovery codes, or the token of a
+/// recovery link an operator issued (`/#recover=<token>`).
 public struct RecoveryOptionsRequest: Codable, Hashable, Sendable {
-    public var username: String
-    public var code: String
+    public var username: String?
+    public var code: String?
+    public var token: String?
 
+    /// Recovery with a code.
     public init(username: String, code: String) {
         self.username = username
         self.code = code
+    }
+
+    /// Recovery with a link's token.
+    public init(token: String) {
+        self.token = token
     }
 }

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import LatchkeyAPI
 import LatchkeyStore
+import WebAuthn
 
 /// Recovery codes: the way back to a new passkey for a user who lost theirs. A set of ``codeCount`` codes is made on
 /// request (after a recent re-authentication), shown once and stored as SHA-256 hashes (each code carries 80 random
@@ -43,6 +44,20 @@ struct RecoveryService: Sendable {
             throw ServiceError(.recoveryInvalid, "the username or the recovery code is wrong (or the code was used)")
         }
         try await store.clearPasswordFailures(key: key)
+        let (ticket, options) = try await ceremonies.beginRegistration(for: .recoveringUser(user), now: now)
+        return RegistrationOptionsResponse(ticket: ticket, options: options)
+    }
+
+    /// Spends the recovery link whose token is `token` and begins the registration of its account's new passkey; a
+    /// used, expired or unknown token is 401 `recovery.invalid`.
+    func beginRecovery(token: String, now: Date = Date()) async throws -> RegistrationOptionsResponse {
+        guard let bytes = Base64URL.decode(token), bytes.count == RecoveryLinks.tokenLength,
+            let userID = try await store.consumeRecoveryLink(tokenHash: Data(SHA256.hash(data: bytes)), now: now),
+            let user = try await store.user(id: userID)
+        else {
+            throw ServiceError(
+                .recoveryInvalid, "the recovery link is not valid: it was used, has expired or was changed")
+        }
         let (ticket, options) = try await ceremonies.beginRegistration(for: .recoveringUser(user), now: now)
         return RegistrationOptionsResponse(ticket: ticket, options: options)
     }

@@ -23,7 +23,15 @@ struct RecoveryRoutes: Sendable {
         }
         ceremonyRoutes.post(RouterPath(APIPaths.Native.recoveryOptions)) { request, context in
             let body = try await request.decodeJSON(RecoveryOptionsRequest.self, context: context)
-            return try Response.json(try await recovery.beginRecovery(username: body.username, code: body.code))
+            switch (body.username, body.code, body.token) {
+            case (let username?, let code?, nil):
+                return try Response.json(try await recovery.beginRecovery(username: username, code: code))
+            case (nil, nil, let token?):
+                return try Response.json(try await recovery.beginRecovery(token: token))
+            default:
+                throw ServiceError(
+                    .requestInvalidField, "send either 'username' and 'code', or the recovery link's 'token'")
+            }
         }
         ceremonyRoutes.post(RouterPath(APIPaths.Native.recoveryVerify)) { request, context in
             let body = try await request.decodeVerifyRequest(context: context) { bytes throws(WebAuthnError) in

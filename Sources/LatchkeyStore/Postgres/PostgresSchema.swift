@@ -309,9 +309,10 @@ enum PostgresSchema {
                 """,
                 "DROP TABLE request_counts",
             ]),
-        // Recovery codes: each user's current set, as SHA-256 hashes; a code is deleted when used.
+        // Recovery: each user's current set of codes, and the links an operator issues, as SHA-256 hashes; a code or
+        // link is deleted when used, a link also when it expires.
         Migration(
-            version: 9, name: "recovery codes",
+            version: 9, name: "recovery codes and links",
             statements: [
                 """
                 CREATE TABLE recovery_codes (
@@ -320,7 +321,15 @@ enum PostgresSchema {
                     created_at timestamptz NOT NULL,
                     CONSTRAINT recovery_codes_pkey PRIMARY KEY (user_id, code_hash)
                 )
+                """,
                 """
+                CREATE TABLE recovery_links (
+                    token_hash bytea NOT NULL CONSTRAINT recovery_links_pkey PRIMARY KEY CHECK (octet_length(token_hash) = 32),
+                    user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    expires_at timestamptz NOT NULL
+                )
+                """,
+                "CREATE INDEX recovery_links_user_id ON recovery_links (user_id)",
             ]),
     ]
 }

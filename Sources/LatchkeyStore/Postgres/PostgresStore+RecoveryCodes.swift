@@ -29,4 +29,29 @@ extension PostgresStore {
                 logger: logger) > 0
         }
     }
+
+    public func insertRecoveryLink(tokenHash: Data, ofUser userID: UUID, expiresAt: Date) async throws(StoreError) {
+        try validateRecoveryCodeHashes([tokenHash])
+        try await pool { [self] client in
+            try await client.execute(
+                "INSERT INTO recovery_links (token_hash, user_id, expires_at) VALUES (\(tokenHash), \(userID), \(expiresAt))",
+                logger: logger)
+        }
+    }
+
+    public func consumeRecoveryLink(tokenHash: Data, now: Date) async throws(StoreError) -> UUID? {
+        try await pool { [self] client in
+            try await client.first(
+                "DELETE FROM recovery_links WHERE token_hash = \(tokenHash) AND expires_at > \(now) RETURNING user_id",
+                logger: logger
+            ) { try $0.decode(UUID.self) }
+        }
+    }
+
+    public func purgeExpiredRecoveryLinks(now: Date) async throws(StoreError) -> Int {
+        try await pool { [self] client in
+            try await client.execute(
+                "DELETE FROM recovery_links WHERE expires_at <= \(now) RETURNING 1", logger: logger)
+        }
+    }
 }

@@ -40,7 +40,7 @@ enum SQLiteSchema {
         migrator.registerMigration("v9: sessions as devices") { db in
             try db.execute(sql: v9SessionsAsDevices)
         }
-        migrator.registerMigration("v10: recovery codes") { db in
+        migrator.registerMigration("v10: recovery codes and links") { db in
             try db.execute(sql: v10RecoveryCodes)
         }
         return migrator
@@ -323,7 +323,8 @@ enum SQLiteSchema {
         DROP TABLE request_counts;
         """
 
-    /// Recovery codes (issue 38): each user's current set, as SHA-256 hashes; a code is deleted when used.
+    /// Recovery (issue 38): each user's current set of codes, and the links an operator issues, as SHA-256 hashes; a
+    /// code or link is deleted when used, a link also when it expires.
     private static let v10RecoveryCodes = """
         CREATE TABLE recovery_codes (
             user_id BLOB NOT NULL REFERENCES users(id) ON DELETE CASCADE,
@@ -331,5 +332,11 @@ enum SQLiteSchema {
             created_at TEXT NOT NULL,
             PRIMARY KEY (user_id, code_hash)
         ) STRICT, WITHOUT ROWID;
+        CREATE TABLE recovery_links (
+            token_hash BLOB NOT NULL PRIMARY KEY CHECK (length(token_hash) = 32),
+            user_id BLOB NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            expires_at TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX recovery_links_user_id ON recovery_links(user_id);
         """
 }

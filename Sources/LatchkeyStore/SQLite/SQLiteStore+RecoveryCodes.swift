@@ -27,4 +27,25 @@ extension SQLiteStore {
             return db.changesCount > 0
         }
     }
+
+    public func insertRecoveryLink(tokenHash: Data, ofUser userID: UUID, expiresAt: Date) async throws(StoreError) {
+        try validateRecoveryCodeHashes([tokenHash])
+        try await write { db in
+            try db.execute(
+                sql: "INSERT INTO recovery_links (token_hash, user_id, expires_at) VALUES (?, ?, ?)",
+                arguments: [tokenHash, userID, expiresAt])
+        }
+    }
+
+    public func consumeRecoveryLink(tokenHash: Data, now: Date) async throws(StoreError) -> UUID? {
+        try await write { db in
+            try UUID.fetchOne(
+                db, sql: "DELETE FROM recovery_links WHERE token_hash = ? AND expires_at > ? RETURNING user_id",
+                arguments: [tokenHash, now])
+        }
+    }
+
+    public func purgeExpiredRecoveryLinks(now: Date) async throws(StoreError) -> Int {
+        try await purge("recovery_links", where: "expires_at <= ?", now)
+    }
 }

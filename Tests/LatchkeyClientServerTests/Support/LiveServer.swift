@@ -18,6 +18,8 @@ struct LiveServer: Sendable {
     let url: URL
     /// The server's store, to check what a request changed.
     let store: any LatchkeyStore
+    /// The server's database, to change what no request can (``TestDatabase/ageSessionVerifications(by:)``).
+    let database: TestDatabase
 
     /// A native-profile client with its own transport (no session yet).
     func native() -> NativeClient {
@@ -62,7 +64,7 @@ struct LiveServer: Sendable {
             ) { client in
                 let port = try #require(client.port, "the live test server reports its port")
                 let url = try #require(URL(string: "http://127.0.0.1:\(port)/"))
-                try await body(LiveServer(url: url, store: store))
+                try await body(LiveServer(url: url, store: store, database: database))
             }
         }
     }

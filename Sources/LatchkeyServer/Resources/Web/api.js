@@ -100,6 +100,7 @@ export const api = {
   recoveryCodeStatus: () => call("GET", "/v1/me/recovery-codes"),
   generateRecoveryCodes: () => sensitive("POST", "/v1/me/recovery-codes"),
   recoveryOptions: (username, code) => call("POST", "/v1/recovery/options", { username, code }),
+  recoveryLinkOptions: (token) => call("POST", "/v1/recovery/options", { token }),
   recoveryVerify: (ticket, credential) => call("POST", "/v1/recovery/verify", { ticket, credential }),
   sessions: () => call("GET", "/v1/sessions"),
   endSession: (id) => call("DELETE", "/v1/sessions/" + encodeURIComponent(id)),

@@ -329,21 +329,38 @@ async function signOut() {
   await showSignedOut("Signed out.");
 }
 
+// The token of an operator's recovery link (`/#recover=<token>`), taken from the address when the page loads.
+let recoveryToken = null;
+
 async function recover() {
   const username = $("recover-username").value.trim();
   const code = $("recover-code").value.trim();
-  if (!username || !code) {
+  if (!recoveryToken && (!username || !code)) {
     show("Enter your username and one of your recovery codes.", "error");
     return;
   }
   await withoutAutofill(async () => {
-    const { ticket, options } = await api.recoveryOptions(username, code);
+    const { ticket, options } = recoveryToken
+      ? await api.recoveryLinkOptions(recoveryToken)
+      : await api.recoveryOptions(username, code);
+    recoveryToken = null;
+    $("recover-with-link").hidden = true;
     const credential = await webauthn.create(options);
     const session = await api.recoveryVerify(ticket, credential);
     await webauthn.signalAccount(session.signals);
   });
   $("recover-form").reset();
   await showAccount("Welcome back. Your new passkey is added; remove the lost one below.");
+}
+
+/** Takes a recovery link's token out of the address (so it is not kept in the history) and offers to use it. */
+function takeRecoveryLink() {
+  const match = /^#recover=([A-Za-z0-9_-]+)$/.exec(window.location.hash);
+  if (!match) return false;
+  recoveryToken = match[1];
+  history.replaceState(null, "", window.location.pathname + window.location.search);
+  $("recover-with-link").hidden = false;
+  return true;
 }
 
 async function generateRecoveryCodes() {
@@ -393,6 +410,13 @@ function wire() {
     event.preventDefault();
     busy([$("recover")], recover);
   });
+  $("recover-with-link").addEventListener("click", () => busy([$("recover-with-link")], recover));
+  // A recovery link opened in a tab that already shows the page changes only the fragment.
+  window.addEventListener("hashchange", () => {
+    if (takeRecoveryLink() && document.body.dataset.state === "signed-out") {
+      show("Your recovery link is ready: add a new passkey to get back into your account.");
+    }
+  });
   $("password-sign-in-form").addEventListener("submit", (event) => {
     event.preventDefault();
     busy([$("password-sign-in")], passwordSignIn);
@@ -421,11 +445,16 @@ async function start() {
   } catch {
     // The page works without its configuration; "Sign in with Apple" stays hidden.
   }
-  try {
-    await showAccount();
-  } catch (error) {
-    if (error.status !== 401) show(describe(error), "error");
-    await showSignedOut();
+  if (takeRecoveryLink()) {
+    await showSignedOut("Your recovery link is ready: add a new passkey to get back into your account.");
+    $("recover-with-link").focus();
+  } else {
+    try {
+      await showAccount();
+    } catch (error) {
+      if (error.status !== 401) show(describe(error), "error");
+      await showSignedOut();
+    }
   }
   document.body.dataset.ready = "true";
 }
