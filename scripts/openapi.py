@@ -377,7 +377,7 @@ def paths():
     }
     p["/v1/sessions/{id}"] = {
         "parameters": [{"name": "id", "in": "path", "required": True,
-                        "schema": {**B64URL, "minLength": 16, "maxLength": 16, "pattern": "^[A-Za-z0-9_-]+$"},
+                        "schema": {**B64URL, "minLength": 1, "pattern": "^[A-Za-z0-9_-]+$"},
                         "description": "the session's id from GET /v1/sessions"}],
         "delete": operation("endSession", "End one of the account's sessions",
                             with_errors({"204": {"description": "ended (the cookie is cleared when it was this session)"}},
