@@ -64,7 +64,8 @@ WEBAUTHN_CODES = [
     "backupStateInvalid", "attestationObjectMalformed", "attestation.unsupportedFormat", "attestation.untrusted",
     "attestation.<format>.<check>", "publicKeyMalformed", "unsupportedAlgorithm", "algorithmNotAllowed", "badSignature",
     "signCountRegression", "certificate.malformed", "certificate.expired", "certificate.notYetValid",
-    "certificate.requirementsNotMet",
+    "certificate.requirementsNotMet", "authenticator.notAllowed", "authenticator.backupNotAllowed",
+    "authenticator.backupRequired",
 ]
 
 

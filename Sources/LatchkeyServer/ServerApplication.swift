@@ -85,7 +85,7 @@ public enum ServerApplication {
             ceremonies = CeremonyService(
                 store: store, relyingParty: configuration.relyingParty,
                 tickets: CeremonyTickets(store: store, lifetime: configuration.ceremonyLifetime),
-                sessions: sessions, metrics: metrics, decoys: DecoyCredentials(store: store)
+                sessions: sessions, metrics: metrics, decoys: DecoyCredentials(store: store), logger: logger
             )
             let sessions = sessions
             apple = configuration.apple.map {

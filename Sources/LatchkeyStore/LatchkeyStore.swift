@@ -120,7 +120,8 @@ public protocol LatchkeyStore: AppleLinkStore, PasswordStore, RecoveryCodeStore,
     ) async throws(StoreError) -> Bool
 
     /// Finishes a verified sign-in in one transaction: spends the ceremony's `ticket`, sets the credential's sign
-    /// count, backup state and last use, and stores `session` when given. If any part fails nothing is written and
+    /// count, backup eligibility and state (eligibility changes only under an accepting
+    /// `BackupEligibilityChangePolicy`) and last use, and stores `session` when given. If any part fails nothing is written and
     /// the ticket stays unspent.
     ///
     /// Returns false, writing nothing, when the ticket was spent already: of concurrent finishers of one ceremony
@@ -137,6 +138,7 @@ public protocol LatchkeyStore: AppleLinkStore, PasswordStore, RecoveryCodeStore,
         spending ticket: SpentTicket,
         credentialID: Data,
         newSignCount: UInt32,
+        backupEligible: Bool,
         backedUp: Bool,
         usedAt: Date,
         session: StoredSession?,

@@ -32,7 +32,7 @@ struct PostgresUnavailableTests {
             await expectStoreError(.unavailable) {
                 _ = try await store.commitAuthentication(
                     spending: SpentTicket(id: "t", expiresAt: Date()), credentialID: Data([1]), newSignCount: 1,
-                    backedUp: false, usedAt: Date(), session: nil,
+                    backupEligible: true, backedUp: false, usedAt: Date(), session: nil,
                     previousSignCount: 0
                 )
             }

@@ -15,7 +15,8 @@ struct SQLiteSignInWritesTests {
     private static func signIn(_ credential: StoredCredential, count: UInt32, in store: SQLiteStore) async throws {
         let spent = try await store.commitAuthentication(
             spending: SpentTicket(id: "ticket-\(count)", expiresAt: Make.now.addingTimeInterval(300)),
-            credentialID: credential.id, newSignCount: count + 1, backedUp: false, usedAt: Make.now,
+            credentialID: credential.id, newSignCount: count + 1, backupEligible: true, backedUp: false,
+            usedAt: Make.now,
             session: StoredSession(
                 tokenHash: Make.bytes(32), userID: credential.userID, createdAt: Make.now,
                 expiresAt: Make.now.addingTimeInterval(3600), credentialID: credential.id

@@ -337,7 +337,8 @@ struct StoreBehaviourTests {
             let ticket = SpentTicket(id: UUID().uuidString, expiresAt: Make.now.addingTimeInterval(60))
             #expect(
                 try await store.commitAuthentication(
-                    spending: ticket, credentialID: credential.id, newSignCount: 1, backedUp: false, usedAt: Make.now,
+                    spending: ticket, credentialID: credential.id, newSignCount: 1, backupEligible: true,
+                    backedUp: false, usedAt: Make.now,
                     session: session, previousSignCount: 0))
             #expect(try await store.session(tokenHash: session.tokenHash, now: Make.now) == session)
         }
@@ -656,7 +657,8 @@ struct StoreBehaviourTests {
                 for session in sessions {
                     group.addTask {
                         (try? await store.commitAuthentication(
-                            spending: ticket, credentialID: credential.id, newSignCount: 0, backedUp: false,
+                            spending: ticket, credentialID: credential.id, newSignCount: 0, backupEligible: true,
+                            backedUp: false,
                             usedAt: Make.now, session: session, previousSignCount: 0
                         )) ?? false
                     }
@@ -685,13 +687,15 @@ struct StoreBehaviourTests {
             let session = Make.session(of: user.id)
             await expectStoreError(.conflict) {
                 _ = try await store.commitAuthentication(
-                    spending: ticket, credentialID: credential.id, newSignCount: 4, backedUp: true,
+                    spending: ticket, credentialID: credential.id, newSignCount: 4, backupEligible: true,
+                    backedUp: true,
                     usedAt: Make.now, session: session, previousSignCount: 2
                 )
             }
             await expectStoreError(.notFound) {
                 _ = try await store.commitAuthentication(
-                    spending: ticket, credentialID: Make.bytes(32), newSignCount: 4, backedUp: true,
+                    spending: ticket, credentialID: Make.bytes(32), newSignCount: 4, backupEligible: true,
+                    backedUp: true,
                     usedAt: Make.now, session: nil, previousSignCount: 0
                 )
             }
@@ -700,7 +704,8 @@ struct StoreBehaviourTests {
             #expect(try await store.spendTicket(ticket), "the failed commits left the ticket unspent")
             #expect(
                 try await store.commitAuthentication(
-                    spending: ticket, credentialID: credential.id, newSignCount: 4, backedUp: true, usedAt: Make.now,
+                    spending: ticket, credentialID: credential.id, newSignCount: 4, backupEligible: true,
+                    backedUp: true, usedAt: Make.now,
                     session: nil, previousSignCount: 3
                 ) == false)
             #expect(
@@ -830,7 +835,8 @@ struct StoreBehaviourTests {
         session: StoredSession?, previousSignCount: UInt32
     ) async throws(StoreError) -> Bool {
         try await store.commitAuthentication(
-            spending: Make.ticket(), credentialID: credentialID, newSignCount: newSignCount, backedUp: backedUp,
+            spending: Make.ticket(), credentialID: credentialID, newSignCount: newSignCount, backupEligible: true,
+            backedUp: backedUp,
             usedAt: usedAt, session: session, previousSignCount: previousSignCount
         )
     }

@@ -262,12 +262,14 @@ public final class FaultInjectingStore: LatchkeyStore {
     }
 
     public func commitAuthentication(
-        spending ticket: SpentTicket, credentialID: Data, newSignCount: UInt32, backedUp: Bool, usedAt: Date,
+        spending ticket: SpentTicket, credentialID: Data, newSignCount: UInt32, backupEligible: Bool, backedUp: Bool,
+        usedAt: Date,
         session: StoredSession?, previousSignCount: UInt32
     ) async throws(StoreError) -> Bool {
         try await fault(.commitAuthentication)
         return try await base.commitAuthentication(
-            spending: ticket, credentialID: credentialID, newSignCount: newSignCount, backedUp: backedUp,
+            spending: ticket, credentialID: credentialID, newSignCount: newSignCount, backupEligible: backupEligible,
+            backedUp: backedUp,
             usedAt: usedAt, session: session, previousSignCount: previousSignCount)
     }
 

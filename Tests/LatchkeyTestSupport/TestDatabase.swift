@@ -84,6 +84,22 @@ public struct TestDatabase: Sendable {
         return try SQLiteStore(path: sqlitePath)
     }
 
+    /// Runs one SQL statement on the database behind the API's back, to make a state no request can (a passkey whose
+    /// stored flag differs from what its authenticator now says). `sql` gets the prefix that names a table: empty on
+    /// SQLite, the test's schema and a dot on PostgreSQL.
+    public func execute(_ sql: (_ tablePrefix: String) -> String) async throws {
+        guard let configuration = postgres, let schema = configuration.schema else {
+            let queue = try DatabaseQueue(path: sqlitePath)
+            let statement = sql("")
+            try await queue.write { db in try db.execute(sql: statement) }
+            return
+        }
+        let statement = sql(schema + ".")
+        try await withPostgres(configuration) { client in
+            _ = try await client.query(PostgresQuery(unsafeSQL: statement), logger: Self.logger)
+        }
+    }
+
     /// Makes every session's last proof of the user `seconds` old, in the database itself (as the re-authentication
     /// window passing would), so a test need not wait the window out.
     public func ageSessionVerifications(by seconds: Int = 3600) async throws {

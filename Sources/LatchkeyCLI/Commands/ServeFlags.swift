@@ -87,6 +87,19 @@ struct ServeFlags: ParsableArguments {
     @Option(help: "any, trusted or certified: what a registration's attestation must prove (default any).")
     var attestationPolicy: String?
 
+    @Option(help: "An authenticator model (AAGUID) that alone may register new passkeys (repeatable).")
+    var authenticatorAllow: [String] = []
+
+    @Option(help: "An authenticator model (AAGUID) that may not register new passkeys (repeatable).")
+    var authenticatorDeny: [String] = []
+
+    @Option(help: "any, device-bound or synced: whether new passkeys may, or must, be backed up (default any).")
+    var passkeyBackup: String?
+
+    @Option(
+        help: "reject or accept-and-record: a sign-in whose passkey's backup-eligible flag changed (default reject).")
+    var backupEligibilityChange: String?
+
     @Option(help: "Sign in with Apple: your developer team ID.")
     var appleTeamId: String?
 
@@ -173,6 +186,10 @@ struct ServeFlags: ParsableArguments {
         settings.metadata = metadata
         settings.metadataTrustRoot = metadataTrustRoot
         settings.attestationPolicy = attestationPolicy
+        settings.authenticatorAllow = authenticatorAllow.isEmpty ? nil : authenticatorAllow
+        settings.authenticatorDeny = authenticatorDeny.isEmpty ? nil : authenticatorDeny
+        settings.passkeyBackup = passkeyBackup
+        settings.backupEligibilityChange = backupEligibilityChange
         settings.appleTeamID = appleTeamId
         settings.appleKeyID = appleKeyId
         settings.applePrivateKey = applePrivateKey

@@ -1,5 +1,6 @@
 import Foundation
 import LatchkeyStore
+import Logging
 import WebAuthn
 
 extension CeremonyService {
@@ -108,12 +109,11 @@ extension CeremonyService {
         let (session, token) = sessions.issue(
             for: user.id, credentialID: stored.id, verified: provedUser, client: client, now: now)
         let committed = try await commitSignIn(
-            ticket: ticket, credential: stored, newSignCount: verified.newSignCount, backedUp: verified.backedUp,
-            session: session, now: now
-        )
+            ticket: ticket, credential: stored, verified: verified, session: session, now: now)
         guard committed else { throw CeremonyError.notFound(.authentication) }
         var updated = stored
         updated.signCount = verified.newSignCount
+        updated.backupEligible = verified.backupEligible
         updated.backedUp = verified.backedUp
         updated.lastUsedAt = now
         // The account's credentials, read with the signing one, name the accepted credentials in the answer's signals.
@@ -123,19 +123,32 @@ extension CeremonyService {
         )
     }
 
-    /// ``LatchkeyStore/commitAuthentication(spending:credentialID:newSignCount:backedUp:usedAt:session:previousSignCount:)``
-    /// with the sign count compared against `credential`'s; a moved count is 409 `credential.concurrentSignIn`.
+    /// ``LatchkeyStore/commitAuthentication(spending:credentialID:newSignCount:backupEligible:backedUp:usedAt:session:previousSignCount:)``
+    /// with the sign count compared against `credential`'s; a moved count is 409 `credential.concurrentSignIn`. The
+    /// backup-eligible flag it stores is the assertion's: it differs from the stored one only when
+    /// `--backup-eligibility-change accept-and-record` let the sign-in through, and then the change is logged.
     private func commitSignIn(
-        ticket: SpentTicket, credential: StoredCredential, newSignCount: UInt32, backedUp: Bool, session: StoredSession,
+        ticket: SpentTicket, credential: StoredCredential, verified: VerifiedAuthentication, session: StoredSession,
         now: Date
     ) async throws -> Bool {
+        if verified.backupEligibilityChanged { logBackupEligibilityChange(of: credential, to: verified.backupEligible) }
         do {
             return try await store.commitAuthentication(
-                spending: ticket, credentialID: credential.id, newSignCount: newSignCount, backedUp: backedUp,
-                usedAt: now, session: session, previousSignCount: credential.signCount
+                spending: ticket, credentialID: credential.id, newSignCount: verified.newSignCount,
+                backupEligible: verified.backupEligible, backedUp: verified.backedUp, usedAt: now, session: session,
+                previousSignCount: credential.signCount
             )
         } catch  where error.code == .conflict {
             throw CeremonyError.concurrentSignIn
         }
+    }
+
+    /// A passkey's backup-eligible flag changed and `--backup-eligibility-change accept-and-record` accepted it.
+    private func logBackupEligibilityChange(of credential: StoredCredential, to eligible: Bool) {
+        let metadata: Logger.Metadata = [
+            "user.id": .string(credential.userID.uuidString), "passkey.aaguid": .string(credential.aaguid.uuidString),
+            "backupEligible": .string(String(eligible)),
+        ]
+        logger.notice("a passkey's backup eligibility changed; accepted and recorded", metadata: metadata)
     }
 }

@@ -19,11 +19,14 @@ final class CeremonyService: Sendable {
     let metrics: ServerMetrics
     /// Made-up `allowCredentials` for names no account has (or whose account has no passkey).
     let decoys: DecoyCredentials
+    /// Records what a ceremony accepted out of the ordinary (a changed backup-eligible flag).
+    let logger: Logger
 
     init(
         store: any LatchkeyStore, relyingParty: RelyingParty, tickets: CeremonyTickets, sessions: SessionAuthenticator,
-        metrics: ServerMetrics, decoys: DecoyCredentials
+        metrics: ServerMetrics, decoys: DecoyCredentials, logger: Logger
     ) {
+        self.logger = logger
         self.store = store
         self.relyingParty = relyingParty
         self.tickets = tickets

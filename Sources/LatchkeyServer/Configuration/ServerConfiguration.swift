@@ -51,6 +51,11 @@ public struct ServerConfiguration: Sendable {
     public var metadata: MetadataConfiguration?
     /// What a registration's attestation must prove (`any` by default).
     public var attestationPolicy: AttestationPolicy
+    /// Which authenticators may register new passkeys (`--authenticator-allow`, `--authenticator-deny`,
+    /// `--passkey-backup`).
+    public var authenticatorPolicy: AuthenticatorPolicy
+    /// What a sign-in does when a passkey's backup-eligible flag changed (`--backup-eligibility-change`).
+    public var backupEligibilityChange: BackupEligibilityChangePolicy
     /// Sign in with Apple, or nil when it is off (no `--apple-client-id` and no `--apple-services-id`).
     public var apple: AppleConfiguration?
     /// Whether password accounts (`/v1/password/*`) are on (`--password-sign-in`, on by default).
@@ -222,6 +227,12 @@ public struct ServerConfiguration: Sendable {
                 "--attestation-policy", "certified needs --metadata (certification levels come from FIDO metadata)")
         }
         self.attestationPolicy = attestationPolicy
+        authenticatorPolicy = try Self.authenticatorPolicy(settings)
+        let change = settings.backupEligibilityChange ?? BackupEligibilityChangePolicy.reject.rawValue
+        guard let backupEligibilityChange = BackupEligibilityChangePolicy(rawValue: change) else {
+            throw ConfigurationError("--backup-eligibility-change", "'\(change)' is not reject or accept-and-record")
+        }
+        self.backupEligibilityChange = backupEligibilityChange
         apple = try AppleConfiguration(settings)
         passwordSignIn = settings.passwordSignIn ?? true
         metricsToken = try settings.metricsTokenFile.map(Self.metricsToken(file:))
@@ -277,7 +288,33 @@ public struct ServerConfiguration: Sendable {
         relyingParty.timeoutMilliseconds = Int(ceremonyLifetime.components.seconds) * 1000
         relyingParty.attestationTrust.metadata = metadata?.service
         relyingParty.attestationTrust.policy = attestationPolicy
+        relyingParty.authenticatorPolicy = authenticatorPolicy
+        relyingParty.backupEligibilityChangePolicy = backupEligibilityChange
         return relyingParty
+    }
+
+    /// `--authenticator-allow`, `--authenticator-deny` and `--passkey-backup`.
+    private static func authenticatorPolicy(_ settings: ServerSettings) throws(ConfigurationError)
+        -> AuthenticatorPolicy
+    {
+        func aaguids(_ texts: [String]?, _ flag: String) throws(ConfigurationError) -> Set<AAGUID>? {
+            guard let texts else { return nil }
+            var set = Set<AAGUID>()
+            for text in texts {
+                guard let aaguid = AAGUID(string: text) else {
+                    throw ConfigurationError(flag, "'\(text)' is not an AAGUID (8-4-4-4-12 hexadecimal digits)")
+                }
+                set.insert(aaguid)
+            }
+            return set
+        }
+        let backupText = settings.passkeyBackup ?? AuthenticatorPolicy.Backup.any.rawValue
+        guard let backup = AuthenticatorPolicy.Backup(rawValue: backupText) else {
+            throw ConfigurationError("--passkey-backup", "'\(backupText)' is not any, device-bound or synced")
+        }
+        return AuthenticatorPolicy(
+            allowed: try aaguids(settings.authenticatorAllow, "--authenticator-allow"),
+            denied: try aaguids(settings.authenticatorDeny, "--authenticator-deny") ?? [], backup: backup)
     }
 
     private static func checkRPID(_ rpID: String) throws(ConfigurationError) {

@@ -59,6 +59,14 @@ public struct ServerSettings: Codable, Hashable, Sendable {
     public var metadataTrustRoot: String?
     /// `any`, `trusted` or `certified`.
     public var attestationPolicy: String?
+    /// Authenticator models (AAGUIDs) that alone may register new passkeys.
+    public var authenticatorAllow: [String]?
+    /// Authenticator models (AAGUIDs) that may not register new passkeys.
+    public var authenticatorDeny: [String]?
+    /// `any`, `device-bound` or `synced`: whether a new passkey may, or must, be backed up.
+    public var passkeyBackup: String?
+    /// `reject` or `accept-and-record`: what a sign-in does when a passkey's backup-eligible flag changed.
+    public var backupEligibilityChange: String?
     /// Sign in with Apple: the developer team ID.
     public var appleTeamID: String?
     /// Sign in with Apple: the ID of the Sign in with Apple key.
@@ -118,6 +126,10 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         merged.metadata = other.metadata ?? metadata
         merged.metadataTrustRoot = other.metadataTrustRoot ?? metadataTrustRoot
         merged.attestationPolicy = other.attestationPolicy ?? attestationPolicy
+        merged.authenticatorAllow = other.authenticatorAllow ?? authenticatorAllow
+        merged.authenticatorDeny = other.authenticatorDeny ?? authenticatorDeny
+        merged.passkeyBackup = other.passkeyBackup ?? passkeyBackup
+        merged.backupEligibilityChange = other.backupEligibilityChange ?? backupEligibilityChange
         merged.appleTeamID = other.appleTeamID ?? appleTeamID
         merged.appleKeyID = other.appleKeyID ?? appleKeyID
         merged.applePrivateKey = other.applePrivateKey ?? applePrivateKey
@@ -218,6 +230,10 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         metadata = text("METADATA")
         metadataTrustRoot = text("METADATA_TRUST_ROOT")
         attestationPolicy = text("ATTESTATION_POLICY")
+        authenticatorAllow = list("AUTHENTICATOR_ALLOW")
+        authenticatorDeny = list("AUTHENTICATOR_DENY")
+        passkeyBackup = text("PASSKEY_BACKUP")
+        backupEligibilityChange = text("BACKUP_ELIGIBILITY_CHANGE")
         appleTeamID = text("APPLE_TEAM_ID")
         appleKeyID = text("APPLE_KEY_ID")
         applePrivateKey = text("APPLE_PRIVATE_KEY")
@@ -251,6 +267,7 @@ public struct ServerSettings: Codable, Hashable, Sendable {
             ceremonyLifetime, reauthenticationWindow
         case idleTimeout, headerTimeout, bodyTimeout, writeTimeout, maxConnectionsPerAddress
         case metadata, metadataTrustRoot, attestationPolicy
+        case authenticatorAllow, authenticatorDeny, passkeyBackup, backupEligibilityChange
         case appleTeamID, appleKeyID, applePrivateKey, appleClientIDs, appleServicesID, appleRedirectURI, appleBaseURL
         case appleTokenMaxAge, secretsKey, secretsKeyFile, passwordSignIn, metricsTokenFile, eventLoops
     }

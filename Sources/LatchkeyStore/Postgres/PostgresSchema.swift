@@ -242,7 +242,8 @@ enum PostgresSchema {
             ]),
         // Sessions as devices (issue 38): the user's last verification, last seen, device label and coarse network; a
         // trigger that ends an account's oldest sessions beyond StoredSession.maximumPerAccount; the sign-in function with
-        // the new columns; request_counts, unused since the per-name options limit went.
+        // the new columns and the backup-eligible flag (stored when a changed one is accepted); request_counts, unused
+        // since the per-name options limit went.
         Migration(
             version: 8, name: "sessions as devices",
             statements: [
@@ -273,7 +274,7 @@ enum PostgresSchema {
                 """
                 CREATE FUNCTION latchkey_commit_authentication(
                     ticket_id text, ticket_expires_at timestamptz,
-                    credential bytea, new_sign_count bigint, now_backed_up boolean, used_at timestamptz, previous_sign_count bigint,
+                    credential bytea, new_sign_count bigint, now_backup_eligible boolean, now_backed_up boolean, used_at timestamptz, previous_sign_count bigint,
                     session_token_hash bytea, session_user_id uuid, session_created_at timestamptz, session_expires_at timestamptz,
                     session_credential_id bytea, session_verified_at timestamptz, session_device text, session_network text
                 ) RETURNS boolean LANGUAGE plpgsql AS $function$
@@ -284,7 +285,8 @@ enum PostgresSchema {
                     IF NOT FOUND THEN
                         RETURN false;
                     END IF;
-                    UPDATE credentials SET sign_count = new_sign_count, backed_up = now_backed_up, last_used_at = used_at
+                    UPDATE credentials SET sign_count = new_sign_count, backup_eligible = now_backup_eligible,
+                        backed_up = now_backed_up, last_used_at = used_at
                         WHERE id = credential AND sign_count = previous_sign_count
                         RETURNING user_id INTO owner;
                     IF NOT FOUND THEN

@@ -317,6 +317,7 @@ public final class PostgresStore: LatchkeyStore {
         spending ticket: SpentTicket,
         credentialID: Data,
         newSignCount: UInt32,
+        backupEligible: Bool,
         backedUp: Bool,
         usedAt: Date,
         session: StoredSession?,
@@ -331,7 +332,8 @@ public final class PostgresStore: LatchkeyStore {
                     """
                     SELECT latchkey_commit_authentication(
                         \(ticket.id)::text, \(ticket.expiresAt)::timestamptz,
-                        \(credentialID)::bytea, \(Int64(newSignCount))::bigint, \(backedUp)::boolean, \(usedAt)::timestamptz,
+                        \(credentialID)::bytea, \(Int64(newSignCount))::bigint, \(backupEligible)::boolean,
+                        \(backedUp)::boolean, \(usedAt)::timestamptz,
                         \(Int64(previousSignCount))::bigint,
                         \(session?.tokenHash)::bytea, \(session?.userID)::uuid, \(session?.createdAt)::timestamptz,
                         \(session?.expiresAt)::timestamptz, \(session?.credentialID)::bytea,

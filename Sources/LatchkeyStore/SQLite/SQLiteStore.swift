@@ -309,6 +309,7 @@ public final class SQLiteStore: LatchkeyStore {
         spending ticket: SpentTicket,
         credentialID: Data,
         newSignCount: UInt32,
+        backupEligible: Bool,
         backedUp: Bool,
         usedAt: Date,
         session: StoredSession?,
@@ -320,10 +321,12 @@ public final class SQLiteStore: LatchkeyStore {
             let owner = try UUID.fetchOne(
                 db.cachedStatement(
                     sql: """
-                        UPDATE credentials SET sign_count = ?, backed_up = ?, last_used_at = ?
+                        UPDATE credentials SET sign_count = ?, backup_eligible = ?, backed_up = ?, last_used_at = ?
                         WHERE id = ? AND sign_count = ? RETURNING user_id
                         """),
-                arguments: [Int64(newSignCount), backedUp, usedAt, credentialID, Int64(previousSignCount)]
+                arguments: [
+                    Int64(newSignCount), backupEligible, backedUp, usedAt, credentialID, Int64(previousSignCount),
+                ]
             )
             guard let owner else {
                 let exists =

@@ -128,8 +128,11 @@ extension RelyingParty {
         }
         // After the signature: before it, anyone holding only the credential ID (public, in allowCredentials) could
         // learn the stored flag from which error came back.
-        if let eligible = record.backupEligible, eligible != authData.flags.backupEligible {
-            throw WebAuthnError(.backupStateInvalid, "the BE flag changed since registration (was \(eligible))")
+        let eligibilityChanged = record.backupEligible.map { $0 != authData.flags.backupEligible } ?? false
+        if eligibilityChanged, backupEligibilityChangePolicy == .reject {
+            throw WebAuthnError(
+                .backupStateInvalid,
+                "the BE flag changed since registration (was \(!authData.flags.backupEligible))")
         }
 
         let newCount = authData.signCount
@@ -147,6 +150,7 @@ extension RelyingParty {
             signCountRegressed: regressed,
             userVerified: authData.flags.userVerified,
             backupEligible: authData.flags.backupEligible,
+            backupEligibilityChanged: eligibilityChanged,
             backedUp: authData.flags.backedUp,
             userHandle: credential.response.userHandle?.bytes,
             authenticatorAttachment: credential.authenticatorAttachment,
@@ -182,6 +186,9 @@ public struct VerifiedAuthentication: Sendable, Hashable {
     public let userVerified: Bool
     /// BE: the credential may be backed up (synced).
     public let backupEligible: Bool
+    /// BE differs from the stored flag (only when ``BackupEligibilityChangePolicy/acceptAndRecord`` let the ceremony
+    /// succeed): store ``backupEligible``.
+    public let backupEligibilityChanged: Bool
     /// BS: the credential is backed up now; store it.
     public let backedUp: Bool
     /// The user handle the authenticator returned, for discoverable credentials.

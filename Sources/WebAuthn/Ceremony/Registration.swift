@@ -124,6 +124,9 @@ extension RelyingParty {
         )
         let attestation = try await formatVerifier.verify(context)
         try attestationTrust.policy.check(attestation, metadata: metadata, at: time)
+        try authenticatorPolicy.check(
+            aaguid: attested.aaguid, backupEligible: authData.flags.backupEligible,
+            name: AuthenticatorNames.name(for: attested.aaguid, metadata: metadata))
 
         return VerifiedRegistration(
             credentialID: attested.credentialID,

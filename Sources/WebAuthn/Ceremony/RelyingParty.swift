@@ -53,6 +53,10 @@ public struct RelyingParty: Sendable {
     public var timeoutMilliseconds: Int = 300_000
     /// What a counter that did not increase does: fail (the default) or report.
     public var signCountPolicy: SignCountPolicy = .reject
+    /// What a changed backup-eligible flag does at sign-in: fail (the default) or accept and report.
+    public var backupEligibilityChangePolicy: BackupEligibilityChangePolicy = .reject
+    /// Which authenticators may register new passkeys (AAGUID lists, synced or device-bound); all by default.
+    public var authenticatorPolicy: AuthenticatorPolicy = .any
     /// Compatibility, off by default: accept client data whose `challenge` is the base64url of the UTF-8 text of
     /// the base64url challenge (some iOS SDKs encode it so). It binds the same random value.
     public var acceptsBase64URLTextChallenge: Bool = false

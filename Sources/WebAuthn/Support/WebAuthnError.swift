@@ -77,6 +77,12 @@ extension WebAuthnError.Code {
     public static let attestedCredentialDataMissing: Self = "attestedCredentialDataMissing"
     /// BS without BE, or BE changed since registration.
     public static let backupStateInvalid: Self = "backupStateInvalid"
+    /// The relying party's authenticator policy refuses this authenticator model (``AuthenticatorPolicy``).
+    public static let authenticatorNotAllowed: Self = "authenticator.notAllowed"
+    /// The relying party accepts device-bound passkeys only, and this one may be backed up.
+    public static let authenticatorBackupNotAllowed: Self = "authenticator.backupNotAllowed"
+    /// The relying party accepts synced passkeys only, and this one may not be backed up.
+    public static let authenticatorBackupRequired: Self = "authenticator.backupRequired"
 
     // Attestation object and keys
     /// The attestation object cannot be parsed.
