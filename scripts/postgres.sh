@@ -5,6 +5,8 @@
 #                                         socket and the server log inside), start on 127.0.0.1:PORT, create the
 #                                         database latchkey_test and print its URL on stdout:
 #                                         postgres://USER@127.0.0.1:PORT/latchkey_test
+#                                         The server also takes TLS, with a certificate for `localhost` from a test CA
+#                                         the script makes (DIR/tls/ca.pem), for the TLS tests.
 #   scripts/postgres.sh stop DIR         stop the server whose cluster lives in DIR
 #
 # Installs Debian's `postgresql` package when initdb/pg_ctl are missing. PostgreSQL refuses to run as root,
@@ -93,6 +95,25 @@ open_path_to() {
     done
 }
 
+# Makes DIR/ca.pem (a test CA) and DIR/server.pem, DIR/server.key (a certificate for `localhost` only, from that CA),
+# once; the key is the server's user's alone, as PostgreSQL requires.
+make_tls() {
+    local tls=$1
+    [[ -f "$tls/server.key" ]] && return 0
+    command -v openssl >/dev/null 2>&1 || die "openssl not found (Debian's openssl package)"
+    mkdir -p "$tls"
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 30 -subj "/CN=Latchkey test CA" \
+        -keyout "$tls/ca.key" -out "$tls/ca.pem" 2>/dev/null || die "openssl could not make the test CA"
+    openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj "/CN=localhost" \
+        -keyout "$tls/server.key" -out "$tls/server.csr" 2>/dev/null || die "openssl could not make the server key"
+    printf 'subjectAltName=DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n' >"$tls/server.ext"
+    openssl x509 -req -in "$tls/server.csr" -CA "$tls/ca.pem" -CAkey "$tls/ca.key" -CAcreateserial -days 30 \
+        -extfile "$tls/server.ext" -out "$tls/server.pem" 2>/dev/null || die "openssl could not sign the server certificate"
+    if [[ $EUID -eq 0 ]]; then chown -R "$RUN_USER": "$tls"; fi
+    chmod 600 "$tls/server.key" "$tls/ca.key"
+    chmod 644 "$tls/ca.pem" "$tls/server.pem"
+}
+
 start() {
     local dir port
     [[ $# -eq 2 ]] || usage
@@ -120,6 +141,7 @@ start() {
         as_user mkdir -p "$socket"
         echo "include_if_exists = 'latchkey.conf'" | as_user tee -a "$dir/postgresql.conf" >/dev/null
     fi
+    make_tls "$dir/tls"
     # Written on every start so that the port given now is the one used.
     as_user tee "$dir/latchkey.conf" >/dev/null <<EOF
 listen_addresses = '127.0.0.1'
@@ -129,6 +151,9 @@ fsync = off
 synchronous_commit = off
 full_page_writes = off
 max_connections = 200
+ssl = on
+ssl_cert_file = '$dir/tls/server.pem'
+ssl_key_file = '$dir/tls/server.key'
 EOF
 
     if as_user "$BIN/pg_ctl" --pgdata="$dir" status >/dev/null 2>&1; then

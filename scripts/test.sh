@@ -21,6 +21,8 @@ if [ -f scripts/postgres.sh ]; then
     port=${LATCHKEY_TEST_POSTGRES_PORT:-55432}
     LATCHKEY_TEST_POSTGRES_URL=$(bash scripts/postgres.sh start "$work/pg" "$port" | tail -n 1)
     export LATCHKEY_TEST_POSTGRES_URL
+    # The CA of the server's TLS certificate (for `localhost`), for the TLS tests.
+    export LATCHKEY_TEST_POSTGRES_CA="$work/pg/tls/ca.pem"
     echo "PostgreSQL for tests: $LATCHKEY_TEST_POSTGRES_URL"
 fi
 

@@ -9,8 +9,8 @@ import Logging
 /// - `sqlite:///var/lib/latchkey/store.sqlite?busy_timeout=5000` — how long, in milliseconds, a write waits for the
 ///   database before it fails with ``StoreError/Code/busy`` (default 2,000; ``SQLiteStore/busyTimeout``)
 /// - `postgres://user:password@host:5432/database` (or `postgresql://`), with optional parameters
-///   `schema=NAME` and `sslmode=disable|prefer|require` (`allow` is taken as `prefer`, `verify-ca` and
-///   `verify-full` as `require`); `pool_max_conns=N` (default 20), `pool_min_conns=N` (default: the maximum, a
+///   `schema=NAME`, `sslmode=disable|prefer|require` (`allow` is taken as `prefer`, `verify-ca` and
+///   `verify-full` as `require`) and `sslrootcert=PATH` (a PEM file of the CAs that vouch for the server); `pool_max_conns=N` (default 20), `pool_min_conns=N` (default: the maximum, a
 ///   fixed-size pool) and `pool_keepalive=SECONDS` (default 0, no keep-alive queries), as
 ///   ``PostgresStore/Configuration`` describes them. Percent-encode special characters in the user name and password.
 public enum StoreURL: Sendable, Hashable, CustomStringConvertible {
@@ -116,6 +116,11 @@ public enum StoreURL: Sendable, Hashable, CustomStringConvertible {
                 configuration.schema = value
             case "sslmode":
                 configuration.tls = try tlsMode(value)
+            case "sslrootcert":
+                guard FileManager.default.isReadableFile(atPath: value) else {
+                    throw StoreError(.invalidConfiguration, "sslrootcert '\(value)' is not a readable file")
+                }
+                configuration.rootCertificateFile = value
             case "pool_max_conns":
                 configuration.maximumConnections = try count(value, of: item.name, atLeast: 1)
             case "pool_min_conns":
@@ -126,7 +131,7 @@ public enum StoreURL: Sendable, Hashable, CustomStringConvertible {
             default:
                 throw StoreError(
                     .invalidConfiguration,
-                    "unsupported postgres URL parameter '\(item.name)' (supported: schema, sslmode, pool_max_conns, pool_min_conns, pool_keepalive)"
+                    "unsupported postgres URL parameter '\(item.name)' (supported: schema, sslmode, sslrootcert, pool_max_conns, pool_min_conns, pool_keepalive)"
                 )
             }
         }

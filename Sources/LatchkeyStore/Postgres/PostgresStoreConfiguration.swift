@@ -11,8 +11,8 @@ extension PostgresStore {
             case disable
             /// TLS when the server offers it, plain TCP otherwise.
             case prefer
-            /// TLS or no connection. The server's certificate and host name are verified against the system's roots
-            /// (libpq's `verify-full`; stricter than libpq's `require`).
+            /// TLS or no connection. The server's certificate and host name are verified against the system's roots,
+            /// or ``rootCertificateFile`` (libpq's `verify-full`; stricter than libpq's `require`).
             case require
         }
 
@@ -25,6 +25,9 @@ extension PostgresStore {
         /// default `search_path` (normally `public`). Lower-case letters, digits and `_`, at most 63 characters.
         public var schema: String?
         public var tls: TLSMode
+        /// A PEM file of the certificate authorities that vouch for the server (libpq's `sslrootcert`), for a database
+        /// whose certificate comes from a private CA; nil trusts the system's roots.
+        public var rootCertificateFile: String?
         /// The most connections the pool opens.
         public var maximumConnections: Int
         /// How many connections the pool keeps open when idle; nil (the default) for all ``maximumConnections``, a
@@ -129,11 +132,13 @@ extension PostgresStore {
         }
 
         var clientConfiguration: PostgresClient.Configuration {
+            var verified = TLSConfiguration.makeClientConfiguration()
+            if let rootCertificateFile { verified.trustRoots = .file(rootCertificateFile) }
             let tlsConfiguration: PostgresClient.Configuration.TLS =
                 switch tls {
                 case .disable: .disable
-                case .prefer: .prefer(.makeClientConfiguration())
-                case .require: .require(.makeClientConfiguration())
+                case .prefer: .prefer(verified)
+                case .require: .require(verified)
                 }
             var configuration = PostgresClient.Configuration(
                 host: host, port: port, username: username, password: password, database: database,
