@@ -59,6 +59,11 @@ struct PostgresTLSTests {
         try await Self.use(try Self.url(host: "localhost", "sslmode=require&sslrootcert=\(Self.ca)"))
     }
 
+    @Test("prefer encrypts without verifying, as libpq's prefer does")
+    func preferConnects() async throws {
+        try await Self.use(try Self.url(host: "127.0.0.1", "sslmode=prefer"))
+    }
+
     @Test("a host name the certificate does not name, or a CA that did not sign it, is refused")
     func refusals() async throws {
         await expectStoreError(.unavailable) {

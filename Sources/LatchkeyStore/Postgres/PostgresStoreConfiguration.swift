@@ -9,7 +9,8 @@ extension PostgresStore {
         public enum TLSMode: String, Sendable, Hashable, CaseIterable {
             /// Plain TCP.
             case disable
-            /// TLS when the server offers it, plain TCP otherwise.
+            /// TLS when the server offers it, plain TCP otherwise; the certificate is not verified (libpq's `prefer`:
+            /// encryption against a passive listener, which an active one could strip anyway).
             case prefer
             /// TLS or no connection. The server's certificate and host name are verified against the system's roots,
             /// or ``rootCertificateFile`` (libpq's `verify-full`; stricter than libpq's `require`).
@@ -134,10 +135,12 @@ extension PostgresStore {
         var clientConfiguration: PostgresClient.Configuration {
             var verified = TLSConfiguration.makeClientConfiguration()
             if let rootCertificateFile { verified.trustRoots = .file(rootCertificateFile) }
+            var opportunistic = TLSConfiguration.makeClientConfiguration()
+            opportunistic.certificateVerification = .none
             let tlsConfiguration: PostgresClient.Configuration.TLS =
                 switch tls {
                 case .disable: .disable
-                case .prefer: .prefer(verified)
+                case .prefer: .prefer(opportunistic)
                 case .require: .require(verified)
                 }
             var configuration = PostgresClient.Configuration(
