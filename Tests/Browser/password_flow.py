@@ -22,7 +22,7 @@ import sys
 import tempfile
 
 from browser_flow import Run, Server, StepFailed, make_driver
-from selenium.common.exceptions import NoAlertPresentException
+from selenium.webdriver.common.by import By
 from selenium.webdriver.common.virtual_authenticator import Protocol, Transport, VirtualAuthenticatorOptions
 
 PASSWORD = "correct horse battery staple"
@@ -95,13 +95,9 @@ class PasswordRun(Run):
         self.check(details["name"] == self.username and details["displayName"] == "Alice Liddell", f"details {details}")
 
     def password_prompt(self):
-        """The page's password prompt (window.prompt), once it is open."""
-        def open_prompt(driver):
-            try:
-                return driver.switch_to.alert
-            except NoAlertPresentException:
-                return False
-        return self.wait(open_prompt, "the page to ask for the password")
+        """Waits for the page's password dialog to open."""
+        self.wait(lambda d: d.find_element(By.ID, "confirm-password-dialog").get_attribute("open") is not None,
+                  "the page to ask for the password")
 
     def run_button(self):
         d = self.driver
@@ -136,16 +132,18 @@ class PasswordRun(Run):
         self.step("past the re-authentication window, the offer first asks for the password")
         self.server.age_sessions()
         self.click("#upgrade-passkey")
-        self.password_prompt().dismiss()
+        self.password_prompt()
+        self.check(self.find("#confirm-password").get_attribute("type") == "password", "the password is typed in clear")
+        self.click("#confirm-password-cancel")
         self.wait_message("did not confirm")
         self.check(not self.server_passkeys(), "a passkey was added without confirming it was the user")
         old = self.session()
         self.presence(True)
         try:
             self.click("#upgrade-passkey")
-            prompt = self.password_prompt()
-            prompt.send_keys(PASSWORD)
-            prompt.accept()
+            self.password_prompt()
+            self.type("#confirm-password", PASSWORD)
+            self.click("#confirm-password-submit")
             self.wait_message("Passkey added.")
         finally:
             self.presence(False)

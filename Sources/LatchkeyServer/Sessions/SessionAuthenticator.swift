@@ -103,7 +103,8 @@ struct SessionAuthenticator: Sendable {
                 .sessionInvalid, "the session is unknown or has expired; sign in again")
         }
         if now.timeIntervalSince(session.lastSeenAt ?? session.createdAt) >= Self.lastSeenInterval {
-            try await store.markSessionSeen(tokenHash: session.tokenHash, at: now)
+            // Advisory (the devices list): a busy database does not fail the request over it; the next one records it.
+            try? await store.markSessionSeen(tokenHash: session.tokenHash, at: now)
         }
         return SignedIn(user: user, session: session, viaCookie: presented.viaCookie)
     }

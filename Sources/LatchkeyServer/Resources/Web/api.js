@@ -61,7 +61,8 @@ async function reauthenticate(options, askPassword) {
   throw new ApiError(401, "reauth.required", "Sign in again (with Apple) to confirm it is you, then try once more.");
 }
 
-let passwordPrompt = async () => window.prompt("To confirm it is you, enter your password.");
+// How the page asks for the password (app.js sets a dialog); by default nothing is asked.
+let passwordPrompt = async () => null;
 
 /** A change that needs a recent confirmation: on reauth.required, confirm, then try it once more. */
 async function sensitive(method, path, body) {

@@ -329,6 +329,27 @@ async function signOut() {
   await showSignedOut("Signed out.");
 }
 
+/** Asks for the password in the page's dialog (a password field, not window.prompt's clear text); null if cancelled. */
+function askPassword() {
+  const dialog = $("confirm-password-dialog");
+  const field = $("confirm-password");
+  field.value = "";
+  return new Promise((resolve) => {
+    dialog.addEventListener(
+      "close",
+      () => {
+        const password = dialog.returnValue === "confirm" ? field.value : null;
+        field.value = "";
+        resolve(password || null);
+      },
+      { once: true },
+    );
+    dialog.returnValue = "";
+    dialog.showModal();
+    field.focus();
+  });
+}
+
 // The token of an operator's recovery link (`/#recover=<token>`), taken from the address when the page loads.
 let recoveryToken = null;
 
@@ -436,6 +457,7 @@ function wire() {
 
 async function start() {
   wire();
+  api.setPasswordPrompt(askPassword);
   if (!webauthn.supported()) show("This browser cannot use passkeys.", "error");
   try {
     const config = await api.config();
