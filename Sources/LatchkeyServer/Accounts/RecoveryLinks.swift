@@ -21,8 +21,8 @@ public enum RecoveryLinks {
     /// The default lifetime: a day.
     public static let defaultLifetime: Duration = .seconds(86_400)
 
-    /// Issues a link for the account named `username` on the page at `origin`. Throws ``StoreError`` with
-    /// ``StoreError/Code/notFound`` when no account has the name.
+    /// Issues a link for the account named `username` on the page at `origin`. Throws the store's `StoreError`, with
+    /// the code `notFound` when no account has the name.
     public static func issue(
         for username: String, origin: String, lifetime: Duration = defaultLifetime, in store: any LatchkeyStore,
         now: Date = Date()

@@ -40,7 +40,7 @@ public struct ServerConfiguration: Sendable {
     public var sessionLifetime: Duration
     /// How long a ceremony may take between its options and its result.
     public var ceremonyLifetime: Duration
-    /// How long after the user last proved who they are (``LatchkeyStore/StoredSession/verifiedAt``) a session may make
+    /// How long after the user last proved who they are (the session's `verifiedAt`) a session may make
     /// sensitive changes; after it, 401 `reauth.required`.
     public var reauthenticationWindow: Duration
     /// How long a client may leave a connection idle, or take over a request's headers or body.
