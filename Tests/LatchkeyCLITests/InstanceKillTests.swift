@@ -17,46 +17,31 @@ import Glibc
 struct InstanceKillTests {
     static let origin = "http://localhost:8080"
 
-    /// A `latchkey serve` process on a free loopback port.
+    /// A `latchkey serve` process on a loopback port the system picks (`--port 0`), read from its start line.
     final class Instance: Sendable {
         let process: ChildProcess
         let url: URL
 
         init(database: String) throws {
-            let port = try Self.freePort()
             process = try ChildProcess(
                 try BinaryTests.executable().path,
                 arguments: [
-                    "serve", "--host", "127.0.0.1", "--port", String(port), "--database", database,
+                    "serve", "--host", "127.0.0.1", "--port", "0", "--database", database,
                     "--rp-id", "localhost", "--origin", InstanceKillTests.origin, "--rate-limit", "0",
                 ],
                 mergingErrors: true)
-            url = try #require(URL(string: "http://127.0.0.1:\(port)/"))
             var output = ""
             let deadline = ContinuousClock.now + .seconds(30)
             while !output.contains("Latchkey listening"), ContinuousClock.now < deadline, process.isRunning {
                 output += String(decoding: process.standardOutput.availableData, as: UTF8.self)
             }
-            try #require(output.contains("Latchkey listening"), "latchkey serve did not start: \(output)")
+            let marker = "Latchkey listening on http://127.0.0.1:"
+            let start = try #require(output.range(of: marker), "latchkey serve did not start: \(output)").upperBound
+            let port = try #require(Int(output[start...].prefix { $0.isNumber }), "no port in: \(output)")
+            url = try #require(URL(string: "http://127.0.0.1:\(port)/"))
         }
 
         func client() -> NativeClient { NativeClient(server: url, transport: URLSessionTransport()) }
-
-        static func freePort() throws -> Int {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-                }
-            }
-            try #require(bound, "no free port")
-            return Int(UInt16(bigEndian: address.sin_port))
-        }
     }
 
     @Test(.timeLimit(.minutes(2)))
