@@ -1,6 +1,7 @@
 /// The values the schema keeps unique, named the way each backend reports a violation.
 enum UniqueValue: CaseIterable {
     case userID, userHandle, userName, credentialID, sessionTokenHash, appleSubject, appleWebState, appleNonce
+    case verifiedEmail
 
     /// `table.column` as SQLite names it in "UNIQUE constraint failed: …".
     var sqliteColumn: String {
@@ -13,6 +14,7 @@ enum UniqueValue: CaseIterable {
         case .appleSubject: "apple_links.subject"
         case .appleWebState: "apple_web_states.state"
         case .appleNonce: "apple_nonces.nonce"
+        case .verifiedEmail: "emails.address_key"
         }
     }
 
@@ -27,6 +29,7 @@ enum UniqueValue: CaseIterable {
         case .appleSubject: "apple_links_pkey"
         case .appleWebState: "apple_web_states_pkey"
         case .appleNonce: "apple_nonces_pkey"
+        case .verifiedEmail: "emails_verified_address"
         }
     }
 
@@ -41,6 +44,7 @@ enum UniqueValue: CaseIterable {
         case .appleSubject: StoreError(.conflict, "this Apple ID is linked to a user already")
         case .appleWebState: StoreError(.conflict, "an Apple web state with this value exists")
         case .appleNonce: StoreError(.conflict, "an Apple nonce with this value exists")
+        case .verifiedEmail: StoreError(.conflict, "another account has verified this email address")
         }
     }
 

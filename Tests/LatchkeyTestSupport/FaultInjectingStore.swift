@@ -9,6 +9,17 @@ public final class FaultInjectingStore: LatchkeyStore {
     /// A store call, by its name.
     public enum Call: String, Sendable, Hashable, CaseIterable {
         case account
+        case emails
+        case addEmail
+        case verifyEmail
+        case setEmailRecoveryCode
+        case consumeEmailRecoveryCode
+        case removeEmail
+        case makePrimaryEmail
+        case enqueueMail
+        case claimMail
+        case deleteMail
+        case rescheduleMail
         case addCredential
         case appleLink
         case appleLinks
@@ -408,5 +419,69 @@ public final class FaultInjectingStore: LatchkeyStore {
     public func serverSecret(named name: String, candidate: Data) async throws(StoreError) -> Data {
         try await fault(.serverSecret)
         return try await base.serverSecret(named: name, candidate: candidate)
+    }
+
+    // MARK: Email
+
+    public func emails(ofUser userID: UUID) async throws(StoreError) -> [StoredEmail] {
+        try await fault(.emails)
+        return try await base.emails(ofUser: userID)
+    }
+
+    public func addEmail(_ address: String, toUser userID: UUID, codeHash: Data, codeExpiresAt: Date, now: Date)
+        async throws(StoreError) -> StoredEmail.Addition
+    {
+        try await fault(.addEmail)
+        return try await base.addEmail(
+            address, toUser: userID, codeHash: codeHash, codeExpiresAt: codeExpiresAt, now: now)
+    }
+
+    public func verifyEmail(_ address: String, ofUser userID: UUID, codeHash: Data, now: Date)
+        async throws(StoreError) -> Bool
+    {
+        try await fault(.verifyEmail)
+        return try await base.verifyEmail(address, ofUser: userID, codeHash: codeHash, now: now)
+    }
+
+    public func setEmailRecoveryCode(address: String, codeHash: Data, expiresAt: Date) async throws(StoreError)
+        -> StoredEmail?
+    {
+        try await fault(.setEmailRecoveryCode)
+        return try await base.setEmailRecoveryCode(address: address, codeHash: codeHash, expiresAt: expiresAt)
+    }
+
+    public func consumeEmailRecoveryCode(address: String, codeHash: Data, now: Date) async throws(StoreError) -> UUID? {
+        try await fault(.consumeEmailRecoveryCode)
+        return try await base.consumeEmailRecoveryCode(address: address, codeHash: codeHash, now: now)
+    }
+
+    public func removeEmail(_ address: String, ofUser userID: UUID) async throws(StoreError) {
+        try await fault(.removeEmail)
+        try await base.removeEmail(address, ofUser: userID)
+    }
+
+    public func makePrimaryEmail(_ address: String, ofUser userID: UUID) async throws(StoreError) {
+        try await fault(.makePrimaryEmail)
+        try await base.makePrimaryEmail(address, ofUser: userID)
+    }
+
+    public func enqueueMail(_ mail: StoredMail, limit: Int) async throws(StoreError) -> Bool {
+        try await fault(.enqueueMail)
+        return try await base.enqueueMail(mail, limit: limit)
+    }
+
+    public func claimMail(now: Date, lease: TimeInterval, limit: Int) async throws(StoreError) -> [StoredMail] {
+        try await fault(.claimMail)
+        return try await base.claimMail(now: now, lease: lease, limit: limit)
+    }
+
+    public func deleteMail(id: UUID) async throws(StoreError) {
+        try await fault(.deleteMail)
+        try await base.deleteMail(id: id)
+    }
+
+    public func rescheduleMail(id: UUID, at time: Date) async throws(StoreError) {
+        try await fault(.rescheduleMail)
+        try await base.rescheduleMail(id: id, at: time)
     }
 }

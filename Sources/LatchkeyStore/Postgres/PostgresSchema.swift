@@ -333,5 +333,38 @@ enum PostgresSchema {
                 """,
                 "CREATE INDEX recovery_links_user_id ON recovery_links (user_id)",
             ]),
+        // Email: each account's addresses, with at most one code each (its SHA-256 and expiry: a verification code while
+        // the address is unverified, a recovery code once verified), and the outbox of notices. A verified address
+        // belongs to one account (the partial unique index); unverified ones may repeat.
+        Migration(
+            version: 10, name: "email addresses and the outbox",
+            statements: [
+                """
+                CREATE TABLE emails (
+                    user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    address_key text NOT NULL CHECK (length(address_key) BETWEEN 3 AND \(StoredEmail.maximumLength)),
+                    address text NOT NULL,
+                    verified_at timestamptz,
+                    is_primary boolean NOT NULL DEFAULT false,
+                    created_at timestamptz NOT NULL,
+                    code_hash bytea CHECK (code_hash IS NULL OR octet_length(code_hash) = 32),
+                    code_expires_at timestamptz,
+                    CONSTRAINT emails_pkey PRIMARY KEY (user_id, address_key)
+                )
+                """,
+                "CREATE UNIQUE INDEX emails_verified_address ON emails (address_key) WHERE verified_at IS NOT NULL",
+                """
+                CREATE TABLE mail_outbox (
+                    id uuid NOT NULL CONSTRAINT mail_outbox_pkey PRIMARY KEY,
+                    recipient text NOT NULL,
+                    subject text NOT NULL,
+                    body text NOT NULL,
+                    created_at timestamptz NOT NULL,
+                    attempts bigint NOT NULL,
+                    next_attempt_at timestamptz NOT NULL
+                )
+                """,
+                "CREATE INDEX mail_outbox_due ON mail_outbox (next_attempt_at)",
+            ]),
     ]
 }

@@ -43,6 +43,9 @@ enum SQLiteSchema {
         migrator.registerMigration("v10: recovery codes and links") { db in
             try db.execute(sql: v10RecoveryCodes)
         }
+        migrator.registerMigration("v11: email addresses and the outbox") { db in
+            try db.execute(sql: v11Email)
+        }
         return migrator
     }
 
@@ -338,5 +341,33 @@ enum SQLiteSchema {
             expires_at TEXT NOT NULL
         ) STRICT;
         CREATE INDEX recovery_links_user_id ON recovery_links(user_id);
+        """
+
+    /// Email (issue 38): each account's addresses, with at most one code each (its SHA-256 and expiry: a verification
+    /// code while the address is unverified, a recovery code once verified), and the outbox of notices. A verified
+    /// address belongs to one account (the partial unique index); unverified ones may repeat.
+    private static let v11Email = """
+        CREATE TABLE emails (
+            user_id BLOB NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            address_key TEXT NOT NULL CHECK (length(address_key) BETWEEN 3 AND \(StoredEmail.maximumLength)),
+            address TEXT NOT NULL,
+            verified_at TEXT,
+            is_primary INTEGER NOT NULL DEFAULT 0,
+            created_at TEXT NOT NULL,
+            code_hash BLOB CHECK (code_hash IS NULL OR length(code_hash) = 32),
+            code_expires_at TEXT,
+            PRIMARY KEY (user_id, address_key)
+        ) STRICT, WITHOUT ROWID;
+        CREATE UNIQUE INDEX emails_verified_address ON emails(address_key) WHERE verified_at IS NOT NULL;
+        CREATE TABLE mail_outbox (
+            id BLOB NOT NULL PRIMARY KEY,
+            recipient TEXT NOT NULL,
+            subject TEXT NOT NULL,
+            body TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            attempts INTEGER NOT NULL,
+            next_attempt_at TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX mail_outbox_due ON mail_outbox(next_attempt_at);
         """
 }
