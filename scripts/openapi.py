@@ -43,6 +43,13 @@ NEW_PASSWORD = {"type": "string", "minLength": 8, "maxLength": 128,
                 "description": "8 to 128 code points as typed (15 at least when it is the account's only way in)"}
 ONLY_PASSWORD = {**NEW_PASSWORD, "minLength": 15,
                  "description": "15 to 128 code points as typed: the account's only way in; not a common password"}
+# What the server takes as an email address (MailAddress): local@domain, no spaces, controls or <>,;:"\\()[], labels
+# not empty nor starting with a hyphen, at most 254 bytes. Narrower than RFC 5321 on purpose.
+_EMAIL_CHAR = "[^@\\s<>,;:\"\\\\()\\[\\]\\u0000-\\u001f\\u007f-\\u009f]"
+_EMAIL_LABEL = "[^@.\\-\\s<>,;:\"\\\\()\\[\\]\\u0000-\\u001f\\u007f-\\u009f]" + _EMAIL_CHAR.replace("[^@", "[^@.") + "{0,62}"
+EMAIL = {"type": "string", "minLength": 3, "maxLength": 254,
+         "pattern": "^" + _EMAIL_CHAR + "{1,64}@" + _EMAIL_LABEL + "(\\." + _EMAIL_LABEL + ")*$",
+         "description": "an email address: local@domain, without spaces, controls or <>,;:\"\\()[] (compared case-insensitively)"}
 DATE = {"type": "string", "format": "date-time"}
 BOOL = {"type": "boolean"}
 ANY_OBJECT = {"type": "object"}
@@ -180,8 +187,15 @@ def schemas():
         "RecoveryCodeStatus": obj({"remaining": {"type": "integer", "minimum": 0}}, ["remaining"]),
         "RecoveryOptionsRequest": {"oneOf": [
             obj({"username": STRING, "code": {"type": "string", "maxLength": 64}}, ["username", "code"], additional=False),
+            obj({"email": EMAIL, "code": {"type": "string", "maxLength": 64}}, ["email", "code"], additional=False),
             obj({"token": {**B64URL, "minLength": 43, "maxLength": 43}}, ["token"], additional=False),
-        ], "description": "a recovery code with its account's name, or an operator's recovery link token"},
+        ], "description": "a recovery code with its account's name, a code sent to a verified address, or an operator's recovery link token"},
+        "EmailAddress": obj({"address": STRING, "verified": BOOL, "primary": BOOL, "createdAt": DATE},
+                            ["address", "verified", "primary", "createdAt"]),
+        "EmailList": obj({"emails": {"type": "array", "items": ref("EmailAddress")}}, ["emails"]),
+        "EmailRequest": obj({"address": EMAIL}, ["address"]),
+        "EmailVerifyRequest": obj({"address": EMAIL, "code": {"type": "string", "maxLength": 64}}, ["address", "code"]),
+        "RecoveryEmailRequest": obj({"email": EMAIL}, ["email"]),
         "SessionSummary": obj({
             "id": {**B64URL, "description": "DELETE /v1/sessions/{id} ends the session"}, "createdAt": DATE,
             "lastSeenAt": {"type": ["string", "null"], "format": "date-time"}, "expiresAt": DATE,
@@ -223,7 +237,7 @@ def schemas():
             "error": STRING,
         }, ["state"]),
         "Health": obj({"status": {"type": "string", "const": "ok"}}, ["status"]),
-        "WebConfig": obj({"appleSignIn": BOOL, "rpName": STRING}, ["appleSignIn", "rpName"]),
+        "WebConfig": obj({"appleSignIn": BOOL, "rpName": STRING, "email": BOOL}, ["appleSignIn", "rpName", "email"]),
         "AppleAppSiteAssociation": obj({"webcredentials": obj({"apps": {"type": "array", "items": STRING}}, ["apps"])}, ["webcredentials"]),
         "AssetLinks": {"type": "array", "items": obj({"relation": {"type": "array", "items": STRING}, "target": ANY_OBJECT}, ["relation", "target"])},
         "RelatedOrigins": obj({"origins": {"type": "array", "items": STRING}}, ["origins"]),
@@ -392,7 +406,43 @@ def paths():
                           with_errors({"201": json_body(ref("RecoveryCodes"), "the codes")}, REAUTH_ERRORS),
                           security=SESSION, tags=["account"]),
     }
-    recovery_errors = {**ceremony_errors, "401": ["recovery.invalid"], "429": ["request.rateLimited", "recovery.throttled"]}
+    recovery_errors = {**ceremony_errors, "401": ["recovery.invalid"], "404": ["email.disabled"],
+                       "429": ["request.rateLimited", "recovery.throttled"]}
+    disabled = {"404": ["email.disabled"]}
+    p["/v1/me/emails"] = {
+        "get": operation("listEmails", "The signed-in account's email addresses, the primary first",
+                         with_errors({"200": json_body(ref("EmailList"), "the addresses")}, {**SESSION_ERRORS, **disabled}),
+                         security=SESSION, tags=["email"]),
+        "post": operation("addEmail", "Add an address (re-authenticated): a six-digit code is sent to it",
+                          with_errors({"202": json_body(ref("EmailAddress"), "added unverified; the code is on its way")},
+                                      {**REAUTH_ERRORS, **disabled, "400": REAUTH_ERRORS["400"] + ["email.invalid"],
+                                       "409": ["email.alreadyVerified", "email.limit"],
+                                       "429": ["request.rateLimited", "email.throttled"]}),
+                          body=ref("EmailRequest"), security=SESSION, tags=["email"]),
+    }
+    p["/v1/me/emails/verify"] = {"post": operation(
+        "verifyEmail", "Verify an added address with the code sent to it",
+        with_errors({"200": json_body(ref("EmailAddress"), "verified (primary when it is the account's first)")},
+                    {**SESSION_ERRORS, **disabled, "400": SESSION_ERRORS["400"] + ["email.invalid", "email.codeInvalid"],
+                     "404": ["email.disabled", "email.notFound"], "409": ["email.taken"],
+                     "429": ["request.rateLimited", "email.throttled"]}),
+        body=ref("EmailVerifyRequest"), security=SESSION, tags=["email"])}
+    p["/v1/me/emails/primary"] = {"post": operation(
+        "makePrimaryEmail", "Send notices to this verified address from now on (re-authenticated)",
+        with_errors({"200": json_body(ref("EmailList"), "the addresses")},
+                    {**REAUTH_ERRORS, "400": REAUTH_ERRORS["400"] + ["email.invalid"], "404": ["email.disabled", "email.notFound"]}),
+        body=ref("EmailRequest"), security=SESSION, tags=["email"])}
+    p["/v1/me/emails/remove"] = {"post": operation(
+        "removeEmail", "Remove an address (re-authenticated); it and the primary are told",
+        with_errors({"204": {"description": "removed"}},
+                    {**REAUTH_ERRORS, "400": REAUTH_ERRORS["400"] + ["email.invalid"], "404": ["email.disabled", "email.notFound"]}),
+        body=ref("EmailRequest"), security=SESSION, tags=["email"])}
+    p["/v1/recovery/email"] = {"post": operation(
+        "recoveryEmail", "Recovery: send a code to a verified address (the same answer whether or not an account has it)",
+        with_errors({"202": json_body(ANY_OBJECT, "accepted")},
+                    {**ceremony_errors, "400": ceremony_errors["400"] + ["email.invalid"], "404": ["email.disabled"],
+                     "429": ["request.rateLimited", "email.throttled"]}),
+        body=ref("RecoveryEmailRequest"), tags=["recovery"])}
     p["/v1/recovery/options"] = {"post": operation(
         "recoveryOptions", "Recovery: a code opens a registration ceremony for the account's new passkey",
         with_errors({"200": json_body(ref("TicketedCreationOptions"), "options and the ceremony's ticket")}, recovery_errors),

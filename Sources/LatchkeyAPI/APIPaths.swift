@@ -50,6 +50,19 @@ public enum APIPaths {
         /// Recovery with a code: `POST` ``RecoveryOptionsRequest``; answers `{ticket, options}` for the account's new
         /// passkey (the code is spent).
         public static let recoveryOptions = "/v1/recovery/options"
+        /// Recovery by email: `POST` ``RecoveryEmailRequest``; answers 202 whether or not an account has the address
+        /// verified, and sends a code to it when one has (then `POST` ``recoveryOptions`` with the address and code).
+        public static let recoveryEmail = "/v1/recovery/email"
+        /// The signed-in account's email addresses: `GET` lists them (``EmailList``); `POST` ``EmailRequest`` adds one
+        /// (re-authenticated) and sends it a code; answers 202 with the unverified ``EmailAddress``.
+        public static let emails = "/v1/me/emails"
+        /// `POST` ``EmailVerifyRequest``: the code sent to an added address verifies it; answers the ``EmailAddress``.
+        public static let emailVerify = "/v1/me/emails/verify"
+        /// `POST` ``EmailRequest``: notices go to this verified address from now on (re-authenticated); answers the
+        /// ``EmailList``.
+        public static let emailPrimary = "/v1/me/emails/primary"
+        /// `POST` ``EmailRequest``: removes an address (re-authenticated); answers 204.
+        public static let emailRemove = "/v1/me/emails/remove"
         /// Recovery: verify the new passkey (`{ticket, credential}`); answers 201 with a ``SessionResponse``.
         public static let recoveryVerify = "/v1/recovery/verify"
         /// Re-authentication with the password: `POST` ``ReauthenticatePasswordRequest``; answers a ``SessionResponse``.

@@ -35,7 +35,8 @@ public enum ServerApplication {
         logger: Logger = Logger(label: "latchkey.server"),
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> App {
-        let responder = makeRouter(configuration: configuration, store: store, metrics: metrics, logger: logger)
+        let services = Services(configuration: configuration, store: store, metrics: metrics, logger: logger)
+        let responder = makeRouter(configuration: configuration, services: services, metrics: metrics, logger: logger)
             .buildResponder()
         let serverName = "Latchkey"
         var app = Application(
@@ -61,6 +62,10 @@ public enum ServerApplication {
                 store: store, interval: .seconds(60), logger: logger,
                 passwordThrottleMemory: configuration.passwordThrottle.memory
             ))
+        if let mailer = services.mailer {
+            app.addServices(
+                MailOutbox(store: store, transport: mailer.transport, from: mailer.from, logger: logger))
+        }
         app.beforeServerStarts {
             try await store.migrate()
         }
@@ -76,6 +81,9 @@ public enum ServerApplication {
         let accounts: AccountService
         let reauthentication: Reauthentication
         let recovery: RecoveryService
+        /// Nil without `--smtp-url`.
+        let mailer: Mailer?
+        let emails: EmailService
 
         init(configuration: ServerConfiguration, store: any LatchkeyStore, metrics: ServerMetrics, logger: Logger) {
             let cookies = SessionCookies(secure: configuration.secureCookies)
@@ -100,7 +108,23 @@ public enum ServerApplication {
             reauthentication = Reauthentication(
                 window: configuration.reauthenticationWindow, ceremonies: ceremonies, accounts: accounts,
                 passwordsEnabled: configuration.passwordSignIn)
-            recovery = RecoveryService(store: store, ceremonies: ceremonies, throttle: configuration.passwordThrottle)
+            mailer = configuration.email.map { email in
+                Mailer(
+                    transport: Self.transport(email, rpID: configuration.rpID, logger: logger), store: store,
+                    from: email.from, rpName: configuration.rpName, templates: email.templates, logger: logger)
+            }
+            emails = EmailService(store: store, mailer: mailer, throttle: configuration.passwordThrottle)
+            recovery = RecoveryService(
+                store: store, ceremonies: ceremonies, throttle: configuration.passwordThrottle, emails: emails)
+        }
+
+        /// The transport `email` names. The SMTP one was checked when the configuration was made (its TLS settings
+        /// included), so it cannot fail here; if it did, messages go to the log.
+        static func transport(_ email: EmailConfiguration, rpID: String, logger: Logger) -> any MailTransport {
+            guard case .smtp(let server) = email.smtp,
+                let transport = try? SMTPTransport(server: server, heloName: rpID)
+            else { return LogMailTransport(logger: logger) }
+            return transport
         }
     }
 
@@ -109,8 +133,17 @@ public enum ServerApplication {
         configuration: ServerConfiguration, store: any LatchkeyStore, metrics: ServerMetrics,
         logger: Logger = Logger(label: "latchkey.server")
     ) -> Router<ServerRequestContext> {
+        makeRouter(
+            configuration: configuration,
+            services: Services(configuration: configuration, store: store, metrics: metrics, logger: logger),
+            metrics: metrics, logger: logger)
+    }
+
+    /// The router over `services`.
+    static func makeRouter(
+        configuration: ServerConfiguration, services: Services, metrics: ServerMetrics, logger: Logger
+    ) -> Router<ServerRequestContext> {
         let clients = ClientAddressResolver(trustedProxies: configuration.trustedProxies)
-        let services = Services(configuration: configuration, store: store, metrics: metrics, logger: logger)
         let (sessions, ceremonies, passwords, apple) = (
             services.sessions, services.ceremonies, services.passwords, services.apple
         )
@@ -157,23 +190,32 @@ public enum ServerApplication {
         PasskeyRoutes(ceremonies: ceremonies, sessions: sessions).add(to: ceremonyRoutes)
         let names = AuthenticatorNaming(metadata: configuration.metadata?.service)
         let accounts = services.accounts
+        let notices = services.mailer
         PasskeyManagementRoutes(
             passkeys: PasskeyService(ceremonies: ceremonies, names: names), ceremonies: ceremonies, sessions: sessions,
-            reauthentication: reauthentication
+            reauthentication: reauthentication, notices: notices
         ).add(to: routes, ceremonyRoutes: ceremonyRoutes)
         SessionRoutes(
-            sessions: sessions, accounts: accounts, reauthentication: reauthentication, ceremonies: ceremonies
+            sessions: sessions, accounts: accounts, reauthentication: reauthentication, ceremonies: ceremonies,
+            notices: notices
         ).add(to: routes, ceremonyRoutes: ceremonyRoutes)
-        PasswordRoutes(passwords: passwords, sessions: sessions, reauthentication: reauthentication)
-            .add(to: ceremonyRoutes)
+        PasswordRoutes(
+            passwords: passwords, sessions: sessions, reauthentication: reauthentication, notices: notices
+        ).add(to: ceremonyRoutes)
         AccountRoutes(accounts: accounts, sessions: sessions, reauthentication: reauthentication).add(to: routes)
         RecoveryRoutes(
-            recovery: services.recovery, ceremonies: ceremonies, sessions: sessions, reauthentication: reauthentication
+            recovery: services.recovery, ceremonies: ceremonies, sessions: sessions, reauthentication: reauthentication,
+            notices: notices
         ).add(to: routes, ceremonyRoutes: ceremonyRoutes)
+        EmailRoutes(emails: services.emails, sessions: sessions, reauthentication: reauthentication)
+            .add(to: routes, ceremonyRoutes: ceremonyRoutes)
         WellKnownRoutes(configuration: configuration).add(to: routes)
         OperationsRoutes(accounts: accounts, metrics: metrics, configuration: configuration).add(to: routes)
         AppleRoutes(apple: apple, sessions: sessions).add(to: routes, ceremonyRoutes: ceremonyRoutes)
-        WebPageRoutes(appleSignIn: configuration.apple?.web != nil, rpName: configuration.rpName).add(to: routes)
+        WebPageRoutes(
+            appleSignIn: configuration.apple?.web != nil, rpName: configuration.rpName,
+            email: configuration.email != nil
+        ).add(to: routes)
         return router
     }
 }

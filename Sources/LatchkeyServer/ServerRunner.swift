@@ -36,6 +36,7 @@ public enum ServerRunner {
         let app = ServerApplication.make(configuration: configuration, store: store, logger: logger) { port in
             announce(startLine(configuration: configuration, port: port, eventLoops: eventLoops))
             announce(configuration.apple?.description ?? AppleConfiguration.offLine)
+            announce(configuration.email?.description ?? EmailConfiguration.offLine)
         }
         try await app.runService()
     }

@@ -136,7 +136,8 @@ struct WebPageTests {
             APIPaths.Native.authenticationVerify, APIPaths.Native.me, APIPaths.Native.passkeys,
             APIPaths.Native.passkey(id: ""),
             APIPaths.Native.addPasskeyOptions, APIPaths.Native.addPasskeyVerify, APIPaths.Native.logout,
-            APIPaths.Native.account,
+            APIPaths.Native.account, APIPaths.Native.emails, APIPaths.Native.emailVerify, APIPaths.Native.emailPrimary,
+            APIPaths.Native.emailRemove, APIPaths.Native.recoveryEmail, APIPaths.Native.recoveryOptions,
             APIPaths.Web.config,
         ]
         for path in paths {
@@ -144,18 +145,24 @@ struct WebPageTests {
         }
     }
 
-    @Test func theConfigurationSaysWhetherToOfferSignInWithApple() async throws {
+    @Test func theConfigurationSaysWhetherToOfferSignInWithAppleAndEmail() async throws {
         try await withServer(.sqlite) { server in
             let reply = try await server.browser().send(.get, APIPaths.Web.config)
             #expect(reply.status == .ok)
-            #expect(reply.text == #"{"appleSignIn":false,"rpName":"Latchkey"}"#)
+            #expect(reply.text == #"{"appleSignIn":false,"email":false,"rpName":"Latchkey"}"#)
             #expect(reply.headers[.cacheControl] == "no-store")
+        }
+        var settings = ServerSettings.test
+        settings.smtpURL = "log:"
+        try await withServer(.sqlite, settings: settings) { server in
+            let reply = try await server.browser().send(.get, APIPaths.Web.config)
+            #expect(reply.text == #"{"appleSignIn":false,"email":true,"rpName":"Latchkey"}"#)
         }
         let router = Router(context: ServerRequestContext.self)
         WebPageRoutes(appleSignIn: true, rpName: "Example <Bank>").add(to: router.group())
         try await Application(router: router).test(.router) { client in
             let response = try await client.execute(uri: APIPaths.Web.config, method: .get)
-            #expect(String(buffer: response.body) == #"{"appleSignIn":true,"rpName":"Example <Bank>"}"#)
+            #expect(String(buffer: response.body) == #"{"appleSignIn":true,"email":false,"rpName":"Example <Bank>"}"#)
         }
     }
 

@@ -19,16 +19,24 @@ public struct RecoveryCodeStatus: Codable, Hashable, Sendable {
     }
 }
 
-/// The body of `POST /v1/recovery/options`: the account's name and one of its recovery codes, or the token of a
-/// recovery link an operator issued (`/#recover=<token>`).
+/// The body of `POST /v1/recovery/options`: the account's name and one of its recovery codes, a verified email address
+/// and the code just sent to it (`POST /v1/recovery/email`), or the token of a recovery link an operator issued
+/// (`/#recover=<token>`).
 public struct RecoveryOptionsRequest: Codable, Hashable, Sendable {
     public var username: String?
+    public var email: String?
     public var code: String?
     public var token: String?
 
     /// Recovery with a code.
     public init(username: String, code: String) {
         self.username = username
+        self.code = code
+    }
+
+    /// Recovery with a code sent to a verified email address.
+    public init(email: String, code: String) {
+        self.email = email
         self.code = code
     }
 

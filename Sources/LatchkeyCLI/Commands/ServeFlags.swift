@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import LatchkeyServer
 
 /// The flags of `latchkey serve`, each overriding the environment and the config file when given.
@@ -139,6 +140,21 @@ struct ServeFlags: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
+            "Where email goes: smtp://user:password@host:587 (STARTTLS), smtps://user:password@host:465, or log: (development). Without it the server sends no email. Prefer LATCHKEY_SMTP_URL: a password here is visible in ps.",
+            valueName: "url"))
+    var smtpUrl: String?
+
+    @Option(help: ArgumentHelp("The sender address of email (default no-reply@<rp id>).", valueName: "address"))
+    var emailFrom: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "A directory of message templates (<name>.txt: a 'Subject: …' line, then the body) replacing the built-in English texts.",
+            valueName: "dir"))
+    var emailTemplates: String?
+
+    @Option(
+        help: ArgumentHelp(
             "A file holding the bearer token GET /metrics requires (without it /metrics is off).", valueName: "file"))
     var metricsTokenFile: String?
 
@@ -150,11 +166,18 @@ struct ServeFlags: ParsableArguments {
 
     /// Warnings about how the flags were given: a secret on the command line is visible to every user in `ps`.
     var warnings: [String] {
-        secretsKey == nil
-            ? []
-            : [
+        var warnings: [String] = []
+        if secretsKey != nil {
+            warnings.append(
                 "--secrets-key puts the key on the command line, where any user on the host can read it (ps); use --secrets-key-file or LATCHKEY_SECRETS_KEY_FILE"
-            ]
+            )
+        }
+        if let smtpUrl, URLComponents(string: smtpUrl)?.password != nil {
+            warnings.append(
+                "--smtp-url puts the SMTP password on the command line, where any user on the host can read it (ps); use LATCHKEY_SMTP_URL"
+            )
+        }
+        return warnings
     }
 
     /// The settings these flags give; unset flags leave the other layers' values.
@@ -201,6 +224,9 @@ struct ServeFlags: ParsableArguments {
         settings.secretsKey = secretsKey
         settings.secretsKeyFile = secretsKeyFile
         settings.passwordSignIn = passwordSignIn.map { $0 == .on }
+        settings.smtpURL = smtpUrl
+        settings.emailFrom = emailFrom
+        settings.emailTemplates = emailTemplates
         settings.metricsTokenFile = metricsTokenFile
         settings.eventLoops = eventLoops
         return settings

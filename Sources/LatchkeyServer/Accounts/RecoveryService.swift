@@ -14,6 +14,8 @@ struct RecoveryService: Sendable {
     let store: any LatchkeyStore
     let ceremonies: CeremonyService
     let throttle: PasswordThrottlePolicy
+    /// For recovery with a code sent to a verified address.
+    let emails: EmailService
 
     /// How many codes a set has.
     static let codeCount = 10
@@ -44,6 +46,13 @@ struct RecoveryService: Sendable {
             throw ServiceError(.recoveryInvalid, "the username or the recovery code is wrong (or the code was used)")
         }
         try await store.clearPasswordFailures(key: key)
+        let (ticket, options) = try await ceremonies.beginRegistration(for: .recoveringUser(user), now: now)
+        return RegistrationOptionsResponse(ticket: ticket, options: options)
+    }
+
+    /// Spends the code sent to the verified address `email` and begins the registration of its account's new passkey.
+    func beginRecovery(email: String, code: String, now: Date = Date()) async throws -> RegistrationOptionsResponse {
+        let user = try await emails.recoveringUser(email: email, code: code, now: now)
         let (ticket, options) = try await ceremonies.beginRegistration(for: .recoveringUser(user), now: now)
         return RegistrationOptionsResponse(ticket: ticket, options: options)
     }

@@ -58,6 +58,8 @@ public struct ServerConfiguration: Sendable {
     public var backupEligibilityChange: BackupEligibilityChangePolicy
     /// Sign in with Apple, or nil when it is off (no `--apple-client-id` and no `--apple-services-id`).
     public var apple: AppleConfiguration?
+    /// Email (verified addresses, recovery by email, notices), or nil when no `--smtp-url` is set.
+    public var email: EmailConfiguration?
     /// Whether password accounts (`/v1/password/*`) are on (`--password-sign-in`, on by default).
     public var passwordSignIn: Bool
     /// The bearer token `GET /metrics` requires (from `--metrics-token-file`); nil turns `/metrics` off (404).
@@ -234,6 +236,7 @@ public struct ServerConfiguration: Sendable {
         }
         self.backupEligibilityChange = backupEligibilityChange
         apple = try AppleConfiguration(settings)
+        email = try EmailConfiguration(settings, rpID: rpID)
         passwordSignIn = settings.passwordSignIn ?? true
         metricsToken = try settings.metricsTokenFile.map(Self.metricsToken(file:))
         // Only a number someone set is checked: the default is whatever SwiftNIO makes, one loop per core.

@@ -87,6 +87,12 @@ public struct ServerSettings: Codable, Hashable, Sendable {
     public var secretsKey: String?
     /// A file holding ``secretsKey``.
     public var secretsKeyFile: String?
+    /// Where email goes: `smtp://user:password@host:587` (STARTTLS), `smtps://…:465`, or `log:` (development).
+    public var smtpURL: String?
+    /// The sender address of the server's email (default `no-reply@<rp id>`).
+    public var emailFrom: String?
+    /// A directory of message templates (`<name>.txt`) that replace the built-in English ones.
+    public var emailTemplates: String?
     /// Password accounts (`/v1/password/*`): on by default.
     public var passwordSignIn: Bool?
     /// A file holding the bearer token `GET /metrics` requires; without it `/metrics` is off.
@@ -140,6 +146,9 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         merged.appleTokenMaxAge = other.appleTokenMaxAge ?? appleTokenMaxAge
         merged.secretsKey = other.secretsKey ?? secretsKey
         merged.secretsKeyFile = other.secretsKeyFile ?? secretsKeyFile
+        merged.smtpURL = other.smtpURL ?? smtpURL
+        merged.emailFrom = other.emailFrom ?? emailFrom
+        merged.emailTemplates = other.emailTemplates ?? emailTemplates
         merged.passwordSignIn = other.passwordSignIn ?? passwordSignIn
         merged.metricsTokenFile = other.metricsTokenFile ?? metricsTokenFile
         merged.eventLoops = other.eventLoops ?? eventLoops
@@ -244,6 +253,9 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         appleTokenMaxAge = try integer("APPLE_TOKEN_MAX_AGE")
         secretsKey = text("SECRETS_KEY")
         secretsKeyFile = text("SECRETS_KEY_FILE")
+        smtpURL = text("SMTP_URL")
+        emailFrom = text("EMAIL_FROM")
+        emailTemplates = text("EMAIL_TEMPLATES")
         passwordSignIn = try flag("PASSWORD_SIGN_IN")
         metricsTokenFile = text("METRICS_TOKEN_FILE")
         eventLoops = try integer("EVENT_LOOPS")
@@ -270,5 +282,6 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         case authenticatorAllow, authenticatorDeny, passkeyBackup, backupEligibilityChange
         case appleTeamID, appleKeyID, applePrivateKey, appleClientIDs, appleServicesID, appleRedirectURI, appleBaseURL
         case appleTokenMaxAge, secretsKey, secretsKeyFile, passwordSignIn, metricsTokenFile, eventLoops
+        case smtpURL, emailFrom, emailTemplates
     }
 }

@@ -178,24 +178,26 @@ extension APIError {
         case .appleRevokeFailed: .badGateway
         case .appleCallbackIncomplete, .appleClientMismatch, .appleCodeMismatch, .appleCodeRequired, .appleNonceExpired,
             .appleNonceInvalid, .appleNonceRequired, .appleStateExpired, .appleStateInvalid, .appleStateNotBound,
-            .appleTokenReplayed, .appleTokenTooOld, .ceremonyCookieMissing, .passkeyInvalidMediation,
+            .appleTokenReplayed, .appleTokenTooOld, .ceremonyCookieMissing, .emailCodeInvalid, .emailInvalid,
+            .passkeyInvalidMediation,
             .passkeyInvalidName, .passwordCurrentRequired, .passwordTooCommon, .passwordTooLong, .passwordTooShort,
             .requestInvalid, .requestInvalidField, .requestMalformedJSON, .requestMissingField, .sessionAmbiguous,
             .userInvalidDisplayName, .userInvalidName:
             .badRequest
-        case .appleLinkedToAnotherUser, .credentialConcurrentSignIn, .passkeyLastCredential, .passwordLastWayIn,
-            .userNameConfusable, .userNameTaken:
+        case .appleLinkedToAnotherUser, .credentialConcurrentSignIn, .emailAlreadyVerified, .emailLimit, .emailTaken,
+            .passkeyLastCredential, .passwordLastWayIn, .userNameConfusable, .userNameTaken:
             .conflict
         case .requestTooLarge: .contentTooLarge
         case .requestOriginNotAllowed, .sessionWrongUser: .forbidden
         case .ceremonyExpired: .gone
         case .internalError: .internalServerError
         case .requestMethodNotAllowed: .methodNotAllowed
-        case .appleDisabled, .ceremonyNotFound, .credentialNotFound, .metricsDisabled, .passkeyNotFound,
+        case .appleDisabled, .ceremonyNotFound, .credentialNotFound, .emailDisabled, .emailNotFound, .metricsDisabled,
+            .passkeyNotFound,
             .passwordDisabled, .passwordNotSet, .requestNotFound, .sessionNotFound:
             .notFound
         case .appleBusy, .passwordBusy: .serviceUnavailable
-        case .passwordThrottled, .recoveryThrottled, .requestRateLimited: .tooManyRequests
+        case .emailThrottled, .passwordThrottled, .recoveryThrottled, .requestRateLimited: .tooManyRequests
         case .metricsUnauthorized, .passwordInvalid, .reauthRequired, .recoveryInvalid, .sessionInvalid,
             .sessionRequired:
             .unauthorized

@@ -43,13 +43,15 @@ public struct PasswordThrottlePolicy: Sendable, Hashable {
     /// counted as a failure until it turns out right (then the caller clears `key`'s failures); 429 `refusal` with
     /// `Retry-After` while `key` is throttled. Taken first, so that parallel guesses each take their own turn: a burst
     /// gets no more than a serial guesser's ``freeFailures``.
-    func reserve(key: String, in store: any LatchkeyStore, now: Date, refusal: ServerErrorCode) async throws {
+    func reserve(
+        key: String, in store: any LatchkeyStore, now: Date, refusal: ServerErrorCode,
+        reason: String = "too many wrong attempts for this account"
+    ) async throws {
         guard try await store.reservePasswordAttempt(key: key, now: now, delay: { delay(afterFailures: $0) }) != nil
         else {
             let until = try await store.passwordThrottle(key: key)?.nextAllowedAt ?? now
             let seconds = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
-            throw ServiceError(
-                refusal, "too many wrong attempts for this account; try again in \(seconds) s", retryAfter: seconds)
+            throw ServiceError(refusal, "\(reason); try again in \(seconds) s", retryAfter: seconds)
         }
     }
 }

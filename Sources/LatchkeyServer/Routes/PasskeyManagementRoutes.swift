@@ -10,6 +10,8 @@ struct PasskeyManagementRoutes: Sendable {
     let ceremonies: CeremonyService
     let sessions: SessionAuthenticator
     let reauthentication: Reauthentication
+    /// Tells the account's primary address when a passkey is added or removed.
+    let notices: Mailer?
 
     func add(to routes: RouterGroup<ServerRequestContext>, ceremonyRoutes: RouterGroup<ServerRequestContext>) {
         routes.get(RouterPath(APIPaths.Native.passkeys)) { request, _ in
@@ -25,7 +27,11 @@ struct PasskeyManagementRoutes: Sendable {
             let caller = try await sessions.require(request)
             let id = try Self.credentialID(context)
             try await reauthentication.require(caller)
-            return try Response.json(try await passkeys.remove(id, of: caller))
+            let removal = try await passkeys.remove(id, of: caller)
+            notices?.notify(
+                .passkeyRemoved, detail: "ID " + (context.parameters.get("id") ?? "").prefix(12) + "…",
+                user: caller.user.id)
+            return try Response.json(removal)
         }
         ceremonyRoutes.post(RouterPath(APIPaths.Native.addPasskeyOptions)) { request, context in
             let caller = try await sessions.require(request)
@@ -51,7 +57,11 @@ struct PasskeyManagementRoutes: Sendable {
                 ticket: body.ticket, credential: body.credential, caller: { caller }, requirePurpose: .addPasskey,
                 client: sessions.client(of: request, context: context)
             )
-            return try Response.json(await passkeys.names.summary(of: outcome.credential), status: .created)
+            let summary = await passkeys.names.summary(of: outcome.credential)
+            notices?.notify(
+                .passkeyAdded, detail: summary.name ?? summary.authenticatorName ?? "ID " + summary.id.prefix(12) + "…",
+                user: caller.user.id)
+            return try Response.json(summary, status: .created)
         }
     }
 

@@ -11,6 +11,8 @@ struct PasswordRoutes: Sendable {
     let passwords: PasswordService
     let sessions: SessionAuthenticator
     let reauthentication: Reauthentication
+    /// Tells the account's primary address when the password is set, changed or removed.
+    let notices: Mailer?
 
     func add(to ceremonyRoutes: RouterGroup<ServerRequestContext>) {
         ceremonyRoutes.post(RouterPath(APIPaths.Native.passwordRegister)) { request, context in
@@ -31,6 +33,7 @@ struct PasswordRoutes: Sendable {
             let body = try await request.decodeJSON(SetPasswordRequest.self, context: context)
             try await reauthentication.require(caller)
             try await passwords.setPassword(body, caller: caller, while: context.clientIsConnected)
+            notices?.notify(.passwordChanged, detail: "set or changed", user: caller.user.id)
             return Response.noContent
         }
         ceremonyRoutes.post(RouterPath(APIPaths.Native.reauthenticatePassword)) { request, context in
@@ -46,6 +49,7 @@ struct PasswordRoutes: Sendable {
             let caller = try await sessions.require(request)
             try await reauthentication.require(caller)
             try await passwords.removePassword(caller: caller)
+            notices?.notify(.passwordChanged, detail: "removed", user: caller.user.id)
             return Response.noContent
         }
     }

@@ -12,6 +12,8 @@ struct SessionRoutes: Sendable {
     let accounts: AccountService
     let reauthentication: Reauthentication
     let ceremonies: CeremonyService
+    /// Tells the account's primary address when it is signed out everywhere.
+    let notices: Mailer?
 
     func add(to routes: RouterGroup<ServerRequestContext>, ceremonyRoutes: RouterGroup<ServerRequestContext>) {
         routes.get(RouterPath(APIPaths.Native.me)) { request, _ in
@@ -36,6 +38,7 @@ struct SessionRoutes: Sendable {
             let caller = try await sessions.require(request)
             try await reauthentication.require(caller)
             let remaining = try await accounts.signOutEverywhere(caller)
+            notices?.notify(.signedOutEverywhere, user: caller.user.id)
             var response = try Response.json(SignedOutEverywhereResponse(remainingSignInMethods: remaining))
             sessions.cookies.expireSession(in: &response)
             return response

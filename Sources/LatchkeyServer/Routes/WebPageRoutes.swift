@@ -15,6 +15,8 @@ struct WebPageRoutes: Sendable {
     let appleSignIn: Bool
     /// The relying party's display name, shown as the page's title.
     let rpName: String
+    /// Whether email is on (`--smtp-url`).
+    var email = false
     /// The files to serve: the package's own by default.
     var assets: WebAssets = .bundled
 
@@ -22,6 +24,8 @@ struct WebPageRoutes: Sendable {
     struct WebConfig: Codable, Sendable {
         var appleSignIn: Bool
         var rpName: String
+        /// Whether the server sends email (`--smtp-url`): the page shows addresses and recovery by email.
+        var email: Bool
     }
 
     /// The Content-Security-Policy of every page response: nothing but the site's own files and API, no inline
@@ -52,7 +56,7 @@ struct WebPageRoutes: Sendable {
             routes.get(path) { request, _ in Self.serve(file, for: request) }
             routes.head(path) { request, _ in Self.serve(file, for: request, body: false) }
         }
-        let config = WebConfig(appleSignIn: appleSignIn, rpName: rpName)
+        let config = WebConfig(appleSignIn: appleSignIn, rpName: rpName, email: email)
         routes.get(RouterPath(APIPaths.Web.config)) { _, _ in
             try Response.json(config, headers: Self.securityHeaders)
         }

@@ -100,9 +100,12 @@ async function showSignedOut(message) {
 
 async function showAccount(message) {
   abortConditional();
-  const [me, list, sessions, recovery] = await Promise.all([
+  const [me, list, sessions, recovery, emails] = await Promise.all([
     api.me(), api.passkeys(), api.sessions(), api.recoveryCodeStatus(),
+    emailEnabled ? api.emails() : Promise.resolve(null),
   ]);
+  $("emails-card").hidden = !emails;
+  if (emails) $("emails").replaceChildren(...emails.emails.map(emailItem));
   $("display-name").textContent = me.displayName || me.name;
   $("username").textContent = me.name;
   $("sign-in-methods").textContent = describeMethods(me.signInMethods);
@@ -129,6 +132,90 @@ function describeMethods(methods) {
 function renderPasskeys(passkeys) {
   const list = $("passkeys");
   list.replaceChildren(...passkeys.map(passkeyItem));
+}
+
+function emailItem(email) {
+  const item = $("email-template").content.firstElementChild.cloneNode(true);
+  item.querySelector(".email-address").textContent = email.address;
+  item.querySelector(".primary-badge").hidden = !email.primary;
+  item.querySelector(".unverified-badge").hidden = email.verified;
+  const primary = item.querySelector(".make-primary");
+  primary.hidden = email.primary || !email.verified;
+  primary.addEventListener("click", (event) =>
+    busy([event.currentTarget], async () => {
+      await api.makePrimaryEmail(email.address);
+      await showAccount(`Notices now go to ${email.address}.`);
+    }),
+  );
+  item.querySelector(".remove-email").addEventListener("click", (event) =>
+    busy([event.currentTarget], async () => {
+      await api.removeEmail(email.address);
+      await showAccount(`Removed ${email.address}.`);
+    }),
+  );
+  return item;
+}
+
+// Whether the server sends email (GET /v1/web/config), and the address waiting for its code.
+let emailEnabled = false;
+let pendingEmail = null;
+
+async function addEmail() {
+  const address = $("add-email").value.trim();
+  if (!address) {
+    show("Enter the address to add.", "error");
+    return;
+  }
+  await api.addEmail(address);
+  pendingEmail = address;
+  $("verify-email-address").textContent = address;
+  $("verify-email-form").hidden = false;
+  $("add-email-form").reset();
+  await showAccount(`We sent a code to ${address}. Enter it to verify the address.`);
+  $("verify-email-code").focus();
+}
+
+async function verifyEmail() {
+  const code = $("verify-email-code").value.trim();
+  if (!pendingEmail || !code) {
+    show("Enter the code from the email.", "error");
+    return;
+  }
+  await api.verifyEmail(pendingEmail, code);
+  $("verify-email-form").reset();
+  $("verify-email-form").hidden = true;
+  await showAccount(`${pendingEmail} is verified.`);
+  pendingEmail = null;
+}
+
+async function sendRecoveryEmail() {
+  const email = $("recover-email").value.trim();
+  if (!email) {
+    show("Enter your account's email address.", "error");
+    return;
+  }
+  await api.recoveryEmail(email);
+  $("recover-email-code-row").hidden = false;
+  show(`If an account has ${email} verified, a code is on its way to it.`);
+  $("recover-email-code").focus();
+}
+
+async function recoverByEmail() {
+  const email = $("recover-email").value.trim();
+  const code = $("recover-email-code").value.trim();
+  if (!email || !code) {
+    show("Enter your email address and the code we sent to it.", "error");
+    return;
+  }
+  await withoutAutofill(async () => {
+    const { ticket, options } = await api.recoveryEmailOptions(email, code);
+    const credential = await webauthn.create(options);
+    const session = await api.recoveryVerify(ticket, credential);
+    await webauthn.signalAccount(session.signals);
+  });
+  $("recover-email-form").reset();
+  $("recover-email-code-row").hidden = true;
+  await showAccount("Welcome back. Your new passkey is added; remove the lost one below.");
 }
 
 function sessionItem(session) {
@@ -432,6 +519,19 @@ function wire() {
     busy([$("recover")], recover);
   });
   $("recover-with-link").addEventListener("click", () => busy([$("recover-with-link")], recover));
+  $("recover-email-send").addEventListener("click", () => busy([$("recover-email-send")], sendRecoveryEmail));
+  $("recover-email-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    busy([$("recover-email-submit")], recoverByEmail);
+  });
+  $("add-email-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    busy([$("add-email-send")], addEmail);
+  });
+  $("verify-email-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    busy([$("verify-email")], verifyEmail);
+  });
   // A recovery link opened in a tab that already shows the page changes only the fragment.
   window.addEventListener("hashchange", () => {
     if (takeRecoveryLink() && document.body.dataset.state === "signed-out") {
@@ -464,6 +564,8 @@ async function start() {
     $("rp-name").textContent = config.rpName;
     document.title = config.rpName;
     $("apple-sign-in").hidden = !config.appleSignIn;
+    emailEnabled = config.email === true;
+    $("recover-email-form").hidden = !emailEnabled;
   } catch {
     // The page works without its configuration; "Sign in with Apple" stays hidden.
   }

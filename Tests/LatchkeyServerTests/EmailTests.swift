@@ -1,0 +1,242 @@
+import Foundation
+import HTTPTypes
+import LatchkeyAPI
+import LatchkeyStore
+import Testing
+import VirtualAuthenticator
+
+@testable import LatchkeyServer
+
+/// Email over HTTP, with a real SMTP server (aiosmtpd) on loopback: verified addresses, recovery by email, notices.
+@Suite("Email", SMTPTestServer.required)
+struct EmailTests {
+    static func settings(_ smtp: SMTPTestServer) -> ServerSettings {
+        var settings = ServerSettings.test
+        settings.smtpURL = smtp.url()
+        return settings
+    }
+
+    /// Signs `name` up with a passkey and returns the app holding its session.
+    static func signUp(_ server: ServerHarness, _ name: String, _ authenticator: VirtualAuthenticator) async throws
+        -> HTTPSession
+    {
+        let app = server.app()
+        let session: SessionResponse = try await NativeClient(http: app).signUp(name, with: authenticator).decode()
+        await app.setBearer(session.session.token)
+        return app
+    }
+
+    /// Adds `address` to the app's account and returns the code the server sent to it (the `count`-th message).
+    static func addAddress(_ app: HTTPSession, _ address: String, smtp: SMTPTestServer, count: Int) async throws
+        -> String
+    {
+        let added = try await app.send(.post, APIPaths.Native.emails, json: EmailRequest(address: address))
+        #expect(added.status == .accepted, "\(added)")
+        let message = try #require(try await smtp.waitForMessages(count).last)
+        #expect(message.to == [address] && message.tls && message.login == "latchkey")
+        return try #require(message.code)
+    }
+
+    @Test("add an address, verify it with the code sent to it, and it is the primary", arguments: Backend.available)
+    func addAndVerify(_ backend: Backend) async throws {
+        let smtp = try SMTPTestServer()
+        try await withServer(backend, settings: Self.settings(smtp)) { server in
+            let app = try await Self.signUp(server, "alice", VirtualAuthenticator())
+            let code = try await Self.addAddress(app, "Alice@Example.com", smtp: smtp, count: 1)
+            let message = try #require(smtp.messages().first)
+            #expect(message.header("From") == "no-reply@localhost")
+            #expect(message.text.contains(code) && message.text.contains("10 minutes"))
+
+            let pending: EmailList = try await app.send(.get, APIPaths.Native.emails).decode()
+            #expect(pending.emails.map(\.verified) == [false])
+            let wrong = try await app.send(
+                .post, APIPaths.Native.emailVerify,
+                json: EmailVerifyRequest(address: "alice@example.com", code: "000000"))
+            #expect(wrong.status == .badRequest && wrong.errorCode == "email.codeInvalid", "\(wrong)")
+            let verified = try await app.send(
+                .post, APIPaths.Native.emailVerify, json: EmailVerifyRequest(address: "alice@example.com", code: code))
+            #expect(verified.status == .ok, "\(verified)")
+            #expect(try verified.decode(EmailAddress.self).primary)
+            let again = try await app.send(
+                .post, APIPaths.Native.emailVerify, json: EmailVerifyRequest(address: "alice@example.com", code: code))
+            #expect(again.errorCode == "email.codeInvalid", "a code works once")
+
+            // The address is told it was added (a notice, through the outbox).
+            let notice = try #require(try await smtp.waitForMessages(2).last)
+            #expect(notice.header("Subject") == "An email address was added to your Latchkey account")
+            #expect(notice.to == ["Alice@Example.com"])
+            let user = try #require(try await server.store.user(named: "alice"))
+            #expect(try await server.store.emails(ofUser: user.id).first?.verifiedAt != nil)
+        }
+    }
+
+    @Test("lose the passkey, get a code by email, register a new passkey, sign in; the account is told")
+    func recoverByEmail() async throws {
+        let smtp = try SMTPTestServer()
+        try await withServer(.sqlite, settings: Self.settings(smtp)) { server in
+            let app = try await Self.signUp(server, "bob", VirtualAuthenticator())
+            let code = try await Self.addAddress(app, "bob@example.com", smtp: smtp, count: 1)
+            _ = try await app.send(
+                .post, APIPaths.Native.emailVerify, json: EmailVerifyRequest(address: "bob@example.com", code: code))
+            _ = try await smtp.waitForMessages(2)
+
+            // Someone asks for an unknown address: the same answer, and nothing is sent.
+            let stranger = server.app()
+            let unknown = try await stranger.send(
+                .post, APIPaths.Native.recoveryEmail, json: RecoveryEmailRequest(email: "nobody@example.com"))
+            let known = try await stranger.send(
+                .post, APIPaths.Native.recoveryEmail, json: RecoveryEmailRequest(email: "BOB@example.com"))
+            #expect(unknown.status == .accepted && known.status == .accepted && unknown.text == known.text)
+            let recoveryMessage = try #require(try await smtp.waitForMessages(3).last)
+            #expect(recoveryMessage.to == ["bob@example.com"])
+            #expect(recoveryMessage.header("Subject")?.hasSuffix("is your Latchkey recovery code") == true)
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(smtp.messages().count == 3, "nothing went to the unknown address")
+
+            let wrong = try await stranger.send(
+                .post, APIPaths.Native.recoveryOptions,
+                json: RecoveryOptionsRequest(email: "bob@example.com", code: "111111"))
+            #expect(wrong.status == .unauthorized && wrong.errorCode == "recovery.invalid")
+            let options = try await stranger.send(
+                .post, APIPaths.Native.recoveryOptions,
+                json: RecoveryOptionsRequest(email: "bob@example.com", code: try #require(recoveryMessage.code)))
+            #expect(options.status == .ok, "\(options)")
+            let started: RegistrationOptionsResponse = try options.decode()
+            let newPhone = VirtualAuthenticator()
+            let credential = try await newPhone.register(options: started.options, origin: ServerHarness.origin)
+            let verify = try await stranger.send(
+                .post, APIPaths.Native.recoveryVerify,
+                json: RegistrationVerifyRequest(ticket: started.ticket, credential: credential))
+            #expect(verify.status == .created, "\(verify)")
+            #expect(try await NativeClient(http: server.app()).signIn("bob", with: newPhone).status == .ok)
+            let notice = try #require(try await smtp.waitForMessages(4).last)
+            #expect(notice.header("Subject") == "Your Latchkey account was recovered")
+
+            // The code is spent.
+            let reused = try await stranger.send(
+                .post, APIPaths.Native.recoveryOptions,
+                json: RecoveryOptionsRequest(email: "bob@example.com", code: try #require(recoveryMessage.code)))
+            #expect(reused.errorCode == "recovery.invalid")
+        }
+    }
+
+    @Test("an address another account verified first cannot be verified; removing tells the address; primary moves")
+    func takenRemovedPrimary() async throws {
+        let smtp = try SMTPTestServer()
+        try await withServer(.sqlite, settings: Self.settings(smtp)) { server in
+            let ann = try await Self.signUp(server, "ann", VirtualAuthenticator())
+            let carl = try await Self.signUp(server, "carl", VirtualAuthenticator())
+            let annCode = try await Self.addAddress(ann, "shared@example.com", smtp: smtp, count: 1)
+            let carlCode = try await Self.addAddress(carl, "shared@example.com", smtp: smtp, count: 2)
+            #expect(
+                try await ann.send(
+                    .post, APIPaths.Native.emailVerify,
+                    json: EmailVerifyRequest(address: "shared@example.com", code: annCode)
+                ).status == .ok)
+            let taken = try await carl.send(
+                .post, APIPaths.Native.emailVerify,
+                json: EmailVerifyRequest(address: "shared@example.com", code: carlCode))
+            #expect(taken.status == .conflict && taken.errorCode == "email.taken", "\(taken)")
+            _ = try await smtp.waitForMessages(3)
+
+            let second = try await Self.addAddress(ann, "ann@example.com", smtp: smtp, count: 4)
+            _ = try await ann.send(
+                .post, APIPaths.Native.emailVerify, json: EmailVerifyRequest(address: "ann@example.com", code: second))
+            _ = try await smtp.waitForMessages(5)
+            let primary = try await ann.send(
+                .post, APIPaths.Native.emailPrimary, json: EmailRequest(address: "ann@example.com"))
+            #expect(try primary.decode(EmailList.self).emails.first?.address == "ann@example.com")
+            let unknown = try await ann.send(
+                .post, APIPaths.Native.emailPrimary, json: EmailRequest(address: "nobody@example.com"))
+            #expect(unknown.status == .notFound && unknown.errorCode == "email.notFound")
+
+            let removed = try await ann.send(
+                .post, APIPaths.Native.emailRemove, json: EmailRequest(address: "shared@example.com"))
+            #expect(removed.status == .noContent, "\(removed)")
+            // The primary and the removed address are both told.
+            let notices = try await smtp.waitForMessages(7).suffix(2)
+            #expect(Set(notices.flatMap(\.to)) == ["ann@example.com", "shared@example.com"])
+            #expect(
+                notices.allSatisfy { $0.header("Subject") == "An email address was removed from your Latchkey account" }
+            )
+        }
+    }
+
+    @Test("changes need a recent re-authentication; bad addresses, wrong codes and floods are refused")
+    func refusals() async throws {
+        let smtp = try SMTPTestServer()
+        try await withServer(.sqlite, settings: Self.settings(smtp)) { server in
+            let app = try await Self.signUp(server, "dora", VirtualAuthenticator())
+            let invalid = try await app.send(.post, APIPaths.Native.emails, json: EmailRequest(address: "dora\r\n@x"))
+            #expect(invalid.status == .badRequest && invalid.errorCode == "email.invalid")
+            _ = try await Self.addAddress(app, "dora@example.com", smtp: smtp, count: 1)
+            for _ in 0..<5 {
+                let wrong = try await app.send(
+                    .post, APIPaths.Native.emailVerify,
+                    json: EmailVerifyRequest(address: "dora@example.com", code: "999999"))
+                #expect(wrong.errorCode == "email.codeInvalid")
+            }
+            let throttled = try await app.send(
+                .post, APIPaths.Native.emailVerify,
+                json: EmailVerifyRequest(address: "dora@example.com", code: "999999"))
+            #expect(throttled.status == .tooManyRequests && throttled.errorCode == "email.throttled")
+            #expect(Int(throttled.headers[.retryAfter] ?? "") ?? 0 > 0)
+
+            // Sending to one address: five codes, then throttled.
+            for _ in 0..<4 {
+                #expect(
+                    try await app.send(.post, APIPaths.Native.emails, json: EmailRequest(address: "dora@example.com"))
+                        .status == .accepted)
+            }
+            let flood = try await app.send(
+                .post, APIPaths.Native.emails, json: EmailRequest(address: "dora@example.com"))
+            #expect(flood.status == .tooManyRequests && flood.errorCode == "email.throttled", "\(flood)")
+
+            try await server.database.ageSessionVerifications()
+            let stale = try await app.send(.post, APIPaths.Native.emails, json: EmailRequest(address: "d2@example.com"))
+            #expect(stale.status == .unauthorized && stale.errorCode == "reauth.required")
+            let staleRemove = try await app.send(
+                .post, APIPaths.Native.emailRemove, json: EmailRequest(address: "dora@example.com"))
+            #expect(staleRemove.errorCode == "reauth.required")
+        }
+    }
+
+    @Test("security notices: a passkey added, the password set, signed out everywhere")
+    func notices() async throws {
+        let smtp = try SMTPTestServer()
+        try await withServer(.sqlite, settings: Self.settings(smtp)) { server in
+            let app = try await Self.signUp(server, "erin", VirtualAuthenticator())
+            let code = try await Self.addAddress(app, "erin@example.com", smtp: smtp, count: 1)
+            _ = try await app.send(
+                .post, APIPaths.Native.emailVerify, json: EmailVerifyRequest(address: "erin@example.com", code: code))
+            _ = try await smtp.waitForMessages(2)
+            #expect(
+                try await NativeClient(http: app).addPasskey(name: "Laptop", with: VirtualAuthenticator()).status
+                    == .created)
+            var notice = try #require(try await smtp.waitForMessages(3).last)
+            #expect(notice.header("Subject") == "A passkey was added to your Latchkey account")
+            #expect(notice.text.contains("Laptop"))
+            let password = try await app.send(
+                .put, APIPaths.Native.password, json: SetPasswordRequest(newPassword: "correct horse battery staple"))
+            #expect(password.status == .noContent, "\(password)")
+            notice = try #require(try await smtp.waitForMessages(4).last)
+            #expect(notice.header("Subject") == "Your Latchkey password changed")
+            #expect(try await app.send(.delete, APIPaths.Native.sessions).status == .ok)
+            notice = try #require(try await smtp.waitForMessages(5).last)
+            #expect(notice.header("Subject") == "Your Latchkey account was signed out everywhere")
+            #expect(notice.to == ["erin@example.com"])
+        }
+    }
+
+    @Test("without --smtp-url the email routes answer 404 email.disabled")
+    func disabled() async throws {
+        try await withServer(.sqlite) { server in
+            let app = try await Self.signUp(server, "fay", VirtualAuthenticator())
+            let list = try await app.send(.get, APIPaths.Native.emails)
+            #expect(list.status == .notFound && list.errorCode == "email.disabled")
+            let recovery = try await server.app().send(
+                .post, APIPaths.Native.recoveryEmail, json: RecoveryEmailRequest(email: "fay@example.com"))
+            #expect(recovery.errorCode == "email.disabled")
+        }
+    }
+}
