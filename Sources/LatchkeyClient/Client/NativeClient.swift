@@ -328,9 +328,31 @@ public struct NativeClient: Sendable {
     public func recover(username: String, code: String, with authenticator: any Authenticator)
         async throws(LatchkeyClientError) -> SignedIn<RegistrationCredential>
     {
+        try await recover(RecoveryOptionsRequest(username: username, code: code), with: authenticator)
+    }
+
+    /// `POST /v1/recovery/email`: asks for a recovery code at `email`. The server answers the same whether or not an
+    /// account has the address verified; the code arrives only if one has. Then ``recover(email:code:with:)``.
+    public func requestRecoveryCode(email: String) async throws(LatchkeyClientError) {
+        try await connection.exchange(
+            "POST", APIPaths.Native.recoveryEmail, body: RecoveryEmailRequest(email: email) as RecoveryEmailRequest?)
+    }
+
+    /// Recovers the account whose verified address is `email` with the code sent to it: registers a new passkey from
+    /// `authenticator` and signs in. A wrong, used or expired code is `recovery.invalid`.
+    @discardableResult
+    public func recover(email: String, code: String, with authenticator: any Authenticator)
+        async throws(LatchkeyClientError) -> SignedIn<RegistrationCredential>
+    {
+        try await recover(RecoveryOptionsRequest(email: email, code: code), with: authenticator)
+    }
+
+    /// `POST /v1/recovery/options` with `request`, then the new passkey from `authenticator` to `/v1/recovery/verify`.
+    private func recover(_ request: RecoveryOptionsRequest, with authenticator: any Authenticator)
+        async throws(LatchkeyClientError) -> SignedIn<RegistrationCredential>
+    {
         let started = try await connection.send(
-            "POST", APIPaths.Native.recoveryOptions, body: RecoveryOptionsRequest(username: username, code: code),
-            as: RegistrationOptionsResponse.self)
+            "POST", APIPaths.Native.recoveryOptions, body: request, as: RegistrationOptionsResponse.self)
         let credential = try await Self.create(started.options, with: authenticator)
         let session = try await signedIn(
             connection.send(
@@ -338,6 +360,49 @@ public struct NativeClient: Sendable {
                 body: RegistrationVerifyRequest(ticket: started.ticket, credential: credential),
                 as: SessionResponse.self))
         return SignedIn(session: session, credential: credential)
+    }
+
+    // MARK: Email addresses
+
+    /// `GET /v1/me/emails`: the account's addresses, the primary first.
+    public func emails() async throws(LatchkeyClientError) -> [EmailAddress] {
+        try await connection.send("GET", APIPaths.Native.emails, body: NoBody?.none, as: EmailList.self).emails
+    }
+
+    /// `POST /v1/me/emails`: adds `address` unverified and has a code sent to it (re-authenticating when the server
+    /// asks); then ``verifyEmail(_:code:)``.
+    @discardableResult
+    public func addEmail(_ address: String) async throws(LatchkeyClientError) -> EmailAddress {
+        try await reauthenticating { () async throws(LatchkeyClientError) in
+            try await connection.send(
+                "POST", APIPaths.Native.emails, body: EmailRequest(address: address), as: EmailAddress.self)
+        }
+    }
+
+    /// `POST /v1/me/emails/verify`: verifies an added address with the code sent to it.
+    @discardableResult
+    public func verifyEmail(_ address: String, code: String) async throws(LatchkeyClientError) -> EmailAddress {
+        try await connection.send(
+            "POST", APIPaths.Native.emailVerify, body: EmailVerifyRequest(address: address, code: code),
+            as: EmailAddress.self)
+    }
+
+    /// `POST /v1/me/emails/primary`: notices go to this verified address from now on (re-authenticating when asked).
+    @discardableResult
+    public func makePrimaryEmail(_ address: String) async throws(LatchkeyClientError) -> [EmailAddress] {
+        try await reauthenticating { () async throws(LatchkeyClientError) in
+            try await connection.send(
+                "POST", APIPaths.Native.emailPrimary, body: EmailRequest(address: address), as: EmailList.self
+            ).emails
+        }
+    }
+
+    /// `POST /v1/me/emails/remove`: removes an address (re-authenticating when asked).
+    public func removeEmail(_ address: String) async throws(LatchkeyClientError) {
+        try await reauthenticating { () async throws(LatchkeyClientError) in
+            _ = try await connection.exchange(
+                "POST", APIPaths.Native.emailRemove, body: EmailRequest(address: address) as EmailRequest?)
+        }
     }
 
     // MARK: Devices and re-authentication
