@@ -177,6 +177,17 @@ for url in ("latchkey.sqlite", "/var/lib/latchkey/latchkey.sqlite", "sqlite:///t
             "postgresql://latchkey@127.0.0.1/latchkey?sslmode=disable", "postgres://[::1]:5433/db?sslmode=verify-full"):
     add("store-url", url)
 
+# What SMTP servers send (the first byte splits the two reads), and --smtp-url values.
+for split, wire in ((7, b"220 mail.example.com ESMTP ready\r\n"),
+                    (20, b"250-mail.example.com\r\n250-STARTTLS\r\n250-AUTH PLAIN LOGIN\r\n250-8BITMIME\r\n250 SMTPUTF8\r\n"),
+                    (3, b"334 VXNlcm5hbWU6\r\n235 2.7.0 Authentication successful\r\n"),
+                    (0, b"354 End data with <CR><LF>.<CR><LF>\n250 2.0.0 Ok: queued\n221 Bye\n"),
+                    (9, b"451-4.3.0 try\r\n451 4.3.0 again later\r\n550 5.1.1 no such user\r\n")):
+    add("smtp", bytes([split]) + wire)
+for url in ("smtp://user:p%40ss@mail.example.com:587", "smtps://mail.example.com?timeout=5", "smtp://127.0.0.1:25?tls=none",
+            "smtp://u:p@[::1]:2525?ca=/etc/ssl/certs/ca-certificates.crt"):
+    add("smtp", url)
+
 # The configuration file (JSON) and LATCHKEY_* variables (NAME=value lines).
 add("configuration", json.dumps({"rpID": "example.com", "rpName": "Example", "origins": ["https://example.com"], "rateLimit": 60}))
 add("configuration", json.dumps({

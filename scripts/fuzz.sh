@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 webauthn_targets="cbor authenticator-data attestation-object attestation-packed attestation-fido-u2f attestation-apple
 attestation-tpm attestation-android-key attestation-android-safetynet attestation-compound tpm-structures
 android-key-description cose-key client-data credential-json json-members safetynet-jws mds-blob certificate-chain"
-server_targets="apple-jws store-url configuration http1-request"
+server_targets="apple-jws store-url configuration http1-request smtp"
 all_targets=$(echo $webauthn_targets $server_targets)
 parallel=${LATCHKEY_FUZZ_PARALLEL:-$(nproc)}
 out=.build/fuzz

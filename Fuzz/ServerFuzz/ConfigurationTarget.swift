@@ -36,6 +36,7 @@ enum ConfigurationTarget {
         settings.secretsKeyFile = nil
         settings.metadata = nil
         settings.metadataTrustRoot = nil
+        settings.emailTemplates = nil
         _ = try? ServerConfiguration(settings)
     }
 }

@@ -1,5 +1,5 @@
 // The server side's libFuzzer targets (Sign in with Apple JWS, the store URL, the configuration file, the HTTP/1
-// request path), one binary:
+// request path, SMTP replies and URLs), one binary:
 // `LATCHKEY_FUZZ_TARGET` names the target (scripts/fuzz.sh sets it). Built only with LATCHKEY_FUZZ set.
 import FuzzSupport
 
@@ -8,4 +8,5 @@ FuzzRunner.run(targets: [
     "store-url": StoreURLTarget.run,
     "configuration": ConfigurationTarget.run,
     "http1-request": HTTP1RequestTarget.run,
+    "smtp": SMTPTarget.run,
 ])

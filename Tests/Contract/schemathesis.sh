@@ -24,7 +24,9 @@ cleanup() {
 trap cleanup EXIT
 
 port=$("$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$latchkey" serve --host 127.0.0.1 --port "$port" --database "sqlite://$work/server.sqlite" --rate-limit 0 >"$work/serve.log" 2>&1 &
+# Email on, written to the log (`log:`), so the email routes answer beyond 404 email.disabled.
+LATCHKEY_SMTP_URL=log: "$latchkey" serve --host 127.0.0.1 --port "$port" --database "sqlite://$work/server.sqlite" \
+    --rate-limit 0 >"$work/serve.log" 2>&1 &
 server_pid=$!
 for _ in $(seq 100); do grep -q "Latchkey listening" "$work/serve.log" && break; sleep 0.1; done
 grep -q "Latchkey listening" "$work/serve.log" || { echo "schemathesis: latchkey serve did not start: $(cat "$work/serve.log")" >&2; exit 1; }
