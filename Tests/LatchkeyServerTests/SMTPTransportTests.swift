@@ -80,6 +80,16 @@ struct SMTPConfigurationTests {
         #expect(throws: ConfigurationError.self) { try SMTPConfiguration(url: url) }
     }
 
+    @Test("the start line says where email goes, never the password; without --smtp-url it says email is off")
+    func startLine() throws {
+        var settings = ServerSettings()
+        settings.smtpURL = "smtp://mailer:hunter2-secret@mail.example.com"
+        let line = try #require(try ServerConfiguration(settings).email).description
+        #expect(line == "Email: from no-reply@localhost via mail.example.com:587 (STARTTLS, AUTH as mailer)")
+        #expect(!line.contains("hunter2"))
+        #expect(EmailConfiguration.offLine.contains("email.disabled"))
+    }
+
     @Test(
         "email settings: --email-from needs --smtp-url; the default sender is no-reply@<rp id>; a bad sender is refused"
     )
