@@ -18,7 +18,10 @@ import ServiceLifecycle
 /// throw ``StoreError/Code/notFound``. A change that fails writes nothing: calls that touch several records
 /// (``commitRegistration(_:creating:session:)``, ``commitAuthentication(spending:credentialID:newSignCount:backedUp:usedAt:session:previousSignCount:)``,
 /// ``deleteUser(id:)``) run in one transaction.
-public protocol LatchkeyStore: AppleLinkStore, EmailStore, PasswordStore, RecoveryCodeStore, ServerStateStore, Service {
+public protocol LatchkeyStore: AppleLinkStore, EmailStore, PasswordStore, RecoveryCodeStore, ServerStateStore,
+    TokenStore,
+    Service
+{
     /// Brings the schema up to the newest version. Safe to call again and from several processes at once.
     func migrate() async throws(StoreError)
 

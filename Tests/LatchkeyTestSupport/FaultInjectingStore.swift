@@ -9,6 +9,11 @@ public final class FaultInjectingStore: LatchkeyStore {
     /// A store call, by its name.
     public enum Call: String, Sendable, Hashable, CaseIterable {
         case account
+        case signingKeys
+        case insertSigningKey
+        case deleteSigningKeys
+        case insertRefreshToken
+        case rotateRefreshToken
         case emails
         case addEmail
         case verifyEmail
@@ -483,5 +488,34 @@ public final class FaultInjectingStore: LatchkeyStore {
     public func rescheduleMail(id: UUID, at time: Date) async throws(StoreError) {
         try await fault(.rescheduleMail)
         try await base.rescheduleMail(id: id, at: time)
+    }
+
+    // MARK: Tokens
+
+    public func signingKeys() async throws(StoreError) -> [StoredSigningKey] {
+        try await fault(.signingKeys)
+        return try await base.signingKeys()
+    }
+
+    public func insertSigningKey(_ key: StoredSigningKey) async throws(StoreError) -> Bool {
+        try await fault(.insertSigningKey)
+        return try await base.insertSigningKey(key)
+    }
+
+    public func deleteSigningKeys(before generation: Int) async throws(StoreError) {
+        try await fault(.deleteSigningKeys)
+        try await base.deleteSigningKeys(before: generation)
+    }
+
+    public func insertRefreshToken(_ token: StoredRefreshToken) async throws(StoreError) {
+        try await fault(.insertRefreshToken)
+        try await base.insertRefreshToken(token)
+    }
+
+    public func rotateRefreshToken(presented: Data, replacementHash: Data, now: Date) async throws(StoreError)
+        -> StoredRefreshToken.Rotation
+    {
+        try await fault(.rotateRefreshToken)
+        return try await base.rotateRefreshToken(presented: presented, replacementHash: replacementHash, now: now)
     }
 }

@@ -366,5 +366,34 @@ enum PostgresSchema {
                 """,
                 "CREATE INDEX mail_outbox_due ON mail_outbox (next_attempt_at)",
             ]),
+        // Access tokens: the keys that sign them, by generation, sealed; and refresh tokens, as SHA-256 hashes, each bound
+        // to its session (deleted with it) and its family.
+        Migration(
+            version: 11, name: "signing keys and refresh tokens",
+            statements: [
+                """
+                CREATE TABLE signing_keys (
+                    generation bigint NOT NULL CONSTRAINT signing_keys_pkey PRIMARY KEY,
+                    key_id text NOT NULL CONSTRAINT signing_keys_key_id_key UNIQUE,
+                    sealed_private_key bytea NOT NULL,
+                    public_jwk text NOT NULL,
+                    created_at timestamptz NOT NULL,
+                    signs_from timestamptz NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE refresh_tokens (
+                    token_hash bytea NOT NULL CONSTRAINT refresh_tokens_pkey PRIMARY KEY CHECK (octet_length(token_hash) = 32),
+                    family bytea NOT NULL,
+                    session_token_hash bytea NOT NULL REFERENCES sessions(token_hash) ON DELETE CASCADE,
+                    user_id uuid NOT NULL,
+                    amr text NOT NULL,
+                    auth_time timestamptz NOT NULL,
+                    created_at timestamptz NOT NULL,
+                    used_at timestamptz
+                )
+                """,
+                "CREATE INDEX refresh_tokens_session ON refresh_tokens (session_token_hash)",
+            ]),
     ]
 }

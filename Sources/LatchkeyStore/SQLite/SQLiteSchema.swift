@@ -46,6 +46,9 @@ enum SQLiteSchema {
         migrator.registerMigration("v11: email addresses and the outbox") { db in
             try db.execute(sql: v11Email)
         }
+        migrator.registerMigration("v12: signing keys and refresh tokens") { db in
+            try db.execute(sql: v12Tokens)
+        }
         return migrator
     }
 
@@ -369,5 +372,29 @@ enum SQLiteSchema {
             next_attempt_at TEXT NOT NULL
         ) STRICT;
         CREATE INDEX mail_outbox_due ON mail_outbox(next_attempt_at);
+        """
+
+    /// Access tokens (issue 39): the keys that sign them, by generation, sealed; and refresh tokens, as SHA-256 hashes,
+    /// each bound to its session (deleted with it) and its family.
+    private static let v12Tokens = """
+        CREATE TABLE signing_keys (
+            generation INTEGER NOT NULL PRIMARY KEY,
+            key_id TEXT NOT NULL UNIQUE,
+            sealed_private_key BLOB NOT NULL,
+            public_jwk TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            signs_from TEXT NOT NULL
+        ) STRICT;
+        CREATE TABLE refresh_tokens (
+            token_hash BLOB NOT NULL PRIMARY KEY CHECK (length(token_hash) = 32),
+            family BLOB NOT NULL,
+            session_token_hash BLOB NOT NULL REFERENCES sessions(token_hash) ON DELETE CASCADE,
+            user_id BLOB NOT NULL,
+            amr TEXT NOT NULL,
+            auth_time TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            used_at TEXT
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX refresh_tokens_session ON refresh_tokens(session_token_hash);
         """
 }
