@@ -134,6 +134,7 @@ def schemas():
         "user": ref("UserProfile"),
         "signals": ref("CredentialSignals"),
         "passkeyUpgrade": ref("TicketedCreationOptions"),
+        "accessToken": ref("AccessTokenResponse"),
     }, ["session", "user"])
     passkey = obj({
         "id": B64URL, "name": {"type": ["string", "null"]}, "createdAt": DATE, "lastUsedAt": {"type": ["string", "null"], "format": "date-time"},
@@ -190,6 +191,17 @@ def schemas():
             obj({"email": EMAIL, "code": {"type": "string", "maxLength": 64}}, ["email", "code"], additional=False),
             obj({"token": {**B64URL, "minLength": 43, "maxLength": 43}}, ["token"], additional=False),
         ], "description": "a recovery code with its account's name, a code sent to a verified address, or an operator's recovery link token"},
+        "AccessTokenResponse": obj({
+            "accessToken": {"type": "string", "description": "a JWT (ES256) to verify with /.well-known/jwks.json"},
+            "tokenType": {"type": "string", "enum": ["Bearer"]}, "expiresAt": DATE,
+            "refreshToken": {"type": "string", "description": "single use: POST /v1/token for the next pair"},
+        }, ["accessToken", "tokenType", "expiresAt", "refreshToken"]),
+        "RefreshTokenRequest": obj({"refreshToken": {"type": "string", "maxLength": 256}}, ["refreshToken"]),
+        "JWKSet": obj({"keys": {"type": "array", "items": obj({
+            "kty": {"type": "string", "enum": ["EC"]}, "crv": {"type": "string", "enum": ["P-256"]}, "x": B64URL, "y": B64URL,
+            "kid": STRING, "alg": {"type": "string", "enum": ["ES256"]}, "use": {"type": "string", "enum": ["sig"]},
+        }, ["kty", "crv", "x", "y", "kid"])}}, ["keys"]),
+        "OpenIDConfiguration": obj({"issuer": STRING, "jwks_uri": STRING}, ["issuer", "jwks_uri"]),
         "EmailAddress": obj({"address": STRING, "verified": BOOL, "primary": BOOL, "createdAt": DATE},
                             ["address", "verified", "primary", "createdAt"]),
         "EmailList": obj({"emails": {"type": "array", "items": ref("EmailAddress")}}, ["emails"]),
@@ -437,6 +449,11 @@ def paths():
         with_errors({"204": {"description": "removed"}},
                     {**REAUTH_ERRORS, "400": REAUTH_ERRORS["400"] + ["email.invalid"], "404": ["email.disabled", "email.notFound"]}),
         body=ref("EmailRequest"), security=SESSION, tags=["email"])}
+    p["/v1/token"] = {"post": operation(
+        "refreshAccessToken", "Spend a refresh token for the next access token and refresh token",
+        with_errors({"200": json_body(ref("AccessTokenResponse"), "the next pair (no-store)")},
+                    {**ceremony_errors, "401": ["token.invalid", "token.reused"], "404": ["token.disabled"]}),
+        body=ref("RefreshTokenRequest"), tags=["tokens"])}
     p["/v1/recovery/email"] = {"post": operation(
         "recoveryEmail", "Recovery: send a code to a verified address (the same answer whether or not an account has it)",
         with_errors({"202": json_body(ANY_OBJECT, "accepted")},
@@ -516,6 +533,17 @@ def paths():
         response = json_body(ref(schema), "the file")
         response["headers"] = cached
         p[path] = {"get": operation(op_id, f"GET {path}", {"200": response}, tags=["well-known"])}
+    token_disabled = {"404": ["token.disabled"]}
+    jwks = {"description": "the signing keys", "headers": cached,
+            "content": {"application/jwk-set+json": {"schema": ref("JWKSet")}}}
+    p["/.well-known/jwks.json"] = {"get": operation(
+        "jwks", "The keys that sign access tokens (404 token.disabled without --access-token-audience)",
+        with_errors({"200": jwks}, token_disabled), tags=["well-known"])}
+    openid = json_body(ref("OpenIDConfiguration"), "the issuer and where its keys are")
+    openid["headers"] = cached
+    p["/.well-known/openid-configuration"] = {"get": operation(
+        "openIDConfiguration", "OpenID provider metadata, as far as it applies (issuer, jwks_uri)",
+        with_errors({"200": openid}, token_disabled), tags=["well-known"])}
     p["/healthz"] = {"get": operation("health", "Liveness: 200 while the process serves", with_errors({"200": json_body(ref("Health"), "alive")}, {}), tags=["operations"])}
     p["/readyz"] = {"get": operation("ready", "Readiness: 200 when the database answers too",
                                      with_errors({"200": json_body(ref("Health"), "ready")}, {"503": ["store.unavailable", "store.busy"]}), tags=["operations"])}

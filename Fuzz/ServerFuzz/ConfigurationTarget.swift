@@ -37,6 +37,7 @@ enum ConfigurationTarget {
         settings.metadata = nil
         settings.metadataTrustRoot = nil
         settings.emailTemplates = nil
+        settings.accessTokenClaims = nil
         _ = try? ServerConfiguration(settings)
     }
 }

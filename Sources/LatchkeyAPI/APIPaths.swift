@@ -50,6 +50,9 @@ public enum APIPaths {
         /// Recovery with a code: `POST` ``RecoveryOptionsRequest``; answers `{ticket, options}` for the account's new
         /// passkey (the code is spent).
         public static let recoveryOptions = "/v1/recovery/options"
+        /// Access tokens: `POST` ``RefreshTokenRequest``; answers the next ``AccessTokenResponse`` (the refresh token is
+        /// spent). 404 `token.disabled` when the server issues none.
+        public static let token = "/v1/token"
         /// Recovery by email: `POST` ``RecoveryEmailRequest``; answers 202 whether or not an account has the address
         /// verified, and sends a code to it when one has (then `POST` ``recoveryOptions`` with the address and code).
         public static let recoveryEmail = "/v1/recovery/email"
@@ -83,6 +86,10 @@ public enum APIPaths {
         public static let appleAppSiteAssociation = "/.well-known/apple-app-site-association"
         public static let assetLinks = "/.well-known/assetlinks.json"
         public static let webAuthnRelatedOrigins = "/.well-known/webauthn"
+        /// The keys that sign access tokens (a JWK set), when the server issues them.
+        public static let jwks = "/.well-known/jwks.json"
+        /// OpenID provider metadata for what applies (issuer, `jwks_uri`), so JWT libraries find the keys.
+        public static let openIDConfiguration = "/.well-known/openid-configuration"
     }
 
     /// Operations endpoints.

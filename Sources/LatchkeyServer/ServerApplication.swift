@@ -83,13 +83,17 @@ public enum ServerApplication {
         let recovery: RecoveryService
         /// Nil without `--smtp-url`.
         let mailer: Mailer?
+        /// Nil without `--access-token-audience`.
+        let accessTokens: AccessTokenService?
         let emails: EmailService
 
         init(configuration: ServerConfiguration, store: any LatchkeyStore, metrics: ServerMetrics, logger: Logger) {
             let cookies = SessionCookies(secure: configuration.secureCookies)
+            accessTokens = configuration.accessTokens.map { AccessTokenService(configuration: $0, store: store) }
             sessions = SessionAuthenticator(
                 store: store, lifetime: configuration.sessionLifetime, cookies: cookies,
-                clients: ClientAddressResolver(trustedProxies: configuration.trustedProxies))
+                clients: ClientAddressResolver(trustedProxies: configuration.trustedProxies), accessTokens: accessTokens
+            )
             ceremonies = CeremonyService(
                 store: store, relyingParty: configuration.relyingParty,
                 tickets: CeremonyTickets(store: store, lifetime: configuration.ceremonyLifetime),
@@ -209,6 +213,7 @@ public enum ServerApplication {
         ).add(to: routes, ceremonyRoutes: ceremonyRoutes)
         EmailRoutes(emails: services.emails, sessions: sessions, reauthentication: reauthentication)
             .add(to: routes, ceremonyRoutes: ceremonyRoutes)
+        TokenRoutes(tokens: services.accessTokens).add(to: routes, ceremonyRoutes: ceremonyRoutes)
         WellKnownRoutes(configuration: configuration).add(to: routes)
         OperationsRoutes(accounts: accounts, metrics: metrics, configuration: configuration).add(to: routes)
         AppleRoutes(apple: apple, sessions: sessions).add(to: routes, ceremonyRoutes: ceremonyRoutes)

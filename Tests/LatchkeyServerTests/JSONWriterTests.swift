@@ -60,7 +60,10 @@ struct JSONWriterTests {
                     user: UserProfile(
                         id: UUID().uuidString.lowercased(), name: text, displayName: randomText(&generator),
                         signInMethods: methods),
-                    signals: signals, passkeyUpgrade: upgrade
+                    signals: signals, passkeyUpgrade: upgrade,
+                    accessToken: index % 4 == 1
+                        ? AccessTokenResponse(
+                            accessToken: "eyJ.\(text).sig", expiresAt: expiresAt, refreshToken: "r-\(index)") : nil
                 ))
         }
         return responses

@@ -25,15 +25,18 @@ public struct SessionResponse: Codable, Hashable, Sendable {
     /// *conditional* create (`mediation: "conditional"`, the automatic passkey upgrade). Finish it with
     /// `POST /v1/me/passkeys/registration/verify` and the session; it accepts authenticator data without UP.
     public var passkeyUpgrade: RegistrationOptionsResponse?
+    /// An access token for other services and its refresh token, when the server issues them (`--access-token-audience`).
+    public var accessToken: AccessTokenResponse?
 
     public init(
         session: Session, user: UserProfile, signals: CredentialSignals? = nil,
-        passkeyUpgrade: RegistrationOptionsResponse? = nil
+        passkeyUpgrade: RegistrationOptionsResponse? = nil, accessToken: AccessTokenResponse? = nil
     ) {
         self.session = session
         self.user = user
         self.signals = signals
         self.passkeyUpgrade = passkeyUpgrade
+        self.accessToken = accessToken
     }
 }
 

@@ -140,6 +140,24 @@ struct ServeFlags: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
+            "Issue access tokens (JWTs other services verify against /.well-known/jwks.json) with this audience (aud); needs --secrets-key-file.",
+            valueName: "aud"))
+    var accessTokenAudience: String?
+
+    @Option(help: "How long an access token is valid, in seconds (default 300).")
+    var accessTokenLifetime: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "A JSON file of claims added to every access token ({user.id}, {user.name}, {user.displayName} filled in).",
+            valueName: "file"))
+    var accessTokenClaims: String?
+
+    @Option(help: "Days a key signs access tokens before the next one takes over (default 30).")
+    var signingKeyRotation: Int?
+
+    @Option(
+        help: ArgumentHelp(
             "Where email goes: smtp://user:password@host:587 (STARTTLS), smtps://user:password@host:465, or log: (development). Without it the server sends no email. Prefer LATCHKEY_SMTP_URL: a password here is visible in ps.",
             valueName: "url"))
     var smtpUrl: String?
@@ -224,6 +242,10 @@ struct ServeFlags: ParsableArguments {
         settings.secretsKey = secretsKey
         settings.secretsKeyFile = secretsKeyFile
         settings.passwordSignIn = passwordSignIn.map { $0 == .on }
+        settings.accessTokenAudience = accessTokenAudience
+        settings.accessTokenLifetime = accessTokenLifetime
+        settings.accessTokenClaims = accessTokenClaims
+        settings.signingKeyRotation = signingKeyRotation
         settings.smtpURL = smtpUrl
         settings.emailFrom = emailFrom
         settings.emailTemplates = emailTemplates

@@ -27,6 +27,40 @@ actor APIConnection {
         bearerToken = token
     }
 
+    /// The access token of the last sign-in or refresh, with its refresh token.
+    private(set) var accessToken: AccessTokenResponse?
+    /// The refresh under way, which concurrent callers share: a refresh token works once.
+    private var refreshing: Task<AccessTokenResponse, any Error>?
+
+    func setAccessToken(_ token: AccessTokenResponse?) {
+        accessToken = token
+    }
+
+    /// The access token, refreshed first (`POST /v1/token`) when it expires within `margin` of `now`; nil when the
+    /// server issued none. A failed refresh forgets the token.
+    func validAccessToken(now: Date, margin: TimeInterval) async throws(LatchkeyClientError) -> String? {
+        guard let current = accessToken else { return nil }
+        if current.expiresAt.timeIntervalSince(now) > margin { return current.accessToken }
+        let task =
+            refreshing
+            ?? Task {
+                try await self.send(
+                    "POST", APIPaths.Native.token, body: RefreshTokenRequest(refreshToken: current.refreshToken),
+                    as: AccessTokenResponse.self)
+            }
+        refreshing = task
+        do {
+            let next = try await task.value
+            if refreshing == task { refreshing = nil }
+            accessToken = next
+            return next.accessToken
+        } catch {
+            if refreshing == task { refreshing = nil }
+            accessToken = nil
+            throw (error as? LatchkeyClientError) ?? .transport("\(error)")
+        }
+    }
+
     /// Sends `body` as JSON and decodes the response as `Response`.
     func send<Response: Decodable>(
         _ method: String, _ path: String, body: (some Encodable & Sendable)?, as type: Response.Type

@@ -54,6 +54,24 @@ public struct NativeClient: Sendable {
         await connection.setBearerToken(token)
     }
 
+    /// An access token for the app's other services (`Authorization: Bearer` to them), when the server issues them
+    /// (`--access-token-audience`): the last sign-in's, or — within `margin` seconds of its expiry — a new one, for which
+    /// the client spends its refresh token (`POST /v1/token`). Concurrent calls share one refresh. Nil when the server
+    /// issued none; `token.reused` or `token.invalid` when the session has ended (sign in again).
+    public func accessToken(margin: TimeInterval = 30) async throws(LatchkeyClientError) -> String? {
+        try await connection.validAccessToken(now: Date(), margin: margin)
+    }
+
+    /// The access token and refresh token held now (to save them with the session token), or nil.
+    public var accessTokens: AccessTokenResponse? {
+        get async { await connection.accessToken }
+    }
+
+    /// Uses saved access and refresh tokens; nil forgets them.
+    public func setAccessTokens(_ tokens: AccessTokenResponse?) async {
+        await connection.setAccessToken(tokens)
+    }
+
     // MARK: Ceremonies
 
     /// The outcome of a sign-up or sign-in: the session and the credential the authenticator produced.
@@ -480,6 +498,7 @@ public struct NativeClient: Sendable {
 
     private func signedIn(_ response: SessionResponse) async -> SessionResponse {
         await connection.setBearerToken(response.session.token)
+        await connection.setAccessToken(response.accessToken)
         await report(response.signals)
         return response
     }

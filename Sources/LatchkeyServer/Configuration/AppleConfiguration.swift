@@ -83,7 +83,8 @@ public struct AppleConfiguration: Sendable, CustomStringConvertible {
             throw ConfigurationError(
                 "--apple-private-key", "\(keyPath) is not a .p8 key (PEM PKCS#8 P-256) from Apple's developer portal")
         }
-        secrets = try Self.secretsKey(settings)
+        secrets = try Self.secretsKey(
+            settings, reason: "Sign in with Apple keeps refresh tokens encrypted and needs a key")
         let maxAge = settings.appleTokenMaxAge ?? Self.defaultTokenMaxAge
         guard (10...3600).contains(maxAge) else {
             throw ConfigurationError("--apple-token-max-age", "\(maxAge) seconds is outside 10 seconds to one hour")
@@ -140,7 +141,7 @@ public struct AppleConfiguration: Sendable, CustomStringConvertible {
 
     /// The secrets key from `--secrets-key` or `--secrets-key-file` (base64 of 32 bytes); exactly one must be given,
     /// and it must not be weak (``minimumDistinctKeyBytes``).
-    private static func secretsKey(_ settings: ServerSettings) throws(ConfigurationError) -> SecretBox {
+    static func secretsKey(_ settings: ServerSettings, reason: String) throws(ConfigurationError) -> SecretBox {
         let text: String
         let setting: String
         switch (settings.secretsKey, settings.secretsKeyFile) {
@@ -158,7 +159,7 @@ public struct AppleConfiguration: Sendable, CustomStringConvertible {
         case (nil, nil):
             throw ConfigurationError(
                 "--secrets-key",
-                "Sign in with Apple keeps refresh tokens encrypted and needs a key: 32 random bytes, base64 (openssl rand -base64 32)"
+                "\(reason): 32 random bytes, base64 (openssl rand -base64 32)"
             )
         }
         if let bytes = Base64URL.decode(text.trimmingCharacters(in: .whitespacesAndNewlines)), bytes.count == 32,

@@ -60,6 +60,8 @@ public struct ServerConfiguration: Sendable {
     public var apple: AppleConfiguration?
     /// Email (verified addresses, recovery by email, notices), or nil when no `--smtp-url` is set.
     public var email: EmailConfiguration?
+    /// Access tokens for other services, or nil when no `--access-token-audience` is set.
+    public var accessTokens: AccessTokenConfiguration?
     /// Whether password accounts (`/v1/password/*`) are on (`--password-sign-in`, on by default).
     public var passwordSignIn: Bool
     /// The bearer token `GET /metrics` requires (from `--metrics-token-file`); nil turns `/metrics` off (404).
@@ -237,6 +239,7 @@ public struct ServerConfiguration: Sendable {
         self.backupEligibilityChange = backupEligibilityChange
         apple = try AppleConfiguration(settings)
         email = try EmailConfiguration(settings, rpID: rpID)
+        accessTokens = try AccessTokenConfiguration(settings, issuer: origins[0])
         passwordSignIn = settings.passwordSignIn ?? true
         metricsToken = try settings.metricsTokenFile.map(Self.metricsToken(file:))
         // Only a number someone set is checked: the default is whatever SwiftNIO makes, one loop per core.

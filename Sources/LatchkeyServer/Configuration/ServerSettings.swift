@@ -93,6 +93,14 @@ public struct ServerSettings: Codable, Hashable, Sendable {
     public var emailFrom: String?
     /// A directory of message templates (`<name>.txt`) that replace the built-in English ones.
     public var emailTemplates: String?
+    /// The `aud` of access tokens; setting it turns access tokens on (needs the secrets key).
+    public var accessTokenAudience: String?
+    /// How long an access token is valid, in seconds (default 300).
+    public var accessTokenLifetime: Int?
+    /// A JSON file of claims added to every access token.
+    public var accessTokenClaims: String?
+    /// Days a signing key signs before the next takes over (default 30).
+    public var signingKeyRotation: Int?
     /// Password accounts (`/v1/password/*`): on by default.
     public var passwordSignIn: Bool?
     /// A file holding the bearer token `GET /metrics` requires; without it `/metrics` is off.
@@ -146,6 +154,10 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         merged.appleTokenMaxAge = other.appleTokenMaxAge ?? appleTokenMaxAge
         merged.secretsKey = other.secretsKey ?? secretsKey
         merged.secretsKeyFile = other.secretsKeyFile ?? secretsKeyFile
+        merged.accessTokenAudience = other.accessTokenAudience ?? accessTokenAudience
+        merged.accessTokenLifetime = other.accessTokenLifetime ?? accessTokenLifetime
+        merged.accessTokenClaims = other.accessTokenClaims ?? accessTokenClaims
+        merged.signingKeyRotation = other.signingKeyRotation ?? signingKeyRotation
         merged.smtpURL = other.smtpURL ?? smtpURL
         merged.emailFrom = other.emailFrom ?? emailFrom
         merged.emailTemplates = other.emailTemplates ?? emailTemplates
@@ -253,6 +265,10 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         appleTokenMaxAge = try integer("APPLE_TOKEN_MAX_AGE")
         secretsKey = text("SECRETS_KEY")
         secretsKeyFile = text("SECRETS_KEY_FILE")
+        accessTokenAudience = text("ACCESS_TOKEN_AUDIENCE")
+        accessTokenLifetime = try integer("ACCESS_TOKEN_LIFETIME")
+        accessTokenClaims = text("ACCESS_TOKEN_CLAIMS")
+        signingKeyRotation = try integer("SIGNING_KEY_ROTATION")
         smtpURL = text("SMTP_URL")
         emailFrom = text("EMAIL_FROM")
         emailTemplates = text("EMAIL_TEMPLATES")
@@ -283,5 +299,6 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         case appleTeamID, appleKeyID, applePrivateKey, appleClientIDs, appleServicesID, appleRedirectURI, appleBaseURL
         case appleTokenMaxAge, secretsKey, secretsKeyFile, passwordSignIn, metricsTokenFile, eventLoops
         case smtpURL, emailFrom, emailTemplates
+        case accessTokenAudience, accessTokenLifetime, accessTokenClaims, signingKeyRotation
     }
 }

@@ -193,12 +193,13 @@ extension APIError {
         case .internalError: .internalServerError
         case .requestMethodNotAllowed: .methodNotAllowed
         case .appleDisabled, .ceremonyNotFound, .credentialNotFound, .emailDisabled, .emailNotFound, .metricsDisabled,
-            .passkeyNotFound,
+            .passkeyNotFound, .tokenDisabled,
             .passwordDisabled, .passwordNotSet, .requestNotFound, .sessionNotFound:
             .notFound
         case .appleBusy, .passwordBusy: .serviceUnavailable
         case .emailThrottled, .passwordThrottled, .recoveryThrottled, .requestRateLimited: .tooManyRequests
-        case .metricsUnauthorized, .passwordInvalid, .reauthRequired, .recoveryInvalid, .sessionInvalid,
+        case .metricsUnauthorized, .passwordInvalid, .reauthRequired, .recoveryInvalid, .sessionInvalid, .tokenInvalid,
+            .tokenReused,
             .sessionRequired:
             .unauthorized
         case .requestUnsupportedMediaType: .unsupportedMediaType

@@ -136,6 +136,10 @@ extension JSONWritable {
 extension SessionResponse: JSONWritable {
     func write(to json: inout JSONWriter) throws {
         try json.object { json in
+            if let accessToken {
+                json.key("accessToken")
+                try json.encoded(accessToken)
+            }
             if let passkeyUpgrade {
                 json.key("passkeyUpgrade")
                 try json.encoded(passkeyUpgrade)

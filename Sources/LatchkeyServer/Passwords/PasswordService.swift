@@ -173,7 +173,7 @@ struct PasswordService: Sendable {
         let (session, token) = sessions.issue(for: user.id, verified: true, client: client, now: now)
         try await store.createSession(session)
         try await accounts.signOut(caller)
-        return try sessions.signedInResponse(user: user, session: session, token: token)
+        return try await sessions.signedInResponse(user: user, session: session, token: token, methods: ["pwd"])
     }
 
     /// The session response, with the signals and — for an account without a passkey — a conditional
@@ -190,9 +190,9 @@ struct PasswordService: Sendable {
             upgrade = RegistrationOptionsResponse(ticket: ticket, options: options)
         }
         let signals = try await ceremonies.signals(for: user, credentials: credentials)
-        return try sessions.signedInResponse(
-            user: user, session: session, token: token, status: status, signals: signals, passkeyUpgrade: upgrade
-        )
+        return try await sessions.signedInResponse(
+            user: user, session: session, token: token, methods: ["pwd"], status: status, signals: signals,
+            passkeyUpgrade: upgrade)
     }
 
     /// Takes one attempt from `key`'s budget before the password is checked (``PasswordThrottlePolicy/reserve(key:in:now:refusal:)``).

@@ -28,8 +28,8 @@ struct AppleRoutes: Sendable {
                     linkingUserID: caller?.user.id, client: sessions.client(of: request, context: context),
                     expectedClientID: body.clientId
                 ))
-            return try sessions.signedInResponse(
-                user: outcome.user, session: outcome.session, token: outcome.token,
+            return try await sessions.signedInResponse(
+                user: outcome.user, session: outcome.session, token: outcome.token, methods: ["apple"],
                 status: outcome.createdUser ? .created : .ok
             )
         }

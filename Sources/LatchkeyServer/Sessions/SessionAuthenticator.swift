@@ -22,6 +22,8 @@ struct SessionAuthenticator: Sendable {
     let cookies: SessionCookies
     /// Finds a request's client address, for the network a new session records.
     let clients: ClientAddressResolver
+    /// Issues an access token with each sign-in's session, when the server is configured for them.
+    var accessTokens: AccessTokenService? = nil
 
     /// How stale a session's last-seen time may get before a request records it again: one write per session per
     /// interval, not one per request.
@@ -50,13 +52,18 @@ struct SessionAuthenticator: Sendable {
 
     /// The sign-in answer of every way in (passkeys, Sign in with Apple): the ``SessionResponse`` body for apps, and
     /// the session cookie for browsers.
+    ///
+    /// `methods` says how the user signed in (the access token's `amr`): `hwk` or `swk` (a device-bound or a synced
+    /// passkey), `pwd`, `apple`.
     func signedInResponse(
-        user: StoredUser, session: StoredSession, token: SessionToken, status: HTTPResponse.Status = .ok,
-        signals: CredentialSignals? = nil, passkeyUpgrade: RegistrationOptionsResponse? = nil
-    ) throws -> Response {
+        user: StoredUser, session: StoredSession, token: SessionToken, methods: [String],
+        status: HTTPResponse.Status = .ok, signals: CredentialSignals? = nil,
+        passkeyUpgrade: RegistrationOptionsResponse? = nil
+    ) async throws -> Response {
+        let accessToken = try await accessTokens?.issue(for: user, session: session, methods: methods)
         let body = SessionResponse(
             session: .init(token: token.text, expiresAt: session.expiresAt), user: user.profile, signals: signals,
-            passkeyUpgrade: passkeyUpgrade
+            passkeyUpgrade: passkeyUpgrade, accessToken: accessToken
         )
         var response = try Response.json(body, status: status)
         response.setCookie(cookies.session(token, expiresAt: session.expiresAt))
@@ -68,8 +75,9 @@ struct SessionAuthenticator: Sendable {
         async throws -> Response
     {
         guard let session = outcome.session, let token = outcome.token else { throw APIError.internal }
-        return try signedInResponse(
-            user: outcome.user, session: session, token: token, status: status,
+        return try await signedInResponse(
+            user: outcome.user, session: session, token: token,
+            methods: [outcome.credential.backupEligible ? "swk" : "hwk"], status: status,
             signals: try await ceremonies.signals(for: outcome.user, credentials: outcome.accountCredentials)
         )
     }
