@@ -1,9 +1,10 @@
 import Foundation
 import LatchkeyAPI
-import LatchkeyServer
 import LatchkeyStore
 import Testing
 import VirtualAuthenticator
+
+@testable import LatchkeyServer
 
 /// Email and time: an SMTP server that hangs does not hold a request up, and asking for a recovery code takes about as
 /// long for an address no account has as for one that has it.
@@ -28,6 +29,16 @@ struct EmailTimingTests {
             #expect(ContinuousClock.now - started < .seconds(2), "the request waited for SMTP")
             #expect(try await app.send(.get, APIPaths.Native.emails).status == .ok, "the server still serves")
         }
+    }
+
+    @Test("the SMTP transport gives a silent server up at its timeout")
+    func transportTimeout() async throws {
+        let silent = try SMTPTestServer(mode: .implicitTLS)
+        let started = ContinuousClock.now
+        let failure = try await SMTPTransportTests.failure(
+            "smtp://localhost:\(silent.port)?timeout=1&ca=\(silent.caFile)")
+        #expect(failure?.isTemporary == true)
+        #expect(ContinuousClock.now - started < .seconds(5), "\(ContinuousClock.now - started)")
     }
 
     @Test("a recovery code for an unknown address takes about as long to ask for as for a known one")

@@ -219,13 +219,12 @@ struct SMTPTransportTests {
         #expect(try await smtp.waitForMessages(1).first?.to == ["later@example.com"])
     }
 
-    @Test("a server that does not answer is given up at the timeout")
+    @Test("a server that does not answer is given up at the timeout, as a temporary failure")
     func timeout() async throws {
         // TLS from the first byte waits for the client's hello; a client expecting a greeting waits for the server's.
+        // (How soon it gives up is checked in the timing step: EmailTimingTests.)
         let silent = try SMTPTestServer(mode: .implicitTLS)
-        let started = ContinuousClock.now
         let failure = try await Self.failure("smtp://localhost:\(silent.port)?timeout=1&ca=\(silent.caFile)")
         #expect(failure?.isTemporary == true, "\(String(describing: failure))")
-        #expect(ContinuousClock.now - started < .seconds(10))
     }
 }
