@@ -38,6 +38,7 @@ enum ConfigurationTarget {
         settings.metadataTrustRoot = nil
         settings.emailTemplates = nil
         settings.accessTokenClaims = nil
+        settings.adminKeysFile = nil
         _ = try? ServerConfiguration(settings)
     }
 }

@@ -17,6 +17,7 @@ public struct Latchkey: AsyncParsableCommand {
         Serve.self,
         Migrate.self,
         RecoveryLink.self,
+        Admin.self,
         LoadTest.self,
     ]
 

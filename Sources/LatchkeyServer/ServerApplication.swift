@@ -33,7 +33,8 @@ public enum ServerApplication {
         store: any LatchkeyStore,
         metrics: ServerMetrics = ServerMetrics(),
         logger: Logger = Logger(label: "latchkey.server"),
-        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+        onAdminRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> App {
         let services = Services(configuration: configuration, store: store, metrics: metrics, logger: logger)
         let responder = makeRouter(configuration: configuration, services: services, metrics: metrics, logger: logger)
@@ -62,6 +63,25 @@ public enum ServerApplication {
                 store: store, interval: .seconds(60), logger: logger,
                 passwordThrottleMemory: configuration.passwordThrottle.memory
             ))
+        if let admin = configuration.admin {
+            let router = makeAdminRouter(
+                configuration: configuration, services: services, metrics: metrics, logger: logger)
+            let responder = router.buildResponder()
+            app.addServices(
+                Application(
+                    responder: responder,
+                    server: HTTP1ServerChannel.builder(
+                        responder: responder,
+                        limits: HTTP1ConnectionStateMachine.Limits(
+                            bodyLimit: configuration.bodyLimit, deadlines: configuration.connectionDeadlines),
+                        connections: ConnectionLimiter(
+                            maxPerAddress: configuration.maxConnectionsPerAddress, trustedProxies: []),
+                        serverName: "Latchkey admin"),
+                    configuration: .init(
+                        address: .hostname(admin.host, port: admin.port), serverName: "Latchkey admin"),
+                    onServerRunning: { channel in await onAdminRunning(channel.localAddress?.port ?? admin.port) },
+                    logger: logger))
+        }
         if let mailer = services.mailer {
             app.addServices(
                 MailOutbox(store: store, transport: mailer.transport, from: mailer.from, logger: logger))
@@ -85,9 +105,11 @@ public enum ServerApplication {
         let mailer: Mailer?
         /// Nil without `--access-token-audience`.
         let accessTokens: AccessTokenService?
+        let store: any LatchkeyStore
         let emails: EmailService
 
         init(configuration: ServerConfiguration, store: any LatchkeyStore, metrics: ServerMetrics, logger: Logger) {
+            self.store = store
             let cookies = SessionCookies(secure: configuration.secureCookies)
             accessTokens = configuration.accessTokens.map { AccessTokenService(configuration: $0, store: store) }
             sessions = SessionAuthenticator(
@@ -141,6 +163,25 @@ public enum ServerApplication {
             configuration: configuration,
             services: Services(configuration: configuration, store: store, metrics: metrics, logger: logger),
             metrics: metrics, logger: logger)
+    }
+
+    /// The admin API's router (``AdminRoutes``), for its own listener.
+    static func makeAdminRouter(
+        configuration: ServerConfiguration, services: Services, metrics: ServerMetrics, logger: Logger
+    ) -> Router<ServerRequestContext> {
+        let router = Router(context: ServerRequestContext.self)
+        router.addMiddleware {
+            ErrorResponseMiddleware(format: .native)
+            BodyLimitMiddleware(limit: configuration.bodyLimit)
+        }
+        AdminRoutes(
+            admin: AdminService(
+                store: services.store, accounts: services.accounts,
+                names: AuthenticatorNaming(metadata: configuration.metadata?.service), origins: configuration.origins,
+                logger: logger),
+            keys: AdminKeys(keys: configuration.admin?.keys ?? []), metrics: metrics
+        ).add(to: router.group())
+        return router
     }
 
     /// The router over `services`.

@@ -33,11 +33,17 @@ public enum ServerRunner {
         if let warning = eventLoopWarning(found: eventLoops, configured: configuration.eventLoops) {
             logger.warning("\(warning)")
         }
-        let app = ServerApplication.make(configuration: configuration, store: store, logger: logger) { port in
-            announce(startLine(configuration: configuration, port: port, eventLoops: eventLoops))
-            announce(configuration.apple?.description ?? AppleConfiguration.offLine)
-            announce(configuration.email?.description ?? EmailConfiguration.offLine)
-        }
+        let app = ServerApplication.make(
+            configuration: configuration, store: store, logger: logger,
+            onServerRunning: { port in
+                announce(startLine(configuration: configuration, port: port, eventLoops: eventLoops))
+                announce(configuration.apple?.description ?? AppleConfiguration.offLine)
+                announce(configuration.email?.description ?? EmailConfiguration.offLine)
+            },
+            onAdminRunning: { port in
+                let host = configuration.admin?.host ?? "127.0.0.1"
+                announce("Admin API listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port)")
+            })
         try await app.runService()
     }
 

@@ -23,6 +23,9 @@ public protocol EmailStore: Sendable {
     /// ``StoreError/Code/conflict`` if another account verified the address first.
     func verifyEmail(_ address: String, ofUser userID: UUID, codeHash: Data, now: Date) async throws(StoreError) -> Bool
 
+    /// The account that has `address` verified (compared case-insensitively), or nil.
+    func userID(verifiedEmail address: String) async throws(StoreError) -> UUID?
+
     /// Gives the verified `address` a recovery code until `expiresAt`: the address as its account stores it, or nil (and
     /// nothing is stored) when no account has it verified.
     func setEmailRecoveryCode(address: String, codeHash: Data, expiresAt: Date) async throws(StoreError) -> StoredEmail?

@@ -79,8 +79,10 @@ struct EmailStoreTests {
                         "shared@example.com", toUser: user.id, codeHash: Self.code, codeExpiresAt: Self.later,
                         now: Make.now) == .added)
             }
+            #expect(try await store.userID(verifiedEmail: "shared@example.com") == nil, "not verified yet")
             #expect(
                 try await store.verifyEmail("shared@example.com", ofUser: ann.id, codeHash: Self.code, now: Make.now))
+            #expect(try await store.userID(verifiedEmail: "SHARED@example.com") == ann.id)
             await expectStoreError(.conflict) {
                 _ = try await store.verifyEmail(
                     "shared@example.com", ofUser: bob.id, codeHash: Self.code, now: Make.now)

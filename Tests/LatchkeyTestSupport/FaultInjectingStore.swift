@@ -9,6 +9,7 @@ public final class FaultInjectingStore: LatchkeyStore {
     /// A store call, by its name.
     public enum Call: String, Sendable, Hashable, CaseIterable {
         case account
+        case userIDVerifiedEmail
         case signingKeys
         case insertSigningKey
         case deleteSigningKeys
@@ -446,6 +447,11 @@ public final class FaultInjectingStore: LatchkeyStore {
     {
         try await fault(.verifyEmail)
         return try await base.verifyEmail(address, ofUser: userID, codeHash: codeHash, now: now)
+    }
+
+    public func userID(verifiedEmail address: String) async throws(StoreError) -> UUID? {
+        try await fault(.userIDVerifiedEmail)
+        return try await base.userID(verifiedEmail: address)
     }
 
     public func setEmailRecoveryCode(address: String, codeHash: Data, expiresAt: Date) async throws(StoreError)

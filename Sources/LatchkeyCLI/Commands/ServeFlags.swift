@@ -138,6 +138,18 @@ struct ServeFlags: ParsableArguments {
     @Option(help: ArgumentHelp("Password accounts (/v1/password/*): on or off (default on).", valueName: "on|off"))
     var passwordSignIn: OnOff?
 
+    @Option(help: "The admin API's address (default 127.0.0.1).")
+    var adminHost: String?
+
+    @Option(help: "Serve the admin API on this port (off by default; 0 picks a free one).")
+    var adminPort: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "A file of admin keys, one name:secret per line (secrets of 32+ characters: openssl rand -hex 32).",
+            valueName: "file"))
+    var adminKeysFile: String?
+
     @Option(
         help: ArgumentHelp(
             "Issue access tokens (JWTs other services verify against /.well-known/jwks.json) with this audience (aud); needs --secrets-key-file.",
@@ -242,6 +254,9 @@ struct ServeFlags: ParsableArguments {
         settings.secretsKey = secretsKey
         settings.secretsKeyFile = secretsKeyFile
         settings.passwordSignIn = passwordSignIn.map { $0 == .on }
+        settings.adminHost = adminHost
+        settings.adminPort = adminPort
+        settings.adminKeysFile = adminKeysFile
         settings.accessTokenAudience = accessTokenAudience
         settings.accessTokenLifetime = accessTokenLifetime
         settings.accessTokenClaims = accessTokenClaims

@@ -57,8 +57,13 @@ struct AccountService: Sendable {
     /// at Apple first (App Store guideline 5.1.1(v)): when Apple cannot be reached, 502 `apple.revokeFailed` and the
     /// account stays, so the user can retry.
     func delete(_ caller: SignedIn) async throws {
-        try await apple?.revokeAuthorizations(ofUser: caller.user.id)
-        try await store.deleteUser(id: caller.user.id)
+        try await delete(userID: caller.user.id)
+    }
+
+    /// Deletes the account `userID` as ``delete(_:)`` does (the admin API's way).
+    func delete(userID: UUID) async throws {
+        try await apple?.revokeAuthorizations(ofUser: userID)
+        try await store.deleteUser(id: userID)
     }
 
     /// Throws when the store does not answer: a look-up of a random id exercises the connection and the schema

@@ -30,6 +30,14 @@ public enum RecoveryLinks {
         guard let user = try await store.user(named: UserNames.normalized(username)) else {
             throw StoreError(.notFound, "no account is named '\(username)'")
         }
+        return try await issue(for: user, origin: origin, lifetime: lifetime, in: store, now: now)
+    }
+
+    /// Issues a link for `user` on the page at `origin`.
+    static func issue(
+        for user: StoredUser, origin: String, lifetime: Duration = defaultLifetime, in store: any LatchkeyStore,
+        now: Date = Date()
+    ) async throws(StoreError) -> Issued {
         let bytes = RelyingParty.generateChallenge(byteCount: tokenLength)
         let expiresAt = now.addingTimeInterval(TimeInterval(lifetime.components.seconds))
         try await store.insertRecoveryLink(

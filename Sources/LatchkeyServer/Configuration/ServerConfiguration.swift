@@ -62,6 +62,8 @@ public struct ServerConfiguration: Sendable {
     public var email: EmailConfiguration?
     /// Access tokens for other services, or nil when no `--access-token-audience` is set.
     public var accessTokens: AccessTokenConfiguration?
+    /// The admin API, or nil when no `--admin-port` is set.
+    public var admin: AdminConfiguration?
     /// Whether password accounts (`/v1/password/*`) are on (`--password-sign-in`, on by default).
     public var passwordSignIn: Bool
     /// The bearer token `GET /metrics` requires (from `--metrics-token-file`); nil turns `/metrics` off (404).
@@ -240,6 +242,7 @@ public struct ServerConfiguration: Sendable {
         apple = try AppleConfiguration(settings)
         email = try EmailConfiguration(settings, rpID: rpID)
         accessTokens = try AccessTokenConfiguration(settings, issuer: origins[0])
+        admin = try AdminConfiguration(settings)
         passwordSignIn = settings.passwordSignIn ?? true
         metricsToken = try settings.metricsTokenFile.map(Self.metricsToken(file:))
         // Only a number someone set is checked: the default is whatever SwiftNIO makes, one loop per core.

@@ -101,6 +101,14 @@ public struct ServerSettings: Codable, Hashable, Sendable {
     public var accessTokenClaims: String?
     /// Days a signing key signs before the next takes over (default 30).
     public var signingKeyRotation: Int?
+    /// The admin API's address (default 127.0.0.1).
+    public var adminHost: String?
+    /// The admin API's port; setting it turns the admin API on.
+    public var adminPort: Int?
+    /// A file of admin keys, one `name:secret` per line.
+    public var adminKeysFile: String?
+    /// Admin keys given directly (`name:secret`).
+    public var adminKeys: [String]?
     /// Password accounts (`/v1/password/*`): on by default.
     public var passwordSignIn: Bool?
     /// A file holding the bearer token `GET /metrics` requires; without it `/metrics` is off.
@@ -158,6 +166,10 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         merged.accessTokenLifetime = other.accessTokenLifetime ?? accessTokenLifetime
         merged.accessTokenClaims = other.accessTokenClaims ?? accessTokenClaims
         merged.signingKeyRotation = other.signingKeyRotation ?? signingKeyRotation
+        merged.adminHost = other.adminHost ?? adminHost
+        merged.adminPort = other.adminPort ?? adminPort
+        merged.adminKeysFile = other.adminKeysFile ?? adminKeysFile
+        merged.adminKeys = other.adminKeys ?? adminKeys
         merged.smtpURL = other.smtpURL ?? smtpURL
         merged.emailFrom = other.emailFrom ?? emailFrom
         merged.emailTemplates = other.emailTemplates ?? emailTemplates
@@ -269,6 +281,10 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         accessTokenLifetime = try integer("ACCESS_TOKEN_LIFETIME")
         accessTokenClaims = text("ACCESS_TOKEN_CLAIMS")
         signingKeyRotation = try integer("SIGNING_KEY_ROTATION")
+        adminHost = text("ADMIN_HOST")
+        adminPort = try integer("ADMIN_PORT")
+        adminKeysFile = text("ADMIN_KEYS_FILE")
+        adminKeys = list("ADMIN_KEYS")
         smtpURL = text("SMTP_URL")
         emailFrom = text("EMAIL_FROM")
         emailTemplates = text("EMAIL_TEMPLATES")
@@ -300,5 +316,6 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         case appleTokenMaxAge, secretsKey, secretsKeyFile, passwordSignIn, metricsTokenFile, eventLoops
         case smtpURL, emailFrom, emailTemplates
         case accessTokenAudience, accessTokenLifetime, accessTokenClaims, signingKeyRotation
+        case adminHost, adminPort, adminKeysFile, adminKeys
     }
 }

@@ -3,6 +3,9 @@
 /// table (``APIError``) gives each its status; docs/SERVER.md lists them all (a test holds the two equal). A code is
 /// part of the API: once published it keeps its meaning.
 enum ServerErrorCode: String, CaseIterable, Sendable {
+    case adminInvalidQuery = "admin.invalidQuery"
+    case adminUnauthorized = "admin.unauthorized"
+    case adminUserNotFound = "admin.userNotFound"
     case appleBusy = "apple.busy"
     case appleCallbackIncomplete = "apple.callbackIncomplete"
     case appleClientMismatch = "apple.clientMismatch"

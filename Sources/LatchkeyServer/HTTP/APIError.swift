@@ -176,6 +176,9 @@ extension APIError {
     static func status(of code: ServerErrorCode) -> HTTPResponse.Status {
         switch code {
         case .appleRevokeFailed: .badGateway
+        case .adminInvalidQuery: .badRequest
+        case .adminUnauthorized: .unauthorized
+        case .adminUserNotFound: .notFound
         case .appleCallbackIncomplete, .appleClientMismatch, .appleCodeMismatch, .appleCodeRequired, .appleNonceExpired,
             .appleNonceInvalid, .appleNonceRequired, .appleStateExpired, .appleStateInvalid, .appleStateNotBound,
             .appleTokenReplayed, .appleTokenTooOld, .ceremonyCookieMissing, .emailCodeInvalid, .emailInvalid,

@@ -16,10 +16,7 @@ struct MetricsAccess: Sendable {
                 .metricsDisabled,
                 "/metrics is off: start the server with --metrics-token-file")
         }
-        let presented = request.headers[.authorization].flatMap { header -> Substring? in
-            let parts = header.split(separator: " ", maxSplits: 1)
-            return parts.count == 2 && parts[0].lowercased() == "bearer" ? parts[1] : nil
-        }
+        let presented = request.bearerCredential
         // Compare digests, so neither the length nor the content of the token shows in the timing.
         let expected = SHA256.hash(data: Data(token.utf8))
         let given = SHA256.hash(data: Data((presented ?? "").utf8))

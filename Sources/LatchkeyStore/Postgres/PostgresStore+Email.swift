@@ -75,6 +75,15 @@ extension PostgresStore {
         }
     }
 
+    public func userID(verifiedEmail address: String) async throws(StoreError) -> UUID? {
+        let key = StoredEmail.key(of: address)
+        return try await pool { [self] client in
+            try await client.first(
+                "SELECT user_id FROM emails WHERE address_key = \(key) AND verified_at IS NOT NULL", logger: logger
+            ) { try $0.decode(UUID.self) }
+        }
+    }
+
     public func setEmailRecoveryCode(address: String, codeHash: Data, expiresAt: Date) async throws(StoreError)
         -> StoredEmail?
     {

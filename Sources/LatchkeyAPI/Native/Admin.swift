@@ -1,0 +1,98 @@
+import Foundation
+
+/// The admin API's paths (its own listener, `--admin-port`; `Authorization: Bearer <admin key>`).
+public enum AdminPaths {
+    /// `GET ?name=`, `?email=`, `?credentialId=` or `?appleId=` (exactly one): the matching users (``AdminUserList``).
+    public static let users = "/admin/v1/users"
+    /// `GET` one user with passkeys, sessions, addresses and ways in (``AdminUserDetail``); `DELETE` deletes the user
+    /// (revoking Apple authorizations first).
+    public static func user(id: String) -> String { "/admin/v1/users/\(id)" }
+    /// `DELETE` removes one of the user's passkeys (`?force=true` removes the last way in too).
+    public static func passkey(user: String, id: String) -> String { "/admin/v1/users/\(user)/passkeys/\(id)" }
+    /// `DELETE` ends every session of the user (``AdminEndedSessions``).
+    public static func sessions(user: String) -> String { "/admin/v1/users/\(user)/sessions" }
+    /// `POST` ``AdminRecoveryLinkRequest``: a recovery link for the user (``AdminRecoveryLink``), to send them.
+    public static func recoveryLink(user: String) -> String { "/admin/v1/users/\(user)/recovery-link" }
+    /// `GET`: Prometheus metrics.
+    public static let metrics = "/admin/v1/metrics"
+}
+
+/// A user as the admin API lists it.
+public struct AdminUserSummary: Codable, Hashable, Sendable {
+    public var id: String
+    public var name: String
+    public var displayName: String
+    public var createdAt: Date
+
+    public init(id: String, name: String, displayName: String, createdAt: Date) {
+        self.id = id
+        self.name = name
+        self.displayName = displayName
+        self.createdAt = createdAt
+    }
+}
+
+/// The answer to `GET /admin/v1/users?…`.
+public struct AdminUserList: Codable, Hashable, Sendable {
+    public var users: [AdminUserSummary]
+
+    public init(users: [AdminUserSummary]) {
+        self.users = users
+    }
+}
+
+/// One user with everything an operator looks at.
+public struct AdminUserDetail: Codable, Hashable, Sendable {
+    public var user: AdminUserSummary
+    public var signInMethods: SignInMethods
+    public var passkeys: [PasskeySummary]
+    /// Live sessions, newest first (`current` is always false here).
+    public var sessions: [SessionSummary]
+    public var emails: [EmailAddress]
+
+    public init(
+        user: AdminUserSummary, signInMethods: SignInMethods, passkeys: [PasskeySummary], sessions: [SessionSummary],
+        emails: [EmailAddress]
+    ) {
+        self.user = user
+        self.signInMethods = signInMethods
+        self.passkeys = passkeys
+        self.sessions = sessions
+        self.emails = emails
+    }
+}
+
+/// The answer to `DELETE /admin/v1/users/{id}/sessions`.
+public struct AdminEndedSessions: Codable, Hashable, Sendable {
+    public var ended: Int
+
+    public init(ended: Int) {
+        self.ended = ended
+    }
+}
+
+/// The body of `POST /admin/v1/users/{id}/recovery-link` (both optional).
+public struct AdminRecoveryLinkRequest: Codable, Hashable, Sendable {
+    /// The page the link opens (one of the server's origins; the first by default).
+    public var origin: String?
+    /// Seconds the link works (a day by default, at most a week).
+    public var lifetime: Int?
+
+    public init(origin: String? = nil, lifetime: Int? = nil) {
+        self.origin = origin
+        self.lifetime = lifetime
+    }
+}
+
+/// A recovery link for an operator to send to the user.
+public struct AdminRecoveryLink: Codable, Hashable, Sendable {
+    public var token: String
+    public var url: String
+    public var expiresAt: Date
+
+    public init(token: String, url: String, expiresAt: Date) {
+        self.token = token
+        self.url = url
+        self.expiresAt = expiresAt
+    }
+}

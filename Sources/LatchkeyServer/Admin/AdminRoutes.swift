@@ -1,0 +1,54 @@
+import Hummingbird
+import LatchkeyAPI
+import NIOCore
+
+/// The admin API (``AdminService``), on its own listener: every route needs an admin key (``AdminKeys``).
+struct AdminRoutes: Sendable {
+    let admin: AdminService
+    let keys: AdminKeys
+    let metrics: ServerMetrics
+
+    func add(to routes: RouterGroup<ServerRequestContext>) {
+        routes.get(RouterPath(AdminPaths.users)) { request, _ in
+            _ = try keys.authorize(request)
+            let query = request.uri.queryParameters
+            return try Response.json(
+                try await admin.find(
+                    name: query["name"].map(String.init), email: query["email"].map(String.init),
+                    credentialID: query["credentialId"].map(String.init), appleID: query["appleId"].map(String.init)))
+        }
+        routes.get(RouterPath(AdminPaths.user(id: ":id"))) { request, context in
+            _ = try keys.authorize(request)
+            return try Response.json(try await admin.show(context.parameters.get("id") ?? ""))
+        }
+        routes.delete(RouterPath(AdminPaths.user(id: ":id"))) { request, context in
+            let key = try keys.authorize(request)
+            try await admin.delete(context.parameters.get("id") ?? "", by: key)
+            return Response.noContent
+        }
+        routes.delete(RouterPath(AdminPaths.passkey(user: ":id", id: ":credential"))) { request, context in
+            let key = try keys.authorize(request)
+            try await admin.removePasskey(
+                context.parameters.get("credential") ?? "", of: context.parameters.get("id") ?? "",
+                force: request.uri.queryParameters["force"] == "true", by: key)
+            return Response.noContent
+        }
+        routes.delete(RouterPath(AdminPaths.sessions(user: ":id"))) { request, context in
+            let key = try keys.authorize(request)
+            return try Response.json(try await admin.endSessions(of: context.parameters.get("id") ?? "", by: key))
+        }
+        routes.post(RouterPath(AdminPaths.recoveryLink(user: ":id"))) { request, context in
+            let key = try keys.authorize(request)
+            let body = try await request.decodeJSONIfPresent(AdminRecoveryLinkRequest.self, context: context)
+            return try Response.json(
+                try await admin.recoveryLink(for: context.parameters.get("id") ?? "", body, by: key), status: .created)
+        }
+        routes.get(RouterPath(AdminPaths.metrics)) { request, _ in
+            _ = try keys.authorize(request)
+            return Response(
+                status: .ok,
+                headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import LatchkeyAPI
+import LatchkeyStore
+import Logging
+import WebAuthn
+
+/// What an operator does to accounts, through the admin API: find a user (by name, verified email, credential ID or
+/// Apple ID), show one, delete one, remove a passkey, end every session, issue a recovery link. Each change is logged at
+/// notice level with the admin key's name.
+struct AdminService: Sendable {
+    let store: any LatchkeyStore
+    let accounts: AccountService
+    let names: AuthenticatorNaming
+    /// The server's web origins: a recovery link opens one of them.
+    let origins: [String]
+    let logger: Logger
+
+    /// The users matching the one criterion given.
+    func find(name: String?, email: String?, credentialID: String?, appleID: String?) async throws -> AdminUserList {
+        let user: StoredUser?
+        switch (name, email, credentialID, appleID) {
+        case (let name?, nil, nil, nil):
+            user = try await store.user(named: UserNames.normalized(name))
+        case (nil, let email?, nil, nil):
+            user = try await store.userID(verifiedEmail: email).asyncMap { try await store.user(id: $0) } ?? nil
+        case (nil, nil, let id?, nil):
+            guard let bytes = Base64URL.decode(id), !bytes.isEmpty else {
+                throw ServiceError(.adminInvalidQuery, "credentialId must be base64url")
+            }
+            user = try await store.account(ofCredential: Data(bytes))?.user
+        case (nil, nil, nil, let subject?):
+            user = try await store.appleLink(subject: subject).asyncMap { try await store.user(id: $0.userID) } ?? nil
+        default:
+            throw ServiceError(.adminInvalidQuery, "give exactly one of name, email, credentialId, appleId")
+        }
+        return AdminUserList(users: user.map { [Self.summary($0)] } ?? [])
+    }
+
+    /// The user with passkeys, sessions, addresses and ways in.
+    func show(_ id: String, now: Date = Date()) async throws -> AdminUserDetail {
+        let user = try await user(id)
+        var passkeys: [PasskeySummary] = []
+        for credential in try await store.credentials(ofUser: user.id) {
+            passkeys.append(await names.summary(of: credential))
+        }
+        let sessions = try await store.sessions(ofUser: user.id, now: now).map { session in
+            SessionSummary(
+                id: session.publicID, createdAt: session.createdAt, lastSeenAt: session.lastSeenAt,
+                expiresAt: session.expiresAt, device: session.device, network: session.network, current: false)
+        }
+        return AdminUserDetail(
+            user: Self.summary(user), signInMethods: try await accounts.signInMethods(of: user.id), passkeys: passkeys,
+            sessions: sessions, emails: try await store.emails(ofUser: user.id).map(EmailService.summary))
+    }
+
+    /// Deletes the user (revoking Apple authorizations first, as the user's own deletion does).
+    func delete(_ id: String, by key: String) async throws {
+        let user = try await user(id)
+        try await accounts.delete(userID: user.id)
+        logger.notice("admin deleted a user", metadata: ["admin": "\(key)", "user": "\(user.id)"])
+    }
+
+    /// Removes one of the user's passkeys; the last way in only with `force`.
+    func removePasskey(_ credentialID: String, of id: String, force: Bool, by key: String) async throws {
+        let user = try await user(id)
+        guard let bytes = Base64URL.decode(credentialID), !bytes.isEmpty else { throw PasskeyService.notFound }
+        do throws(StoreError) {
+            try await store.deleteCredential(id: Data(bytes), ofUser: user.id, keepingAnotherWayIn: !force)
+        } catch {
+            switch error.code {
+            case .notFound: throw ServiceError(.passkeyNotFound, "the user has no such passkey")
+            case .conflict:
+                throw ServiceError(
+                    .passkeyLastCredential,
+                    "this is the user's last way in: add ?force=true to remove it anyway, or issue a recovery link")
+            default: throw error
+            }
+        }
+        logger.notice(
+            "admin removed a passkey",
+            metadata: ["admin": "\(key)", "user": "\(user.id)", "passkey": "\(credentialID)"])
+    }
+
+    /// Ends every session of the user.
+    func endSessions(of id: String, by key: String) async throws -> AdminEndedSessions {
+        let user = try await user(id)
+        let ended = try await store.deleteSessions(ofUser: user.id)
+        logger.notice("admin ended sessions", metadata: ["admin": "\(key)", "user": "\(user.id)", "ended": "\(ended)"])
+        return AdminEndedSessions(ended: ended)
+    }
+
+    /// A recovery link for the user, on one of the server's origins.
+    func recoveryLink(for id: String, _ request: AdminRecoveryLinkRequest?, by key: String) async throws
+        -> AdminRecoveryLink
+    {
+        let user = try await user(id)
+        let origin = request?.origin ?? origins[0]
+        guard origins.contains(origin) else {
+            throw ServiceError(.adminInvalidQuery, "origin must be one of the server's origins: \(origins)")
+        }
+        let seconds = request?.lifetime ?? Int(RecoveryLinks.defaultLifetime.components.seconds)
+        guard (60...7 * 86_400).contains(seconds) else {
+            throw ServiceError(.adminInvalidQuery, "lifetime is 60 seconds to a week")
+        }
+        let issued = try await RecoveryLinks.issue(for: user, origin: origin, lifetime: .seconds(seconds), in: store)
+        logger.notice("admin issued a recovery link", metadata: ["admin": "\(key)", "user": "\(user.id)"])
+        return AdminRecoveryLink(token: issued.token, url: issued.url, expiresAt: issued.expiresAt)
+    }
+
+    private func user(_ id: String) async throws -> StoredUser {
+        guard let uuid = UUID(uuidString: id), let user = try await store.user(id: uuid) else {
+            throw ServiceError(.adminUserNotFound, "no user has this id")
+        }
+        return user
+    }
+
+    static func summary(_ user: StoredUser) -> AdminUserSummary {
+        AdminUserSummary(
+            id: user.id.uuidString.lowercased(), name: user.name, displayName: user.displayName,
+            createdAt: user.createdAt)
+    }
+}
+
+extension Optional {
+    /// The wrapped value transformed by an async function, or nil.
+    fileprivate func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let value = self else { return nil }
+        return try await transform(value)
+    }
+}

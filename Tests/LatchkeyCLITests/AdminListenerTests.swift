@@ -1,0 +1,62 @@
+import Foundation
+import LatchkeyTestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `latchkey serve --admin-port`: the admin API on a listener of its own, with the keys from a file, beside the
+/// public one, which does not serve it.
+@Suite("The admin listener")
+struct AdminListenerTests {
+    let scratch = ScratchDirectory(prefix: "latchkey-admin")
+
+    @Test(.timeLimit(.minutes(2)))
+    func servesOnItsOwnPort() async throws {
+        let keys = scratch.path("admin-keys")
+        let secret = String(repeating: "s", count: 40)
+        try "# operators\nops:\(secret)\n".write(toFile: keys, atomically: true, encoding: .utf8)
+        let process = try ChildProcess(
+            try BinaryTests.executable().path,
+            arguments: [
+                "serve", "--host", "127.0.0.1", "--port", "0", "--database", "sqlite://" + scratch.path("db.sqlite"),
+                "--admin-port", "0", "--admin-keys-file", keys,
+            ],
+            mergingErrors: true)
+        defer { process.terminate() }
+        var output = ""
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !(output.contains("Latchkey listening") && output.contains("Admin API listening")),
+            ContinuousClock.now < deadline, process.isRunning
+        {
+            output += String(decoding: process.standardOutput.availableData, as: UTF8.self)
+        }
+        func port(after marker: String) throws -> Int {
+            let start = try #require(output.range(of: marker), "no '\(marker)' in: \(output)").upperBound
+            return try #require(Int(output[start...].prefix { $0.isNumber }))
+        }
+        let admin = try port(after: "Admin API listening on http://127.0.0.1:")
+        let main = try port(after: "Latchkey listening on http://127.0.0.1:")
+        func get(_ port: Int, _ path: String, key: String?) async throws -> Int {
+            var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(port)\(path)")))
+            if let key { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }
+            let (_, response) = try await URLSession.shared.data(for: request)
+            return (response as? HTTPURLResponse)?.statusCode ?? 0
+        }
+        #expect(try await get(admin, "/admin/v1/users?name=alice", key: secret) == 200)
+        #expect(try await get(admin, "/admin/v1/users?name=alice", key: nil) == 401)
+        #expect(try await get(main, "/admin/v1/users?name=alice", key: secret) == 404, "not on the public listener")
+
+        // `latchkey admin` calls it with the key from the same file.
+        let found = try ChildProcess.run(
+            try BinaryTests.executable().path,
+            arguments: ["admin", "--url", "http://127.0.0.1:\(admin)", "--key-file", keys, "find", "--name", "alice"])
+        #expect(found.status == 0, "\(String(decoding: found.output, as: UTF8.self))")
+        #expect(String(decoding: found.output, as: UTF8.self).contains(#""users" : ["#))
+        let missing = try ChildProcess.run(
+            try BinaryTests.executable().path,
+            arguments: ["admin", "--url", "http://127.0.0.1:\(admin)", "--key-file", keys, "show", UUID().uuidString])
+        #expect(missing.status == 1 && String(decoding: missing.output, as: UTF8.self).contains("admin.userNotFound"))
+    }
+}
