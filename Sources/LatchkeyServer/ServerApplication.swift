@@ -17,7 +17,7 @@ import WebAuthn
 ///
 /// The store runs as one of the application's services and is migrated before the server accepts connections.
 public enum ServerApplication {
-    /// The Hummingbird application ``make(configuration:store:metrics:logger:onServerRunning:)`` returns.
+    /// The Hummingbird application ``make(configuration:store:metrics:logger:onServerRunning:onAdminRunning:)`` returns.
     public typealias App = Application<RouterResponder<ServerRequestContext>>
 
     /// The application for `configuration` over `store`.
@@ -28,6 +28,7 @@ public enum ServerApplication {
     ///   - metrics: where the metrics go (a fresh registry by default).
     ///   - logger: where the server logs.
     ///   - onServerRunning: called with the bound port once the server listens (useful with port 0).
+    ///   - onAdminRunning: called with the admin API's bound port once it listens (with `--admin-port`).
     public static func make(
         configuration: ServerConfiguration,
         store: any LatchkeyStore,
