@@ -10,19 +10,10 @@ import WebAuthn
 @Suite("Sessions, passkeys and accounts")
 struct AccountManagementTests {
     /// Signs up `name` with `authenticator` and returns the app client carrying the Bearer token.
-    private func signedUpApp(_ server: ServerHarness, _ name: String, _ authenticator: VirtualAuthenticator)
-        async throws -> NativeClient
-    {
-        let app = NativeClient(http: server.app())
-        let session: SessionResponse = try await app.signUp(name, with: authenticator).decode()
-        await app.http.setBearer(session.session.token)
-        return app
-    }
-
     @Test(arguments: Backend.available)
     func meAndLogoutWithABearerToken(_ backend: Backend) async throws {
         try await withServer(backend) { server in
-            let app = try await signedUpApp(server, "alice", VirtualAuthenticator())
+            let app = try await server.signedUpApp("alice", with: VirtualAuthenticator())
             let me = try await app.http.send(.get, APIPaths.Native.me)
             #expect(me.status == .ok)
             #expect(try me.decode(UserProfile.self).name == "alice")
@@ -74,7 +65,7 @@ struct AccountManagementTests {
         try await withServer(backend) { server in
             let phone = VirtualAuthenticator(configuration: .passkeyProvider)
             let key = VirtualAuthenticator(configuration: .securityKey)
-            let app = try await signedUpApp(server, "alice", phone)
+            let app = try await server.signedUpApp("alice", with: phone)
 
             let added = try await app.addPasskey(name: "Blue key", with: key)
             #expect(added.status == .created, "\(added)")
@@ -128,8 +119,8 @@ struct AccountManagementTests {
     @Test(arguments: Backend.available)
     func anotherUsersPasskeyIsNotFound(_ backend: Backend) async throws {
         try await withServer(backend) { server in
-            let alice = try await signedUpApp(server, "alice", VirtualAuthenticator())
-            let bob = try await signedUpApp(server, "bob", VirtualAuthenticator())
+            let alice = try await server.signedUpApp("alice", with: VirtualAuthenticator())
+            let bob = try await server.signedUpApp("bob", with: VirtualAuthenticator())
             let bobs: PasskeyList = try await bob.http.send(.get, APIPaths.Native.passkeys).decode()
             let id = try #require(bobs.passkeys.first?.id)
             #expect(try await alice.http.send(.delete, APIPaths.Native.passkey(id: id)).errorCode == "passkey.notFound")
@@ -146,7 +137,7 @@ struct AccountManagementTests {
     func deletingTheAccountRemovesEverything(_ backend: Backend) async throws {
         try await withServer(backend) { server in
             let authenticator = VirtualAuthenticator()
-            let app = try await signedUpApp(server, "alice", authenticator)
+            let app = try await server.signedUpApp("alice", with: authenticator)
             let user = try #require(try await server.store.user(named: "alice"))
 
             #expect(try await app.http.send(.delete, APIPaths.Native.account).status == .noContent)

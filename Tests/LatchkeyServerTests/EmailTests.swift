@@ -16,16 +16,6 @@ struct EmailTests {
         return settings
     }
 
-    /// Signs `name` up with a passkey and returns the app holding its session.
-    static func signUp(_ server: ServerHarness, _ name: String, _ authenticator: VirtualAuthenticator) async throws
-        -> HTTPSession
-    {
-        let app = server.app()
-        let session: SessionResponse = try await NativeClient(http: app).signUp(name, with: authenticator).decode()
-        await app.setBearer(session.session.token)
-        return app
-    }
-
     /// Adds `address` to the app's account and returns the code the server sent to it (the `count`-th message).
     static func addAddress(_ app: HTTPSession, _ address: String, smtp: SMTPTestServer, count: Int) async throws
         -> String
@@ -41,7 +31,7 @@ struct EmailTests {
     func addAndVerify(_ backend: Backend) async throws {
         let smtp = try SMTPTestServer()
         try await withServer(backend, settings: Self.settings(smtp)) { server in
-            let app = try await Self.signUp(server, "alice", VirtualAuthenticator())
+            let app = try await server.signedUpApp("alice", with: VirtualAuthenticator()).http
             let code = try await Self.addAddress(app, "Alice@Example.com", smtp: smtp, count: 1)
             let message = try #require(smtp.messages().first)
             #expect(message.header("From") == "no-reply@localhost")
@@ -74,7 +64,7 @@ struct EmailTests {
     func recoverByEmail() async throws {
         let smtp = try SMTPTestServer()
         try await withServer(.sqlite, settings: Self.settings(smtp)) { server in
-            let app = try await Self.signUp(server, "bob", VirtualAuthenticator())
+            let app = try await server.signedUpApp("bob", with: VirtualAuthenticator()).http
             let code = try await Self.addAddress(app, "bob@example.com", smtp: smtp, count: 1)
             _ = try await app.send(
                 .post, APIPaths.Native.emailVerify, json: EmailVerifyRequest(address: "bob@example.com", code: code))
@@ -124,8 +114,8 @@ struct EmailTests {
     func takenRemovedPrimary() async throws {
         let smtp = try SMTPTestServer()
         try await withServer(.sqlite, settings: Self.settings(smtp)) { server in
-            let ann = try await Self.signUp(server, "ann", VirtualAuthenticator())
-            let carl = try await Self.signUp(server, "carl", VirtualAuthenticator())
+            let ann = try await server.signedUpApp("ann", with: VirtualAuthenticator()).http
+            let carl = try await server.signedUpApp("carl", with: VirtualAuthenticator()).http
             let annCode = try await Self.addAddress(ann, "shared@example.com", smtp: smtp, count: 1)
             let carlCode = try await Self.addAddress(carl, "shared@example.com", smtp: smtp, count: 2)
             #expect(
@@ -166,7 +156,7 @@ struct EmailTests {
     func refusals() async throws {
         let smtp = try SMTPTestServer()
         try await withServer(.sqlite, settings: Self.settings(smtp)) { server in
-            let app = try await Self.signUp(server, "dora", VirtualAuthenticator())
+            let app = try await server.signedUpApp("dora", with: VirtualAuthenticator()).http
             let invalid = try await app.send(.post, APIPaths.Native.emails, json: EmailRequest(address: "dora\r\n@x"))
             #expect(invalid.status == .badRequest && invalid.errorCode == "email.invalid")
             _ = try await Self.addAddress(app, "dora@example.com", smtp: smtp, count: 1)
@@ -205,7 +195,7 @@ struct EmailTests {
     func notices() async throws {
         let smtp = try SMTPTestServer()
         try await withServer(.sqlite, settings: Self.settings(smtp)) { server in
-            let app = try await Self.signUp(server, "erin", VirtualAuthenticator())
+            let app = try await server.signedUpApp("erin", with: VirtualAuthenticator()).http
             let code = try await Self.addAddress(app, "erin@example.com", smtp: smtp, count: 1)
             _ = try await app.send(
                 .post, APIPaths.Native.emailVerify, json: EmailVerifyRequest(address: "erin@example.com", code: code))
@@ -231,7 +221,7 @@ struct EmailTests {
     @Test("without --smtp-url the email routes answer 404 email.disabled")
     func disabled() async throws {
         try await withServer(.sqlite) { server in
-            let app = try await Self.signUp(server, "fay", VirtualAuthenticator())
+            let app = try await server.signedUpApp("fay", with: VirtualAuthenticator()).http
             let list = try await app.send(.get, APIPaths.Native.emails)
             #expect(list.status == .notFound && list.errorCode == "email.disabled")
             let recovery = try await server.app().send(

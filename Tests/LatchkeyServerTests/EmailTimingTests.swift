@@ -21,7 +21,7 @@ struct EmailTimingTests {
         var settings = ServerSettings.test
         settings.smtpURL = "smtp://localhost:\(silent.port)?ca=\(silent.caFile)&timeout=30"
         try await withServer(.sqlite, settings: settings) { server in
-            let app = try await EmailTests.signUp(server, "hal", VirtualAuthenticator())
+            let app = try await server.signedUpApp("hal", with: VirtualAuthenticator()).http
             let started = ContinuousClock.now
             let added = try await app.send(
                 .post, APIPaths.Native.emails, json: EmailRequest(address: "hal@example.com"))
@@ -50,7 +50,7 @@ struct EmailTimingTests {
             .sqlite, settings: settings,
             configure: { $0.passwordThrottle = PasswordThrottlePolicy(freeFailures: 10_000) }
         ) { server in
-            let app = try await EmailTests.signUp(server, "ivy", VirtualAuthenticator())
+            let app = try await server.signedUpApp("ivy", with: VirtualAuthenticator()).http
             let code = try await EmailTests.addAddress(app, "ivy@example.com", smtp: smtp, count: 1)
             _ = try await app.send(
                 .post, APIPaths.Native.emailVerify, json: EmailVerifyRequest(address: "ivy@example.com", code: code))

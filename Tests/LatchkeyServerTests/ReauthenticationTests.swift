@@ -21,12 +21,6 @@ struct ReauthenticationTests {
         return try #require(body.error.reauthentication, sourceLocation: sourceLocation)
     }
 
-    /// Signs `app` up as `name` and puts its token in the Bearer header.
-    static func signUp(_ app: NativeClient, _ name: String, _ authenticator: VirtualAuthenticator) async throws {
-        let session: SessionResponse = try await app.signUp(name, with: authenticator).decode()
-        await app.http.setBearer(session.session.token)
-    }
-
     /// Re-authenticates with `authenticator` over `options`; sets the new token; returns the reply.
     static func reauthenticate(
         _ app: NativeClient, _ options: ReauthenticationOptions, with authenticator: VirtualAuthenticator,
@@ -49,7 +43,7 @@ struct ReauthenticationTests {
         try await withServer(backend) { server in
             let phone = VirtualAuthenticator(configuration: .passkeyProvider)
             let app = NativeClient(http: server.app())
-            try await Self.signUp(app, "alice", phone)
+            try await app.signUpKeepingSession("alice", with: phone)
             let key = VirtualAuthenticator(configuration: .securityKey)
             #expect(try await app.addPasskey(with: key).status == .created, "a new account's session is verified")
             let staleToken = try #require(await app.http.bearer)
@@ -99,7 +93,7 @@ struct ReauthenticationTests {
             keyConfiguration.supportsUserVerification = false
             let key = VirtualAuthenticator(configuration: keyConfiguration)
             let app = NativeClient(http: server.app())
-            try await Self.signUp(app, "alice", phone)
+            try await app.signUpKeepingSession("alice", with: phone)
             #expect(try await app.addPasskey(with: key).status == .created)
 
             let laptop = NativeClient(http: server.app())
@@ -124,10 +118,10 @@ struct ReauthenticationTests {
     func anotherAccountsPasskeyIsRefused(_ backend: Backend) async throws {
         try await withServer(backend) { server in
             let alice = NativeClient(http: server.app())
-            try await Self.signUp(alice, "alice", VirtualAuthenticator())
+            try await alice.signUpKeepingSession("alice", with: VirtualAuthenticator())
             let bobsKey = VirtualAuthenticator()
             let bob = NativeClient(http: server.app())
-            try await Self.signUp(bob, "bob", bobsKey)
+            try await bob.signUpKeepingSession("bob", with: bobsKey)
             try await server.database.ageSessionVerifications()
 
             // Bob's own sign-in ceremony, finished at Alice's re-authentication.

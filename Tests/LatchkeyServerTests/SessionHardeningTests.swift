@@ -22,22 +22,13 @@ struct SessionHardeningTests {
         return app
     }
 
-    private func signedUp(_ server: ServerHarness, _ name: String, _ authenticator: VirtualAuthenticator) async throws
-        -> NativeClient
-    {
-        let app = NativeClient(http: server.app())
-        let reply = try await app.signUp(name, with: authenticator)
-        await app.http.setBearer(try reply.decode(SessionResponse.self).session.token)
-        return app
-    }
-
     @Test(arguments: Backend.available)
     func signOutEverywhereEndsEverySessionOfTheAccountOnly(_ backend: Backend) async throws {
         try await withServer(backend) { server throws in
             let phone = VirtualAuthenticator()
-            let first = try await signedUp(server, "alice", phone)
+            let first = try await server.signedUpApp("alice", with: phone)
             let second = try await signedIn(server, "alice", phone)
-            let bob = try await signedUp(server, "bob", VirtualAuthenticator())
+            let bob = try await server.signedUpApp("bob", with: VirtualAuthenticator())
 
             let ended = try await second.http.send(.delete, APIPaths.Native.sessions)
             #expect(ended.status == .ok, "\(ended)")
@@ -61,7 +52,7 @@ struct SessionHardeningTests {
         try await withServer(backend) { server throws in
             let phone = VirtualAuthenticator()
             let key = VirtualAuthenticator(configuration: .securityKey)
-            let phoneSession = try await signedUp(server, "alice", phone)
+            let phoneSession = try await server.signedUpApp("alice", with: phone)
             #expect(try await phoneSession.addPasskey(name: "key", with: key).status == .created)
             let keySession = try await signedIn(server, "alice", key)
             let keySessionToo = try await signedIn(server, "alice", key)
@@ -85,7 +76,7 @@ struct SessionHardeningTests {
         try await withServer(backend) { server throws in
             let phone = VirtualAuthenticator()
             let key = VirtualAuthenticator(configuration: .securityKey)
-            let caller = try await signedUp(server, "alice", phone)
+            let caller = try await server.signedUpApp("alice", with: phone)
             let otherPhoneSession = try await signedIn(server, "alice", phone)
             #expect(try await caller.addPasskey(name: "key", with: key).status == .created)
             let list: PasskeyList = try await caller.http.send(.get, APIPaths.Native.passkeys).decode()

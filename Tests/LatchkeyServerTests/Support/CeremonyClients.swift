@@ -125,3 +125,23 @@ enum JSONObject {
         ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: object))
     }
 }
+
+extension NativeClient {
+    /// Signs up as `name` with `authenticator` and keeps the session's token as this client's Bearer header.
+    @discardableResult
+    func signUpKeepingSession(_ name: String, with authenticator: VirtualAuthenticator) async throws -> SessionResponse
+    {
+        let session: SessionResponse = try await signUp(name, with: authenticator).decode()
+        await http.setBearer(session.session.token)
+        return session
+    }
+}
+
+extension ServerHarness {
+    /// A new app client signed up as `name` with `authenticator`, its session's token in its Bearer header.
+    func signedUpApp(_ name: String, with authenticator: VirtualAuthenticator) async throws -> NativeClient {
+        let app = NativeClient(http: app())
+        try await app.signUpKeepingSession(name, with: authenticator)
+        return app
+    }
+}
