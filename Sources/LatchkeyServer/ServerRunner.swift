@@ -39,6 +39,7 @@ public enum ServerRunner {
                 announce(startLine(configuration: configuration, port: port, eventLoops: eventLoops))
                 announce(configuration.apple?.description ?? AppleConfiguration.offLine)
                 announce(configuration.email?.description ?? EmailConfiguration.offLine)
+                if let tokens = configuration.accessTokens { announce(tokens.description) }
             },
             onAdminRunning: { port in
                 let host = configuration.admin?.host ?? "127.0.0.1"

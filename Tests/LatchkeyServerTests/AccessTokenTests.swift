@@ -188,6 +188,11 @@ struct AccessTokenTests {
         try #"{"sub":"someone else"}"#.write(toFile: claims, atomically: true, encoding: .utf8)
         settings.accessTokenClaims = claims
         #expect(throws: ConfigurationError.self) { try ServerConfiguration(settings) }
+        settings.accessTokenClaims = nil
+        #expect(
+            try ServerConfiguration(settings).accessTokens?.description
+                == "Access tokens: ES256 JWTs for https://api.example.com from http://localhost:8080, valid 300 s; keys at http://localhost:8080/.well-known/jwks.json, rotated every 30 days"
+        )
         var lone = ServerSettings()
         lone.accessTokenLifetime = 60
         #expect(throws: ConfigurationError.self) { try ServerConfiguration(lone) }

@@ -126,3 +126,10 @@ public struct AccessTokenConfiguration: Sendable {
         return claims
     }
 }
+
+extension AccessTokenConfiguration: CustomStringConvertible {
+    /// The line `latchkey serve` prints on start when access tokens are on.
+    public var description: String {
+        "Access tokens: ES256 JWTs for \(audience) from \(issuer), valid \(Int(lifetime)) s; keys at \(issuer)/.well-known/jwks.json, rotated every \(Int(rotation / 86_400)) days"
+    }
+}
