@@ -161,6 +161,23 @@ struct AdminAPITests {
         }
     }
 
+    @Test("find by Apple ID: the account linked to the identity token's subject")
+    func findByAppleID() async throws {
+        try await Self.withAdmin { server, client in
+            let user = StoredUser(
+                userHandle: Data((0..<16).map { _ in UInt8.random(in: 0...255) }), name: "gwen", displayName: "Gwen")
+            let link = StoredAppleLink(subject: "001234.abcdef.0042", userID: user.id, clientID: "com.example.app")
+            try await server.store.commitAppleLink(link, creating: user, session: nil)
+            let found = try await Self.call(client, .get, AdminPaths.users + "?appleId=001234.abcdef.0042")
+            #expect(try Self.decode(AdminUserList.self, found.text).users.map(\.name) == ["gwen"], "\(found)")
+            let detail = try Self.decode(
+                AdminUserDetail.self, try await Self.call(client, .get, AdminPaths.user(id: user.id.uuidString)).text)
+            #expect(detail.signInMethods.apple && detail.passkeys.isEmpty)
+            let unknown = try await Self.call(client, .get, AdminPaths.users + "?appleId=000000.unknown.0000")
+            #expect(try Self.decode(AdminUserList.self, unknown.text).users.isEmpty)
+        }
+    }
+
     @Test("keys and port: a key shorter than 32 characters, or keys without a port, stop the start")
     func configuration() {
         var settings = ServerSettings()
