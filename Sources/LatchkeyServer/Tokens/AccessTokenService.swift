@@ -24,9 +24,9 @@ struct AccessTokenService: Sendable {
     func issue(for user: StoredUser, session: StoredSession, methods: [String], now: Date = Date()) async throws
         -> AccessTokenResponse
     {
-        let refresh = Self.randomBytes(32)
+        let refresh = SessionToken.generate()
         let record = StoredRefreshToken(
-            tokenHash: Data(SHA256.hash(data: refresh)), family: Data(Self.randomBytes(16)),
+            tokenHash: refresh.hash, family: Data(RelyingParty.generateChallenge(byteCount: 16)),
             sessionTokenHash: session.tokenHash, userID: user.id, authenticationMethods: methods,
             authenticatedAt: session.verifiedAt ?? session.createdAt, createdAt: now)
         try await store.insertRefreshToken(record)
@@ -36,10 +36,10 @@ struct AccessTokenService: Sendable {
     /// Spends `presented` for the next pair: 401 `token.invalid` for an unknown, used-up or ended one, 401
     /// `token.reused` (and the session ends) for one spent before.
     func refresh(_ presented: String, now: Date = Date()) async throws -> AccessTokenResponse {
-        guard let bytes = Base64URL.decode(presented), bytes.count == 32 else { throw Self.invalid }
-        let next = Self.randomBytes(32)
-        switch try await store.rotateRefreshToken(
-            presented: Data(SHA256.hash(data: bytes)), replacementHash: Data(SHA256.hash(data: next)), now: now)
+        // A refresh token has a session token's form: 32 random bytes, base64url, kept as their SHA-256.
+        guard let token = SessionToken(presented: presented) else { throw Self.invalid }
+        let next = SessionToken.generate()
+        switch try await store.rotateRefreshToken(presented: token.hash, replacementHash: next.hash, now: now)
         {
         case .invalid:
             throw Self.invalid
@@ -69,7 +69,8 @@ struct AccessTokenService: Sendable {
         ]
     }
 
-    private func answer(user: StoredUser, record: StoredRefreshToken, refreshToken: [UInt8], now: Date) async throws
+    private func answer(user: StoredUser, record: StoredRefreshToken, refreshToken: SessionToken, now: Date)
+        async throws
         -> AccessTokenResponse
     {
         let expiresAt = now.addingTimeInterval(configuration.lifetime)
@@ -89,7 +90,7 @@ struct AccessTokenService: Sendable {
         claims["aud"] = .string(configuration.audience)
         claims["iat"] = .number(now.timeIntervalSince1970.rounded(.down))
         claims["exp"] = .number(expiresAt.timeIntervalSince1970.rounded(.down))
-        claims["jti"] = .string(Base64URL.encode(Self.randomBytes(16)))
+        claims["jti"] = .string(Base64URL.encode(RelyingParty.generateChallenge(byteCount: 16)))
         claims["sid"] = .string(Base64URL.encode(Array(record.sessionTokenHash.prefix(12))))
         claims["amr"] = .array(record.authenticationMethods.map { .string($0) })
         claims["auth_time"] = .number(record.authenticatedAt.timeIntervalSince1970.rounded(.down))
@@ -99,16 +100,11 @@ struct AccessTokenService: Sendable {
             with: key)
         return AccessTokenResponse(
             accessToken: token, expiresAt: Date(timeIntervalSince1970: expiresAt.timeIntervalSince1970.rounded(.down)),
-            refreshToken: Base64URL.encode(refreshToken))
+            refreshToken: refreshToken.text)
     }
 
     private static let invalid = ServiceError(
         .tokenInvalid, "the refresh token is not valid: unknown, already used, or its session has ended")
-
-    private static func randomBytes(_ count: Int) -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
-    }
 }
 
 /// Compact JWS (RFC 7515) with ES256: base64url(header).base64url(claims).base64url(r‖s).
