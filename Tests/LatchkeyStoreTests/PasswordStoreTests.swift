@@ -120,4 +120,21 @@ struct PasswordStoreTests {
             }
         }
     }
+
+    /// A key never tried is open at the instant of its first attempt, whatever that instant's fraction of a
+    /// microsecond (PostgreSQL keeps whole microseconds: a time read back can come out a hair after the one written,
+    /// which once closed a fresh key; instants 497 and 970 below are such times).
+    @Test(arguments: Backend.available)
+    func aFreshKeyIsOpenAtAnyInstant(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            var refused: [Int] = []
+            for step in 0..<1_000 {
+                let now = Make.now.addingTimeInterval(Double(step) * 0.000_000_37)
+                if try await store.reservePasswordAttempt(key: "fresh:\(step)", now: now, delay: { _ in 0 }) == nil {
+                    refused.append(step)
+                }
+            }
+            #expect(refused == [])
+        }
+    }
 }

@@ -103,15 +103,16 @@ extension PostgresStore {
                 ON CONFLICT (key) DO NOTHING
                 """,
                 logger: logger)
+            // Closed or not is decided in SQL: both times are whole microseconds there, where comparing in Swift would
+            // set the `now` given against its own round trip through a timestamp (which can come back a hair later).
             let existing = try await connection.first(
                 """
-                SELECT key, failures, next_allowed_at, last_failure_at FROM password_throttles WHERE key = \(key) FOR UPDATE
+                SELECT failures, next_allowed_at > \(now) FROM password_throttles WHERE key = \(key) FOR UPDATE
                 """,
-                logger: logger,
-                PasswordThrottle.init(postgresRow:)
-            )
-            if let existing, existing.nextAllowedAt > now { return nil }
-            let failures = (existing?.failures ?? 0) + 1
+                logger: logger
+            ) { row in try row.decode((Int64, Bool).self) }
+            if let existing, existing.1 { return nil }
+            let failures = Int(existing?.0 ?? 0) + 1
             let next = now.addingTimeInterval(delay(failures))
             try await connection.execute(
                 """
