@@ -18,7 +18,8 @@ import ServiceLifecycle
 /// throw ``StoreError/Code/notFound``. A change that fails writes nothing: calls that touch several records
 /// (``commitRegistration(_:creating:session:)``, ``commitAuthentication(spending:credentialID:newSignCount:backedUp:usedAt:session:previousSignCount:)``,
 /// ``deleteUser(id:)``) run in one transaction.
-public protocol LatchkeyStore: AppleLinkStore, EmailStore, PasswordStore, RecoveryCodeStore, ServerStateStore,
+public protocol LatchkeyStore: AppleLinkStore, AuditStore, EmailStore, PasswordStore, RecoveryCodeStore,
+    ServerStateStore,
     TokenStore,
     Service
 {

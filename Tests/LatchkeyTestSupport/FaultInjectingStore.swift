@@ -14,6 +14,9 @@ public final class FaultInjectingStore: LatchkeyStore {
         case insertSigningKey
         case deleteSigningKeys
         case insertRefreshToken
+        case recordAuditEvents
+        case auditEvents
+        case purgeAuditEvents
         case rotateRefreshToken
         case emails
         case addEmail
@@ -523,5 +526,20 @@ public final class FaultInjectingStore: LatchkeyStore {
     {
         try await fault(.rotateRefreshToken)
         return try await base.rotateRefreshToken(presented: presented, replacementHash: replacementHash, now: now)
+    }
+
+    public func recordAuditEvents(_ events: [AuditEvent]) async throws(StoreError) {
+        try await fault(.recordAuditEvents)
+        try await base.recordAuditEvents(events)
+    }
+
+    public func auditEvents(_ query: AuditQuery) async throws(StoreError) -> [StoredAuditEvent] {
+        try await fault(.auditEvents)
+        return try await base.auditEvents(query)
+    }
+
+    public func purgeAuditEvents(occurredBefore cutoff: Date) async throws(StoreError) -> Int {
+        try await fault(.purgeAuditEvents)
+        return try await base.purgeAuditEvents(occurredBefore: cutoff)
     }
 }

@@ -395,5 +395,24 @@ enum PostgresSchema {
                 """,
                 "CREATE INDEX refresh_tokens_session ON refresh_tokens (session_token_hash)",
             ]),
+        Migration(
+            version: 12, name: "the audit log",
+            statements: [
+                """
+                CREATE TABLE audit_events (
+                    sequence bigint GENERATED ALWAYS AS IDENTITY CONSTRAINT audit_events_pkey PRIMARY KEY,
+                    type text NOT NULL,
+                    occurred_at timestamptz NOT NULL,
+                    user_id uuid,
+                    actor text,
+                    ip text,
+                    user_agent text,
+                    authenticator text,
+                    detail text
+                )
+                """,
+                "CREATE INDEX audit_events_user ON audit_events (user_id, sequence) WHERE user_id IS NOT NULL",
+                "CREATE INDEX audit_events_time ON audit_events (occurred_at)",
+            ]),
     ]
 }

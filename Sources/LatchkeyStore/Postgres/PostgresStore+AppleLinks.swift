@@ -62,7 +62,7 @@ extension PostgresStore {
     public func endAppleLink(subject: String, deletingUserWithoutOtherWayIn: Bool) async throws(StoreError)
         -> EndedAppleLink?
     {
-        try await transaction { [self] connection in
+        try await transaction(recordingIf: { $0 != nil }) { [self] connection in
             guard
                 let link = try await connection.first(
                     "DELETE FROM apple_links WHERE subject = \(subject) RETURNING \(unescaped: StoreColumns.appleLink)",
@@ -91,7 +91,7 @@ extension PostgresStore {
     }
 
     public func revokeAppleConsent(subject: String, now: Date) async throws(StoreError) -> Int? {
-        try await transaction { [self] connection in
+        try await transaction(recordingIf: { $0 != nil }) { [self] connection in
             guard
                 let userID = try await connection.first(
                     "UPDATE apple_links SET sealed_refresh_token = NULL, consent_revoked_at = \(now) WHERE subject = \(subject) RETURNING user_id",
@@ -104,7 +104,7 @@ extension PostgresStore {
     }
 
     public func setAppleEmailEnabled(subject: String, enabled: Bool) async throws(StoreError) -> Bool {
-        try await pool { [self] client in
+        try await write(recordingIf: { $0 }) { [self] client in
             try await client.execute(
                 "UPDATE apple_links SET email_enabled = \(enabled) WHERE subject = \(subject) RETURNING 1",
                 logger: logger
@@ -119,7 +119,7 @@ extension PostgresStore {
     }
 
     public func recordAppleNotification(id: String, expiresAt: Date) async throws(StoreError) -> Bool {
-        try await pool { [self] client in
+        try await write(recordingIf: { $0 }) { [self] client in
             try await client.execute(
                 """
                 INSERT INTO apple_notifications (id, expires_at) VALUES (\(id), \(expiresAt))
@@ -132,7 +132,7 @@ extension PostgresStore {
 
     public func insertAppleWebState(_ state: StoredAppleWebState) async throws(StoreError) {
         try state.validate()
-        try await pool { [self] client in
+        try await write { [self] client in
             try await client.execute(
                 """
                 INSERT INTO apple_web_states (\(unescaped: StoreColumns.appleWebState))
@@ -144,7 +144,7 @@ extension PostgresStore {
     }
 
     public func consumeAppleWebState(_ state: String, now: Date) async throws(StoreError) -> StoredAppleWebState {
-        let removed = try await pool { [self] client in
+        let removed = try await write { [self] client in
             try await client.first(
                 "DELETE FROM apple_web_states WHERE state = \(state) RETURNING \(unescaped: StoreColumns.appleWebState)",
                 logger: logger
@@ -161,7 +161,7 @@ extension PostgresStore {
 
     public func insertAppleNonce(_ nonce: StoredAppleNonce) async throws(StoreError) {
         try nonce.validate()
-        try await pool { [self] client in
+        try await write { [self] client in
             try await client.execute(
                 "INSERT INTO apple_nonces (nonce, created_at, expires_at) VALUES (\(nonce.nonce), \(nonce.createdAt), \(nonce.expiresAt))",
                 logger: logger

@@ -26,7 +26,7 @@ extension PostgresStore {
     {
         try StoredEmail.validate(codeHash: codeHash)
         let key = StoredEmail.key(of: address)
-        return try await transaction { [self] connection in
+        return try await transaction(recordingIf: { $0 == .added }) { [self] connection in
             // The user's row, locked, so that concurrent additions count one after the other.
             guard
                 try await connection.execute("SELECT 1 FROM users WHERE id = \(userID) FOR UPDATE", logger: logger) > 0
@@ -62,7 +62,7 @@ extension PostgresStore {
         async throws(StoreError) -> Bool
     {
         let key = StoredEmail.key(of: address)
-        return try await pool { [self] client in
+        return try await write(recordingIf: { $0 }) { [self] client in
             try await client.execute(
                 """
                 UPDATE emails SET verified_at = \(now), code_hash = NULL, code_expires_at = NULL,
@@ -89,7 +89,7 @@ extension PostgresStore {
     {
         try StoredEmail.validate(codeHash: codeHash)
         let key = StoredEmail.key(of: address)
-        return try await pool { [self] client in
+        return try await write { [self] client in
             try await client.first(
                 """
                 UPDATE emails SET code_hash = \(codeHash), code_expires_at = \(expiresAt)
@@ -109,7 +109,7 @@ extension PostgresStore {
 
     public func consumeEmailRecoveryCode(address: String, codeHash: Data, now: Date) async throws(StoreError) -> UUID? {
         let key = StoredEmail.key(of: address)
-        return try await pool { [self] client in
+        return try await write(recordingIf: { $0 != nil }) { [self] client in
             try await client.first(
                 """
                 UPDATE emails SET code_hash = NULL, code_expires_at = NULL
@@ -143,7 +143,7 @@ extension PostgresStore {
 
     public func makePrimaryEmail(_ address: String, ofUser userID: UUID) async throws(StoreError) {
         let key = StoredEmail.key(of: address)
-        try await pool { [self] client in
+        try await write { [self] client in
             guard
                 try await client.execute(
                     """
@@ -157,7 +157,7 @@ extension PostgresStore {
     }
 
     public func enqueueMail(_ mail: StoredMail, limit: Int) async throws(StoreError) -> Bool {
-        try await pool { [self] client in
+        try await write { [self] client in
             try await client.execute(
                 """
                 INSERT INTO mail_outbox (id, recipient, subject, body, created_at, attempts, next_attempt_at)
@@ -172,7 +172,7 @@ extension PostgresStore {
 
     public func claimMail(now: Date, lease: TimeInterval, limit: Int) async throws(StoreError) -> [StoredMail] {
         let leasedUntil = now.addingTimeInterval(lease)
-        return try await pool { [self] client in
+        return try await write { [self] client in
             // SKIP LOCKED: instances claiming at once take different messages.
             try await client.all(
                 """
@@ -194,13 +194,13 @@ extension PostgresStore {
     }
 
     public func deleteMail(id: UUID) async throws(StoreError) {
-        try await pool { [self] client in
+        try await write { [self] client in
             try await client.execute("DELETE FROM mail_outbox WHERE id = \(id)", logger: logger)
         }
     }
 
     public func rescheduleMail(id: UUID, at time: Date) async throws(StoreError) {
-        try await pool { [self] client in
+        try await write { [self] client in
             try await client.execute(
                 "UPDATE mail_outbox SET next_attempt_at = \(time) WHERE id = \(id)", logger: logger)
         }

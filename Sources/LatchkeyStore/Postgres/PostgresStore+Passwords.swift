@@ -34,7 +34,7 @@ extension PostgresStore {
 
     public func setPasswordHash(_ hash: String, ofUser userID: UUID, now: Date) async throws(StoreError) {
         try PasswordThrottle.validate(hash: hash)
-        try await pool { [self] client in
+        try await write { [self] client in
             try await client.execute(
                 """
                 INSERT INTO password_credentials (user_id, hash, created_at, updated_at) VALUES (\(userID), \(hash), \(now), \(now))
@@ -49,7 +49,7 @@ extension PostgresStore {
         async throws(StoreError) -> Bool
     {
         try PasswordThrottle.validate(hash: hash)
-        return try await pool { [self] client in
+        return try await write(recordingIf: { $0 }) { [self] client in
             try await client.execute(
                 """
                 UPDATE password_credentials SET hash = \(hash), updated_at = \(now)
@@ -125,13 +125,13 @@ extension PostgresStore {
     }
 
     public func clearPasswordFailures(key: String) async throws(StoreError) {
-        try await pool { [self] client in
+        try await write { [self] client in
             try await client.execute("DELETE FROM password_throttles WHERE key = \(key)", logger: logger)
         }
     }
 
     public func purgePasswordThrottles(lastFailureBefore cutoff: Date) async throws(StoreError) -> Int {
-        try await pool { [self] client in
+        try await write { [self] client in
             try await client.execute(
                 "DELETE FROM password_throttles WHERE last_failure_at < \(cutoff) RETURNING 1", logger: logger)
         }

@@ -23,7 +23,7 @@ extension PostgresStore {
     }
 
     public func consumeRecoveryCode(ofUser userID: UUID, hash: Data) async throws(StoreError) -> Bool {
-        try await pool { [self] client in
+        try await write(recordingIf: { $0 }) { [self] client in
             try await client.execute(
                 "DELETE FROM recovery_codes WHERE user_id = \(userID) AND code_hash = \(hash) RETURNING 1",
                 logger: logger) > 0
@@ -32,7 +32,7 @@ extension PostgresStore {
 
     public func insertRecoveryLink(tokenHash: Data, ofUser userID: UUID, expiresAt: Date) async throws(StoreError) {
         try validateRecoveryCodeHashes([tokenHash])
-        try await pool { [self] client in
+        try await write { [self] client in
             try await client.execute(
                 "INSERT INTO recovery_links (token_hash, user_id, expires_at) VALUES (\(tokenHash), \(userID), \(expiresAt))",
                 logger: logger)
@@ -40,7 +40,7 @@ extension PostgresStore {
     }
 
     public func consumeRecoveryLink(tokenHash: Data, now: Date) async throws(StoreError) -> UUID? {
-        try await pool { [self] client in
+        try await write(recordingIf: { $0 != nil }) { [self] client in
             try await client.first(
                 "DELETE FROM recovery_links WHERE token_hash = \(tokenHash) AND expires_at > \(now) RETURNING user_id",
                 logger: logger
@@ -49,7 +49,7 @@ extension PostgresStore {
     }
 
     public func purgeExpiredRecoveryLinks(now: Date) async throws(StoreError) -> Int {
-        try await pool { [self] client in
+        try await write { [self] client in
             try await client.execute(
                 "DELETE FROM recovery_links WHERE expires_at <= \(now) RETURNING 1", logger: logger)
         }

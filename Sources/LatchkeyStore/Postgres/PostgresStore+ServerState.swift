@@ -5,7 +5,7 @@ import PostgresNIO
 
 extension PostgresStore {
     public func serverSecret(named name: String, candidate: Data) async throws(StoreError) -> Data {
-        try await pool { [self] client in
+        try await write { [self] client in
             try await client.execute(
                 "INSERT INTO server_secrets (name, value) VALUES (\(name), \(candidate)) ON CONFLICT (name) DO NOTHING",
                 logger: logger

@@ -23,7 +23,7 @@ extension PostgresStore {
     }
 
     public func insertSigningKey(_ key: StoredSigningKey) async throws(StoreError) -> Bool {
-        try await pool { [self] client in
+        try await write { [self] client in
             try await client.execute(
                 """
                 INSERT INTO signing_keys (generation, key_id, sealed_private_key, public_jwk, created_at, signs_from)
@@ -36,7 +36,7 @@ extension PostgresStore {
     }
 
     public func deleteSigningKeys(before generation: Int) async throws(StoreError) {
-        try await pool { [self] client in
+        try await write { [self] client in
             try await client.execute(
                 "DELETE FROM signing_keys WHERE generation < \(Int64(generation))", logger: logger)
         }
@@ -44,7 +44,7 @@ extension PostgresStore {
 
     public func insertRefreshToken(_ token: StoredRefreshToken) async throws(StoreError) {
         try TokenRules.validate(token)
-        try await pool { [self] client in
+        try await write { [self] client in
             try await client.execute(try Self.insertion(token), logger: logger)
         }
     }

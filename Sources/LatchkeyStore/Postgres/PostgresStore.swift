@@ -95,7 +95,7 @@ public final class PostgresStore: LatchkeyStore {
 
     public func createUser(_ user: StoredUser) async throws(StoreError) {
         try user.validate()
-        try await pool { [self] client in try await client.execute(user.postgresInsert, logger: logger) }
+        try await write { [self] client in try await client.execute(user.postgresInsert, logger: logger) }
     }
 
     public func user(id: UUID) async throws(StoreError) -> StoredUser? {
@@ -127,7 +127,7 @@ public final class PostgresStore: LatchkeyStore {
 
     public func addCredential(_ credential: StoredCredential) async throws(StoreError) {
         try credential.validate()
-        try await pool { [self] client in try await client.execute(credential.postgresInsert, logger: logger) }
+        try await write { [self] client in try await client.execute(credential.postgresInsert, logger: logger) }
     }
 
     public func credential(id: Data) async throws(StoreError) -> StoredCredential? {
@@ -219,11 +219,11 @@ public final class PostgresStore: LatchkeyStore {
 
     public func spendTicket(_ ticket: SpentTicket) async throws(StoreError) -> Bool {
         try ticket.validate()
-        return try await pool { [self] client in try await client.execute(ticket.postgresSpend, logger: logger) > 0 }
+        return try await write { [self] client in try await client.execute(ticket.postgresSpend, logger: logger) > 0 }
     }
 
     public func purgeSpentTickets(now: Date) async throws(StoreError) -> Int {
-        try await pool { [self] client in
+        try await write { [self] client in
             try await client.execute("DELETE FROM spent_tickets WHERE expires_at <= \(now) RETURNING 1", logger: logger)
         }
     }
@@ -232,7 +232,7 @@ public final class PostgresStore: LatchkeyStore {
 
     public func createSession(_ session: StoredSession) async throws(StoreError) {
         try session.validate()
-        try await pool { [self] client in try await client.execute(session.postgresInsert, logger: logger) }
+        try await write { [self] client in try await client.execute(session.postgresInsert, logger: logger) }
     }
 
     public func session(tokenHash: Data, now: Date) async throws(StoreError) -> StoredSession? {
@@ -259,26 +259,26 @@ public final class PostgresStore: LatchkeyStore {
     }
 
     public func markSessionSeen(tokenHash: Data, at time: Date) async throws(StoreError) {
-        try await pool { [self] client in
+        try await write { [self] client in
             try await client.execute(
                 "UPDATE sessions SET last_seen_at = \(time) WHERE token_hash = \(tokenHash)", logger: logger)
         }
     }
 
     public func deleteSession(tokenHash: Data) async throws(StoreError) {
-        try await pool { [self] client in
+        try await write { [self] client in
             try await client.execute("DELETE FROM sessions WHERE token_hash = \(tokenHash)", logger: logger)
         }
     }
 
     public func deleteSessions(ofUser userID: UUID) async throws(StoreError) -> Int {
-        try await pool { [self] client in
+        try await write { [self] client in
             try await client.execute("DELETE FROM sessions WHERE user_id = \(userID) RETURNING 1", logger: logger)
         }
     }
 
     public func purgeExpiredSessions(now: Date) async throws(StoreError) -> Int {
-        try await pool { [self] client in
+        try await write { [self] client in
             try await client.execute("DELETE FROM sessions WHERE expires_at <= \(now) RETURNING 1", logger: logger)
         }
     }
@@ -304,7 +304,7 @@ public final class PostgresStore: LatchkeyStore {
     ) async throws(StoreError) -> Bool {
         try ticket.validate()
         try OutcomeChecks.checkRegistration(credential, creating: user, session: session)
-        return try await transaction { [self] connection in
+        return try await transaction(recordingIf: { $0 }) { [self] connection in
             guard try await connection.execute(ticket.postgresSpend, logger: logger) > 0 else { return false }
             if let user { try await connection.execute(user.postgresInsert, logger: logger) }
             try await connection.execute(credential.postgresInsert, logger: logger)
@@ -326,10 +326,13 @@ public final class PostgresStore: LatchkeyStore {
         try ticket.validate()
         try session?.validate()
         // One statement (migration 7's function) instead of a five-round-trip transaction; what it raises undoes it all.
-        let committed = try await pool { [self] client in
+        // The sign-in's audit event (``AuditTrail``) is written by the same statement, when the commit is made.
+        let events = AuditTrail.claim()
+        let event = events.count == 1 ? events[0] : nil
+        let commit: @Sendable (any PostgresQueryRunner) async throws -> Bool? = { [logger] runner in
             do {
-                return try await client.first(
-                    """
+                let query: PostgresQuery = try """
+                WITH outcome AS MATERIALIZED (
                     SELECT latchkey_commit_authentication(
                         \(ticket.id)::text, \(ticket.expiresAt)::timestamptz,
                         \(credentialID)::bytea, \(Int64(newSignCount))::bigint, \(backupEligible)::boolean,
@@ -338,14 +341,25 @@ public final class PostgresStore: LatchkeyStore {
                         \(session?.tokenHash)::bytea, \(session?.userID)::uuid, \(session?.createdAt)::timestamptz,
                         \(session?.expiresAt)::timestamptz, \(session?.credentialID)::bytea,
                         \(session?.verifiedAt)::timestamptz, \(session?.device)::text, \(session?.network)::text
-                    )
-                    """,
-                    logger: logger
-                ) { try $0.decode(Bool.self) }
+                    ) AS committed
+                ), audit AS (
+                    INSERT INTO audit_events (type, occurred_at, user_id, actor, ip, user_agent, authenticator, detail)
+                    SELECT \(event?.type)::text, \(event?.occurredAt)::timestamptz, \(event?.userID)::uuid,
+                        \(event?.actor)::text, \(event?.ip)::text, \(event?.userAgent)::text, \(event?.authenticator)::text,
+                        \(event?.detail)::text
+                    FROM outcome WHERE committed AND \(event != nil)::boolean
+                )
+                SELECT committed FROM outcome
+                """
+                return try await runner.first(query, logger: logger) { try $0.decode(Bool.self) }
             } catch let error as PSQLError {
                 throw Self.commitFailure(error) ?? error
             }
         }
+        let committed =
+            events.count > 1
+            ? try await transaction(recording: events, if: { $0 == true }) { try await commit($0) }
+            : try await pool { try await commit($0) }
         guard let committed else { throw StoreError(.databaseError, "PostgreSQL: the sign-in commit returned no row") }
         return committed
     }
@@ -373,11 +387,13 @@ public final class PostgresStore: LatchkeyStore {
     private func requireChange(
         otherwise message: String, _ query: @autoclosure @escaping @Sendable () throws -> PostgresQuery
     ) async throws(StoreError) {
-        let changed = try await pool { [self] client in try await client.execute(query(), logger: logger) }
+        let changed = try await write { [self] client in try await client.execute(query(), logger: logger) }
         guard changed > 0 else { throw StoreError(.notFound, message) }
     }
 
-    /// Statements on pooled connections, within ``Configuration/operationTimeout``; any error becomes a ``StoreError``.
+    /// Reads on pooled connections, within ``Configuration/operationTimeout``; any error becomes a ``StoreError``.
+    /// Changes go through ``write(recordingIf:_:)`` or ``transaction(limit:recordingIf:_:)``, which write the audit
+    /// events pending for them.
     @discardableResult
     func pool<T: Sendable>(_ body: @escaping @Sendable (PostgresClient) async throws -> T) async throws(StoreError) -> T
     {
@@ -390,14 +406,44 @@ public final class PostgresStore: LatchkeyStore {
         }
     }
 
-    /// One transaction on one connection, within `limit`: committed if `body` returns, rolled back if it throws.
+    /// A change that is one statement: on a pooled connection, or in a transaction with the audit events pending for
+    /// this task (``AuditTrail``) when there are any.
+    /// `changed` as for ``transaction(limit:recordingIf:_:)``.
+    @discardableResult
+    func write<T: Sendable>(
+        recordingIf changed: @escaping @Sendable (T) -> Bool = { _ in true },
+        _ body: @escaping @Sendable (any PostgresQueryRunner) async throws -> T
+    ) async throws(StoreError) -> T {
+        let events = AuditTrail.claim()
+        guard !events.isEmpty else { return try await pool { client in try await body(client) } }
+        return try await transaction(recording: events, if: changed) { connection in try await body(connection) }
+    }
+
+    /// One transaction on one connection, within `limit`: committed if `body` returns, rolled back if it throws. Audit
+    /// events pending for this task (``AuditTrail``) are written in it, after `body`, when `changed` says its value is
+    /// a change made (a spent code, not a wrong one).
     func transaction<T: Sendable>(
         limit: Duration? = nil,
+        recordingIf changed: @escaping @Sendable (T) -> Bool = { _ in true },
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws(StoreError) -> T {
+        try await transaction(limit: limit, recording: AuditTrail.claim(), if: changed, body)
+    }
+
+    func transaction<T: Sendable>(
+        limit: Duration? = nil, recording events: [AuditEvent],
+        if changed: @escaping @Sendable (T) -> Bool = { _ in true },
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws(StoreError) -> T {
         do {
             return try await OperationTimeout.run(limit: limit ?? configuration.operationTimeout) { [client, logger] in
-                try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+                try await client.withTransaction(logger: logger) { connection in
+                    let value = try await body(connection)
+                    if changed(value) {
+                        for event in events { try await connection.execute(event.postgresInsert, logger: logger) }
+                    }
+                    return value
+                }
             }
         } catch {
             throw StoreError(postgres: error)

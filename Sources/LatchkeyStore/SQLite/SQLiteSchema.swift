@@ -49,6 +49,9 @@ enum SQLiteSchema {
         migrator.registerMigration("v12: signing keys and refresh tokens") { db in
             try db.execute(sql: v12Tokens)
         }
+        migrator.registerMigration("v13: the audit log") { db in
+            try db.execute(sql: v13Audit)
+        }
         return migrator
     }
 
@@ -396,5 +399,22 @@ enum SQLiteSchema {
             used_at TEXT
         ) STRICT, WITHOUT ROWID;
         CREATE INDEX refresh_tokens_session ON refresh_tokens(session_token_hash);
+        """
+
+    /// The audit log (issue 39): one row per security event, in the order written; found by user and by time.
+    private static let v13Audit = """
+        CREATE TABLE audit_events (
+            sequence INTEGER PRIMARY KEY,
+            type TEXT NOT NULL,
+            occurred_at TEXT NOT NULL,
+            user_id BLOB,
+            actor TEXT,
+            ip TEXT,
+            user_agent TEXT,
+            authenticator TEXT,
+            detail TEXT
+        ) STRICT;
+        CREATE INDEX audit_events_user ON audit_events(user_id, sequence) WHERE user_id IS NOT NULL;
+        CREATE INDEX audit_events_time ON audit_events(occurred_at);
         """
 }

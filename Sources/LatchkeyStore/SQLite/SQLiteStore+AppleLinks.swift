@@ -57,7 +57,7 @@ extension SQLiteStore {
     public func endAppleLink(subject: String, deletingUserWithoutOtherWayIn: Bool) async throws(StoreError)
         -> EndedAppleLink?
     {
-        try await write { db in
+        try await write(recordingIf: { $0 != nil }) { db in
             guard
                 let link = try Row.fetchOne(
                     db, sql: "DELETE FROM apple_links WHERE subject = ? RETURNING \(StoreColumns.appleLink)",
@@ -84,7 +84,7 @@ extension SQLiteStore {
     }
 
     public func revokeAppleConsent(subject: String, now: Date) async throws(StoreError) -> Int? {
-        try await write { db in
+        try await write(recordingIf: { $0 != nil }) { db in
             guard
                 let userID = try UUID.fetchOne(
                     db,
@@ -99,7 +99,7 @@ extension SQLiteStore {
     }
 
     public func setAppleEmailEnabled(subject: String, enabled: Bool) async throws(StoreError) -> Bool {
-        try await write { db in
+        try await write(recordingIf: { $0 }) { db in
             try db.execute(
                 sql: "UPDATE apple_links SET email_enabled = ? WHERE subject = ?", arguments: [enabled, subject])
             return db.changesCount > 0
@@ -114,7 +114,7 @@ extension SQLiteStore {
     }
 
     public func recordAppleNotification(id: String, expiresAt: Date) async throws(StoreError) -> Bool {
-        try await write { db in
+        try await write(recordingIf: { $0 }) { db in
             try db.execute(
                 sql: "INSERT INTO apple_notifications (id, expires_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING",
                 arguments: [id, expiresAt]

@@ -26,7 +26,7 @@ extension SQLiteStore {
     {
         try StoredEmail.validate(codeHash: codeHash)
         let key = StoredEmail.key(of: address)
-        return try await write { db in
+        return try await write(recordingIf: { $0 == .added }) { db in
             let existing = try Row.fetchOne(
                 db, sql: "SELECT verified_at FROM emails WHERE user_id = ? AND address_key = ?",
                 arguments: [userID, key])
@@ -56,7 +56,7 @@ extension SQLiteStore {
         async throws(StoreError) -> Bool
     {
         let key = StoredEmail.key(of: address)
-        return try await write { db in
+        return try await write(recordingIf: { $0 }) { db in
             try db.execute(
                 sql: """
                     UPDATE emails SET verified_at = ?, code_hash = NULL, code_expires_at = NULL,
@@ -101,7 +101,7 @@ extension SQLiteStore {
 
     public func consumeEmailRecoveryCode(address: String, codeHash: Data, now: Date) async throws(StoreError) -> UUID? {
         let key = StoredEmail.key(of: address)
-        return try await write { db in
+        return try await write(recordingIf: { $0 != nil }) { db in
             try UUID.fetchOne(
                 db,
                 sql: """

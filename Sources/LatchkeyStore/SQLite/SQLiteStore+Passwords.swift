@@ -44,7 +44,7 @@ extension SQLiteStore {
         async throws(StoreError) -> Bool
     {
         try PasswordThrottle.validate(hash: hash)
-        return try await write { db in
+        return try await write(recordingIf: { $0 }) { db in
             try db.execute(
                 sql: "UPDATE password_credentials SET hash = ?, updated_at = ? WHERE user_id = ? AND hash = ?",
                 arguments: [hash, now, userID, expected]

@@ -21,7 +21,7 @@ extension SQLiteStore {
     }
 
     public func consumeRecoveryCode(ofUser userID: UUID, hash: Data) async throws(StoreError) -> Bool {
-        try await write { db in
+        try await write(recordingIf: { $0 }) { db in
             try db.execute(
                 sql: "DELETE FROM recovery_codes WHERE user_id = ? AND code_hash = ?", arguments: [userID, hash])
             return db.changesCount > 0
@@ -38,7 +38,7 @@ extension SQLiteStore {
     }
 
     public func consumeRecoveryLink(tokenHash: Data, now: Date) async throws(StoreError) -> UUID? {
-        try await write { db in
+        try await write(recordingIf: { $0 != nil }) { db in
             try UUID.fetchOne(
                 db, sql: "DELETE FROM recovery_links WHERE token_hash = ? AND expires_at > ? RETURNING user_id",
                 arguments: [tokenHash, now])

@@ -296,7 +296,7 @@ public final class SQLiteStore: LatchkeyStore {
     ) async throws(StoreError) -> Bool {
         try ticket.validate()
         try OutcomeChecks.checkRegistration(credential, creating: user, session: session)
-        return try await write { db in
+        return try await write(recordingIf: { $0 }) { db in
             guard try Self.spend(ticket, in: db) else { return false }
             if let user { try Self.insert(user, into: db) }
             try Self.insert(credential, into: db)
@@ -316,7 +316,7 @@ public final class SQLiteStore: LatchkeyStore {
         previousSignCount: UInt32
     ) async throws(StoreError) -> Bool {
         try ticket.validate()
-        return try await write { db in
+        return try await write(recordingIf: { $0 }) { db in
             guard try Self.spend(ticket, in: db) else { return false }
             let owner = try UUID.fetchOne(
                 db.cachedStatement(
@@ -390,9 +390,21 @@ public final class SQLiteStore: LatchkeyStore {
     /// the write back and becomes a ``StoreError``. A write that waited ``busyTimeout`` for its turn (behind writes
     /// held up by another process's lock) fails with ``StoreError/Code/busy`` unrun, so no caller waits much more than
     /// that in all.
-    func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+    ///
+    /// Audit events pending for this task (``AuditTrail``) are written in the same transaction, after `updates`, when
+    /// `changed` says its value is a change made (a spent code, not a wrong one).
+    func write<T: Sendable>(
+        recordingIf changed: @escaping @Sendable (T) -> Bool = { _ in true },
+        _ updates: @escaping @Sendable (Database) throws -> T
+    ) async throws(StoreError) -> T {
+        let events = AuditTrail.claim()
         do {
-            return try await threads.write(updates)
+            guard !events.isEmpty else { return try await threads.write(updates) }
+            return try await threads.write { db in
+                let value = try updates(db)
+                if changed(value) { try Self.insert(events, db: db) }
+                return value
+            }
         } catch {
             throw StoreError(sqlite: error)
         }

@@ -1,0 +1,68 @@
+import Foundation
+import GRDB
+
+// The audit-log part of ``SQLiteStore``.
+
+extension SQLiteStore {
+    public func recordAuditEvents(_ events: [AuditEvent]) async throws(StoreError) {
+        for event in events { try event.validate() }
+        guard !events.isEmpty else { return }
+        try await write { db in try Self.insert(events, db: db) }
+    }
+
+    public func auditEvents(_ query: AuditQuery) async throws(StoreError) -> [StoredAuditEvent] {
+        try query.validate()
+        var conditions: [String] = []
+        var arguments = StatementArguments()
+        if let userID = query.userID {
+            conditions.append("user_id = ?")
+            arguments += [userID]
+        }
+        if let since = query.since {
+            conditions.append("occurred_at >= ?")
+            arguments += [since]
+        }
+        if let until = query.until {
+            conditions.append("occurred_at < ?")
+            arguments += [until]
+        }
+        if let before = query.before {
+            conditions.append("sequence < ?")
+            arguments += [before]
+        }
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let sql = """
+            SELECT sequence, type, occurred_at, user_id, actor, ip, user_agent, authenticator, detail
+            FROM audit_events \(filter) ORDER BY sequence DESC LIMIT \(query.limit)
+            """
+        return try await read { [arguments] db in
+            try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+                StoredAuditEvent(
+                    sequence: row["sequence"],
+                    event: AuditEvent(
+                        type: row["type"], occurredAt: row["occurred_at"], userID: row["user_id"], actor: row["actor"],
+                        ip: row["ip"], userAgent: row["user_agent"], authenticator: row["authenticator"],
+                        detail: row["detail"]))
+            }
+        }
+    }
+
+    public func purgeAuditEvents(occurredBefore cutoff: Date) async throws(StoreError) -> Int {
+        try await purge("audit_events", key: ["sequence"], where: "occurred_at < ?", cutoff)
+    }
+
+    /// Writes `events` with the statements of the transaction `db` is in.
+    static func insert(_ events: [AuditEvent], db: Database) throws {
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO audit_events (type, occurred_at, user_id, actor, ip, user_agent, authenticator, detail)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+        for event in events {
+            try statement.execute(arguments: [
+                event.type, event.occurredAt, event.userID, event.actor, event.ip, event.userAgent,
+                event.authenticator, event.detail,
+            ])
+        }
+    }
+}
