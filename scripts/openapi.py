@@ -630,7 +630,21 @@ def admin_document():
         "AdminEndedSessions": obj({"ended": {"type": "integer", "minimum": 0}}, ["ended"]),
         "AdminRecoveryLinkRequest": obj({"origin": STRING, "lifetime": {"type": "integer", "minimum": 60, "maximum": 604800}}),
         "AdminRecoveryLink": obj({"token": STRING, "url": STRING, "expiresAt": DATE}, ["token", "url", "expiresAt"]),
+        "AdminAuditEvent": obj({
+            "sequence": {"type": "integer", "minimum": 1}, "type": STRING, "occurredAt": DATE,
+            "userId": {"type": "string", "format": "uuid"}, "actor": STRING, "ip": STRING, "userAgent": STRING,
+            "authenticator": STRING, "detail": STRING,
+        }, ["sequence", "type", "occurredAt"]),
+        "AdminAuditEventList": obj({"events": {"type": "array", "items": ref("AdminAuditEvent")},
+                                    "next": {"type": "integer", "minimum": 1}}, ["events"]),
     })
+    audit_query = [
+        {"name": "user", "in": "query", "required": False, "schema": {"type": "string", "format": "uuid"}, "description": "one user's events"},
+        {"name": "since", "in": "query", "required": False, "schema": DATE, "description": "events at or after this time (ISO 8601)"},
+        {"name": "until", "in": "query", "required": False, "schema": DATE, "description": "events before this time (ISO 8601)"},
+        {"name": "before", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1}, "description": "the previous page's next"},
+        {"name": "limit", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1, "maximum": 1000}, "description": "at most this many (100)"},
+    ]
     p = {
         "/admin/v1/users": {"get": op("findUsers", "Find a user by name, verified email, credential ID or Apple ID (exactly one)",
                                       {"200": json_body(ref("AdminUserList"), "the matches")},
@@ -657,6 +671,9 @@ def admin_document():
             "post": op("issueRecoveryLink", "A recovery link to send the user", {"201": json_body(ref("AdminRecoveryLink"), "the link")},
                        {**not_found, "400": ["admin.invalidQuery", "request.malformedJSON", "request.invalidField"]}, body=ref("AdminRecoveryLinkRequest")),
         },
+        "/admin/v1/audit": {"get": op("listAuditEvents", "Audit events, newest first, by user and time",
+                                      {"200": json_body(ref("AdminAuditEventList"), "the events")},
+                                      {**unauthorized, "400": ["admin.invalidQuery"]}, parameters=audit_query)},
         "/admin/v1/metrics": {"get": op("adminMetrics", "Prometheus metrics", {
             "200": {"description": "Prometheus text exposition", "content": {"text/plain": {"schema": STRING}}}}, unauthorized)},
     }

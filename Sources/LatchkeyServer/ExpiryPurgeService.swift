@@ -3,7 +3,8 @@ import LatchkeyStore
 import Logging
 import ServiceLifecycle
 
-/// Deletes spent tickets and sessions once they expire, now and then, so they do not pile up.
+/// Deletes spent tickets and sessions once they expire, and audit events past their retention, now and then, so they
+/// do not pile up.
 ///
 /// A spent ticket is kept ``spentTicketGrace`` past its expiry: instances whose clocks run behind this one's still
 /// take the ticket for unexpired that long, and must still find it spent. Safe to run on
@@ -14,6 +15,8 @@ struct ExpiryPurgeService: Service {
     let logger: Logger
     /// How long password failure counts are remembered.
     var passwordThrottleMemory: Duration = .seconds(86_400)
+    /// How long audit events are kept; nil: no audit log.
+    var auditRetention: Duration? = nil
 
     /// How long a spent ticket is kept after it expires.
     static let spentTicketGrace: TimeInterval = 600
@@ -41,6 +44,10 @@ struct ExpiryPurgeService: Service {
         try await store.purgeExpiredRecoveryLinks(now: now)
         try await store.purgePasswordThrottles(
             lastFailureBefore: now.addingTimeInterval(-TimeInterval(passwordThrottleMemory.components.seconds)))
+        if let auditRetention {
+            try await store.purgeAuditEvents(
+                occurredBefore: now.addingTimeInterval(-TimeInterval(auditRetention.components.seconds)))
+        }
         logger.debug(
             "purged expired records",
             metadata: ["spentTickets": "\(tickets)", "sessions": "\(sessions)", "apple": "\(apple)"])

@@ -62,7 +62,8 @@ public enum ServerApplication {
             store,
             ExpiryPurgeService(
                 store: store, interval: .seconds(60), logger: logger,
-                passwordThrottleMemory: configuration.passwordThrottle.memory
+                passwordThrottleMemory: configuration.passwordThrottle.memory,
+                auditRetention: configuration.auditRetention
             ))
         if let admin = configuration.admin {
             let router = makeAdminRouter(
@@ -108,9 +109,14 @@ public enum ServerApplication {
         let accessTokens: AccessTokenService?
         let store: any LatchkeyStore
         let emails: EmailService
+        let audit: AuditLog
 
         init(configuration: ServerConfiguration, store: any LatchkeyStore, metrics: ServerMetrics, logger: Logger) {
             self.store = store
+            let audit = AuditLog(
+                store: store, retention: configuration.auditRetention,
+                names: AuthenticatorNaming(metadata: configuration.metadata?.service), logger: logger)
+            self.audit = audit
             let cookies = SessionCookies(secure: configuration.secureCookies)
             accessTokens = configuration.accessTokens.map { AccessTokenService(configuration: $0, store: store) }
             sessions = SessionAuthenticator(
@@ -120,13 +126,15 @@ public enum ServerApplication {
             ceremonies = CeremonyService(
                 store: store, relyingParty: configuration.relyingParty,
                 tickets: CeremonyTickets(store: store, lifetime: configuration.ceremonyLifetime),
-                sessions: sessions, metrics: metrics, decoys: DecoyCredentials(store: store), logger: logger
+                sessions: sessions, metrics: metrics, decoys: DecoyCredentials(store: store), audit: audit,
+                logger: logger
             )
             let sessions = sessions
             apple = configuration.apple.map {
-                AppleSignInService(configuration: $0, store: store, sessions: sessions, logger: logger)
+                AppleSignInService(
+                    configuration: $0, store: store, sessions: sessions, audit: audit, logger: logger)
             }
-            accounts = AccountService(store: store, apple: apple)
+            accounts = AccountService(store: store, apple: apple, audit: audit)
             passwords = PasswordService(
                 enabled: configuration.passwordSignIn, parameters: configuration.passwordHashing,
                 concurrency: configuration.passwordHashConcurrency, throttle: configuration.passwordThrottle,
@@ -140,7 +148,8 @@ public enum ServerApplication {
                     transport: Self.transport(email, rpID: configuration.rpID, logger: logger), store: store,
                     from: email.from, rpName: configuration.rpName, templates: email.templates, logger: logger)
             }
-            emails = EmailService(store: store, mailer: mailer, throttle: configuration.passwordThrottle)
+            emails = EmailService(
+                store: store, mailer: mailer, throttle: configuration.passwordThrottle, audit: audit)
             recovery = RecoveryService(
                 store: store, ceremonies: ceremonies, throttle: configuration.passwordThrottle, emails: emails)
         }
@@ -197,8 +206,10 @@ public enum ServerApplication {
         // Each group's middleware is added as one stack (Hummingbird's `addMiddleware` builder): a stack is one layer of
         // the responder chain, where each middleware added alone is a layer of its own, with its own executor hops.
         let router = Router(context: ServerRequestContext.self)
+        let audits = services.audit.isOn
         router.addMiddleware {
             RequestObservationMiddleware(metrics: metrics, clients: clients)
+            if audits { AuditSourceMiddleware(clients: clients) }
             ErrorResponseMiddleware(format: .native)
         }
 

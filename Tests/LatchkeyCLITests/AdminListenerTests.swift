@@ -58,5 +58,14 @@ struct AdminListenerTests {
             try BinaryTests.executable().path,
             arguments: ["admin", "--url", "http://127.0.0.1:\(admin)", "--key-file", keys, "show", UUID().uuidString])
         #expect(missing.status == 1 && String(decoding: missing.output, as: UTF8.self).contains("admin.userNotFound"))
+        let audit = try ChildProcess.run(
+            try BinaryTests.executable().path,
+            arguments: ["admin", "--url", "http://127.0.0.1:\(admin)", "--key-file", keys, "audit", "--limit", "5"])
+        let auditText = String(decoding: audit.output, as: UTF8.self)
+        #expect(audit.status == 0 && auditText.contains(#""events" : ["#), "\(auditText)")
+        let badLimit = try ChildProcess.run(
+            try BinaryTests.executable().path,
+            arguments: ["admin", "--url", "http://127.0.0.1:\(admin)", "--key-file", keys, "audit", "--limit", "0"])
+        #expect(badLimit.status == 1 && String(decoding: badLimit.output, as: UTF8.self).contains("admin.invalidQuery"))
     }
 }

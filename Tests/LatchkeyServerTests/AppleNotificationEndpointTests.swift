@@ -36,6 +36,15 @@ struct AppleNotificationEndpointTests {
             #expect(
                 try await apple.server.store.appleLink(subject: "001.mail")?.emailEnabled == true, "and changes nothing"
             )
+            // The audit log: the sign-up by Apple, then each notification once, as Apple's doing.
+            let user = try #require(try await apple.server.store.appleLink(subject: "001.mail")?.userID)
+            let events = try await apple.server.store.auditEvents(AuditQuery(userID: user)).reversed().map(\.event)
+            #expect(
+                events.map(\.type) == [
+                    "account.created", "apple.linked", "signin.succeeded", "apple.notification", "apple.notification",
+                ])
+            #expect(events.suffix(2).map(\.detail) == ["email-disabled", "email-enabled"])
+            #expect(events.suffix(2).allSatisfy { $0.actor == "apple" } && events[2].detail == "apple")
         }
     }
 

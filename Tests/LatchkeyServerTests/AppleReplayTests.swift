@@ -44,7 +44,7 @@ struct AppleReplayTests {
                 sessions: SessionAuthenticator(
                     store: apple.server.store, lifetime: .seconds(60), cookies: SessionCookies(secure: false),
                     clients: ClientAddressResolver(trustedProxies: [])),
-                logger: quietLogger)
+                audit: .off(apple.server.store), logger: quietLogger)
             _ = try await service.issueNonce()
             // The rest of this minute's budget, taken without storing anything.
             var taken = 1

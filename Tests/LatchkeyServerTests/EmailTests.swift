@@ -107,6 +107,16 @@ struct EmailTests {
                 .post, APIPaths.Native.recoveryOptions,
                 json: RecoveryOptionsRequest(email: "bob@example.com", code: try #require(recoveryMessage.code)))
             #expect(reused.errorCode == "recovery.invalid")
+
+            // The audit log has it all, the way back in included.
+            let user = try #require(try await server.store.user(named: "bob"))
+            let events = try await server.store.auditEvents(AuditQuery(userID: user.id)).reversed().map(\.event)
+            #expect(
+                events.map(\.type) == [
+                    "account.created", "passkey.added", "email.added", "email.verified", "recovery.started",
+                    "recovery.used", "passkey.added", "signin.succeeded",
+                ])
+            #expect(events[4].detail == "email" && events[2].detail == "bob@example.com")
         }
     }
 

@@ -15,6 +15,8 @@ public enum AdminPaths {
     public static func recoveryLink(user: String) -> String { "/admin/v1/users/\(user)/recovery-link" }
     /// `GET`: Prometheus metrics.
     public static let metrics = "/admin/v1/metrics"
+    /// `GET ?user=&since=&until=&before=&limit=` (all optional): audit events, newest first (``AdminAuditEventList``).
+    public static let audit = "/admin/v1/audit"
 }
 
 /// A user as the admin API lists it.
@@ -94,5 +96,51 @@ public struct AdminRecoveryLink: Codable, Hashable, Sendable {
         self.token = token
         self.url = url
         self.expiresAt = expiresAt
+    }
+}
+
+/// One security event of the audit log.
+public struct AdminAuditEvent: Codable, Hashable, Sendable {
+    /// The event's place in the log: newer events have larger ones (`?before=` pages with it).
+    public var sequence: Int64
+    /// What happened: `signin.succeeded`, `passkey.added`, … (docs/SERVER.md lists them).
+    public var type: String
+    public var occurredAt: Date
+    /// The account, as `/admin/v1/users/{id}` names it; absent when none is known.
+    public var userId: String?
+    /// Who acted when not the user: `admin:<key name>`, `apple`, `cli`.
+    public var actor: String?
+    public var ip: String?
+    public var userAgent: String?
+    /// The authenticator's name (or AAGUID) for passkey events.
+    public var authenticator: String?
+    /// The error code of a refused sign-in, the sign-in method, a passkey's credential ID, an address.
+    public var detail: String?
+
+    public init(
+        sequence: Int64, type: String, occurredAt: Date, userId: String? = nil, actor: String? = nil, ip: String? = nil,
+        userAgent: String? = nil, authenticator: String? = nil, detail: String? = nil
+    ) {
+        self.sequence = sequence
+        self.type = type
+        self.occurredAt = occurredAt
+        self.userId = userId
+        self.actor = actor
+        self.ip = ip
+        self.userAgent = userAgent
+        self.authenticator = authenticator
+        self.detail = detail
+    }
+}
+
+/// The answer to `GET /admin/v1/audit`.
+public struct AdminAuditEventList: Codable, Hashable, Sendable {
+    public var events: [AdminAuditEvent]
+    /// The `before` of the next page (older events), when this page is full.
+    public var next: Int64?
+
+    public init(events: [AdminAuditEvent], next: Int64? = nil) {
+        self.events = events
+        self.next = next
     }
 }

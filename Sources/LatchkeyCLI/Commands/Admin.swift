@@ -13,14 +13,16 @@ import FoundationNetworking
 /// latchkey admin --url … --key-file ops.key show 6f1c…   # passkeys, sessions, addresses
 /// latchkey admin --url … --key-file ops.key end-sessions 6f1c…
 /// latchkey admin --url … --key-file ops.key recovery-link 6f1c… --lifetime 3600
+/// latchkey admin --url … --key-file ops.key audit 6f1c… --since 2026-11-01T00:00:00Z --limit 50
 /// ```
 struct Admin: LatchkeyCommand {
     static let configuration = CommandConfiguration(
         abstract:
-            "Call a server's admin API: find, show or delete users, remove passkeys, end sessions, issue recovery links.",
+            "Call a server's admin API: find, show or delete users, remove passkeys, end sessions, issue recovery links, read the audit log.",
         discussion: """
             ACTION is one of: find (with --name, --email, --credential-id or --apple-id), show ID, delete ID,
-            remove-passkey ID CREDENTIAL_ID (with --force for the last way in), end-sessions ID, recovery-link ID.
+            remove-passkey ID CREDENTIAL_ID (with --force for the last way in), end-sessions ID, recovery-link ID,
+            audit [ID] (with --since, --until, --before, --limit).
             The key is read from --key-file (its only line, or the secret after 'name:') or LATCHKEY_ADMIN_KEY.
             """)
 
@@ -30,7 +32,7 @@ struct Admin: LatchkeyCommand {
     @Option(help: "A file holding the admin key's secret (or name:secret; the first line that is not a # comment).")
     var keyFile: String?
 
-    @Argument(help: "What to do: find, show, delete, remove-passkey, end-sessions, recovery-link.")
+    @Argument(help: "What to do: find, show, delete, remove-passkey, end-sessions, recovery-link, audit.")
     var action: String
 
     @Argument(help: "The user's ID, and for remove-passkey the credential ID.")
@@ -43,6 +45,10 @@ struct Admin: LatchkeyCommand {
     @Flag(help: "remove-passkey: remove the user's last way in too.") var force = false
     @Option(help: "recovery-link: seconds the link works.") var lifetime: Int?
     @Option(help: "recovery-link: the origin whose page the link opens.") var origin: String?
+    @Option(help: "audit: events at or after this ISO 8601 time.") var since: String?
+    @Option(help: "audit: events before this ISO 8601 time.") var until: String?
+    @Option(help: "audit: events before this sequence (the previous page's next).") var before: String?
+    @Option(help: "audit: at most this many events (1 to 1000, default 100).") var limit: String?
 
     func execute(_ io: CommandIO) async throws(CommandError) {
         let secret = try readKey()
@@ -109,12 +115,18 @@ struct Admin: LatchkeyCommand {
             }
             return ids[index]
         }
+        func query(_ items: [(String, String?)]) -> String {
+            var query = URLComponents()
+            query.queryItems = items.compactMap { key, value in value.map { URLQueryItem(name: key, value: $0) } }
+            return query.percentEncodedQuery ?? ""
+        }
         switch action {
         case "find":
-            var query = URLComponents()
-            query.queryItems = [("name", name), ("email", email), ("credentialId", credentialId), ("appleId", appleId)]
-                .compactMap { key, value in value.map { URLQueryItem(name: key, value: $0) } }
-            return ("GET", AdminPaths.users + "?" + (query.percentEncodedQuery ?? ""), nil)
+            let items = [("name", name), ("email", email), ("credentialId", credentialId), ("appleId", appleId)]
+            return ("GET", AdminPaths.users + "?" + query(items), nil)
+        case "audit":
+            let items = [("user", ids.first), ("since", since), ("until", until), ("before", before), ("limit", limit)]
+            return ("GET", AdminPaths.audit + "?" + query(items), nil)
         case "show": return ("GET", AdminPaths.user(id: try id(0)), nil)
         case "delete": return ("DELETE", AdminPaths.user(id: try id(0)), nil)
         case "remove-passkey":
@@ -125,7 +137,8 @@ struct Admin: LatchkeyCommand {
             return ("POST", AdminPaths.recoveryLink(user: try id(0)), body)
         default:
             throw .usage(
-                "action", "'\(action)' is not find, show, delete, remove-passkey, end-sessions or recovery-link")
+                "action",
+                "'\(action)' is not find, show, delete, remove-passkey, end-sessions, recovery-link or audit")
         }
     }
 }

@@ -159,6 +159,9 @@ struct ServeFlags: ParsableArguments {
     @Option(help: "How long an access token is valid, in seconds (default 300).")
     var accessTokenLifetime: Int?
 
+    @Option(help: "How many days the audit log keeps security events (default 90; 0 keeps no audit log).")
+    var auditRetentionDays: Int?
+
     @Option(
         help: ArgumentHelp(
             "A JSON file of claims added to every access token ({user.id}, {user.name}, {user.displayName} filled in).",
@@ -259,6 +262,7 @@ struct ServeFlags: ParsableArguments {
         settings.adminKeysFile = adminKeysFile
         settings.accessTokenAudience = accessTokenAudience
         settings.accessTokenLifetime = accessTokenLifetime
+        settings.auditRetentionDays = auditRetentionDays
         settings.accessTokenClaims = accessTokenClaims
         settings.signingKeyRotation = signingKeyRotation
         settings.smtpURL = smtpUrl

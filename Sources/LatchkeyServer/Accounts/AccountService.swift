@@ -7,6 +7,7 @@ import LatchkeyStore
 struct AccountService: Sendable {
     let store: any LatchkeyStore
     let apple: AppleSignInService?
+    let audit: AuditLog
 
     /// The account's ways in: how many passkeys, whether a password, whether an Apple ID.
     func signInMethods(of userID: UUID) async throws -> SignInMethods {
@@ -19,14 +20,25 @@ struct AccountService: Sendable {
 
     /// Ends the caller's session.
     func signOut(_ caller: SignedIn) async throws {
-        try await store.deleteSession(tokenHash: caller.session.tokenHash)
+        try await audit.recording([audit.event(.sessionEnded, user: caller.user.id, detail: caller.session.publicID)]) {
+            () async throws(StoreError) in
+            try await store.deleteSession(tokenHash: caller.session.tokenHash)
+        }
     }
 
     /// Ends every session of the caller's account, the caller's too, and says which ways in remain: ending sessions
     /// removes none.
     func signOutEverywhere(_ caller: SignedIn) async throws -> SignInMethods {
-        try await store.deleteSessions(ofUser: caller.user.id)
+        try await endSessions(of: caller.user.id)
         return try await signInMethods(of: caller.user.id)
+    }
+
+    /// Ends every session of the account `userID` (signing out everywhere, or an operator); returns how many.
+    @discardableResult
+    func endSessions(of userID: UUID) async throws -> Int {
+        try await audit.recording([audit.event(.sessionsEnded, user: userID)]) { () async throws(StoreError) in
+            try await store.deleteSessions(ofUser: userID)
+        }
     }
 
     /// The account's live sessions (its devices), newest first, the caller's marked current.
@@ -49,7 +61,10 @@ struct AccountService: Sendable {
         else {
             throw ServiceError(.sessionNotFound, "the account has no live session with this id")
         }
-        try await store.deleteSession(tokenHash: session.tokenHash)
+        try await audit.recording([audit.event(.sessionEnded, user: caller.user.id, detail: session.publicID)]) {
+            () async throws(StoreError) in
+            try await store.deleteSession(tokenHash: session.tokenHash)
+        }
         return session.tokenHash == caller.session.tokenHash
     }
 
@@ -63,7 +78,9 @@ struct AccountService: Sendable {
     /// Deletes the account `userID` as ``delete(_:)`` does (the admin API's way).
     func delete(userID: UUID) async throws {
         try await apple?.revokeAuthorizations(ofUser: userID)
-        try await store.deleteUser(id: userID)
+        try await audit.recording([audit.event(.accountDeleted, user: userID)]) { () async throws(StoreError) in
+            try await store.deleteUser(id: userID)
+        }
     }
 
     /// Throws when the store does not answer: a look-up of a random id exercises the connection and the schema

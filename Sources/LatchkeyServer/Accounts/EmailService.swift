@@ -18,6 +18,7 @@ struct EmailService: Sendable {
     /// Nil when no `--smtp-url` is set: every call then answers 404 `email.disabled`.
     let mailer: Mailer?
     let throttle: PasswordThrottlePolicy
+    let audit: AuditLog
     var codeLifetime: TimeInterval = 600
 
     private var minutes: Int { Int(codeLifetime / 60) }
@@ -38,10 +39,15 @@ struct EmailService: Sendable {
             key: "email-send:\(caller.user.id)", in: store, now: now, refusal: .emailThrottled,
             reason: "too many codes sent for this account")
         let code = Self.makeCode()
-        switch try await store.addEmail(
-            address, toUser: caller.user.id, codeHash: Self.hash(code, address: address),
-            codeExpiresAt: now.addingTimeInterval(codeLifetime), now: now)
-        {
+        let added = try await audit.recording([
+            audit.event(.emailAdded, user: caller.user.id, detail: address, now: now)
+        ]) {
+            () async throws(StoreError) in
+            try await store.addEmail(
+                address, toUser: caller.user.id, codeHash: Self.hash(code, address: address),
+                codeExpiresAt: now.addingTimeInterval(codeLifetime), now: now)
+        }
+        switch added {
         case .added: break
         case .alreadyVerified:
             throw ServiceError(.emailAlreadyVerified, "this address is verified on your account already")
@@ -62,8 +68,13 @@ struct EmailService: Sendable {
             key: key, in: store, now: now, refusal: .emailThrottled, reason: "too many wrong codes for this account")
         let verified: Bool
         do {
-            verified = try await store.verifyEmail(
-                address, ofUser: caller.user.id, codeHash: Self.hash(Self.normalized(code), address: address), now: now)
+            verified = try await audit.recording([
+                audit.event(.emailVerified, user: caller.user.id, detail: address, now: now)
+            ]) { () async throws(StoreError) in
+                try await store.verifyEmail(
+                    address, ofUser: caller.user.id, codeHash: Self.hash(Self.normalized(code), address: address),
+                    now: now)
+            }
         } catch {
             guard error.code == .conflict else { throw error }
             throw ServiceError(.emailTaken, "another account has verified this address")
@@ -84,7 +95,10 @@ struct EmailService: Sendable {
         _ = try requireMailer()
         let address = try Self.validated(typed)
         do {
-            try await store.makePrimaryEmail(address, ofUser: caller.user.id)
+            try await audit.recording([audit.event(.emailPrimary, user: caller.user.id, detail: address)]) {
+                () async throws(StoreError) in
+                try await store.makePrimaryEmail(address, ofUser: caller.user.id)
+            }
         } catch {
             guard error.code == .notFound else { throw error }
             throw ServiceError(.emailNotFound, "your account has no such verified address")
@@ -100,7 +114,10 @@ struct EmailService: Sendable {
             StoredEmail.key(of: $0.address) == StoredEmail.key(of: address) && $0.verifiedAt != nil
         }
         do {
-            try await store.removeEmail(address, ofUser: caller.user.id)
+            try await audit.recording([audit.event(.emailRemoved, user: caller.user.id, detail: address)]) {
+                () async throws(StoreError) in
+                try await store.removeEmail(address, ofUser: caller.user.id)
+            }
         } catch {
             guard error.code == .notFound else { throw error }
             throw ServiceError(.emailNotFound, "your account has no such address")

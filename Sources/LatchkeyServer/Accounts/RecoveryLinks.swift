@@ -30,7 +30,12 @@ public enum RecoveryLinks {
         guard let user = try await store.user(named: UserNames.normalized(username)) else {
             throw StoreError(.notFound, "no account is named '\(username)'")
         }
-        return try await issue(for: user, origin: origin, lifetime: lifetime, in: store, now: now)
+        // Recorded in the audit log as the command line's doing.
+        let event = AuditEvent(
+            type: AuditEventType.recoveryLinkIssued.rawValue, occurredAt: now, userID: user.id, actor: "cli")
+        return try await AuditTrail.recording([event], in: store) { () async throws(StoreError) in
+            try await issue(for: user, origin: origin, lifetime: lifetime, in: store, now: now)
+        }
     }
 
     /// Issues a link for `user` on the page at `origin`.

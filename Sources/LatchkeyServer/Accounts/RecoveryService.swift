@@ -16,6 +16,7 @@ struct RecoveryService: Sendable {
     let throttle: PasswordThrottlePolicy
     /// For recovery with a code sent to a verified address.
     let emails: EmailService
+    var audit: AuditLog { ceremonies.audit }
 
     /// How many codes a set has.
     static let codeCount = 10
@@ -25,7 +26,10 @@ struct RecoveryService: Sendable {
     /// Makes a new set for the caller's account, replacing the old; the codes are in the answer only.
     func generateCodes(for caller: SignedIn, now: Date = Date()) async throws -> RecoveryCodes {
         let codes = (0..<Self.codeCount).map { _ in Self.makeCode() }
-        try await store.replaceRecoveryCodes(ofUser: caller.user.id, hashes: codes.map(Self.hash), now: now)
+        try await audit.recording([audit.event(.recoveryCodesGenerated, user: caller.user.id, now: now)]) {
+            () async throws(StoreError) in
+            try await store.replaceRecoveryCodes(ofUser: caller.user.id, hashes: codes.map(Self.hash), now: now)
+        }
         return RecoveryCodes(codes: codes)
     }
 
@@ -41,7 +45,11 @@ struct RecoveryService: Sendable {
         let user = try await store.user(named: UserNames.normalized(username))
         // The same statement for an unknown name or a code that cannot be one, so neither answers sooner.
         let hash = Self.normalized(code).map(Self.hash) ?? Data(SHA256.hash(data: Data(UUID().uuidString.utf8)))
-        let spent = try await store.consumeRecoveryCode(ofUser: user?.id ?? UUID(), hash: hash)
+        let spent = try await audit.recording(
+            user.map { [audit.event(.recoveryStarted, user: $0.id, detail: "code", now: now)] } ?? []
+        ) { () async throws(StoreError) in
+            try await store.consumeRecoveryCode(ofUser: user?.id ?? UUID(), hash: hash)
+        }
         guard spent, let user else {
             throw ServiceError(.recoveryInvalid, "the username or the recovery code is wrong (or the code was used)")
         }
@@ -53,6 +61,8 @@ struct RecoveryService: Sendable {
     /// Spends the code sent to the verified address `email` and begins the registration of its account's new passkey.
     func beginRecovery(email: String, code: String, now: Date = Date()) async throws -> RegistrationOptionsResponse {
         let user = try await emails.recoveringUser(email: email, code: code, now: now)
+        // The account is known only once the code is spent: the event follows in a transaction of its own.
+        await audit.record(audit.event(.recoveryStarted, user: user.id, detail: "email", now: now))
         let (ticket, options) = try await ceremonies.beginRegistration(for: .recoveringUser(user), now: now)
         return RegistrationOptionsResponse(ticket: ticket, options: options)
     }
@@ -67,6 +77,7 @@ struct RecoveryService: Sendable {
             throw ServiceError(
                 .recoveryInvalid, "the recovery link is not valid: it was used, has expired or was changed")
         }
+        await audit.record(audit.event(.recoveryStarted, user: user.id, detail: "link", now: now))
         let (ticket, options) = try await ceremonies.beginRegistration(for: .recoveringUser(user), now: now)
         return RegistrationOptionsResponse(ticket: ticket, options: options)
     }

@@ -22,26 +22,40 @@ struct AdminRoutes: Sendable {
             return try Response.json(try await admin.show(context.parameters.get("id") ?? ""))
         }
         routes.delete(RouterPath(AdminPaths.user(id: ":id"))) { request, context in
-            let key = try keys.authorize(request)
-            try await admin.delete(context.parameters.get("id") ?? "", by: key)
-            return Response.noContent
+            try await acting(request, context) { key in
+                try await admin.delete(context.parameters.get("id") ?? "", by: key)
+                return Response.noContent
+            }
         }
         routes.delete(RouterPath(AdminPaths.passkey(user: ":id", id: ":credential"))) { request, context in
-            let key = try keys.authorize(request)
-            try await admin.removePasskey(
-                context.parameters.get("credential") ?? "", of: context.parameters.get("id") ?? "",
-                force: request.uri.queryParameters["force"] == "true", by: key)
-            return Response.noContent
+            try await acting(request, context) { key in
+                try await admin.removePasskey(
+                    context.parameters.get("credential") ?? "", of: context.parameters.get("id") ?? "",
+                    force: request.uri.queryParameters["force"] == "true", by: key)
+                return Response.noContent
+            }
         }
         routes.delete(RouterPath(AdminPaths.sessions(user: ":id"))) { request, context in
-            let key = try keys.authorize(request)
-            return try Response.json(try await admin.endSessions(of: context.parameters.get("id") ?? "", by: key))
+            try await acting(request, context) { key in
+                try Response.json(try await admin.endSessions(of: context.parameters.get("id") ?? "", by: key))
+            }
         }
         routes.post(RouterPath(AdminPaths.recoveryLink(user: ":id"))) { request, context in
-            let key = try keys.authorize(request)
-            let body = try await request.decodeJSONIfPresent(AdminRecoveryLinkRequest.self, context: context)
+            try await acting(request, context) { key in
+                let body = try await request.decodeJSONIfPresent(AdminRecoveryLinkRequest.self, context: context)
+                return try Response.json(
+                    try await admin.recoveryLink(for: context.parameters.get("id") ?? "", body, by: key),
+                    status: .created)
+            }
+        }
+        routes.get(RouterPath(AdminPaths.audit)) { request, _ in
+            _ = try keys.authorize(request)
+            let query = request.uri.queryParameters
             return try Response.json(
-                try await admin.recoveryLink(for: context.parameters.get("id") ?? "", body, by: key), status: .created)
+                try await admin.auditEvents(
+                    user: query["user"].map(String.init), since: query["since"].map(String.init),
+                    until: query["until"].map(String.init), before: query["before"].map(String.init),
+                    limit: query["limit"].map(String.init)))
         }
         routes.get(RouterPath(AdminPaths.metrics)) { request, _ in
             _ = try keys.authorize(request)
@@ -50,5 +64,17 @@ struct AdminRoutes: Sendable {
                 headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                 body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
         }
+    }
+
+    /// Runs a change an operator makes: authorized by an admin key, and recorded in the audit log with the key's name
+    /// as the actor.
+    private func acting(
+        _ request: Request, _ context: ServerRequestContext, _ body: (String) async throws -> Response
+    ) async throws -> Response {
+        let key = try keys.authorize(request)
+        let source = AuditSource(
+            request, peer: context.remoteAddress, clients: ClientAddressResolver(trustedProxies: []),
+            actor: "admin:\(key)")
+        return try await AuditLog.$source.withValue(source) { try await body(key) }
     }
 }

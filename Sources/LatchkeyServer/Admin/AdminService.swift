@@ -5,11 +5,12 @@ import Logging
 import WebAuthn
 
 /// What an operator does to accounts, through the admin API: find a user (by name, verified email, credential ID or
-/// Apple ID), show one, delete one, remove a passkey, end every session, issue a recovery link. Each change is logged at
-/// notice level with the admin key's name.
+/// Apple ID), show one, delete one, remove a passkey, end every session, issue a recovery link, read the audit log.
+/// Each change is logged at notice level and recorded in the audit log, with the admin key's name.
 struct AdminService: Sendable {
     let store: any LatchkeyStore
     let accounts: AccountService
+    var audit: AuditLog { accounts.audit }
     let names: AuthenticatorNaming
     /// The server's web origins: a recovery link opens one of them.
     let origins: [String]
@@ -64,8 +65,14 @@ struct AdminService: Sendable {
     func removePasskey(_ credentialID: String, of id: String, force: Bool, by key: String) async throws {
         let user = try await user(id)
         guard let bytes = Base64URL.decode(credentialID), !bytes.isEmpty else { throw PasskeyService.notFound }
+        var events: [AuditEvent] = []
+        if audit.isOn, let credential = try await store.credential(id: Data(bytes)), credential.userID == user.id {
+            events.append(await audit.event(.passkeyRemoved, credential: credential))
+        }
         do throws(StoreError) {
-            try await store.deleteCredential(id: Data(bytes), ofUser: user.id, keepingAnotherWayIn: !force)
+            try await audit.recording(events) { () async throws(StoreError) in
+                try await store.deleteCredential(id: Data(bytes), ofUser: user.id, keepingAnotherWayIn: !force)
+            }
         } catch {
             switch error.code {
             case .notFound: throw ServiceError(.passkeyNotFound, "the user has no such passkey")
@@ -84,7 +91,7 @@ struct AdminService: Sendable {
     /// Ends every session of the user.
     func endSessions(of id: String, by key: String) async throws -> AdminEndedSessions {
         let user = try await user(id)
-        let ended = try await store.deleteSessions(ofUser: user.id)
+        let ended = try await accounts.endSessions(of: user.id)
         logger.notice("admin ended sessions", metadata: ["admin": "\(key)", "user": "\(user.id)", "ended": "\(ended)"])
         return AdminEndedSessions(ended: ended)
     }
@@ -102,9 +109,55 @@ struct AdminService: Sendable {
         guard (60...7 * 86_400).contains(seconds) else {
             throw ServiceError(.adminInvalidQuery, "lifetime is 60 seconds to a week")
         }
-        let issued = try await RecoveryLinks.issue(for: user, origin: origin, lifetime: .seconds(seconds), in: store)
+        let issued = try await audit.recording([audit.event(.recoveryLinkIssued, user: user.id)]) {
+            () async throws(StoreError) in
+            try await RecoveryLinks.issue(for: user, origin: origin, lifetime: .seconds(seconds), in: store)
+        }
         logger.notice("admin issued a recovery link", metadata: ["admin": "\(key)", "user": "\(user.id)"])
         return AdminRecoveryLink(token: issued.token, url: issued.url, expiresAt: issued.expiresAt)
+    }
+
+    /// Audit events, newest first: of one user (`user`, an id), within a time (`since`, `until`: ISO 8601), before a
+    /// place in the log (`before`, the previous page's `next`); `limit` 1 to 1000 (100 by default). 400
+    /// `admin.invalidQuery` for a value that is none of these.
+    func auditEvents(user: String?, since: String?, until: String?, before: String?, limit: String?) async throws
+        -> AdminAuditEventList
+    {
+        func invalid(_ message: String) -> ServiceError { ServiceError(.adminInvalidQuery, message) }
+        func date(_ text: String?, _ name: String) throws -> Date? {
+            guard let text else { return nil }
+            guard let date = try? Date(text, strategy: .iso8601) else {
+                throw invalid("\(name) must be an ISO 8601 time such as 2026-11-27T12:00:00Z")
+            }
+            return date
+        }
+        var query = AuditQuery()
+        if let user {
+            guard let id = UUID(uuidString: user) else { throw invalid("user must be a user id") }
+            query.userID = id
+        }
+        query.since = try date(since, "since")
+        query.until = try date(until, "until")
+        if let before {
+            guard let value = Int64(before), value > 0 else { throw invalid("before must be a positive integer") }
+            query.before = value
+        }
+        if let limit {
+            guard let value = Int(limit), (1...AuditQuery.maximumLimit).contains(value) else {
+                throw invalid("limit must be 1 to \(AuditQuery.maximumLimit)")
+            }
+            query.limit = value
+        }
+        let events = try await store.auditEvents(query)
+        return AdminAuditEventList(
+            events: events.map { stored in
+                let event = stored.event
+                return AdminAuditEvent(
+                    sequence: stored.sequence, type: event.type, occurredAt: event.occurredAt,
+                    userId: event.userID?.uuidString.lowercased(), actor: event.actor, ip: event.ip,
+                    userAgent: event.userAgent, authenticator: event.authenticator, detail: event.detail)
+            },
+            next: events.count == query.limit ? events.last?.sequence : nil)
     }
 
     private func user(_ id: String) async throws -> StoredUser {

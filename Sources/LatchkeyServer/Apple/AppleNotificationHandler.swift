@@ -12,6 +12,7 @@ import Logging
 /// and a `jti` already handled is acknowledged without acting again.
 struct AppleNotificationHandler: Sendable {
     let store: any AppleLinkStore
+    let audit: AuditLog
     let logger: Logger
 
     /// How long a handled `jti` is remembered: well past Apple's retry window.
@@ -21,9 +22,18 @@ struct AppleNotificationHandler: Sendable {
     func handle(_ notification: AppleNotification, now: Date = Date()) async throws {
         if let id = notification.id, try await store.appleNotificationSeen(id: id) { return }
         let event = notification.event
+        // Recorded with the change it makes, as Apple's doing, for the account the Apple ID is linked to.
+        var recorded: [AuditEvent] = []
+        if audit.isOn, let userID = try await store.appleLink(subject: event.subject)?.userID {
+            var record = audit.event(.appleNotification, user: userID, detail: event.kind.rawValue, now: now)
+            record.actor = "apple"
+            recorded.append(record)
+        }
         switch event.kind {
         case .consentRevoked:
-            let ended = try await store.revokeAppleConsent(subject: event.subject, now: now)
+            let ended = try await audit.recording(recorded) { () async throws(StoreError) in
+                try await store.revokeAppleConsent(subject: event.subject, now: now)
+            }
             logger.info(
                 "Apple notification revoked a link's consent",
                 metadata: [
@@ -31,7 +41,9 @@ struct AppleNotificationHandler: Sendable {
                     "sessions.ended": "\(ended ?? 0)",
                 ])
         case .accountDelete, .accountDeleted:
-            let ended = try await store.endAppleLink(subject: event.subject, deletingUserWithoutOtherWayIn: true)
+            let ended = try await audit.recording(recorded) { () async throws(StoreError) in
+                try await store.endAppleLink(subject: event.subject, deletingUserWithoutOtherWayIn: true)
+            }
             logger.info(
                 "Apple notification ended a link",
                 metadata: [
@@ -39,7 +51,9 @@ struct AppleNotificationHandler: Sendable {
                     "user.deleted": "\(ended?.deletedUser ?? false)",
                 ])
         case .emailDisabled, .emailEnabled:
-            try await store.setAppleEmailEnabled(subject: event.subject, enabled: event.kind == .emailEnabled)
+            _ = try await audit.recording(recorded) { () async throws(StoreError) in
+                try await store.setAppleEmailEnabled(subject: event.subject, enabled: event.kind == .emailEnabled)
+            }
         }
         if let id = notification.id {
             try await store.recordAppleNotification(id: id, expiresAt: now.addingTimeInterval(Self.rememberFor))

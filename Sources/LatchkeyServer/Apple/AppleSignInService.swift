@@ -16,6 +16,7 @@ struct AppleSignInService: Sendable {
     let notifications: AppleNotificationVerifier
     let tokens: AppleTokenClient
     let logger: Logger
+    let audit: AuditLog
     /// Nonces issued by this instance, whoever asks: the per-address limit alone let many addresses fill the
     /// `apple_nonces` table. ``maximumNoncesPerMinute`` a minute (bursts as large); each lives 10 minutes, so the
     /// table holds at most ten times that per instance.
@@ -27,7 +28,11 @@ struct AppleSignInService: Sendable {
     /// The clock skew tolerated on identity tokens' `exp` and `iat`.
     static let clockLeeway: TimeInterval = 60
 
-    init(configuration: AppleConfiguration, store: any LatchkeyStore, sessions: SessionAuthenticator, logger: Logger) {
+    init(
+        configuration: AppleConfiguration, store: any LatchkeyStore, sessions: SessionAuthenticator,
+        audit: AuditLog, logger: Logger
+    ) {
+        self.audit = audit
         let keys = AppleKeyCache(source: AppleKeysEndpoint(endpoints: configuration.endpoints))
         let rules = AppleClaimRules(clientIDs: configuration.clientIDs, leeway: Self.clockLeeway)
         self.configuration = configuration
@@ -153,10 +158,13 @@ struct AppleSignInService: Sendable {
         }
         let refreshToken = try await exchange(attempt.authorizationCode, client: client, subject: existing.subject)
         let (session, token) = sessions.issue(for: existing.userID, verified: true, client: attempt.client, now: now)
-        _ = try await store.recordAppleSignIn(
-            subject: existing.subject, sealedRefreshToken: try seal(refreshToken, subject: existing.subject),
-            clientID: client.rawValue, session: session
-        )
+        let sealed = try seal(refreshToken, subject: existing.subject)
+        _ = try await audit.recording([audit.event(.signInSucceeded, user: existing.userID, detail: "apple", now: now)])
+        {
+            () async throws(StoreError) in
+            try await store.recordAppleSignIn(
+                subject: existing.subject, sealedRefreshToken: sealed, clientID: client.rawValue, session: session)
+        }
         guard let user = try await store.user(id: existing.userID) else {
             throw StoreError(.notFound, "the user does not exist")
         }
@@ -198,7 +206,13 @@ struct AppleSignInService: Sendable {
     private func commit(_ link: StoredAppleLink, creating user: StoredUser?, session: StoredSession) async throws {
         let failure: StoreError
         do {
-            try await store.commitAppleLink(link, creating: user, session: session)
+            var events: [AuditEvent] = []
+            if let user { events.append(audit.event(.accountCreated, user: user.id, detail: "apple")) }
+            events.append(audit.event(.appleLinked, user: link.userID))
+            events.append(audit.event(.signInSucceeded, user: link.userID, detail: "apple"))
+            try await audit.recording(events) { () async throws(StoreError) in
+                try await store.commitAppleLink(link, creating: user, session: session)
+            }
             return
         } catch {
             failure = error
@@ -280,7 +294,7 @@ struct AppleSignInService: Sendable {
     /// it (``AppleNotificationHandler``).
     func handleNotification(body: [UInt8]) async throws {
         let notification = try await notifications.verify(body: body)
-        try await AppleNotificationHandler(store: store, logger: logger).handle(notification)
+        try await AppleNotificationHandler(store: store, audit: audit, logger: logger).handle(notification)
     }
 
     /// Begins the web flow: a single-use state (binding the flow to `linkingUserID`'s account when a browser is signed

@@ -46,8 +46,29 @@ extension CeremonyService {
     ) async throws -> CeremonyOutcome {
         let (spent, pending) = try await tickets.open(
             ticket, kind: .authentication, as: PendingAuthentication.self, now: now)
-        return try await burningOnFailure(ticket: spent, kind: .authentication) {
-            try await verifyAndCommit(credential, ticket: spent, pending: pending, client: client, now: now)
+        return try await recordingFailure(of: credential) {
+            try await burningOnFailure(ticket: spent, kind: .authentication) {
+                try await verifyAndCommit(credential, ticket: spent, pending: pending, client: client, now: now)
+            }
+        }
+    }
+
+    /// Runs a sign-in's verification; when it fails (but for the store being out of reach), records `signin.failed`
+    /// with the code answered, for the credential's account when the server knows it.
+    private func recordingFailure(
+        of credential: AuthenticationCredential, _ body: () async throws -> CeremonyOutcome
+    ) async throws -> CeremonyOutcome {
+        do {
+            return try await body()
+        } catch {
+            if audit.isOn, !((error as? StoreError).map { [.unavailable, .busy].contains($0.code) } ?? false) {
+                let owner = try? await store.credential(id: Data(credential.rawId.bytes))?.userID
+                await audit.record(
+                    audit.event(
+                        .signInFailed, user: owner, detail: APIError(error).code,
+                        now: Date()))
+            }
+            throw error
         }
     }
 
@@ -131,14 +152,29 @@ extension CeremonyService {
         ticket: SpentTicket, credential: StoredCredential, verified: VerifiedAuthentication, session: StoredSession,
         now: Date
     ) async throws -> Bool {
-        if verified.backupEligibilityChanged { logBackupEligibilityChange(of: credential, to: verified.backupEligible) }
+        var events: [AuditEvent] = []
+        if audit.isOn {
+            events.append(await audit.event(.signInSucceeded, credential: credential, detail: "passkey", now: now))
+        }
+        if verified.backupEligibilityChanged {
+            logBackupEligibilityChange(of: credential, to: verified.backupEligible)
+            if audit.isOn {
+                events.append(
+                    await audit.event(
+                        .passkeyBackupEligibilityChanged, credential: credential,
+                        detail: "backupEligible=\(verified.backupEligible)", now: now))
+            }
+        }
         do {
-            return try await store.commitAuthentication(
-                spending: ticket, credentialID: credential.id, newSignCount: verified.newSignCount,
-                backupEligible: verified.backupEligible, backedUp: verified.backedUp, usedAt: now, session: session,
-                previousSignCount: credential.signCount
-            )
-        } catch  where error.code == .conflict {
+            return try await audit.recording(events) { () async throws(StoreError) in
+                try await store.commitAuthentication(
+                    spending: ticket, credentialID: credential.id, newSignCount: verified.newSignCount,
+                    backupEligible: verified.backupEligible, backedUp: verified.backedUp, usedAt: now, session: session,
+                    previousSignCount: credential.signCount
+                )
+            }
+        } catch {
+            guard error.code == .conflict else { throw error }
             throw CeremonyError.concurrentSignIn
         }
     }

@@ -19,14 +19,17 @@ final class CeremonyService: Sendable {
     let metrics: ServerMetrics
     /// Made-up `allowCredentials` for names no account has (or whose account has no passkey).
     let decoys: DecoyCredentials
+    /// Records sign-ups, passkeys added, sign-ins and refused sign-ins.
+    let audit: AuditLog
     /// Records what a ceremony accepted out of the ordinary (a changed backup-eligible flag).
     let logger: Logger
 
     init(
         store: any LatchkeyStore, relyingParty: RelyingParty, tickets: CeremonyTickets, sessions: SessionAuthenticator,
-        metrics: ServerMetrics, decoys: DecoyCredentials, logger: Logger
+        metrics: ServerMetrics, decoys: DecoyCredentials, audit: AuditLog, logger: Logger
     ) {
         self.logger = logger
+        self.audit = audit
         self.store = store
         self.relyingParty = relyingParty
         self.tickets = tickets

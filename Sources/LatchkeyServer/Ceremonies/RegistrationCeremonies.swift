@@ -131,7 +131,7 @@ extension CeremonyService {
                 // The recovery code proved the user: the new passkey's session counts as verified.
                 let (session, token) = sessions.issue(
                     for: owner.id, credentialID: stored.id, verified: true, client: client, now: now)
-                try await commit(spending: spent, stored, creating: nil, session: session)
+                try await commit(spending: spent, stored, creating: nil, session: session, recovering: true)
                 return CeremonyOutcome(user: owner, credential: stored, session: session, token: token)
             }
             if let owner {
@@ -159,13 +159,22 @@ extension CeremonyService {
 
     /// ``LatchkeyStore/commitRegistration(spending:_:creating:session:)``; a ticket spent already (by a concurrent
     /// finish) is 404 `ceremony.notFound`.
+    /// The audit log records the passkey added (and the account, when the registration creates it) in the same
+    /// transaction.
     private func commit(
         spending ticket: SpentTicket, _ credential: StoredCredential, creating user: StoredUser?,
-        session: StoredSession?
+        session: StoredSession?, recovering: Bool = false
     ) async throws {
-        guard try await store.commitRegistration(spending: ticket, credential, creating: user, session: session) else {
-            throw CeremonyError.notFound(.registration)
+        var events: [AuditEvent] = []
+        if audit.isOn {
+            if let user { events.append(audit.event(.accountCreated, user: user.id, detail: "passkey")) }
+            if recovering { events.append(audit.event(.recoveryUsed, user: credential.userID)) }
+            events.append(await audit.event(.passkeyAdded, credential: credential))
         }
+        let committed = try await audit.recording(events) { () async throws(StoreError) in
+            try await store.commitRegistration(spending: ticket, credential, creating: user, session: session)
+        }
+        guard committed else { throw CeremonyError.notFound(.registration) }
     }
 }
 

@@ -43,6 +43,8 @@ public struct ServerConfiguration: Sendable {
     /// How long after the user last proved who they are (the session's `verifiedAt`) a session may make
     /// sensitive changes; after it, 401 `reauth.required`.
     public var reauthenticationWindow: Duration
+    /// How long the audit log keeps events; nil: no audit log.
+    public var auditRetention: Duration?
     /// How long a client may leave a connection idle, or take over a request's headers or body.
     public var connectionDeadlines: ConnectionDeadlines
     /// How many connections one client address may hold open at once (trusted proxies are exempt).
@@ -99,6 +101,8 @@ public struct ServerConfiguration: Sendable {
     public static let defaultCeremonyLifetime = 300
     /// Five minutes.
     public static let defaultReauthenticationWindow = 300
+    /// How many days the audit log keeps events by default.
+    public static let defaultAuditRetentionDays = 90
     /// The default idle timeout of a connection with no request under way, in seconds.
     public static let defaultIdleTimeout = 60
     /// The default time a request's headers may take from its first byte, in seconds.
@@ -193,6 +197,11 @@ public struct ServerConfiguration: Sendable {
                 "--reauthentication-window", "\(reauthenticationSeconds) seconds is outside 30 seconds to one day")
         }
         reauthenticationWindow = .seconds(reauthenticationSeconds)
+        let auditDays = settings.auditRetentionDays ?? Self.defaultAuditRetentionDays
+        guard (0...3650).contains(auditDays) else {
+            throw ConfigurationError("--audit-retention-days", "\(auditDays) days is outside 0 (no audit log) to 3650")
+        }
+        auditRetention = auditDays == 0 ? nil : .seconds(auditDays * 86_400)
         func timeout(_ value: Int?, _ defaultValue: Int, _ setting: String) throws(ConfigurationError) -> Duration {
             let seconds = value ?? defaultValue
             guard (1...3600).contains(seconds) else {

@@ -97,6 +97,8 @@ public struct ServerSettings: Codable, Hashable, Sendable {
     public var accessTokenAudience: String?
     /// How long an access token is valid, in seconds (default 300).
     public var accessTokenLifetime: Int?
+    /// How many days audit events are kept (default 90; 0 keeps no audit log).
+    public var auditRetentionDays: Int?
     /// A JSON file of claims added to every access token.
     public var accessTokenClaims: String?
     /// Days a signing key signs before the next takes over (default 30).
@@ -164,6 +166,7 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         merged.secretsKeyFile = other.secretsKeyFile ?? secretsKeyFile
         merged.accessTokenAudience = other.accessTokenAudience ?? accessTokenAudience
         merged.accessTokenLifetime = other.accessTokenLifetime ?? accessTokenLifetime
+        merged.auditRetentionDays = other.auditRetentionDays ?? auditRetentionDays
         merged.accessTokenClaims = other.accessTokenClaims ?? accessTokenClaims
         merged.signingKeyRotation = other.signingKeyRotation ?? signingKeyRotation
         merged.adminHost = other.adminHost ?? adminHost
@@ -279,6 +282,7 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         secretsKeyFile = text("SECRETS_KEY_FILE")
         accessTokenAudience = text("ACCESS_TOKEN_AUDIENCE")
         accessTokenLifetime = try integer("ACCESS_TOKEN_LIFETIME")
+        auditRetentionDays = try integer("AUDIT_RETENTION_DAYS")
         accessTokenClaims = text("ACCESS_TOKEN_CLAIMS")
         signingKeyRotation = try integer("SIGNING_KEY_ROTATION")
         adminHost = text("ADMIN_HOST")
@@ -316,6 +320,6 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         case appleTokenMaxAge, secretsKey, secretsKeyFile, passwordSignIn, metricsTokenFile, eventLoops
         case smtpURL, emailFrom, emailTemplates
         case accessTokenAudience, accessTokenLifetime, accessTokenClaims, signingKeyRotation
-        case adminHost, adminPort, adminKeysFile, adminKeys
+        case adminHost, adminPort, adminKeysFile, adminKeys, auditRetentionDays
     }
 }

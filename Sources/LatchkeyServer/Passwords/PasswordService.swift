@@ -34,6 +34,7 @@ struct PasswordService: Sendable {
     }
 
     var store: any LatchkeyStore { ceremonies.store }
+    var audit: AuditLog { ceremonies.audit }
 
     static let disabled = ServiceError(
         .passwordDisabled, "password sign-in is turned off on this server")
@@ -69,7 +70,12 @@ struct PasswordService: Sendable {
         )
         let (session, token) = sessions.issue(for: user.id, verified: true, client: client, now: now)
         do throws(StoreError) {
-            try await store.commitPasswordSignUp(user, passwordHash: hash, session: session)
+            try await audit.recording([
+                audit.event(.accountCreated, user: user.id, detail: "password", now: now),
+                audit.event(.passwordSet, user: user.id, now: now),
+            ]) { () async throws(StoreError) in
+                try await store.commitPasswordSignUp(user, passwordHash: hash, session: session)
+            }
         } catch {
             // Taken meanwhile by a concurrent sign-up.
             if error.code == .conflict {
@@ -96,9 +102,18 @@ struct PasswordService: Sendable {
         {
             found = (user, hash)
         }
-        let user = try await verify(password: password, key: key, found: found, now: now, while: stillWanted)
+        let user: StoredUser
+        do {
+            user = try await verify(password: password, key: key, found: found, now: now, while: stillWanted)
+        } catch {
+            await audit.record(audit.event(.signInFailed, user: found?.user.id, detail: APIError(error).code, now: now))
+            throw error
+        }
         let (session, token) = sessions.issue(for: user.id, verified: true, client: client, now: now)
-        try await store.createSession(session)
+        try await audit.recording([audit.event(.signInSucceeded, user: user.id, detail: "password", now: now)]) {
+            () async throws(StoreError) in
+            try await store.createSession(session)
+        }
         return try await signedIn(user, session: session, token: token, status: .ok, now: now)
     }
 
@@ -121,7 +136,10 @@ struct PasswordService: Sendable {
         let user = try await verify(
             password: PasswordRules.normalized(typed), key: key, found: found, now: now, while: stillWanted)
         let (session, token) = sessions.issue(for: user.id, verified: true, client: client, now: now)
-        try await store.createSession(session)
+        try await audit.recording([audit.event(.signInSucceeded, user: user.id, detail: "password", now: now)]) {
+            () async throws(StoreError) in
+            try await store.createSession(session)
+        }
         try await accounts.signOut(caller)
         return try await sessions.signedInResponse(user: user, session: session, token: token, methods: ["pwd"])
     }
@@ -215,13 +233,22 @@ struct PasswordService: Sendable {
         try PasswordRules.check(
             typed: body.newPassword, username: user.name, isOnlyWayIn: methods.passkeys == 0 && !methods.apple)
         let password = PasswordRules.normalized(body.newPassword)
-        try await store.setPasswordHash(try await hash(password, while: stillWanted), ofUser: user.id, now: now)
+        let hash = try await hash(password, while: stillWanted)
+        try await audit.recording([
+            audit.event(methods.password ? .passwordChanged : .passwordSet, user: user.id, now: now)
+        ]) {
+            () async throws(StoreError) in
+            try await store.setPasswordHash(hash, ofUser: user.id, now: now)
+        }
     }
 
     func removePassword(caller: SignedIn) async throws {
         try requireEnabled()
         do throws(StoreError) {
-            try await store.deletePassword(ofUser: caller.user.id, keepingAnotherWayIn: true)
+            try await audit.recording([audit.event(.passwordRemoved, user: caller.user.id)]) {
+                () async throws(StoreError) in
+                try await store.deletePassword(ofUser: caller.user.id, keepingAnotherWayIn: true)
+            }
         } catch {
             switch error.code {
             case .notFound: throw ServiceError(.passwordNotSet, "the account has no password")

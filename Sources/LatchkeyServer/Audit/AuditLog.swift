@@ -1,0 +1,122 @@
+import Foundation
+import Hummingbird
+import LatchkeyStore
+import Logging
+import NIOCore
+import WebAuthn
+
+/// The audit log (`--audit-retention`, 90 days by default, 0 for none): every security event, stored with the change
+/// it records in one transaction (``AuditTrail``), with the account, the time, the client's address and user agent,
+/// and for passkeys the authenticator's name; read through the admin API (`GET /admin/v1/audit`).
+struct AuditLog: Sendable {
+    let store: any AuditStore
+    /// How long events are kept; nil: the log is off and nothing is recorded.
+    let retention: Duration?
+    /// Names the authenticator of passkey events.
+    let names: AuthenticatorNaming
+    let logger: Logger
+
+    /// Where the current request came from, set for each request by ``AuditSourceMiddleware`` (and by the admin API,
+    /// with the admin key as the actor).
+    @TaskLocal static var source: AuditSource?
+
+    /// The default retention: 90 days.
+    static let defaultRetention: Duration = .seconds(90 * 86_400)
+
+    /// A log that records nothing.
+    static func off(_ store: any AuditStore) -> AuditLog {
+        AuditLog(
+            store: store, retention: nil, names: AuthenticatorNaming(metadata: nil),
+            logger: Logger(label: "latchkey.audit"))
+    }
+
+    /// Whether events are recorded.
+    var isOn: Bool { retention != nil }
+
+    /// An event of `type` for `user`, from the current request's client, now.
+    func event(
+        _ type: AuditEventType, user: UUID?, authenticator: String? = nil, detail: String? = nil, now: Date = Date()
+    ) -> AuditEvent {
+        let source = Self.source
+        return AuditEvent(
+            type: type.rawValue, occurredAt: now, userID: user, actor: source?.actor, ip: source?.ip,
+            userAgent: source?.userAgent, authenticator: authenticator.map { Self.clipped($0) },
+            detail: detail.map { Self.clipped($0) })
+    }
+
+    /// An event of `type` about `credential`, with its authenticator's name (or its AAGUID when unnamed) and its ID.
+    func event(_ type: AuditEventType, credential: StoredCredential, detail: String? = nil, now: Date = Date()) async
+        -> AuditEvent
+    {
+        let authenticator =
+            AAGUID(credential.aaguid).isZero
+            ? nil : await names.name(for: credential.aaguid) ?? credential.aaguid.uuidString.lowercased()
+        return event(
+            type, user: credential.userID, authenticator: authenticator,
+            detail: detail ?? Base64URL.encode(Array(credential.id)), now: now)
+    }
+
+    /// Runs `change`, one store call, with `events` written in its transaction (none while the log is off).
+    func recording<T: Sendable>(
+        _ events: @autoclosure () -> [AuditEvent], _ change: () async throws(StoreError) -> T
+    ) async throws(StoreError) -> T {
+        guard retention != nil else { return try await change() }
+        return try await AuditTrail.recording(events(), in: store, change)
+    }
+
+    /// Writes `event` on its own, for what changes nothing (a refused sign-in). A failure to write it is logged, not
+    /// thrown: the answer to the request does not depend on it.
+    func record(_ event: @autoclosure () -> AuditEvent) async {
+        guard retention != nil else { return }
+        let event = event()
+        do {
+            try await store.recordAuditEvents([event])
+        } catch {
+            logger.warning(
+                "an audit event was not recorded", metadata: ["event": "\(event.type)", "error.code": "\(error.code)"])
+        }
+    }
+
+    /// `text` cut to what an event keeps.
+    static func clipped(_ text: String) -> String {
+        guard text.utf8.count > AuditEvent.maximumTextLength else { return text }
+        var clipped = Substring(text)
+        while clipped.utf8.count > AuditEvent.maximumTextLength { clipped = clipped.dropLast() }
+        return String(clipped)
+    }
+}
+
+/// Where a request came from, for the audit events it causes.
+struct AuditSource: Sendable {
+    /// The client's address (behind trusted proxies only, as for rate limits).
+    var ip: String?
+    var userAgent: String?
+    /// Who acts when not the user: `admin:<key name>`.
+    var actor: String?
+
+    init(ip: String? = nil, userAgent: String? = nil, actor: String? = nil) {
+        self.ip = ip
+        self.userAgent = userAgent.map { AuditLog.clipped($0) }
+        self.actor = actor
+    }
+
+    init(_ request: Request, peer: SocketAddress?, clients: ClientAddressResolver, actor: String? = nil) {
+        self.init(
+            ip: clients.clientAddress(of: request, peer: peer), userAgent: request.headers[.userAgent], actor: actor)
+    }
+}
+
+/// Sets ``AuditLog/source`` for each request, when the audit log is on.
+struct AuditSourceMiddleware: RouterMiddleware {
+    typealias Context = ServerRequestContext
+    let clients: ClientAddressResolver
+
+    @concurrent
+    func handle(
+        _ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        try await AuditLog.$source.withValue(AuditSource(request, peer: context.remoteAddress, clients: clients)) {
+            try await next(request, context)
+        }
+    }
+}
