@@ -208,8 +208,7 @@ public enum ServerApplication {
         let router = Router(context: ServerRequestContext.self)
         let audits = services.audit.isOn
         router.addMiddleware {
-            RequestObservationMiddleware(metrics: metrics, clients: clients)
-            if audits { AuditSourceMiddleware(clients: clients) }
+            RequestObservationMiddleware(metrics: metrics, clients: clients, audits: audits)
             ErrorResponseMiddleware(format: .native)
         }
 

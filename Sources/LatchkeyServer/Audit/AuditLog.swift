@@ -16,7 +16,7 @@ struct AuditLog: Sendable {
     let names: AuthenticatorNaming
     let logger: Logger
 
-    /// Where the current request came from, set for each request by ``AuditSourceMiddleware`` (and by the admin API,
+    /// Where the current request came from, set for each request by ``RequestObservationMiddleware`` (and by the admin API,
     /// with the admin key as the actor).
     @TaskLocal static var source: AuditSource?
 
@@ -86,37 +86,24 @@ struct AuditLog: Sendable {
     }
 }
 
-/// Where a request came from, for the audit events it causes.
+/// Where a request came from, for the audit events it causes: read from the request only when an event is made, so a
+/// request that records nothing pays for nothing but keeping it.
 struct AuditSource: Sendable {
-    /// The client's address (behind trusted proxies only, as for rate limits).
-    var ip: String?
-    var userAgent: String?
+    private let request: Request
+    private let peer: SocketAddress?
+    private let clients: ClientAddressResolver
     /// Who acts when not the user: `admin:<key name>`.
-    var actor: String?
+    let actor: String?
 
-    init(ip: String? = nil, userAgent: String? = nil, actor: String? = nil) {
-        self.ip = ip
-        self.userAgent = userAgent.map { AuditLog.clipped($0) }
+    init(_ request: Request, peer: SocketAddress?, clients: ClientAddressResolver, actor: String? = nil) {
+        self.request = request
+        self.peer = peer
+        self.clients = clients
         self.actor = actor
     }
 
-    init(_ request: Request, peer: SocketAddress?, clients: ClientAddressResolver, actor: String? = nil) {
-        self.init(
-            ip: clients.clientAddress(of: request, peer: peer), userAgent: request.headers[.userAgent], actor: actor)
-    }
-}
-
-/// Sets ``AuditLog/source`` for each request, when the audit log is on.
-struct AuditSourceMiddleware: RouterMiddleware {
-    typealias Context = ServerRequestContext
-    let clients: ClientAddressResolver
-
-    @concurrent
-    func handle(
-        _ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response
-    ) async throws -> Response {
-        try await AuditLog.$source.withValue(AuditSource(request, peer: context.remoteAddress, clients: clients)) {
-            try await next(request, context)
-        }
-    }
+    /// The client's address (behind trusted proxies only, as for rate limits).
+    var ip: String { clients.clientAddress(of: request, peer: peer) }
+    /// The client's user agent, cut to what an event keeps.
+    var userAgent: String? { request.headers[.userAgent].map { AuditLog.clipped($0) } }
 }

@@ -2,11 +2,14 @@ import Hummingbird
 import Logging
 
 /// Logs one line per request (method, path without query, status, duration, client address — never headers,
-/// bodies, tokens or cookies) and counts it in ``ServerMetrics``.
+/// bodies, tokens or cookies) and counts it in ``ServerMetrics``; with the audit log on, tells it where the request came
+/// from (``AuditLog/source``).
 struct RequestObservationMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
     let metrics: ServerMetrics
     let clients: ClientAddressResolver
+    /// Whether to tell the audit log where each request came from (``AuditLog/source``).
+    var audits = false
 
     @concurrent
     func handle(
@@ -15,7 +18,12 @@ struct RequestObservationMiddleware: RouterMiddleware {
         let start = ContinuousClock.now
         let response: Response
         do {
-            response = try await next(request, context)
+            if audits {
+                let source = AuditSource(request, peer: context.remoteAddress, clients: clients)
+                response = try await AuditLog.$source.withValue(source) { try await next(request, context) }
+            } else {
+                response = try await next(request, context)
+            }
         } catch {
             // The error middleware inside answers every error; this is only reached if writing that answer failed.
             record(request, context: context, status: 500, start: start)

@@ -401,12 +401,13 @@ enum SQLiteSchema {
         CREATE INDEX refresh_tokens_session ON refresh_tokens(session_token_hash);
         """
 
-    /// The audit log (issue 39): one row per security event, in the order written; found by user and by time.
+    /// The audit log (issue 39): one row per security event, in the order written; found by user and by time. A sign-in
+    /// writes one, so the time is whole milliseconds since 1970 (no date text to format).
     private static let v13Audit = """
         CREATE TABLE audit_events (
             sequence INTEGER PRIMARY KEY,
             type TEXT NOT NULL,
-            occurred_at TEXT NOT NULL,
+            occurred_at INTEGER NOT NULL,
             user_id BLOB,
             actor TEXT,
             ip TEXT,

@@ -20,11 +20,11 @@ extension SQLiteStore {
         }
         if let since = query.since {
             conditions.append("occurred_at >= ?")
-            arguments += [since]
+            arguments += [Self.milliseconds(since)]
         }
         if let until = query.until {
             conditions.append("occurred_at < ?")
-            arguments += [until]
+            arguments += [Self.milliseconds(until)]
         }
         if let before = query.before {
             conditions.append("sequence < ?")
@@ -40,7 +40,9 @@ extension SQLiteStore {
                 StoredAuditEvent(
                     sequence: row["sequence"],
                     event: AuditEvent(
-                        type: row["type"], occurredAt: row["occurred_at"], userID: row["user_id"], actor: row["actor"],
+                        type: row["type"],
+                        occurredAt: Date(timeIntervalSince1970: TimeInterval(row["occurred_at"] as Int64) / 1000),
+                        userID: row["user_id"], actor: row["actor"],
                         ip: row["ip"], userAgent: row["user_agent"], authenticator: row["authenticator"],
                         detail: row["detail"]))
             }
@@ -48,7 +50,12 @@ extension SQLiteStore {
     }
 
     public func purgeAuditEvents(occurredBefore cutoff: Date) async throws(StoreError) -> Int {
-        try await purge("audit_events", key: ["sequence"], where: "occurred_at < ?", cutoff)
+        try await purge("audit_events", key: ["sequence"], where: "occurred_at < ?", Self.milliseconds(cutoff))
+    }
+
+    /// A time as the log keeps it: whole milliseconds since 1970.
+    static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
     }
 
     /// Writes `events` with the statements of the transaction `db` is in.
@@ -60,7 +67,7 @@ extension SQLiteStore {
                 """)
         for event in events {
             try statement.execute(arguments: [
-                event.type, event.occurredAt, event.userID, event.actor, event.ip, event.userAgent,
+                event.type, milliseconds(event.occurredAt), event.userID, event.actor, event.ip, event.userAgent,
                 event.authenticator, event.detail,
             ])
         }
