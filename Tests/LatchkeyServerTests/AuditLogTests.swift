@@ -151,4 +151,13 @@ struct AuditLogTests {
             _ = try ServerConfiguration(bad)
         }
     }
+
+    @Test("texts an event keeps are cut at 512 bytes on a character boundary, without NUL")
+    func clipping() {
+        let long = String(repeating: "é", count: 600)
+        let clipped = AuditLog.clipped(long)
+        #expect(clipped.utf8.count == 512 && long.hasPrefix(clipped))
+        #expect(AuditLog.clipped("a\u{0}b") == "ab")
+        #expect(AuditLog.clipped("Mozilla/5.0") == "Mozilla/5.0")
+    }
 }

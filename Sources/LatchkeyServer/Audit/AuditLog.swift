@@ -39,7 +39,8 @@ struct AuditLog: Sendable {
     ) -> AuditEvent {
         let source = Self.source
         return AuditEvent(
-            type: type.rawValue, occurredAt: now, userID: user, actor: source?.actor, ip: source?.ip,
+            type: type.rawValue, occurredAt: now, userID: user, actor: source?.actor.map { Self.clipped($0) },
+            ip: source?.ip,
             userAgent: source?.userAgent, authenticator: authenticator.map { Self.clipped($0) },
             detail: detail.map { Self.clipped($0) })
     }
@@ -77,8 +78,9 @@ struct AuditLog: Sendable {
         }
     }
 
-    /// `text` cut to what an event keeps.
+    /// `text` cut to what an event keeps (and without NUL, which no event keeps).
     static func clipped(_ text: String) -> String {
+        let text = text.contains("\u{0}") ? text.replacingOccurrences(of: "\u{0}", with: "") : text
         guard text.utf8.count > AuditEvent.maximumTextLength else { return text }
         var clipped = Substring(text)
         while clipped.utf8.count > AuditEvent.maximumTextLength { clipped = clipped.dropLast() }
