@@ -20,7 +20,7 @@ import ServiceLifecycle
 /// ``deleteUser(id:)``) run in one transaction.
 public protocol LatchkeyStore: AppleLinkStore, AuditStore, EmailStore, PasswordStore, RecoveryCodeStore,
     ServerStateStore,
-    TokenStore,
+    TokenStore, WebhookStore,
     Service
 {
     /// Brings the schema up to the newest version. Safe to call again and from several processes at once.

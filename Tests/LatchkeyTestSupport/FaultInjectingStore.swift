@@ -17,6 +17,9 @@ public final class FaultInjectingStore: LatchkeyStore {
         case recordAuditEvents
         case auditEvents
         case purgeAuditEvents
+        case claimWebhookDeliveries
+        case finishWebhookDelivery
+        case webhookStatus
         case rotateRefreshToken
         case emails
         case addEmail
@@ -541,5 +544,22 @@ public final class FaultInjectingStore: LatchkeyStore {
     public func purgeAuditEvents(occurredBefore cutoff: Date) async throws(StoreError) -> Int {
         try await fault(.purgeAuditEvents)
         return try await base.purgeAuditEvents(occurredBefore: cutoff)
+    }
+
+    public func claimWebhookDeliveries(now: Date, leaseUntil: Date, limit: Int) async throws(StoreError)
+        -> [StoredWebhookDelivery]
+    {
+        try await fault(.claimWebhookDeliveries)
+        return try await base.claimWebhookDeliveries(now: now, leaseUntil: leaseUntil, limit: limit)
+    }
+
+    public func finishWebhookDelivery(id: Int64, _ outcome: WebhookOutcome, at time: Date) async throws(StoreError) {
+        try await fault(.finishWebhookDelivery)
+        try await base.finishWebhookDelivery(id: id, outcome, at: time)
+    }
+
+    public func webhookStatus() async throws(StoreError) -> [WebhookEndpointStatus] {
+        try await fault(.webhookStatus)
+        return try await base.webhookStatus()
     }
 }

@@ -414,5 +414,23 @@ enum PostgresSchema {
                 "CREATE INDEX audit_events_user ON audit_events (user_id, sequence) WHERE user_id IS NOT NULL",
                 "CREATE INDEX audit_events_time ON audit_events (occurred_at)",
             ]),
+        Migration(
+            version: 13, name: "webhook deliveries",
+            statements: [
+                """
+                CREATE TABLE webhook_deliveries (
+                    id bigint GENERATED ALWAYS AS IDENTITY CONSTRAINT webhook_deliveries_pkey PRIMARY KEY,
+                    endpoint text NOT NULL,
+                    event_sequence bigint NOT NULL REFERENCES audit_events(sequence) ON DELETE CASCADE,
+                    state text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'failed')),
+                    attempts bigint NOT NULL DEFAULT 0,
+                    next_attempt_at timestamptz NOT NULL,
+                    last_attempt_at timestamptz,
+                    last_error text
+                )
+                """,
+                "CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE state = 'pending'",
+                "CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_sequence)",
+            ]),
     ]
 }

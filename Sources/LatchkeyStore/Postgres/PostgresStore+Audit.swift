@@ -24,16 +24,7 @@ extension PostgresStore {
                     AND (\(query.before)::bigint IS NULL OR sequence < \(query.before)::bigint)
                 ORDER BY sequence DESC LIMIT \(Int64(query.limit))
                 """,
-                logger: logger
-            ) { row in
-                let (sequence, type, occurredAt, userID, actor, ip, userAgent, authenticator, detail) = try row.decode(
-                    (Int64, String, Date, UUID?, String?, String?, String?, String?, String?).self)
-                return StoredAuditEvent(
-                    sequence: sequence,
-                    event: AuditEvent(
-                        type: type, occurredAt: occurredAt, userID: userID, actor: actor, ip: ip, userAgent: userAgent,
-                        authenticator: authenticator, detail: detail))
-            }
+                logger: logger, StoredAuditEvent.init(postgresRow:))
         }
     }
 
@@ -46,10 +37,28 @@ extension PostgresStore {
 }
 
 extension AuditEvent {
+    /// The event's row, and a delivery for each endpoint it notifies.
     var postgresInsert: PostgresQuery {
         """
-        INSERT INTO audit_events (type, occurred_at, user_id, actor, ip, user_agent, authenticator, detail)
-        VALUES (\(type), \(occurredAt), \(userID), \(actor), \(ip), \(userAgent), \(authenticator), \(detail))
+        WITH event AS (
+            INSERT INTO audit_events (type, occurred_at, user_id, actor, ip, user_agent, authenticator, detail)
+            VALUES (\(type), \(occurredAt), \(userID), \(actor), \(ip), \(userAgent), \(authenticator), \(detail))
+            RETURNING sequence)
+        INSERT INTO webhook_deliveries (endpoint, event_sequence, next_attempt_at)
+        SELECT endpoint, event.sequence, \(occurredAt) FROM event, unnest(\(notify)::text[]) AS endpoint
         """
+    }
+}
+
+extension StoredAuditEvent {
+    /// An event from `sequence, type, occurred_at, user_id, actor, ip, user_agent, authenticator, detail`.
+    init(postgresRow row: PostgresRow) throws {
+        let (sequence, type, occurredAt, userID, actor, ip, userAgent, authenticator, detail) = try row.decode(
+            (Int64, String, Date, UUID?, String?, String?, String?, String?, String?).self)
+        self.init(
+            sequence: sequence,
+            event: AuditEvent(
+                type: type, occurredAt: occurredAt, userID: userID, actor: actor, ip: ip, userAgent: userAgent,
+                authenticator: authenticator, detail: detail))
     }
 }

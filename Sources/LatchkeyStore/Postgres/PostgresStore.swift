@@ -328,7 +328,7 @@ public final class PostgresStore: LatchkeyStore {
         // One statement (migration 7's function) instead of a five-round-trip transaction; what it raises undoes it all.
         // The sign-in's audit event (``AuditTrail``) is written by the same statement, when the commit is made.
         let events = AuditTrail.claim()
-        let event = events.count == 1 ? events[0] : nil
+        let event = events.count == 1 && events[0].notify.isEmpty ? events[0] : nil
         let commit: @Sendable (any PostgresQueryRunner) async throws -> Bool? = { [logger] runner in
             do {
                 let query: PostgresQuery = try """
@@ -357,7 +357,7 @@ public final class PostgresStore: LatchkeyStore {
             }
         }
         let committed =
-            events.count > 1
+            events.count > 0 && event == nil
             ? try await transaction(recording: events, if: { $0 == true }) { try await commit($0) }
             : try await pool { try await commit($0) }
         guard let committed else { throw StoreError(.databaseError, "PostgreSQL: the sign-in commit returned no row") }

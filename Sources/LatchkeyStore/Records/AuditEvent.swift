@@ -19,6 +19,9 @@ public struct AuditEvent: Sendable, Hashable, Codable {
     public var authenticator: String?
     /// What else identifies the event: an error code, a credential ID, a sign-in method.
     public var detail: String?
+    /// The webhook endpoints to send the event to, by name: a delivery for each is queued in the same transaction
+    /// (``WebhookStore``). Not kept with the event.
+    public var notify: [String] = []
 
     /// The longest event type.
     public static let maximumTypeLength = 64
@@ -43,6 +46,9 @@ public struct AuditEvent: Sendable, Hashable, Codable {
     public func validate() throws(StoreError) {
         guard !type.isEmpty, type.utf8.count <= Self.maximumTypeLength, type.allSatisfy(\.isASCII) else {
             throw StoreError(.invalidRecord, "an audit event type is 1 to \(Self.maximumTypeLength) ASCII characters")
+        }
+        guard notify.allSatisfy({ !$0.isEmpty && $0.utf8.count <= Self.maximumTypeLength }) else {
+            throw StoreError(.invalidRecord, "a webhook endpoint's name is 1 to \(Self.maximumTypeLength) bytes")
         }
         for text in [actor, ip, userAgent, authenticator, detail] {
             guard let text else { continue }

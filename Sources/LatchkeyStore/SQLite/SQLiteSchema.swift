@@ -52,6 +52,9 @@ enum SQLiteSchema {
         migrator.registerMigration("v13: the audit log") { db in
             try db.execute(sql: v13Audit)
         }
+        migrator.registerMigration("v14: webhook deliveries") { db in
+            try db.execute(sql: v14Webhooks)
+        }
         return migrator
     }
 
@@ -417,5 +420,22 @@ enum SQLiteSchema {
         ) STRICT;
         CREATE INDEX audit_events_user ON audit_events(user_id, sequence) WHERE user_id IS NOT NULL;
         CREATE INDEX audit_events_time ON audit_events(occurred_at);
+        """
+
+    /// Webhooks (issue 39): one delivery per event and endpoint, queued with the event and deleted with it. Times are
+    /// whole milliseconds since 1970, as the audit log's.
+    private static let v14Webhooks = """
+        CREATE TABLE webhook_deliveries (
+            id INTEGER PRIMARY KEY,
+            endpoint TEXT NOT NULL,
+            event_sequence INTEGER NOT NULL REFERENCES audit_events(sequence) ON DELETE CASCADE,
+            state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'failed')),
+            attempts INTEGER NOT NULL DEFAULT 0,
+            next_attempt_at INTEGER NOT NULL,
+            last_attempt_at INTEGER,
+            last_error TEXT
+        ) STRICT;
+        CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_attempt_at) WHERE state = 'pending';
+        CREATE INDEX webhook_deliveries_event ON webhook_deliveries(event_sequence);
         """
 }

@@ -36,21 +36,26 @@ extension SQLiteStore {
             FROM audit_events \(filter) ORDER BY sequence DESC LIMIT \(query.limit)
             """
         return try await read { [arguments] db in
-            try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-                StoredAuditEvent(
-                    sequence: row["sequence"],
-                    event: AuditEvent(
-                        type: row["type"],
-                        occurredAt: Date(timeIntervalSince1970: TimeInterval(row["occurred_at"] as Int64) / 1000),
-                        userID: row["user_id"], actor: row["actor"],
-                        ip: row["ip"], userAgent: row["user_agent"], authenticator: row["authenticator"],
-                        detail: row["detail"]))
-            }
+            try Row.fetchAll(db, sql: sql, arguments: arguments).map(Self.auditEvent)
         }
     }
 
     public func purgeAuditEvents(occurredBefore cutoff: Date) async throws(StoreError) -> Int {
         try await purge("audit_events", key: ["sequence"], where: "occurred_at < ?", Self.milliseconds(cutoff))
+    }
+
+    /// An event as a row of `audit_events` holds it.
+    static func auditEvent(_ row: Row) -> StoredAuditEvent {
+        StoredAuditEvent(
+            sequence: row["sequence"],
+            event: AuditEvent(
+                type: row["type"], occurredAt: date(milliseconds: row["occurred_at"]), userID: row["user_id"],
+                actor: row["actor"], ip: row["ip"], userAgent: row["user_agent"], authenticator: row["authenticator"],
+                detail: row["detail"]))
+    }
+
+    static func date(milliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: TimeInterval(milliseconds) / 1000)
     }
 
     /// A time as the log keeps it: whole milliseconds since 1970.
@@ -70,6 +75,13 @@ extension SQLiteStore {
                 event.type, milliseconds(event.occurredAt), event.userID, event.actor, event.ip, event.userAgent,
                 event.authenticator, event.detail,
             ])
+            guard !event.notify.isEmpty else { continue }
+            let sequence = db.lastInsertedRowID
+            for endpoint in event.notify {
+                try db.cachedStatement(
+                    sql: "INSERT INTO webhook_deliveries (endpoint, event_sequence, next_attempt_at) VALUES (?, ?, ?)"
+                ).execute(arguments: [endpoint, sequence, milliseconds(event.occurredAt)])
+            }
         }
     }
 }

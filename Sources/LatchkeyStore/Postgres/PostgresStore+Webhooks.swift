@@ -1,0 +1,85 @@
+import Foundation
+import PostgresNIO
+
+// The webhook part of ``PostgresStore``.
+
+extension PostgresStore {
+    public func claimWebhookDeliveries(now: Date, leaseUntil: Date, limit: Int) async throws(StoreError)
+        -> [StoredWebhookDelivery]
+    {
+        try await write { [self] client in
+            // SKIP LOCKED: instances claiming at once take different deliveries.
+            try await client.all(
+                """
+                WITH claimed AS (
+                    UPDATE webhook_deliveries SET attempts = attempts + 1, next_attempt_at = \(leaseUntil),
+                        last_attempt_at = \(now)
+                    WHERE id IN (
+                        SELECT id FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= \(now)
+                        ORDER BY next_attempt_at LIMIT \(Int64(limit)) FOR UPDATE SKIP LOCKED)
+                    RETURNING id, endpoint, event_sequence, attempts)
+                SELECT e.sequence, e.type, e.occurred_at, e.user_id, e.actor, e.ip, e.user_agent, e.authenticator,
+                    e.detail, c.id, c.endpoint, c.attempts
+                FROM claimed c JOIN audit_events e ON e.sequence = c.event_sequence ORDER BY c.id
+                """,
+                logger: logger
+            ) { row in
+                let (
+                    sequence, type, occurredAt, userID, actor, ip, userAgent, authenticator, detail, id, endpoint,
+                    attempts
+                ) =
+                    try row.decode(
+                        (Int64, String, Date, UUID?, String?, String?, String?, String?, String?, Int64, String, Int64)
+                            .self)
+                let event = AuditEvent(
+                    type: type, occurredAt: occurredAt, userID: userID, actor: actor, ip: ip, userAgent: userAgent,
+                    authenticator: authenticator, detail: detail)
+                return StoredWebhookDelivery(
+                    id: id, endpoint: endpoint, event: StoredAuditEvent(sequence: sequence, event: event),
+                    attempts: Int(attempts))
+            }
+        }
+    }
+
+    public func finishWebhookDelivery(id: Int64, _ outcome: WebhookOutcome, at time: Date) async throws(StoreError) {
+        let (state, next, error): (String, Date, String?) =
+            switch outcome {
+            case .delivered: ("delivered", time, nil)
+            case .retry(let next, let error): ("pending", next, error)
+            case .failed(let error): ("failed", time, error)
+            }
+        try await write { [self] client in
+            try await client.execute(
+                """
+                UPDATE webhook_deliveries SET state = \(state), next_attempt_at = \(next),
+                    last_error = coalesce(\(error)::text, last_error)
+                WHERE id = \(id)
+                """,
+                logger: logger)
+        }
+    }
+
+    public func webhookStatus() async throws(StoreError) -> [WebhookEndpointStatus] {
+        try await pool { [self] client in
+            try await client.all(
+                """
+                SELECT endpoint,
+                    count(*) FILTER (WHERE state = 'pending'),
+                    count(*) FILTER (WHERE state = 'delivered'),
+                    count(*) FILTER (WHERE state = 'failed'),
+                    max(last_attempt_at),
+                    (SELECT last_error FROM webhook_deliveries e WHERE e.endpoint = d.endpoint
+                        AND e.last_error IS NOT NULL ORDER BY e.last_attempt_at DESC, e.id DESC LIMIT 1)
+                FROM webhook_deliveries d GROUP BY endpoint ORDER BY endpoint
+                """,
+                logger: logger
+            ) { row in
+                let (endpoint, pending, delivered, failed, last, error) = try row.decode(
+                    (String, Int64, Int64, Int64, Date?, String?).self)
+                return WebhookEndpointStatus(
+                    endpoint: endpoint, pending: Int(pending), delivered: Int(delivered), failed: Int(failed),
+                    lastAttemptAt: last, lastError: error)
+            }
+        }
+    }
+}
