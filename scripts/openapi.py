@@ -637,6 +637,12 @@ def admin_document():
         }, ["sequence", "type", "occurredAt"]),
         "AdminAuditEventList": obj({"events": {"type": "array", "items": ref("AdminAuditEvent")},
                                     "next": {"type": "integer", "minimum": 1}}, ["events"]),
+        "AdminWebhookEndpoint": obj({
+            "name": STRING, "url": STRING, "events": {"type": "array", "items": STRING},
+            "pending": {"type": "integer", "minimum": 0}, "delivered": {"type": "integer", "minimum": 0},
+            "failed": {"type": "integer", "minimum": 0}, "lastAttemptAt": DATE, "lastError": STRING,
+        }, ["name", "url", "pending", "delivered", "failed"]),
+        "AdminWebhookList": obj({"endpoints": {"type": "array", "items": ref("AdminWebhookEndpoint")}}, ["endpoints"]),
     })
     audit_query = [
         {"name": "user", "in": "query", "required": False, "schema": {"type": "string", "format": "uuid"}, "description": "one user's events"},
@@ -674,6 +680,8 @@ def admin_document():
         "/admin/v1/audit": {"get": op("listAuditEvents", "Audit events, newest first, by user and time",
                                       {"200": json_body(ref("AdminAuditEventList"), "the events")},
                                       {**unauthorized, "400": ["admin.invalidQuery"]}, parameters=audit_query)},
+        "/admin/v1/webhooks": {"get": op("listWebhooks", "The webhook endpoints and their deliveries",
+                                         {"200": json_body(ref("AdminWebhookList"), "the endpoints")}, unauthorized)},
         "/admin/v1/metrics": {"get": op("adminMetrics", "Prometheus metrics", {
             "200": {"description": "Prometheus text exposition", "content": {"text/plain": {"schema": STRING}}}}, unauthorized)},
     }

@@ -39,6 +39,7 @@ enum ConfigurationTarget {
         settings.emailTemplates = nil
         settings.accessTokenClaims = nil
         settings.adminKeysFile = nil
+        settings.webhooksFile = nil
         _ = try? ServerConfiguration(settings)
     }
 }

@@ -84,6 +84,9 @@ public enum ServerApplication {
                     onServerRunning: { channel in await onAdminRunning(channel.localAddress?.port ?? admin.port) },
                     logger: logger))
         }
+        if !configuration.webhooks.isEmpty {
+            app.addServices(WebhookDispatcher(store: store, endpoints: configuration.webhooks, logger: logger))
+        }
         if let mailer = services.mailer {
             app.addServices(
                 MailOutbox(store: store, transport: mailer.transport, from: mailer.from, logger: logger))
@@ -115,7 +118,8 @@ public enum ServerApplication {
             self.store = store
             let audit = AuditLog(
                 store: store, retention: configuration.auditRetention,
-                names: AuthenticatorNaming(metadata: configuration.metadata?.service), logger: logger)
+                names: AuthenticatorNaming(metadata: configuration.metadata?.service), logger: logger,
+                webhooks: configuration.webhooks)
             self.audit = audit
             let cookies = SessionCookies(secure: configuration.secureCookies)
             accessTokens = configuration.accessTokens.map { AccessTokenService(configuration: $0, store: store) }
@@ -188,7 +192,7 @@ public enum ServerApplication {
             admin: AdminService(
                 store: services.store, accounts: services.accounts,
                 names: AuthenticatorNaming(metadata: configuration.metadata?.service), origins: configuration.origins,
-                logger: logger),
+                webhookEndpoints: configuration.webhooks, logger: logger),
             keys: AdminKeys(keys: configuration.admin?.keys ?? []), metrics: metrics
         ).add(to: router.group())
         return router

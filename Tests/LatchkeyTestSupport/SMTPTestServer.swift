@@ -74,24 +74,9 @@ public final class SMTPTestServer: Sendable {
         directory = ScratchDirectory(prefix: "latchkey-smtp")
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Mail/smtp_server.py").path
-        var arguments = [script, directory.url.path, "--mode", mode.rawValue]
+        var arguments = [directory.url.path, "--mode", mode.rawValue]
         if let user, let password { arguments += ["--user", user, "--password", password] }
-        process = try ChildProcess(python, arguments: arguments)
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = process.standardOutput.availableData
-            guard !chunk.isEmpty else {
-                let errors = process.standardError?.readDataToEndOfFile() ?? Data()
-                throw SMTPTestServerError(
-                    description: "smtp_server.py did not start: \(String(decoding: errors, as: UTF8.self))")
-            }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
-            throw SMTPTestServerError(description: "smtp_server.py said '\(text)'")
-        }
-        self.port = port
+        (process, port) = try PythonHelper.start(script, arguments: arguments, python: python)
         caFile = directory.path("ca.pem")
     }
 

@@ -17,6 +17,8 @@ public enum AdminPaths {
     public static let metrics = "/admin/v1/metrics"
     /// `GET ?user=&since=&until=&before=&limit=` (all optional): audit events, newest first (``AdminAuditEventList``).
     public static let audit = "/admin/v1/audit"
+    /// `GET`: the webhook endpoints and their deliveries (``AdminWebhookList``).
+    public static let webhooks = "/admin/v1/webhooks"
 }
 
 /// A user as the admin API lists it.
@@ -142,5 +144,60 @@ public struct AdminAuditEventList: Codable, Hashable, Sendable {
     public init(events: [AdminAuditEvent], next: Int64? = nil) {
         self.events = events
         self.next = next
+    }
+}
+
+/// The body of a webhook (`POST` to an endpoint of `--webhooks-file`), with the Standard Webhooks headers
+/// `webhook-id` (`evt_<sequence>`, the same on every attempt), `webhook-timestamp` and `webhook-signature`.
+public struct WebhookPayload: Codable, Hashable, Sendable {
+    /// The event's type, as ``AdminAuditEvent/type``.
+    public var type: String
+    /// When the event occurred.
+    public var timestamp: Date
+    public var data: AdminAuditEvent
+
+    public init(type: String, timestamp: Date, data: AdminAuditEvent) {
+        self.type = type
+        self.timestamp = timestamp
+        self.data = data
+    }
+}
+
+/// A webhook endpoint and its deliveries, as `GET /admin/v1/webhooks` shows it.
+public struct AdminWebhookEndpoint: Codable, Hashable, Sendable {
+    public var name: String
+    public var url: String
+    /// The event types it gets; absent for all.
+    public var events: [String]?
+    /// Deliveries waiting for their first or next attempt.
+    public var pending: Int
+    public var delivered: Int
+    /// Deliveries given up (after a day of attempts, or refused for good).
+    public var failed: Int
+    public var lastAttemptAt: Date?
+    /// The error of the latest failed attempt (`HTTP 503`, `connection refused`, …).
+    public var lastError: String?
+
+    public init(
+        name: String, url: String, events: [String]?, pending: Int, delivered: Int, failed: Int, lastAttemptAt: Date?,
+        lastError: String?
+    ) {
+        self.name = name
+        self.url = url
+        self.events = events
+        self.pending = pending
+        self.delivered = delivered
+        self.failed = failed
+        self.lastAttemptAt = lastAttemptAt
+        self.lastError = lastError
+    }
+}
+
+/// The answer to `GET /admin/v1/webhooks`.
+public struct AdminWebhookList: Codable, Hashable, Sendable {
+    public var endpoints: [AdminWebhookEndpoint]
+
+    public init(endpoints: [AdminWebhookEndpoint]) {
+        self.endpoints = endpoints
     }
 }

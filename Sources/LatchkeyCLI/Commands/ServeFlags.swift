@@ -164,6 +164,12 @@ struct ServeFlags: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
+            "A JSON file of webhook endpoints audit events are sent to ([{name, url, secret, events?}]).",
+            valueName: "file"))
+    var webhooksFile: String?
+
+    @Option(
+        help: ArgumentHelp(
             "A JSON file of claims added to every access token ({user.id}, {user.name}, {user.displayName} filled in).",
             valueName: "file"))
     var accessTokenClaims: String?
@@ -263,6 +269,7 @@ struct ServeFlags: ParsableArguments {
         settings.accessTokenAudience = accessTokenAudience
         settings.accessTokenLifetime = accessTokenLifetime
         settings.auditRetentionDays = auditRetentionDays
+        settings.webhooksFile = webhooksFile
         settings.accessTokenClaims = accessTokenClaims
         settings.signingKeyRotation = signingKeyRotation
         settings.smtpURL = smtpUrl

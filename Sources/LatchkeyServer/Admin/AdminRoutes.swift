@@ -57,6 +57,10 @@ struct AdminRoutes: Sendable {
                     until: query["until"].map(String.init), before: query["before"].map(String.init),
                     limit: query["limit"].map(String.init)))
         }
+        routes.get(RouterPath(AdminPaths.webhooks)) { request, _ in
+            _ = try keys.authorize(request)
+            return try Response.json(try await admin.webhooks())
+        }
         routes.get(RouterPath(AdminPaths.metrics)) { request, _ in
             _ = try keys.authorize(request)
             return Response(

@@ -14,6 +14,8 @@ struct AdminService: Sendable {
     let names: AuthenticatorNaming
     /// The server's web origins: a recovery link opens one of them.
     let origins: [String]
+    /// The endpoints of `--webhooks-file`.
+    var webhookEndpoints: [WebhookEndpoint] = []
     let logger: Logger
 
     /// The users matching the one criterion given.
@@ -150,14 +152,29 @@ struct AdminService: Sendable {
         }
         let events = try await store.auditEvents(query)
         return AdminAuditEventList(
-            events: events.map { stored in
-                let event = stored.event
-                return AdminAuditEvent(
-                    sequence: stored.sequence, type: event.type, occurredAt: event.occurredAt,
-                    userId: event.userID?.uuidString.lowercased(), actor: event.actor, ip: event.ip,
-                    userAgent: event.userAgent, authenticator: event.authenticator, detail: event.detail)
-            },
-            next: events.count == query.limit ? events.last?.sequence : nil)
+            events: events.map(Self.summary), next: events.count == query.limit ? events.last?.sequence : nil)
+    }
+
+    /// The webhook endpoints with their deliveries counted.
+    func webhooks() async throws -> AdminWebhookList {
+        let status = try await store.webhookStatus()
+        return AdminWebhookList(
+            endpoints: webhookEndpoints.map { endpoint in
+                let counts = status.first { $0.endpoint == endpoint.name }
+                return AdminWebhookEndpoint(
+                    name: endpoint.name, url: endpoint.url.absoluteString, events: endpoint.events.map { $0.sorted() },
+                    pending: counts?.pending ?? 0, delivered: counts?.delivered ?? 0, failed: counts?.failed ?? 0,
+                    lastAttemptAt: counts?.lastAttemptAt, lastError: counts?.lastError)
+            })
+    }
+
+    /// An event as the admin API and webhooks show it.
+    static func summary(_ stored: StoredAuditEvent) -> AdminAuditEvent {
+        let event = stored.event
+        return AdminAuditEvent(
+            sequence: stored.sequence, type: event.type, occurredAt: event.occurredAt,
+            userId: event.userID?.uuidString.lowercased(), actor: event.actor, ip: event.ip, userAgent: event.userAgent,
+            authenticator: event.authenticator, detail: event.detail)
     }
 
     private func user(_ id: String) async throws -> StoredUser {

@@ -15,6 +15,8 @@ struct AuditLog: Sendable {
     /// Names the authenticator of passkey events.
     let names: AuthenticatorNaming
     let logger: Logger
+    /// The endpoints each event is sent to, by type (a delivery is queued with the event).
+    var webhooks: [WebhookEndpoint] = []
 
     /// Where the current request came from, set for each request by ``RequestObservationMiddleware`` (and by the admin API,
     /// with the admin key as the actor).
@@ -38,11 +40,13 @@ struct AuditLog: Sendable {
         _ type: AuditEventType, user: UUID?, authenticator: String? = nil, detail: String? = nil, now: Date = Date()
     ) -> AuditEvent {
         let source = Self.source
-        return AuditEvent(
+        var event = AuditEvent(
             type: type.rawValue, occurredAt: now, userID: user, actor: source?.actor.map { Self.clipped($0) },
             ip: source?.ip,
             userAgent: source?.userAgent, authenticator: authenticator.map { Self.clipped($0) },
             detail: detail.map { Self.clipped($0) })
+        if !webhooks.isEmpty { event.notify = webhooks.filter { $0.wants(type.rawValue) }.map(\.name) }
+        return event
     }
 
     /// An event of `type` about `credential`, with its authenticator's name (or its AAGUID when unnamed) and its ID.

@@ -45,6 +45,8 @@ public struct ServerConfiguration: Sendable {
     public var reauthenticationWindow: Duration
     /// How long the audit log keeps events; nil: no audit log.
     public var auditRetention: Duration?
+    /// The endpoints audit events are sent to as webhooks (`--webhooks-file`).
+    public var webhooks: [WebhookEndpoint]
     /// How long a client may leave a connection idle, or take over a request's headers or body.
     public var connectionDeadlines: ConnectionDeadlines
     /// How many connections one client address may hold open at once (trusted proxies are exempt).
@@ -202,6 +204,11 @@ public struct ServerConfiguration: Sendable {
             throw ConfigurationError("--audit-retention-days", "\(auditDays) days is outside 0 (no audit log) to 3650")
         }
         auditRetention = auditDays == 0 ? nil : .seconds(auditDays * 86_400)
+        webhooks = try WebhookEndpoint.load(settings.webhooksFile)
+        if !webhooks.isEmpty, auditRetention == nil {
+            throw ConfigurationError(
+                "--webhooks-file", "webhooks send audit events: --audit-retention-days must not be 0")
+        }
         func timeout(_ value: Int?, _ defaultValue: Int, _ setting: String) throws(ConfigurationError) -> Duration {
             let seconds = value ?? defaultValue
             guard (1...3600).contains(seconds) else {

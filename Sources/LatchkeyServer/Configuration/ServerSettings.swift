@@ -99,6 +99,8 @@ public struct ServerSettings: Codable, Hashable, Sendable {
     public var accessTokenLifetime: Int?
     /// How many days audit events are kept (default 90; 0 keeps no audit log).
     public var auditRetentionDays: Int?
+    /// A JSON file of the webhook endpoints audit events are sent to.
+    public var webhooksFile: String?
     /// A JSON file of claims added to every access token.
     public var accessTokenClaims: String?
     /// Days a signing key signs before the next takes over (default 30).
@@ -167,6 +169,7 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         merged.accessTokenAudience = other.accessTokenAudience ?? accessTokenAudience
         merged.accessTokenLifetime = other.accessTokenLifetime ?? accessTokenLifetime
         merged.auditRetentionDays = other.auditRetentionDays ?? auditRetentionDays
+        merged.webhooksFile = other.webhooksFile ?? webhooksFile
         merged.accessTokenClaims = other.accessTokenClaims ?? accessTokenClaims
         merged.signingKeyRotation = other.signingKeyRotation ?? signingKeyRotation
         merged.adminHost = other.adminHost ?? adminHost
@@ -283,6 +286,7 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         accessTokenAudience = text("ACCESS_TOKEN_AUDIENCE")
         accessTokenLifetime = try integer("ACCESS_TOKEN_LIFETIME")
         auditRetentionDays = try integer("AUDIT_RETENTION_DAYS")
+        webhooksFile = text("WEBHOOKS_FILE")
         accessTokenClaims = text("ACCESS_TOKEN_CLAIMS")
         signingKeyRotation = try integer("SIGNING_KEY_ROTATION")
         adminHost = text("ADMIN_HOST")
@@ -320,6 +324,6 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         case appleTokenMaxAge, secretsKey, secretsKeyFile, passwordSignIn, metricsTokenFile, eventLoops
         case smtpURL, emailFrom, emailTemplates
         case accessTokenAudience, accessTokenLifetime, accessTokenClaims, signingKeyRotation
-        case adminHost, adminPort, adminKeysFile, adminKeys, auditRetentionDays
+        case adminHost, adminPort, adminKeysFile, adminKeys, auditRetentionDays, webhooksFile
     }
 }

@@ -1,0 +1,127 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import LatchkeyAPI
+import LatchkeyStore
+import Testing
+import VirtualAuthenticator
+
+@testable import LatchkeyServer
+
+/// Webhooks over real HTTP: audit events sent to a receiver that checks their Standard Webhooks signatures with the
+/// standardwebhooks package (PyPI), retried after a failure with the same id, given up on 410, shown in the admin API;
+/// on both databases.
+@Suite("Webhooks", SMTPTestServer.required)
+struct WebhookTests {
+    /// A `--webhooks-file` in `directory` with `endpoints` (name, url, events).
+    static func file(_ endpoints: [(String, String, [String]?)], in directory: ScratchDirectory) throws -> String {
+        let entries: [[String: Any]] = endpoints.map { name, url, events in
+            var entry: [String: Any] = ["name": name, "url": url, "secret": WebhookReceiver.secret]
+            if let events { entry["events"] = events }
+            return entry
+        }
+        let path = directory.path("webhooks.json")
+        try JSONSerialization.data(withJSONObject: entries).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test(
+        "each endpoint gets the events it asked for, signed; a failure is tried again; 410 gives up",
+        arguments: Backend.available)
+    func deliveries(_ backend: Backend) async throws {
+        let receiver = try WebhookReceiver()
+        let scratch = ScratchDirectory(prefix: "latchkey-webhooks-config")
+        var settings = AdminAPITests.settings()
+        settings.webhooksFile = try Self.file(
+            [
+                ("everything", receiver.url("/all"), nil),
+                ("flaky", receiver.url("/flaky"), ["passkey.added"]),
+                ("gone", receiver.url("/gone"), ["signin.succeeded"]),
+            ], in: scratch)
+        try await withServer(backend, settings: settings) { server in
+            let phone = VirtualAuthenticator()
+            _ = try await server.signedUpApp("alice", with: phone)
+            #expect(try await NativeClient(http: server.app()).signIn("alice", with: phone).status == .ok)
+            let user = try #require(try await server.store.user(named: "alice")).id.uuidString.lowercased()
+
+            // The flaky endpoint's retry comes 5 s after its 503.
+            let deliveries = try await receiver.wait { deliveries in
+                deliveries.filter { $0.path == "/flaky" }.count == 2
+                    && deliveries.filter { $0.path == "/all" }.count == 3
+                    && deliveries.contains { $0.path == "/gone" }
+            }
+            #expect(deliveries.allSatisfy { $0.verified }, "\(deliveries.map { $0.error ?? "" })")
+            let all = deliveries.filter { $0.path == "/all" }
+            #expect(all.map { $0.payload?.type } == ["account.created", "passkey.added", "signin.succeeded"])
+            #expect(all.allSatisfy { $0.payload?.data?["userId"] == user })
+            let flaky = deliveries.filter { $0.path == "/flaky" }
+            try #require(flaky.count == 2 && all.count == 3)
+            #expect(flaky.map { $0.payload?.type } == ["passkey.added", "passkey.added"])
+            #expect(flaky[0].id == flaky[1].id && flaky[0].id == all[1].id, "one id per event, on every attempt")
+            #expect(deliveries.filter { $0.path == "/gone" }.map { $0.payload?.type } == ["signin.succeeded"])
+
+            // What the operator sees.
+            let services = ServerApplication.Services(
+                configuration: server.configuration, store: server.store, metrics: ServerMetrics(), logger: quietLogger)
+            let router = ServerApplication.makeAdminRouter(
+                configuration: server.configuration, services: services, metrics: ServerMetrics(), logger: quietLogger)
+            try await Application(router: router).test(.router) { admin in
+                let answer = try await AdminAPITests.call(admin, .get, AdminPaths.webhooks)
+                let list = try AdminAPITests.decode(AdminWebhookList.self, answer.text)
+                let byName = Dictionary(uniqueKeysWithValues: list.endpoints.map { ($0.name, $0) })
+                #expect(byName["everything"]?.delivered == 3 && byName["everything"]?.events == nil)
+                #expect(byName["flaky"]?.delivered == 1 && byName["flaky"]?.lastError == "HTTP 503")
+                #expect(byName["gone"]?.failed == 1 && byName["gone"]?.lastError == "HTTP 410")
+                #expect(!answer.text.contains("whsec_"), "secrets stay in the file")
+            }
+        }
+    }
+
+    @Test("a webhooks file that cannot work stops the start with what is wrong")
+    func configuration() throws {
+        let scratch = ScratchDirectory(prefix: "latchkey-webhooks-config")
+        func refused(_ entries: String, auditDays: Int? = nil) throws -> String? {
+            let path = scratch.path("hooks-\(UUID()).json")
+            try entries.write(toFile: path, atomically: true, encoding: .utf8)
+            var settings = ServerSettings.test
+            settings.webhooksFile = path
+            settings.auditRetentionDays = auditDays
+            do {
+                _ = try ServerConfiguration(settings)
+                return nil
+            } catch {
+                return error.message
+            }
+        }
+        let secret = WebhookReceiver.secret
+        #expect(try refused(#"[{"name":"a","url":"https://example.com/h","secret":"\#(secret)"}]"#) == nil)
+        #expect(
+            try refused(#"[{"name":"a","url":"http://example.com/h","secret":"\#(secret)"}]"#)?.contains("https")
+                == true)
+        #expect(
+            try refused(#"[{"name":"a","url":"https://example.com/h","secret":"whsec_c2hvcnQ="}]"#)?.contains("secret")
+                == true)
+        #expect(
+            try refused(#"[{"name":"A b","url":"https://example.com/h","secret":"\#(secret)"}]"#)?.contains("name")
+                == true)
+        #expect(
+            try refused(#"[{"name":"a","url":"https://example.com/h","secret":"\#(secret)","events":["nope"]}]"#)?
+                .contains("'nope'") == true)
+        #expect(try refused("{}")?.contains("JSON array") == true)
+        #expect(
+            try refused(#"[{"name":"a","url":"https://example.com/h","secret":"\#(secret)"}]"#, auditDays: 0)?
+                .contains("--audit-retention-days") == true)
+    }
+
+    @Test("the signature is Standard Webhooks' v1: HMAC-SHA256 over id.timestamp.body, base64")
+    func signature() {
+        // The example of the Standard Webhooks specification's reference tests.
+        let secret = Array(Data(base64Encoded: "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")!)
+        let body = Array(#"{"test": 2432232314}"#.utf8)
+        #expect(
+            WebhookSignature.sign(
+                id: "msg_p5jXN8AQM9LWM0D4loKWxJek", timestamp: 1_614_265_330, body: body, secret: secret)
+                == "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=")
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+
+/// Starts a Python helper of the tests (a server on a loopback port) and reads the `PORT <n>` line it prints once
+/// listening.
+enum PythonHelper {
+    static func start(_ script: String, arguments: [String], python: String) throws -> (ChildProcess, Int) {
+        let process = try ChildProcess(python, arguments: [script] + arguments)
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = process.standardOutput.availableData
+            guard !chunk.isEmpty else {
+                let errors = process.standardError?.readDataToEndOfFile() ?? Data()
+                throw SMTPTestServerError(
+                    description: "\(script) did not start: \(String(decoding: errors, as: UTF8.self))")
+            }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
+            throw SMTPTestServerError(description: "\(script) said '\(text)'")
+        }
+        return (process, port)
+    }
+}
