@@ -79,6 +79,11 @@ struct AuthenticatorPolicyTests {
                     #expect(stored.backupEligible, "the new flag is stored")
                     #expect(try await NativeClient(http: server.app()).signIn("alice", with: phone).status == .ok)
                 }
+                // The audit log records the change (and so can a webhook), with the sign-in it came with.
+                let types = try await server.store.auditEvents(AuditQuery(userID: user.id)).map(\.event.type)
+                #expect(
+                    types.contains("passkey.backupEligibilityChanged") == (policy == "accept-and-record"), "\(types)")
+                #expect(types.contains("signin.failed") == (policy == "reject"), "\(types)")
             }
         }
     }

@@ -12,7 +12,7 @@ import VirtualAuthenticator
 /// Webhooks over real HTTP: audit events sent to a receiver that checks their Standard Webhooks signatures with the
 /// standardwebhooks package (PyPI), retried after a failure with the same id, given up on 410, shown in the admin API;
 /// on both databases.
-@Suite("Webhooks", SMTPTestServer.required)
+@Suite("Webhooks", WebhookReceiver.required)
 struct WebhookTests {
     /// A `--webhooks-file` in `directory` with `endpoints` (name, url, events).
     static func file(_ endpoints: [(String, String, [String]?)], in directory: ScratchDirectory) throws -> String {

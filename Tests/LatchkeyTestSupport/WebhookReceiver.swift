@@ -36,6 +36,15 @@ public final class WebhookReceiver: Sendable {
         }
     }
 
+    /// The trait that skips a test when there is no Python with standardwebhooks.
+    public static var required: ConditionTrait {
+        .enabled(
+            "set \(SMTPTestServer.pythonVariable) to the python of scripts/python-env.sh (it has standardwebhooks)"
+        ) {
+            SMTPTestServer.python != nil
+        }
+    }
+
     /// A Standard Webhooks secret for the endpoint.
     public static let secret = "whsec_" + Data(repeating: 7, count: 32).base64EncodedString()
 
