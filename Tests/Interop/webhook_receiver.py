@@ -4,7 +4,7 @@ DIR/<n>.json: {"id", "path", "verified", "error", "payload"}. The path steers th
 503 the first time a webhook-id comes to it and 204 after; /gone answers 410; anything else 204 (400 when the signature
 does not verify).
 
-Usage: python webhook_receiver.py DIR SECRET
+Usage: python webhook_receiver.py DIR SECRET [PORT]   (PORT: listen there, as a receiver back from an outage)
 Prints "PORT <n>" once listening; runs until its standard input closes or it is sent SIGTERM.
 """
 
@@ -19,6 +19,7 @@ from standardwebhooks.webhooks import Webhook
 
 def main():
     directory, secret = sys.argv[1], sys.argv[2]
+    port = int(sys.argv[3]) if len(sys.argv) > 3 else 0
     webhook = Webhook(secret)
     lock = threading.Lock()
     seen = set()
@@ -57,7 +58,8 @@ def main():
             self.send_header("content-length", "0")
             self.end_headers()
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    http.server.ThreadingHTTPServer.allow_reuse_address = True
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     print("PORT %d" % server.server_address[1], flush=True)
     sys.stdin.read()

@@ -52,12 +52,20 @@ public final class WebhookReceiver: Sendable {
     private let directory: ScratchDirectory
     private let process: ChildProcess
 
-    public init() throws {
+    /// A receiver on a free port, or on `port` (one a stopped receiver had: the same endpoint back from an outage).
+    public init(port fixed: Int? = nil) throws {
         let python = try #require(SMTPTestServer.python, "LATCHKEY_TEST_PYTHON is not set")
         directory = ScratchDirectory(prefix: "latchkey-webhooks")
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Interop/webhook_receiver.py").path
-        (process, port) = try PythonHelper.start(script, arguments: [directory.url.path, Self.secret], python: python)
+        (process, port) = try PythonHelper.start(
+            script, arguments: [directory.url.path, Self.secret] + (fixed.map { [String($0)] } ?? []), python: python)
+    }
+
+    /// Stops the receiver (its port then refuses connections).
+    public func stop() {
+        process.terminate()
+        process.waitUntilExit()
     }
 
     deinit {

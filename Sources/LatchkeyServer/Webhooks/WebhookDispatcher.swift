@@ -46,7 +46,10 @@ struct WebhookDispatcher: Service {
                 // The lease outlasts an attempt, so a claimed delivery is not claimed again while it could be under way.
                 let due = try await store.claimWebhookDeliveries(
                     now: now, leaseUntil: now.addingTimeInterval(60), limit: Self.batch)
-                for delivery in due { await deliver(delivery, with: client) }
+                // At once, so that an endpoint that does not answer holds up no other.
+                await withTaskGroup(of: Void.self) { group in
+                    for delivery in due { group.addTask { await deliver(delivery, with: client) } }
+                }
             } catch {
                 logger.warning("the webhook outbox cannot be read", metadata: ["error.code": "\(error.code)"])
             }
