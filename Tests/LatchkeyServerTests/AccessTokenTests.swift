@@ -119,6 +119,40 @@ struct AccessTokenTests {
         }
     }
 
+    @Test(
+        "two instances on one PostgreSQL: one set of keys, and a refresh family rotated on one and replayed on the other",
+        .enabled(if: Backend.postgresURL != nil))
+    func twoInstances() async throws {
+        let shared = try settings()
+        try await TestDatabase.with(.postgres) { database in
+            try await withServer(on: database, settings: shared) { serverA in
+                try await withServer(on: database, settings: shared) { serverB in
+                    let signedUp: SessionResponse = try await NativeClient(http: serverA.app()).signUp(
+                        "carol", with: VirtualAuthenticator()
+                    )
+                    .decode()
+                    let first = try #require(signedUp.accessToken)
+                    // B publishes the key A signed with.
+                    let jwksA = try await serverA.app().send(.get, APIPaths.WellKnown.jwks)
+                    let jwksB = try await serverB.app().send(.get, APIPaths.WellKnown.jwks)
+                    #expect(jwksA.text == jwksB.text)
+                    #expect(try Self.verify(first.accessToken, jwks: jwksB))
+                    // Rotated on B; the spent token replayed on A ends the family there too.
+                    let rotated = try await serverB.app().send(
+                        .post, APIPaths.Native.token, json: RefreshTokenRequest(refreshToken: first.refreshToken))
+                    #expect(rotated.status == .ok, "\(rotated)")
+                    let second: AccessTokenResponse = try rotated.decode()
+                    let replayed = try await serverA.app().send(
+                        .post, APIPaths.Native.token, json: RefreshTokenRequest(refreshToken: first.refreshToken))
+                    #expect(replayed.errorCode == "token.reused", "\(replayed)")
+                    let after = try await serverB.app().send(
+                        .post, APIPaths.Native.token, json: RefreshTokenRequest(refreshToken: second.refreshToken))
+                    #expect(after.errorCode == "token.invalid", "\(after)")
+                }
+            }
+        }
+    }
+
     @Test("a password sign-in's token says pwd; signing out makes its refresh token fail at once")
     func passwordAndSignOut() async throws {
         try await withServer(.sqlite, settings: try settings()) { server in
