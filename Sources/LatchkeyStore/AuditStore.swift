@@ -13,7 +13,8 @@ public protocol AuditStore: Sendable {
     /// The events `query` selects, newest first.
     func auditEvents(_ query: AuditQuery) async throws(StoreError) -> [StoredAuditEvent]
 
-    /// Deletes the events that occurred before `cutoff`; returns how many.
+    /// Deletes the events that occurred before `cutoff` (and their webhook deliveries); returns how many.
+    @discardableResult
     func purgeAuditEvents(occurredBefore cutoff: Date) async throws(StoreError) -> Int
 }
 
@@ -41,6 +42,7 @@ public enum AuditTrail {
     }
 
     /// Runs `change`, one store call that writes, with `events` written in its transaction.
+    @discardableResult
     nonisolated(nonsending) public static func recording<T: Sendable>(
         _ events: [AuditEvent], in store: any AuditStore,
         _ change: nonisolated(nonsending) () async throws(StoreError) -> T

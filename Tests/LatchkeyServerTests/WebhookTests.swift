@@ -68,7 +68,13 @@ struct WebhookTests {
                 "one id per event: \(addedIDs) \(flaky.map(\.id))")
             #expect(deliveries.filter { $0.path == "/gone" }.map { $0.payload?.type } == ["signin.succeeded"])
 
-            // What the operator sees.
+            // What the operator sees, once the dispatcher has recorded the answers the receiver gave.
+            let deadline = ContinuousClock.now + .seconds(20)
+            while ContinuousClock.now < deadline,
+                try await server.store.webhookStatus().reduce(0, { $0 + $1.delivered + $1.failed }) < 5
+            {
+                try await Task.sleep(for: .milliseconds(100))
+            }
             let services = ServerApplication.Services(
                 configuration: server.configuration, store: server.store, metrics: ServerMetrics(), logger: quietLogger)
             let router = ServerApplication.makeAdminRouter(

@@ -33,7 +33,7 @@ struct PostgresPoolTests {
         let keptAlive = try await withStore(keepAlive: .seconds(1)) { database, admin in
             try await eventually { try await lastQueries(in: database, admin: admin).contains("SELECT 1;") }
         }
-        #expect(keptAlive, "an idle connection ran SELECT 1 within 5 s of a 1 s keep-alive")
+        #expect(keptAlive, "an idle connection ran SELECT 1 within 20 s of a 1 s keep-alive")
         let queries = try await withStore(keepAlive: nil) { database, admin in
             try await Task.sleep(for: .milliseconds(2500))
             return try await lastQueries(in: database, admin: admin)
@@ -102,8 +102,9 @@ struct PostgresPoolTests {
     }
 
     /// Whether `condition` held within 5 s, asked every 100 ms.
+    /// Whether `condition` holds within 20 s (connections open slowly while the whole suite loads the two cores).
     private func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
-        for _ in 0..<50 {
+        for _ in 0..<200 {
             if try await condition() { return true }
             try await Task.sleep(for: .milliseconds(100))
         }

@@ -62,6 +62,7 @@ struct AuditLog: Sendable {
     }
 
     /// Runs `change`, one store call, with `events` written in its transaction (none while the log is off).
+    @discardableResult
     func recording<T: Sendable>(
         _ events: @autoclosure () -> [AuditEvent], _ change: () async throws(StoreError) -> T
     ) async throws(StoreError) -> T {
