@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -135,6 +136,49 @@ struct WebhookTests {
                     #expect(ids.count == 8 && Set(ids).count == 8, "\(ids)")
                 }
             }
+        }
+    }
+
+    @Test(
+        "a delivery is retried on the schedule, given up after it or a day after its event, or when its endpoint is gone"
+    )
+    func givingUp() async throws {
+        try await withServer(.sqlite) { server in
+            let dispatcher = WebhookDispatcher(store: server.store, endpoints: [], logger: quietLogger)
+            let occurred = Date()
+            func delivery(attempts: Int) -> StoredWebhookDelivery {
+                StoredWebhookDelivery(
+                    id: 1, endpoint: "old",
+                    event: StoredAuditEvent(
+                        sequence: 1, event: AuditEvent(type: "passkey.added", occurredAt: occurred)),
+                    attempts: attempts)
+            }
+            let now = occurred.addingTimeInterval(1)
+            #expect(
+                dispatcher.retryOrFail(delivery(attempts: 1), error: "HTTP 500", now: now)
+                    == .retry(next: now.addingTimeInterval(5), error: "HTTP 500"))
+            #expect(
+                dispatcher.retryOrFail(delivery(attempts: 6), error: "HTTP 500", now: now)
+                    == .retry(next: now.addingTimeInterval(36_000), error: "HTTP 500"))
+            #expect(
+                dispatcher.retryOrFail(delivery(attempts: 7), error: "HTTP 500", now: now) == .failed(error: "HTTP 500")
+            )
+            let late = occurred.addingTimeInterval(86_000)
+            #expect(
+                dispatcher.retryOrFail(delivery(attempts: 3), error: "HTTP 500", now: late)
+                    == .failed(error: "HTTP 500"),
+                "the next attempt would be more than a day after the event")
+
+            // A delivery for an endpoint no longer in the file is given up, not tried.
+            var event = AuditEvent(type: "passkey.added", occurredAt: occurred)
+            event.notify = ["old"]
+            try await server.store.recordAuditEvents([event])
+            let due = try await server.store.claimWebhookDeliveries(
+                now: now, leaseUntil: now.addingTimeInterval(60), limit: 10)
+            #expect(due.count == 1)
+            for claimed in due { await dispatcher.deliver(claimed, with: HTTPClient.shared, now: now) }
+            let status = try await server.store.webhookStatus()
+            #expect(status.first?.failed == 1 && status.first?.lastError?.contains("no longer") == true, "\(status)")
         }
     }
 

@@ -10,15 +10,20 @@ enum PythonHelper {
             let chunk = process.standardOutput.availableData
             guard !chunk.isEmpty else {
                 let errors = process.standardError?.readDataToEndOfFile() ?? Data()
-                throw SMTPTestServerError(
+                throw PythonHelperError(
                     description: "\(script) did not start: \(String(decoding: errors, as: UTF8.self))")
             }
             line.append(chunk)
         }
         let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
-            throw SMTPTestServerError(description: "\(script) said '\(text)'")
+            throw PythonHelperError(description: "\(script) said '\(text)'")
         }
         return (process, port)
     }
+}
+
+/// A Python helper that did not start as it should.
+struct PythonHelperError: Error, CustomStringConvertible {
+    let description: String
 }

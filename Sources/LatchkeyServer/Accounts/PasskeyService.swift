@@ -31,12 +31,10 @@ struct PasskeyService: Sendable {
     /// Renames one of the caller's passkeys (`name` as given: trimmed here, nil or empty for no label).
     func rename(_ id: Data, of caller: SignedIn, to name: String?) async throws -> PasskeySummary {
         let label = try Self.validatedLabel(name)
-        let event =
-            audit.isOn
-            ? await passkeyEvent(.passkeyRenamed, id, of: caller.user.id, detail: label.map { "renamed to \($0)" })
-            : nil
+        let events = await audit.events(
+            .passkeyRenamed, passkey: id, of: caller.user.id, in: store, detail: label.map { "renamed to \($0)" })
         do throws(StoreError) {
-            try await audit.recording(event.map { [$0] } ?? []) { () async throws(StoreError) in
+            try await audit.recording(events) { () async throws(StoreError) in
                 try await store.renameCredential(id: id, ofUser: caller.user.id, to: label)
             }
         } catch {
@@ -51,9 +49,9 @@ struct PasskeyService: Sendable {
 
     /// Removes one of the caller's passkeys, keeping the caller's own session even when it was made with it.
     func remove(_ id: Data, of caller: SignedIn) async throws -> PasskeyRemoval {
-        let event = audit.isOn ? await passkeyEvent(.passkeyRemoved, id, of: caller.user.id) : nil
+        let events = await audit.events(.passkeyRemoved, passkey: id, of: caller.user.id, in: store)
         do throws(StoreError) {
-            try await audit.recording(event.map { [$0] } ?? []) { () async throws(StoreError) in
+            try await audit.recording(events) { () async throws(StoreError) in
                 try await store.deleteCredential(
                     id: id, ofUser: caller.user.id, keepingAnotherWayIn: true, sparingSession: caller.session.tokenHash)
             }
@@ -65,14 +63,6 @@ struct PasskeyService: Sendable {
             }
         }
         return PasskeyRemoval(signals: try await ceremonies.signals(for: caller.user))
-    }
-
-    /// The audit event of a change to the passkey `id` of `userID`, named by its authenticator; nil when the account has
-    /// no such passkey (the change then fails and records nothing).
-    func passkeyEvent(_ type: AuditEventType, _ id: Data, of userID: UUID, detail: String? = nil) async -> AuditEvent? {
-        guard let credential = try? await store.credential(id: id), credential.userID == userID else { return nil }
-        return await audit.event(
-            type, credential: credential, detail: detail.map { Base64URL.encode(Array(id)) + " " + $0 })
     }
 
     static let notFound = ServiceError(

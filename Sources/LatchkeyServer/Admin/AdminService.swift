@@ -67,10 +67,7 @@ struct AdminService: Sendable {
     func removePasskey(_ credentialID: String, of id: String, force: Bool, by key: String) async throws {
         let user = try await user(id)
         guard let bytes = Base64URL.decode(credentialID), !bytes.isEmpty else { throw PasskeyService.notFound }
-        var events: [AuditEvent] = []
-        if audit.isOn, let credential = try await store.credential(id: Data(bytes)), credential.userID == user.id {
-            events.append(await audit.event(.passkeyRemoved, credential: credential))
-        }
+        let events = await audit.events(.passkeyRemoved, passkey: Data(bytes), of: user.id, in: store)
         do throws(StoreError) {
             try await audit.recording(events) { () async throws(StoreError) in
                 try await store.deleteCredential(id: Data(bytes), ofUser: user.id, keepingAnotherWayIn: !force)

@@ -61,6 +61,18 @@ struct AuditLog: Sendable {
             detail: detail ?? Base64URL.encode(Array(credential.id)), now: now)
     }
 
+    /// The events of a change to the passkey `id` of `userID`, read from `store` for its authenticator's name: none
+    /// while the log is off, or when the account has no such passkey (the change then fails and records nothing).
+    /// `detail` follows the credential ID.
+    func events(
+        _ type: AuditEventType, passkey id: Data, of userID: UUID, in store: any LatchkeyStore, detail: String? = nil
+    ) async -> [AuditEvent] {
+        guard isOn, let credential = try? await store.credential(id: id), credential.userID == userID else { return [] }
+        return [
+            await event(type, credential: credential, detail: detail.map { Base64URL.encode(Array(id)) + " " + $0 })
+        ]
+    }
+
     /// Runs `change`, one store call, with `events` written in its transaction (none while the log is off).
     @discardableResult
     func recording<T: Sendable>(

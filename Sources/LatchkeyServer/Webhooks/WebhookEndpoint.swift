@@ -40,10 +40,7 @@ public struct WebhookEndpoint: Sendable, Hashable {
         var endpoints: [WebhookEndpoint] = []
         for entry in entries {
             guard (1...32).contains(entry.name.count),
-                entry.name.unicodeScalars.allSatisfy({
-                    CharacterSet.lowercaseLetters.union(.decimalDigits).contains($0) || $0 == "-"
-                }),
-                entry.name.allSatisfy(\.isASCII)
+                entry.name.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" })
             else { throw invalid("a name is 1 to 32 of a-z, 0-9 and -: '\(entry.name)'") }
             guard !endpoints.contains(where: { $0.name == entry.name }) else {
                 throw invalid("two endpoints are named '\(entry.name)'")
