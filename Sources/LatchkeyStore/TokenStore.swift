@@ -1,8 +1,8 @@
 import Foundation
 
-/// The access-token part of a store: the signing keys every instance shares, and the refresh tokens. Every
-/// ``LatchkeyStore`` is one; deleting a session (sign-out, its passkey removed, the cap, expiry) deletes its refresh
-/// tokens with it.
+/// The access-token part of a store: the signing keys every instance shares, and each session's refresh-token
+/// generation. Every ``LatchkeyStore`` is one; a refresh token lives no longer than its session (sign-out, its passkey
+/// removed, the cap, expiry).
 public protocol TokenStore: Sendable {
     /// Every signing key, oldest generation first.
     func signingKeys() async throws(StoreError) -> [StoredSigningKey]
@@ -13,12 +13,10 @@ public protocol TokenStore: Sendable {
     /// Deletes the keys of generations below `generation`.
     func deleteSigningKeys(before generation: Int) async throws(StoreError)
 
-    /// Stores a new refresh token. Throws ``StoreError/Code/notFound`` if its session does not exist.
-    func insertRefreshToken(_ token: StoredRefreshToken) async throws(StoreError)
-
-    /// Spends the refresh token whose hash is `presented`, in one transaction: when it is live (unused, its session
-    /// valid at `now`), `replacementHash` becomes the family's next token (created at `now`); when it was used before,
-    /// its session is deleted; otherwise nothing changes. Of concurrent uses of one token at most one rotates it.
-    func rotateRefreshToken(presented: Data, replacementHash: Data, now: Date) async throws(StoreError)
-        -> StoredRefreshToken.Rotation
+    /// Spends generation `generation` of the refresh tokens of the session whose hash is `sessionTokenHash`, in one
+    /// transaction: when it is the session's current generation and the session is live at `now`, the next generation
+    /// becomes current; when it is an earlier one, the session is deleted; otherwise nothing changes. Of concurrent
+    /// spends of one generation one rotates, and the others find it spent.
+    func spendRefreshToken(session sessionTokenHash: Data, generation: Int, now: Date) async throws(StoreError)
+        -> RefreshTokenSpending
 }

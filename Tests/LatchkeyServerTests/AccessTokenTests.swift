@@ -1,3 +1,4 @@
+import AppleSignIn
 import Crypto
 import Foundation
 import HTTPTypes
@@ -196,6 +197,33 @@ struct AccessTokenTests {
         }
     }
 
+    @Test("a sign-in with access tokens makes the store calls of one without: nothing is written for its refresh token")
+    func signInWritesNothingMore() async throws {
+        /// The store calls a second passkey sign-in makes (the first makes the signing key).
+        func calls(_ settings: ServerSettings) async throws -> [FaultInjectingStore.Call: Int] {
+            try await withServer(.sqlite, settings: settings, wrapStore: { FaultInjectingStore($0) }) { server in
+                let store = try #require(server.store as? FaultInjectingStore)
+                let phone = VirtualAuthenticator()
+                #expect(try await NativeClient(http: server.app()).signUp("fay", with: phone).status == .created)
+                #expect(try await NativeClient(http: server.app()).signIn("fay", with: phone).status == .ok)
+                let before = Dictionary(
+                    uniqueKeysWithValues: FaultInjectingStore.Call.allCases.map { ($0, store.count($0)) })
+                let reply = try await NativeClient(http: server.app()).signIn("fay", with: phone)
+                #expect(reply.status == .ok)
+                #expect(
+                    try reply.decode(SessionResponse.self).accessToken != nil || settings.accessTokenAudience == nil)
+                return Dictionary(
+                    uniqueKeysWithValues: FaultInjectingStore.Call.allCases.compactMap { call in
+                        let made = store.count(call) - (before[call] ?? 0)
+                        return made > 0 ? (call, made) : nil
+                    })
+            }
+        }
+        let without = try await calls(.test)
+        #expect(without[.commitAuthentication] == 1, "\(without)")
+        #expect(try await calls(try settings()) == without)
+    }
+
     @Test("without --access-token-audience: no token in the answer, and the token routes answer 404 token.disabled")
     func disabled() async throws {
         try await withServer(.sqlite) { server in
@@ -272,5 +300,41 @@ struct SigningKeyRotationTests {
             #expect(keys.count == 2 && !keys.contains { $0.contains(first) })
             #expect(try await store.signingKeys().map(\.keyID).contains(first) == false, "the first key is deleted")
         }
+    }
+}
+
+/// Refresh tokens sealed with the secrets key (``RefreshToken``): what is sealed comes back, and nothing else opens.
+@Suite("Sealed refresh tokens")
+struct SealedRefreshTokenTests {
+    static let secrets = try! SecretBox(key: (0..<32).map { UInt8($0) })
+    static let token = RefreshToken(
+        sessionTokenHash: Data((0..<32).map { UInt8(255 - $0) }), generation: 70_000,
+        authenticationMethods: ["hwk", "mfa"], authenticatedAt: Date(timeIntervalSince1970: 1_790_000_000.75))
+
+    @Test("a sealed token opens to what was sealed (the sign-in time in whole seconds), and differs each time")
+    func roundTrip() throws {
+        let text = try Self.token.sealed(with: Self.secrets)
+        let opened = try #require(RefreshToken(sealed: text, secrets: Self.secrets))
+        #expect(opened == Self.token && opened.authenticatedAt.timeIntervalSince1970 == 1_790_000_000)
+        #expect(try Self.token.sealed(with: Self.secrets) != text, "a fresh nonce each time")
+        var none = Self.token
+        none.authenticationMethods = []
+        #expect(RefreshToken(sealed: try none.sealed(with: Self.secrets), secrets: Self.secrets) == none)
+    }
+
+    @Test("a changed byte, another key, another purpose's sealed value, or no base64 does not open")
+    func refused() throws {
+        let text = try Self.token.sealed(with: Self.secrets)
+        var bytes = try #require(Base64URL.decode(text))
+        bytes[bytes.count / 2] ^= 1
+        #expect(RefreshToken(sealed: Base64URL.encode(bytes), secrets: Self.secrets) == nil)
+        let other = try SecretBox(key: [UInt8](repeating: 7, count: 32))
+        #expect(RefreshToken(sealed: text, secrets: other) == nil)
+        let elsewhere = try Self.secrets.seal(Array(repeating: 1, count: 60), context: Array("latchkey".utf8))
+        #expect(RefreshToken(sealed: Base64URL.encode(elsewhere), secrets: Self.secrets) == nil)
+        let short = try Self.secrets.seal(Array(repeating: 1, count: 43), context: Array("latchkey refresh token".utf8))
+        #expect(RefreshToken(sealed: Base64URL.encode(short), secrets: Self.secrets) == nil)
+        #expect(RefreshToken(sealed: "not base64!", secrets: Self.secrets) == nil)
+        #expect(RefreshToken(sealed: String(repeating: "A", count: 4096), secrets: Self.secrets) == nil)
     }
 }

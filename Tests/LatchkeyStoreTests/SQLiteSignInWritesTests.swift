@@ -47,7 +47,7 @@ struct SQLiteSignInWritesTests {
     }
 
     @Test(
-        "the purge reads the spent tickets' primary key, and deleting a passkey finds its sessions and their refresh tokens by index"
+        "the purge reads the spent tickets' primary key, and deleting a passkey finds its sessions by index"
     )
     func plans() async throws {
         let store = try SQLiteStore(path: scratch.path("store.sqlite"))
@@ -63,11 +63,10 @@ struct SQLiteSignInWritesTests {
         ]
         let searches = plans[0].filter { $0.hasPrefix("SEARCH") || $0.hasPrefix("SCAN") }
         #expect(searches.count == 2 && searches.allSatisfy { $0.contains("USING PRIMARY KEY") }, "\(plans[0])")
-        // The sessions by their index; their refresh tokens (deleted with them) by theirs.
+        // The sessions by their index, and nothing else: no table refers to a session.
         #expect(
-            plans[1].count == 2
-                && plans[1][0].contains("INDEX sessions_user_credential (user_id=? AND credential_id=?)")
-                && plans[1][1].contains("INDEX refresh_tokens_session (session_token_hash=?)"), "\(plans[1])"
+            plans[1].count == 1
+                && plans[1][0].contains("INDEX sessions_user_credential (user_id=? AND credential_id=?)"), "\(plans[1])"
         )
     }
 

@@ -29,87 +29,66 @@ struct TokenStoreTests {
         }
     }
 
-    @Test(arguments: Backend.available)
-    func refreshTokensRotateOnceAndReuseEndsTheSession(_ backend: Backend) async throws {
+    @Test(
+        "a refresh token's generation is spent once; an earlier one ends the session; a later one is refused",
+        arguments: Backend.available)
+    func refreshGenerations(_ backend: Backend) async throws {
         try await withStore(backend) { store in
             let user = try await store.createUser(named: "ann")
             let session = Make.session(of: user.id)
             try await store.createSession(session)
-            let first = StoredRefreshToken(
-                tokenHash: Make.bytes(32), family: Make.bytes(16), sessionTokenHash: session.tokenHash,
-                userID: user.id, authenticationMethods: ["hwk", "user"], authenticatedAt: Make.now, createdAt: Make.now)
-            try await store.insertRefreshToken(first)
-            await expectStoreError(.notFound) {
-                var orphan = first
-                orphan.tokenHash = Make.bytes(32)
-                orphan.sessionTokenHash = Make.bytes(32)
-                try await store.insertRefreshToken(orphan)
-            }
-
-            let secondHash = Make.bytes(32)
-            guard
-                case .rotated(let second) = try await store.rotateRefreshToken(
-                    presented: first.tokenHash, replacementHash: secondHash, now: Make.now)
-            else {
-                Issue.record("not rotated")
-                return
-            }
-            #expect(second.tokenHash == secondHash && second.family == first.family)
-            #expect(second.authenticationMethods == ["hwk", "user"] && second.userID == user.id)
+            let hash = session.tokenHash
+            #expect(try await store.spendRefreshToken(session: hash, generation: 1, now: Make.now) == .invalid)
             #expect(
-                try await store.rotateRefreshToken(
-                    presented: Make.bytes(32), replacementHash: Make.bytes(32), now: Make.now)
-                    == .invalid)
-
-            // The first token again: someone else holds a copy; the session ends, and the family with it.
+                try await store.spendRefreshToken(session: hash, generation: 0, now: Make.now)
+                    == .rotated(userID: user.id))
             #expect(
-                try await store.rotateRefreshToken(
-                    presented: first.tokenHash, replacementHash: Make.bytes(32), now: Make.now)
+                try await store.spendRefreshToken(session: hash, generation: 1, now: Make.now)
+                    == .rotated(userID: user.id))
+            #expect(
+                try await store.spendRefreshToken(session: Make.bytes(32), generation: 0, now: Make.now) == .invalid)
+            #expect(try await store.session(tokenHash: hash, now: Make.now) != nil, "nothing refused changed anything")
+
+            // Generation 0 again: someone else holds a copy; the session ends, and every generation with it.
+            #expect(
+                try await store.spendRefreshToken(session: hash, generation: 0, now: Make.now)
                     == .reused(userID: user.id))
-            #expect(try await store.session(tokenHash: session.tokenHash, now: Make.now) == nil)
-            #expect(
-                try await store.rotateRefreshToken(
-                    presented: secondHash, replacementHash: Make.bytes(32), now: Make.now)
-                    == .invalid)
+            #expect(try await store.session(tokenHash: hash, now: Make.now) == nil)
+            #expect(try await store.spendRefreshToken(session: hash, generation: 2, now: Make.now) == .invalid)
         }
     }
 
-    @Test("a refresh token dies with its session, and of concurrent uses one rotates", arguments: Backend.available)
+    @Test(
+        "a refresh token dies with its session, and of concurrent spends one rotates and the next ends the session",
+        arguments: Backend.available)
     func sessionEndsAndConcurrency(_ backend: Backend) async throws {
         try await withStore(backend) { store in
             let user = try await store.createUser(named: "bob")
             let session = Make.session(of: user.id)
             try await store.createSession(session)
-            let token = StoredRefreshToken(
-                tokenHash: Make.bytes(32), family: Make.bytes(16), sessionTokenHash: session.tokenHash,
-                userID: user.id, authenticationMethods: ["pwd"], authenticatedAt: Make.now, createdAt: Make.now)
-            try await store.insertRefreshToken(token)
             #expect(
-                try await store.rotateRefreshToken(
-                    presented: token.tokenHash, replacementHash: Make.bytes(32), now: session.expiresAt) == .invalid,
-                "the session has expired")
-            let outcomes = try await withThrowingTaskGroup(of: StoredRefreshToken.Rotation.self) { group in
+                try await store.spendRefreshToken(session: session.tokenHash, generation: 0, now: session.expiresAt)
+                    == .invalid, "the session has expired")
+            #expect(
+                try await store.spendRefreshToken(session: session.tokenHash, generation: 1, now: session.expiresAt)
+                    == .invalid, "an expired session is not ended by a replay either")
+            let outcomes = try await withThrowingTaskGroup(of: RefreshTokenSpending.self) { group in
                 for _ in 0..<6 {
                     group.addTask {
-                        try await store.rotateRefreshToken(
-                            presented: token.tokenHash, replacementHash: Make.bytes(32), now: Make.now)
+                        try await store.spendRefreshToken(session: session.tokenHash, generation: 0, now: Make.now)
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
-            let rotated = outcomes.filter { if case .rotated = $0 { true } else { false } }
-            #expect(rotated.count == 1, "\(outcomes)")
+            #expect(outcomes.count { $0 == .rotated(userID: user.id) } == 1, "\(outcomes)")
+            #expect(outcomes.count { $0 == .reused(userID: user.id) } == 1, "\(outcomes)")
+            #expect(try await store.session(tokenHash: session.tokenHash, now: Make.now) == nil)
 
             let other = Make.session(of: user.id)
             try await store.createSession(other)
-            var second = token
-            second.tokenHash = Make.bytes(32)
-            second.sessionTokenHash = other.tokenHash
-            try await store.insertRefreshToken(second)
             try await store.deleteSession(tokenHash: other.tokenHash)
             #expect(
-                try await store.rotateRefreshToken(
-                    presented: second.tokenHash, replacementHash: Make.bytes(32), now: Make.now) == .invalid)
+                try await store.spendRefreshToken(session: other.tokenHash, generation: 0, now: Make.now) == .invalid)
         }
     }
 }

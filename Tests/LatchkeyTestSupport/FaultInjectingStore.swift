@@ -13,14 +13,13 @@ public final class FaultInjectingStore: LatchkeyStore {
         case signingKeys
         case insertSigningKey
         case deleteSigningKeys
-        case insertRefreshToken
         case recordAuditEvents
         case auditEvents
         case purgeAuditEvents
         case claimWebhookDeliveries
         case finishWebhookDelivery
         case webhookStatus
-        case rotateRefreshToken
+        case spendRefreshToken
         case emails
         case addEmail
         case verifyEmail
@@ -519,16 +518,11 @@ public final class FaultInjectingStore: LatchkeyStore {
         try await base.deleteSigningKeys(before: generation)
     }
 
-    public func insertRefreshToken(_ token: StoredRefreshToken) async throws(StoreError) {
-        try await fault(.insertRefreshToken)
-        try await base.insertRefreshToken(token)
-    }
-
-    public func rotateRefreshToken(presented: Data, replacementHash: Data, now: Date) async throws(StoreError)
-        -> StoredRefreshToken.Rotation
+    public func spendRefreshToken(session sessionTokenHash: Data, generation: Int, now: Date) async throws(StoreError)
+        -> RefreshTokenSpending
     {
-        try await fault(.rotateRefreshToken)
-        return try await base.rotateRefreshToken(presented: presented, replacementHash: replacementHash, now: now)
+        try await fault(.spendRefreshToken)
+        return try await base.spendRefreshToken(session: sessionTokenHash, generation: generation, now: now)
     }
 
     public func recordAuditEvents(_ events: [AuditEvent]) async throws(StoreError) {

@@ -49,6 +49,13 @@ package struct JSONWriter {
         needsComma = false
     }
 
+    /// A member's key that is not known until run time (escaped); its value is written next.
+    mutating func key(_ name: String) {
+        string(name)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
     /// A string value, escaped as `JSONEncoder` escapes it.
     mutating func string(_ text: String) {
         separate()
@@ -138,7 +145,13 @@ extension SessionResponse: JSONWritable {
         try json.object { json in
             if let accessToken {
                 json.key("accessToken")
-                try json.encoded(accessToken)
+                json.object { json in
+                    json.member("accessToken", accessToken.accessToken)
+                    json.key("expiresAt")
+                    json.date(accessToken.expiresAt)
+                    json.member("refreshToken", accessToken.refreshToken)
+                    json.member("tokenType", accessToken.tokenType)
+                }
             }
             if let passkeyUpgrade {
                 json.key("passkeyUpgrade")

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import LatchkeyAPI
 import LatchkeyStore
@@ -6,9 +5,9 @@ import WebAuthn
 
 /// Access tokens other services verify on their own, and the refresh tokens that renew them. A sign-in's answer carries
 /// an access token — a JWT signed ES256 (`kid` in the header; `iss`, `sub`, `aud`, `iat`, `exp`, `jti`, `sid`, `amr`,
-/// `auth_time` and the operator's claims) — and a refresh token: 32 random bytes, kept as SHA-256, bound to the session
-/// and a family. `POST /v1/token` spends a refresh token for the next pair; spending one twice ends the session (a copy
-/// is in someone else's hands), and ending a session makes its refresh tokens fail at once.
+/// `auth_time` and the operator's claims) — and a refresh token (``RefreshToken``: sealed, nothing stored), bound to the
+/// session. `POST /v1/token` spends a refresh token for the next pair; spending one twice ends the session (a copy is in
+/// someone else's hands), and ending a session makes its refresh tokens fail at once.
 struct AccessTokenService: Sendable {
     let configuration: AccessTokenConfiguration
     let store: any LatchkeyStore
@@ -20,35 +19,34 @@ struct AccessTokenService: Sendable {
         keys = SigningKeyRing(store: store, configuration: configuration)
     }
 
-    /// A new access token and refresh token for a session just made (`methods`: how the user signed in).
+    /// A new access token and refresh token for a session just made (`methods`: how the user signed in). Writes
+    /// nothing: the session's refresh generation starts at 0 with the session.
     func issue(for user: StoredUser, session: StoredSession, methods: [String], now: Date = Date()) async throws
         -> AccessTokenResponse
     {
-        let refresh = SessionToken.generate()
-        let record = StoredRefreshToken(
-            tokenHash: refresh.hash, family: Data(RelyingParty.generateChallenge(byteCount: 16)),
-            sessionTokenHash: session.tokenHash, userID: user.id, authenticationMethods: methods,
-            authenticatedAt: session.verifiedAt ?? session.createdAt, createdAt: now)
-        try await store.insertRefreshToken(record)
-        return try await answer(user: user, record: record, refreshToken: refresh, now: now)
+        let refresh = RefreshToken(
+            sessionTokenHash: session.tokenHash, generation: 0, authenticationMethods: methods,
+            authenticatedAt: session.verifiedAt ?? session.createdAt)
+        return try await answer(user: user, refresh: refresh, now: now)
     }
 
     /// Spends `presented` for the next pair: 401 `token.invalid` for an unknown, used-up or ended one, 401
     /// `token.reused` (and the session ends) for one spent before.
     func refresh(_ presented: String, now: Date = Date()) async throws -> AccessTokenResponse {
-        // A refresh token has a session token's form: 32 random bytes, base64url, kept as their SHA-256.
-        guard let token = SessionToken(presented: presented) else { throw Self.invalid }
-        let next = SessionToken.generate()
-        switch try await store.rotateRefreshToken(presented: token.hash, replacementHash: next.hash, now: now)
+        guard var token = RefreshToken(sealed: presented, secrets: configuration.secrets), token.generation < .max
+        else { throw Self.invalid }
+        switch try await store.spendRefreshToken(
+            session: token.sessionTokenHash, generation: Int(token.generation), now: now)
         {
         case .invalid:
             throw Self.invalid
         case .reused:
             throw ServiceError(
                 .tokenReused, "this refresh token was used before, so a copy is elsewhere: the session is ended")
-        case .rotated(let record):
-            guard let user = try await store.user(id: record.userID) else { throw Self.invalid }
-            return try await answer(user: user, record: record, refreshToken: next, now: now)
+        case .rotated(let userID):
+            guard let user = try await store.user(id: userID) else { throw Self.invalid }
+            token.generation += 1
+            return try await answer(user: user, refresh: token, now: now)
         }
     }
 
@@ -69,56 +67,51 @@ struct AccessTokenService: Sendable {
         ]
     }
 
-    private func answer(user: StoredUser, record: StoredRefreshToken, refreshToken: SessionToken, now: Date)
-        async throws
-        -> AccessTokenResponse
-    {
-        let expiresAt = now.addingTimeInterval(configuration.lifetime)
-        var claims: [String: AccessTokenConfiguration.JSONValue] = [:]
-        for (name, template) in configuration.claims {
-            switch template {
-            case .value(let value): claims[name] = value
-            case .text(let text):
-                claims[name] = .string(
-                    text.replacingOccurrences(of: "{user.id}", with: user.id.uuidString.lowercased())
-                        .replacingOccurrences(of: "{user.name}", with: user.name)
-                        .replacingOccurrences(of: "{user.displayName}", with: user.displayName))
-            }
-        }
-        claims["iss"] = .string(configuration.issuer)
-        claims["sub"] = .string(user.id.uuidString.lowercased())
-        claims["aud"] = .string(configuration.audience)
-        claims["iat"] = .number(now.timeIntervalSince1970.rounded(.down))
-        claims["exp"] = .number(expiresAt.timeIntervalSince1970.rounded(.down))
-        claims["jti"] = .string(Base64URL.encode(RelyingParty.generateChallenge(byteCount: 16)))
-        claims["sid"] = .string(Base64URL.encode(Array(record.sessionTokenHash.prefix(12))))
-        claims["amr"] = .array(record.authenticationMethods.map { .string($0) })
-        claims["auth_time"] = .number(record.authenticatedAt.timeIntervalSince1970.rounded(.down))
-        let (keyID, key) = try await keys.signingKey(now: now)
-        let token = try JWT.sign(
-            header: ["alg": .string("ES256"), "kid": .string(keyID), "typ": .string("at+jwt")], claims: claims,
-            with: key)
+    private func answer(user: StoredUser, refresh: RefreshToken, now: Date) async throws -> AccessTokenResponse {
+        let issuedAt = Int(now.timeIntervalSince1970.rounded(.down))
+        let expiresAt = issuedAt + Int(configuration.lifetime)
+        let key = try await keys.signingKey(now: now)
+        let token = try key.sign(claims(user: user, refresh: refresh, issuedAt: issuedAt, expiresAt: expiresAt))
         return AccessTokenResponse(
-            accessToken: token, expiresAt: Date(timeIntervalSince1970: expiresAt.timeIntervalSince1970.rounded(.down)),
-            refreshToken: refreshToken.text)
+            accessToken: token, expiresAt: Date(timeIntervalSince1970: TimeInterval(expiresAt)),
+            refreshToken: try refresh.sealed(with: configuration.secrets))
+    }
+
+    /// The claims' JSON: the operator's (in name order), then the server's.
+    private func claims(user: StoredUser, refresh: RefreshToken, issuedAt: Int, expiresAt: Int) throws -> [UInt8] {
+        var json = JSONWriter()
+        let userID = user.id.uuidString.lowercased()
+        try json.object { json in
+            for (name, template) in configuration.claims.sorted(by: { $0.key < $1.key }) {
+                json.key(name)
+                switch template {
+                case .value(let value): try json.encoded(value)
+                case .text(let text):
+                    json.string(
+                        text.replacingOccurrences(of: "{user.id}", with: userID)
+                            .replacingOccurrences(of: "{user.name}", with: user.name)
+                            .replacingOccurrences(of: "{user.displayName}", with: user.displayName))
+                }
+            }
+            json.key("amr")
+            json.array { json in
+                for method in refresh.authenticationMethods { json.string(method) }
+            }
+            json.member("aud", configuration.audience)
+            json.key("auth_time")
+            json.int(Int(refresh.authenticatedAt.timeIntervalSince1970))
+            json.key("exp")
+            json.int(expiresAt)
+            json.key("iat")
+            json.int(issuedAt)
+            json.member("iss", configuration.issuer)
+            json.member("jti", Base64URL.encode(RelyingParty.generateChallenge(byteCount: 16)))
+            json.member("sid", Base64URL.encode(Array(refresh.sessionTokenHash.prefix(12))))
+            json.member("sub", userID)
+        }
+        return json.bytes
     }
 
     private static let invalid = ServiceError(
         .tokenInvalid, "the refresh token is not valid: unknown, already used, or its session has ended")
-}
-
-/// Compact JWS (RFC 7515) with ES256: base64url(header).base64url(claims).base64url(r‖s).
-enum JWT {
-    static func sign(
-        header: [String: AccessTokenConfiguration.JSONValue], claims: [String: AccessTokenConfiguration.JSONValue],
-        with key: P256.Signing.PrivateKey
-    ) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let input =
-            Base64URL.encode(Array(try encoder.encode(header))) + "."
-            + Base64URL.encode(Array(try encoder.encode(claims)))
-        let signature = try key.signature(for: Data(input.utf8))
-        return input + "." + Base64URL.encode(Array(signature.rawRepresentation))
-    }
 }

@@ -13,7 +13,7 @@ final class SigningKeyRing: Sendable {
     private let store: any TokenStore
     private let configuration: AccessTokenConfiguration
     private let cache = NIOLockedValueBox<(keys: [StoredSigningKey], readAt: Date)?>(nil)
-    private let opened = NIOLockedValueBox<[String: P256.Signing.PrivateKey]>([:])
+    private let opened = NIOLockedValueBox<[String: SigningKey]>([:])
 
     /// How long keys read from the store are used before they are read again.
     static let cacheLifetime: TimeInterval = 60
@@ -23,25 +23,25 @@ final class SigningKeyRing: Sendable {
         self.configuration = configuration
     }
 
-    /// The key that signs at `now`, with its `kid`.
-    func signingKey(now: Date = Date()) async throws -> (keyID: String, key: P256.Signing.PrivateKey) {
+    /// The key that signs at `now`.
+    func signingKey(now: Date = Date()) async throws -> SigningKey {
         let keys = try await current(now: now)
         guard let signing = keys.last(where: { $0.signsFrom <= now }) else {
             throw ServiceError(.internalError, "no signing key is due yet")
         }
-        if let key = opened.withLockedValue({ $0[signing.keyID] }) { return (signing.keyID, key) }
-        let key: P256.Signing.PrivateKey
+        if let key = opened.withLockedValue({ $0[signing.keyID] }) { return key }
+        let key: SigningKey
         do {
             let raw = try configuration.secrets.open(
                 Array(signing.sealedPrivateKey), context: Array(Self.context(signing.keyID).utf8))
-            key = try P256.Signing.PrivateKey(rawRepresentation: raw)
+            key = SigningKey(keyID: signing.keyID, key: try P256.Signing.PrivateKey(rawRepresentation: raw))
         } catch {
             throw ServiceError(
                 .internalError,
                 "the signing key \(signing.keyID) cannot be opened: is --secrets-key the one it was made with?")
         }
         opened.withLockedValue { $0[signing.keyID] = key }
-        return (signing.keyID, key)
+        return key
     }
 
     /// The public keys verifiers need at `now` (the JWKs of `/.well-known/jwks.json`), as JSON objects.
@@ -109,4 +109,33 @@ final class SigningKeyRing: Sendable {
 
     /// What a sealed key is bound to: its purpose and ID, so a sealed key cannot stand in for another.
     private static func context(_ keyID: String) -> String { "latchkey signing key \(keyID)" }
+}
+
+/// A key that signs access tokens, opened: compact JWS (RFC 7515) with ES256,
+/// base64url(header).base64url(claims).base64url(r‖s).
+struct SigningKey: Sendable {
+    /// The JWK `kid`.
+    let keyID: String
+    let key: P256.Signing.PrivateKey
+    /// The header every token of this key has, encoded once.
+    private let header: String
+
+    init(keyID: String, key: P256.Signing.PrivateKey) {
+        self.keyID = keyID
+        self.key = key
+        var json = JSONWriter()
+        json.object { json in
+            json.member("alg", "ES256")
+            json.member("kid", keyID)
+            json.member("typ", "at+jwt")
+        }
+        header = Base64URL.encode(json.bytes)
+    }
+
+    /// The token of `claims` (a JSON object).
+    func sign(_ claims: [UInt8]) throws -> String {
+        let input = header + "." + Base64URL.encode(claims)
+        let signature = try key.signature(for: Data(input.utf8))
+        return input + "." + Base64URL.encode(Array(signature.rawRepresentation))
+    }
 }

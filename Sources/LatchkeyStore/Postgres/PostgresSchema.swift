@@ -432,5 +432,11 @@ enum PostgresSchema {
                 "CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE state = 'pending'",
                 "CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_sequence)",
             ]),
+        Migration(
+            version: 14, name: "refresh tokens sealed, not stored",
+            statements: [
+                "DROP TABLE refresh_tokens",
+                "ALTER TABLE sessions ADD COLUMN refresh_generation bigint NOT NULL DEFAULT 0",
+            ]),
     ]
 }

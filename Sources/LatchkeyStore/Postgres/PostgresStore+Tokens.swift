@@ -42,49 +42,35 @@ extension PostgresStore {
         }
     }
 
-    public func insertRefreshToken(_ token: StoredRefreshToken) async throws(StoreError) {
-        try TokenRules.validate(token)
-        try await write { [self] client in
-            try await client.execute(try Self.insertion(token), logger: logger)
-        }
-    }
-
-    public func rotateRefreshToken(presented: Data, replacementHash: Data, now: Date) async throws(StoreError)
-        -> StoredRefreshToken.Rotation
+    public func spendRefreshToken(session sessionTokenHash: Data, generation: Int, now: Date) async throws(StoreError)
+        -> RefreshTokenSpending
     {
-        try TokenRules.validate(hash: replacementHash)
-        return try await transaction { [self] connection in
-            // FOR UPDATE: concurrent uses of one token take turns; the second sees it used.
-            guard
-                let (family, sessionHash, userID, amr, authTime, usedAt) = try await connection.first(
-                    """
-                    SELECT r.family, r.session_token_hash, r.user_id, r.amr, r.auth_time, r.used_at
-                    FROM refresh_tokens r JOIN sessions s ON s.token_hash = r.session_token_hash
-                    WHERE r.token_hash = \(presented) AND s.expires_at > \(now)
-                    FOR UPDATE OF r
-                    """,
-                    logger: logger,
-                    { try $0.decode((Data, Data, UUID, String, Date, Date?).self) })
-            else { return .invalid }
-            guard usedAt == nil else {
-                try await connection.execute("DELETE FROM sessions WHERE token_hash = \(sessionHash)", logger: logger)
+        // Two statements: of concurrent spends the second waits for the first's row lock, finds the generation moved
+        // on, and its DELETE (a statement of its own, so it sees the first's commit) ends the session.
+        try await transaction { [self] connection in
+            if let userID = try await connection.first(
+                """
+                UPDATE sessions SET refresh_generation = refresh_generation + 1
+                WHERE token_hash = \(sessionTokenHash) AND refresh_generation = \(Int64(generation))
+                    AND expires_at > \(now)
+                RETURNING user_id
+                """,
+                logger: logger, { try $0.decode(UUID.self) })
+            {
+                return .rotated(userID: userID)
+            }
+            if let userID = try await connection.first(
+                """
+                DELETE FROM sessions
+                WHERE token_hash = \(sessionTokenHash) AND refresh_generation > \(Int64(generation))
+                    AND expires_at > \(now)
+                RETURNING user_id
+                """,
+                logger: logger, { try $0.decode(UUID.self) })
+            {
                 return .reused(userID: userID)
             }
-            try await connection.execute(
-                "UPDATE refresh_tokens SET used_at = \(now) WHERE token_hash = \(presented)", logger: logger)
-            let next = StoredRefreshToken(
-                tokenHash: replacementHash, family: family, sessionTokenHash: sessionHash, userID: userID,
-                authenticationMethods: TokenRules.methods(amr), authenticatedAt: authTime, createdAt: now)
-            try await connection.execute(try Self.insertion(next), logger: logger)
-            return .rotated(next)
+            return .invalid
         }
-    }
-
-    private static func insertion(_ token: StoredRefreshToken) throws -> PostgresQuery {
-        try """
-        INSERT INTO refresh_tokens (token_hash, family, session_token_hash, user_id, amr, auth_time, created_at)
-        VALUES (\(token.tokenHash), \(token.family), \(token.sessionTokenHash), \(token.userID),
-            \(TokenRules.text(token.authenticationMethods)), \(token.authenticatedAt), \(token.createdAt))
-        """
     }
 }

@@ -28,42 +28,16 @@ public struct StoredSigningKey: Sendable, Hashable {
     }
 }
 
-/// A refresh token: opaque to the client, kept as its SHA-256, bound to a session (it dies with it) and to a family (the
-/// tokens that came from one sign-in by rotation). Each is used once; presenting a used one again ends the session.
-public struct StoredRefreshToken: Sendable, Hashable {
-    public var tokenHash: Data
-    /// 16 random bytes shared by a token and the tokens that replace it.
-    public var family: Data
-    /// The session it belongs to (``StoredSession/tokenHash``).
-    public var sessionTokenHash: Data
-    public var userID: UUID
-    /// How the user signed in (`amr`: `hwk`, `swk`, `pwd`, `apple`), carried into every access token of the family.
-    public var authenticationMethods: [String]
-    /// When the user signed in (`auth_time`).
-    public var authenticatedAt: Date
-    public var createdAt: Date
-
-    public init(
-        tokenHash: Data, family: Data, sessionTokenHash: Data, userID: UUID, authenticationMethods: [String],
-        authenticatedAt: Date, createdAt: Date
-    ) {
-        self.tokenHash = tokenHash
-        self.family = family
-        self.sessionTokenHash = sessionTokenHash
-        self.userID = userID
-        self.authenticationMethods = authenticationMethods
-        self.authenticatedAt = authenticatedAt
-        self.createdAt = createdAt
-    }
-
-    /// What presenting a refresh token did (``TokenStore/rotateRefreshToken(presented:replacement:now:)``).
-    public enum Rotation: Sendable, Hashable {
-        /// It was live: it is spent, and `replacement` (with its family, session, user and methods) took its place.
-        case rotated(StoredRefreshToken)
-        /// It had been used before: a copy is in someone else's hands. The session (and with it every token of the
-        /// family) is ended.
-        case reused(userID: UUID)
-        /// Unknown, or its session has ended or expired.
-        case invalid
-    }
+/// What presenting a refresh token did (``TokenStore/spendRefreshToken(session:generation:now:)``).
+///
+/// A refresh token is not stored: the server seals into it the hash of the session it belongs to and its generation,
+/// and the session keeps the generation that is current. Spending the current one moves the session to the next.
+public enum RefreshTokenSpending: Sendable, Hashable {
+    /// It was the current generation of a live session, which has moved on to the next.
+    case rotated(userID: UUID)
+    /// It was an earlier generation, spent before: a copy is in someone else's hands. The session (and with it every
+    /// refresh token made for it) is ended.
+    case reused(userID: UUID)
+    /// Its session has ended or expired, or never had that generation.
+    case invalid
 }

@@ -55,6 +55,9 @@ enum SQLiteSchema {
         migrator.registerMigration("v14: webhook deliveries") { db in
             try db.execute(sql: v14Webhooks)
         }
+        migrator.registerMigration("v15: refresh tokens sealed, not stored") { db in
+            try db.execute(sql: v15SealedRefreshTokens)
+        }
         return migrator
     }
 
@@ -437,5 +440,13 @@ enum SQLiteSchema {
         ) STRICT;
         CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_attempt_at) WHERE state = 'pending';
         CREATE INDEX webhook_deliveries_event ON webhook_deliveries(event_sequence);
+        """
+
+    /// Refresh tokens (issue 39) carry their session's hash and generation, sealed by the server; the session keeps
+    /// the generation that is current, so a sign-in writes no row for its refresh token. Tokens issued before this
+    /// version stop working (their apps sign in again).
+    private static let v15SealedRefreshTokens = """
+        DROP TABLE refresh_tokens;
+        ALTER TABLE sessions ADD COLUMN refresh_generation INTEGER NOT NULL DEFAULT 0;
         """
 }

@@ -40,52 +40,31 @@ extension SQLiteStore {
         }
     }
 
-    public func insertRefreshToken(_ token: StoredRefreshToken) async throws(StoreError) {
-        try TokenRules.validate(token)
-        try await write { db in try Self.insert(token, db: db) }
-    }
-
-    public func rotateRefreshToken(presented: Data, replacementHash: Data, now: Date) async throws(StoreError)
-        -> StoredRefreshToken.Rotation
+    public func spendRefreshToken(session sessionTokenHash: Data, generation: Int, now: Date) async throws(StoreError)
+        -> RefreshTokenSpending
     {
-        try TokenRules.validate(hash: replacementHash)
-        return try await write { db in
-            guard
-                let row = try Row.fetchOne(
-                    db,
-                    sql: """
-                        SELECT r.family, r.session_token_hash, r.user_id, r.amr, r.auth_time, r.used_at
-                        FROM refresh_tokens r JOIN sessions s ON s.token_hash = r.session_token_hash
-                        WHERE r.token_hash = ? AND s.expires_at > ?
-                        """,
-                    arguments: [presented, now])
-            else { return .invalid }
-            let userID: UUID = row["user_id"]
-            let sessionHash: Data = row["session_token_hash"]
-            guard (row["used_at"] as Date?) == nil else {
-                try db.execute(sql: "DELETE FROM sessions WHERE token_hash = ?", arguments: [sessionHash])
+        try await write { db in
+            if let userID = try UUID.fetchOne(
+                db,
+                sql: """
+                    UPDATE sessions SET refresh_generation = refresh_generation + 1
+                    WHERE token_hash = ? AND refresh_generation = ? AND expires_at > ? RETURNING user_id
+                    """,
+                arguments: [sessionTokenHash, generation, now])
+            {
+                return .rotated(userID: userID)
+            }
+            if let userID = try UUID.fetchOne(
+                db,
+                sql: """
+                    DELETE FROM sessions
+                    WHERE token_hash = ? AND refresh_generation > ? AND expires_at > ? RETURNING user_id
+                    """,
+                arguments: [sessionTokenHash, generation, now])
+            {
                 return .reused(userID: userID)
             }
-            try db.execute(
-                sql: "UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ?", arguments: [now, presented])
-            let next = StoredRefreshToken(
-                tokenHash: replacementHash, family: row["family"], sessionTokenHash: sessionHash, userID: userID,
-                authenticationMethods: TokenRules.methods(row["amr"]), authenticatedAt: row["auth_time"],
-                createdAt: now)
-            try Self.insert(next, db: db)
-            return .rotated(next)
+            return .invalid
         }
-    }
-
-    private static func insert(_ token: StoredRefreshToken, db: Database) throws {
-        try db.execute(
-            sql: """
-                INSERT INTO refresh_tokens (token_hash, family, session_token_hash, user_id, amr, auth_time, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
-                token.tokenHash, token.family, token.sessionTokenHash, token.userID,
-                TokenRules.text(token.authenticationMethods), token.authenticatedAt, token.createdAt,
-            ])
     }
 }
