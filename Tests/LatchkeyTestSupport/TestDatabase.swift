@@ -76,6 +76,9 @@ public struct TestDatabase: Sendable {
         return base + (base.contains("?") ? "&" : "?") + "schema=" + schema
     }
 
+    /// How this database's PostgreSQL stores connect (nil on SQLite), for a test that needs a store of its own shape.
+    public var postgresConfiguration: PostgresStore.Configuration? { postgres }
+
     /// A new store on this database (not yet running or migrated: the server does both).
     public func makeStore() throws -> any LatchkeyStore {
         if let postgres {

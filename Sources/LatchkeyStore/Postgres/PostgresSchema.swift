@@ -438,5 +438,24 @@ enum PostgresSchema {
                 "DROP TABLE refresh_tokens",
                 "ALTER TABLE sessions ADD COLUMN refresh_generation bigint NOT NULL DEFAULT 0",
             ]),
+        // An account's sessions newest first, for the list and the cap: the cap reads the newest 51 along this index
+        // instead of counting every entry of the account. A count went over the entries of ended sessions too, which
+        // PostgreSQL keeps until vacuum; they are the oldest, at this index's far end.
+        Migration(
+            version: 15, name: "sessions newest first",
+            statements: [
+                "CREATE INDEX sessions_user_newest ON sessions (user_id, created_at DESC, token_hash DESC)",
+                "DROP INDEX sessions_user_id",
+                """
+                CREATE OR REPLACE FUNCTION latchkey_cap_sessions() RETURNS trigger LANGUAGE plpgsql AS $function$
+                BEGIN
+                    DELETE FROM sessions WHERE token_hash IN (
+                        SELECT token_hash FROM sessions WHERE user_id = NEW.user_id
+                        ORDER BY created_at DESC, token_hash DESC OFFSET \(StoredSession.maximumPerAccount));
+                    RETURN NULL;
+                END
+                $function$
+                """,
+            ]),
     ]
 }

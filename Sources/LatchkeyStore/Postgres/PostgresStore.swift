@@ -140,24 +140,46 @@ public final class PostgresStore: LatchkeyStore {
     }
 
     public func account(named name: String) async throws(StoreError) -> StoredAccount? {
-        let nameKey = StoredUser.nameKey(name)
-        return try await account(
-            "\(unescaped: StoreColumns.accountSelect)u.name_key = \(nameKey)\(unescaped: StoreColumns.accountOrder)")
+        try await account(AccountNamed(nameKey: StoredUser.nameKey(name)))
     }
 
     public func account(ofCredential id: Data) async throws(StoreError) -> StoredAccount? {
-        try await account(
-            try
-                "\(unescaped: StoreColumns.accountSelect)u.id = (SELECT user_id FROM credentials WHERE id = \(id))\(unescaped: StoreColumns.accountOrder)"
-        )
+        try await account(AccountOfCredential(credentialID: id))
     }
 
-    /// An account with its credentials, in one statement (``StoreColumns/account(where:)``).
-    private func account(_ query: @autoclosure @escaping @Sendable () throws -> PostgresQuery) async throws(StoreError)
-        -> StoredAccount?
-    {
+    /// An account with its credentials, in one statement (``StoreColumns/account(where:)``): a sign-in's first read,
+    /// prepared.
+    private func account(_ statement: some PreparedQuery) async throws(StoreError) -> StoredAccount? {
         try await pool { [logger] client in
-            try StoredAccount(postgresRows: try await client.all(query(), logger: logger) { $0 })
+            try StoredAccount(postgresRows: try await client.all(statement, logger: logger) { $0 })
+        }
+    }
+
+    private struct AccountNamed: PreparedQuery {
+        static let name = "latchkey_account_named"
+        static let sql = StoreColumns.accountSelect + "u.name_key = $1" + StoreColumns.accountOrder
+        static let bindingDataTypes: [PostgresDataType] = [.text]
+        let nameKey: String
+
+        func makeBindings() -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(nameKey)
+            return bindings
+        }
+    }
+
+    private struct AccountOfCredential: PreparedQuery {
+        static let name = "latchkey_account_of_credential"
+        static let sql =
+            StoreColumns.accountSelect + "u.id = (SELECT user_id FROM credentials WHERE id = $1)"
+            + StoreColumns.accountOrder
+        static let bindingDataTypes: [PostgresDataType] = [.bytea]
+        let credentialID: Data
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            try bindings.append(credentialID)
+            return bindings
         }
     }
 
@@ -329,29 +351,12 @@ public final class PostgresStore: LatchkeyStore {
         // The sign-in's audit event (``AuditTrail``) is written by the same statement, when the commit is made.
         let events = AuditTrail.claim()
         let event = events.count == 1 && events[0].notify.isEmpty ? events[0] : nil
+        let statement = CommitAuthentication(
+            ticket: ticket, credentialID: credentialID, newSignCount: newSignCount, backupEligible: backupEligible,
+            backedUp: backedUp, usedAt: usedAt, session: session, previousSignCount: previousSignCount, event: event)
         let commit: @Sendable (any PostgresQueryRunner) async throws -> Bool? = { [logger] runner in
             do {
-                let query: PostgresQuery = try """
-                WITH outcome AS MATERIALIZED (
-                    SELECT latchkey_commit_authentication(
-                        \(ticket.id)::text, \(ticket.expiresAt)::timestamptz,
-                        \(credentialID)::bytea, \(Int64(newSignCount))::bigint, \(backupEligible)::boolean,
-                        \(backedUp)::boolean, \(usedAt)::timestamptz,
-                        \(Int64(previousSignCount))::bigint,
-                        \(session?.tokenHash)::bytea, \(session?.userID)::uuid, \(session?.createdAt)::timestamptz,
-                        \(session?.expiresAt)::timestamptz, \(session?.credentialID)::bytea,
-                        \(session?.verifiedAt)::timestamptz, \(session?.device)::text, \(session?.network)::text
-                    ) AS committed
-                ), audit AS (
-                    INSERT INTO audit_events (type, occurred_at, user_id, actor, ip, user_agent, authenticator, detail)
-                    SELECT \(event?.type)::text, \(event?.occurredAt)::timestamptz, \(event?.userID)::uuid,
-                        \(event?.actor)::text, \(event?.ip)::text, \(event?.userAgent)::text, \(event?.authenticator)::text,
-                        \(event?.detail)::text
-                    FROM outcome WHERE committed AND \(event != nil)::boolean
-                )
-                SELECT committed FROM outcome
-                """
-                return try await runner.first(query, logger: logger) { try $0.decode(Bool.self) }
+                return try await runner.all(statement, logger: logger) { try $0.decode(Bool.self) }.first
             } catch let error as PSQLError {
                 throw Self.commitFailure(error) ?? error
             }
@@ -362,6 +367,65 @@ public final class PostgresStore: LatchkeyStore {
             : try await pool { try await commit($0) }
         guard let committed else { throw StoreError(.databaseError, "PostgreSQL: the sign-in commit returned no row") }
         return committed
+    }
+
+    /// A sign-in's commit: migration 7's function, and the sign-in's audit event when the commit is made.
+    private struct CommitAuthentication: PreparedQuery {
+        static let name = "latchkey_commit_authentication"
+        static let sql = """
+            WITH outcome AS MATERIALIZED (
+                SELECT latchkey_commit_authentication(
+                    $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) AS committed
+            ), audit AS (
+                INSERT INTO audit_events (type, occurred_at, user_id, actor, ip, user_agent, authenticator, detail)
+                SELECT $17, $18, $19, $20, $21, $22, $23, $24 FROM outcome WHERE committed AND $25
+            )
+            SELECT committed FROM outcome
+            """
+        static let bindingDataTypes: [PostgresDataType] = [
+            .text, .timestamptz, .bytea, .int8, .bool, .bool, .timestamptz, .int8,
+            .bytea, .uuid, .timestamptz, .timestamptz, .bytea, .timestamptz, .text, .text,
+            .text, .timestamptz, .uuid, .text, .text, .text, .text, .text, .bool,
+        ]
+        let ticket: SpentTicket
+        let credentialID: Data
+        let newSignCount: UInt32
+        let backupEligible: Bool
+        let backedUp: Bool
+        let usedAt: Date
+        let session: StoredSession?
+        let previousSignCount: UInt32
+        let event: AuditEvent?
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 25)
+            bindings.append(ticket.id)
+            bindings.append(ticket.expiresAt)
+            try bindings.append(credentialID)
+            bindings.append(Int64(newSignCount))
+            bindings.append(backupEligible)
+            bindings.append(backedUp)
+            bindings.append(usedAt)
+            bindings.append(Int64(previousSignCount))
+            try bindings.append(session?.tokenHash)
+            bindings.append(session?.userID)
+            bindings.append(session?.createdAt)
+            bindings.append(session?.expiresAt)
+            try bindings.append(session?.credentialID)
+            bindings.append(session?.verifiedAt)
+            bindings.append(session?.device)
+            bindings.append(session?.network)
+            bindings.append(event?.type)
+            bindings.append(event?.occurredAt)
+            bindings.append(event?.userID)
+            bindings.append(event?.actor)
+            bindings.append(event?.ip)
+            bindings.append(event?.userAgent)
+            bindings.append(event?.authenticator)
+            bindings.append(event?.detail)
+            bindings.append(event != nil)
+            return bindings
+        }
     }
 
     /// The ``StoreError`` for an exception `latchkey_commit_authentication` raised on purpose; nil for any other.
