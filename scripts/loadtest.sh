@@ -8,8 +8,10 @@
 #
 # --client PATH runs the load generator from another build (default: the server's binary), so that an older server is
 # loaded by the same client. --driver picks how the load generator signs in (default wire: requests written as bytes;
-# client: through the client library apps use). --event-loops N runs each server with that many event loops (default: the server's,
-# one per core). --perf FILE records the (first) server with `perf record -g` during the logins (Debian's linux-perf).
+# client: through the client library apps use). --event-loops N runs each server with that many event loops (default: the
+# server's, one per core; with several instances, each gets its share of the cores, as it would on a machine of its own).
+# With --postgres on this machine, PostgreSQL's own CPU per login is reported too (postgres_cpu_us_per_login).
+# --perf FILE records the (first) server with `perf record -g` during the logins (Debian's linux-perf).
 # --counts counts, in the (first) server, calls of malloc, swift_retain and swift_release, Swift Concurrency jobs run
 # (swift_job_run) (perf uprobes, as root), system calls and futex calls (threads meeting on a lock) per login: figures
 # that do not move with the host's load, to compare builds by. The probes slow the server down, so the CPU and latency
@@ -64,6 +66,10 @@ remove_probes() {
 }
 
 database=${postgres:-$work/latchkey.sqlite}
+if [ "${#event_loops[@]}" -eq 0 ] && [ "$instances" -gt 1 ]; then
+    share=$(( $(nproc) / instances ))
+    event_loops=(--event-loops $(( share > 0 ? share : 1 )))
+fi
 # /metrics needs a bearer token; the load generator reads the servers' CPU time there.
 metrics_token=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
 echo "$metrics_token" >"$work/metrics-token"
@@ -114,9 +120,28 @@ if [ -n "$counts" ]; then
     counter=$!
     sleep 0.5
 fi
+# PostgreSQL's CPU time, when it runs here: its postmaster's own and reaped children's, and its live backends'.
+postmaster=""
+if [ -n "$postgres" ]; then
+    for pid in $(pgrep -x postgres || true); do
+        [ "$(ps -o comm= -p "$(ps -o ppid= -p "$pid" | tr -d ' ')" 2>/dev/null)" = postgres ] || postmaster=$pid
+    done
+fi
+postgres_cpu() {
+    local total stat child
+    read -r -a stat <"/proc/$postmaster/stat"
+    total=$((stat[13] + stat[14] + stat[15] + stat[16]))
+    for child in $(pgrep -P "$postmaster"); do
+        read -r -a stat <"/proc/$child/stat" 2>/dev/null || continue
+        total=$((total + stat[13] + stat[14]))
+    done
+    echo "$total"
+}
+[ -z "$postmaster" ] || postgres_before=$(postgres_cpu)
 before=$(proc_cpu)
 "$client" loadtest "${servers[@]}" --clients "$clients" --duration "$duration" --profile "$profile" ${driver[@]+"${driver[@]}"} --metrics-token "$metrics_token" | tee "$work/result"
 after=$(proc_cpu)
+[ -z "$postmaster" ] || postgres_after=$(postgres_cpu)
 logins=$(sed -n 's/^logins: \([0-9]*\) in.*/\1/p' "$work/result")
 if [ -n "$counts" ]; then
     kill -INT "$counter"
@@ -133,6 +158,7 @@ fi
 ticks=$(getconf CLK_TCK)
 if [ -n "$logins" ] && [ "$logins" -gt 0 ]; then
     echo "proc_server_cpu_us_per_login=$(( (after - before) * 1000000 / ticks / logins ))"
+    [ -z "$postmaster" ] || echo "postgres_cpu_us_per_login=$(( (postgres_after - postgres_before) * 1000000 / ticks / logins ))"
 fi
 for pid in "${pids[@]}"; do
     echo "server_peak_rss_kb=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$pid/status")"
