@@ -86,7 +86,7 @@ if [ "$status" -eq 124 ]; then
 fi
 # Tests that measure time (connection deadlines, a bounded connect to a missing database, password sign-in times) run alone, after the
 # parallel run, so two busy cores cannot make them late.
-LATCHKEY_TEST_TIMING=1 bash scripts/swift-test-watchdog.sh "$limit" "$work/timing.log" --filter 'ConnectionDeadlineTests|HTTP1GracefulShutdownTests|PostgresUnavailableTests|PostgresHangTests|PasswordTimingTests|SQLiteLockTests|EmailTimingTests'
+LATCHKEY_TEST_TIMING=1 bash scripts/swift-test-watchdog.sh "$limit" "$work/timing.log" --filter 'ConnectionDeadlineTests|HTTP1GracefulShutdownTests|PostgresUnavailableTests|PostgresHangTests|PasswordTimingTests|SQLiteLockTests|EmailTimingTests|PostgresRestartTests'
 timing=$?
 [ "$timing" -eq 0 ] || bash scripts/swift-test-failures.sh "$work/timing.log" > "$work/timing-failures.txt"
 # Every libFuzzer target (scripts/fuzz.sh, docs/FUZZING.md) for 20 s from its seed corpus, one per core: a finding fails

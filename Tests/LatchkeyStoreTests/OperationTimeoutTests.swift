@@ -22,11 +22,27 @@ struct OperationTimeoutTests {
 
     @Test func statementThatFinishesLateStillReturnsItsResult() async throws {
         // Like a PostgresNIO statement already sent: it ignores cancellation and completes.
-        let value = try await OperationTimeout.run(limit: .milliseconds(20)) {
+        // A grace of a minute: under the parallel run's load, "late" can be seconds.
+        let value = try await OperationTimeout.run(limit: .milliseconds(20), grace: .seconds(60)) {
             await Task.detached { try? await Task.sleep(for: .milliseconds(300)) }.value
             return "committed"
         }
         #expect(value == "committed")
+    }
+
+    @Test("an operation that neither finishes nor heeds cancellation is given up on after the limit and its grace")
+    func stuckOperationIsAbandoned() async {
+        // Like a request for a connection that PostgresNIO's pool never answers: cancellation does not reach it.
+        let started = ContinuousClock.now
+        await expectStoreError(.unavailable) {
+            try await OperationTimeout.run(limit: .milliseconds(50), grace: .milliseconds(100)) {
+                () async throws -> Int in
+                await Task.detached { try? await Task.sleep(for: .seconds(20)) }.value
+                return 1
+            }
+        }
+        let took = ContinuousClock.now - started
+        #expect(took >= .milliseconds(150) && took < .seconds(10), "\(took)")
     }
 
     @Test(.timeLimit(.minutes(1)))
