@@ -94,7 +94,7 @@ struct WebhookTests {
 
     @Test("a receiver that is down when events happen gets each of them, once, when it is back")
     func receiverDown() async throws {
-        let first = try WebhookReceiver()
+        let first = try WebhookReceiver.belowEphemeralPorts()
         let port = first.port
         first.stop()
         let scratch = ScratchDirectory(prefix: "latchkey-webhooks-config")

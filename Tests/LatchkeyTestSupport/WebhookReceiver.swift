@@ -62,6 +62,20 @@ public final class WebhookReceiver: Sendable {
             script, arguments: [directory.url.path, Self.secret] + (fixed.map { [String($0)] } ?? []), python: python)
     }
 
+    /// A receiver on a free port below Linux's ephemeral range (32768 and up), for a test that stops it and starts it
+    /// again on the same port: a port from the ephemeral range may meanwhile become another connection's local port.
+    public static func belowEphemeralPorts() throws -> WebhookReceiver {
+        var failure: (any Error)?
+        for _ in 0..<20 {
+            do {
+                return try WebhookReceiver(port: Int.random(in: 20_000..<32_000))
+            } catch {
+                failure = error
+            }
+        }
+        throw failure ?? CancellationError()
+    }
+
     /// Stops the receiver (its port then refuses connections).
     public func stop() {
         process.terminate()
