@@ -41,6 +41,81 @@ struct PostgresPoolTests {
         #expect(!queries.isEmpty && !queries.contains("SELECT 1;"), "\(queries)")
     }
 
+    @Test(
+        "a fixed pool larger than the role may open is refused at start with a clear error; an on-demand one serves"
+    )
+    func poolBeyondTheConnectionLimit() async throws {
+        let url = try #require(Backend.postgresURL)
+        guard case .postgres(var configuration) = try StoreURL(url) else {
+            throw StoreError(.invalidConfiguration, url)
+        }
+        let suffix = UInt32.random(in: 0...UInt32.max)
+        let (role, database) = ("lk_limited_\(suffix)", "lk_limited_\(suffix)")
+        let admin = PostgresClient(
+            configuration: .init(
+                host: configuration.host, port: configuration.port, username: configuration.username,
+                password: configuration.password, database: configuration.database, tls: .disable
+            ),
+            backgroundLogger: Self.logger
+        )
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await admin.run() }
+            defer { group.cancelAll() }
+            // `role` and `database` are generated plain identifiers.
+            for statement in [
+                "CREATE ROLE \(role) LOGIN CONNECTION LIMIT 2", "CREATE DATABASE \(database) OWNER \(role)",
+            ] {
+                try await admin.query(PostgresQuery(unsafeSQL: statement), logger: Self.logger)
+            }
+            configuration.username = role
+            configuration.password = nil
+            configuration.database = database
+            configuration.maximumConnections = 6
+            // The parallel run loads the two cores; a call may wait for a connection longer than a server's would.
+            configuration.operationTimeout = .seconds(60)
+
+            /// Runs a store of this pool, migrates it and makes six calls at once; the migration's error, if any.
+            func attempt(minimumConnections: Int?) async throws -> StoreError? {
+                configuration.minimumConnections = minimumConnections
+                let store = try PostgresStore(configuration: configuration, logger: Self.logger)
+                let storeTask = Task { await store.run() }
+                defer { storeTask.cancel() }
+                do {
+                    try await store.migrate()
+                } catch {
+                    // The next attempt needs the role's connections free.
+                    storeTask.cancel()
+                    await storeTask.value
+                    _ = try await eventually {
+                        let rows = try await admin.query(
+                            "SELECT count(*)::int8 FROM pg_stat_activity WHERE usename = \(role)", logger: Self.logger)
+                        for try await count in rows.decode(Int64.self) { return count == 0 }
+                        return true
+                    }
+                    return error
+                }
+                try await withThrowingTaskGroup(of: Void.self) { calls in
+                    for index in 0..<6 {
+                        calls.addTask { () async throws -> Void in
+                            let user = try await store.user(named: "nobody\(index)")
+                            #expect(user == nil)
+                        }
+                    }
+                    try await calls.waitForAll()
+                }
+                return nil
+            }
+            let refused = try await attempt(minimumConnections: nil)
+            #expect(refused?.code == .invalidConfiguration, "\(String(describing: refused))")
+            #expect(refused?.message.contains("lets this role open 2") == true, "\(String(describing: refused))")
+            #expect(try await attempt(minimumConnections: 0) == nil)
+
+            for statement in ["DROP DATABASE \(database) WITH (FORCE)", "DROP ROLE \(role)"] {
+                try await admin.query(PostgresQuery(unsafeSQL: statement), logger: Self.logger)
+            }
+        }
+    }
+
     /// Runs a store with this pool on a new database, makes one call, and returns how many connections the database
     /// has: once the count reaches `expected` (or after 5 s), read again a little later, so that a pool still opening
     /// more is seen.

@@ -47,7 +47,7 @@ public final class PostgresStore: LatchkeyStore {
 
     public func migrate() async throws(StoreError) {
         // Fail fast (operationTimeout) when the database cannot be reached, then allow the migration its time.
-        try await pool { [self] client in try await client.execute("SELECT 1", logger: logger) }
+        try await checkConnectionLimit()
         try await transaction(limit: Self.migrationTimeout) { [self] connection in
             // The migration's statements get the migration's time, not one store call's (`statement_timeout`).
             try await connection.execute(
@@ -88,6 +88,34 @@ public final class PostgresStore: LatchkeyStore {
                     logger: logger
                 )
             }
+        }
+    }
+
+    /// Refuses a fixed pool larger than PostgreSQL lets this role open here (`CONNECTION LIMIT` on the role or the
+    /// database, `max_connections` less the superusers' reserve): PostgresNIO's pool, unable to open its minimum, was
+    /// seen to stop serving even the connections it had (every call waited out its bound). Several instances that fit
+    /// one by one but not together are not caught here (docs/SERVER.md).
+    private func checkConnectionLimit() async throws(StoreError) {
+        let allowed = try await pool { [self] client in
+            try await client.first(
+                """
+                SELECT least(
+                    CASE WHEN r.rolconnlimit >= 0 AND NOT r.rolsuper THEN r.rolconnlimit END,
+                    CASE WHEN d.datconnlimit >= 0 AND NOT r.rolsuper THEN d.datconnlimit END,
+                    current_setting('max_connections')::int
+                        - CASE WHEN r.rolsuper THEN 0 ELSE current_setting('superuser_reserved_connections')::int END)
+                FROM pg_roles r, pg_database d WHERE r.rolname = current_user AND d.datname = current_database()
+                """,
+                logger: logger
+            ) { try $0.decode(Int?.self) }
+        }
+        let minimum = configuration.minimumConnections ?? configuration.maximumConnections
+        if let allowed = allowed ?? nil, minimum > allowed {
+            throw StoreError(
+                .invalidConfiguration,
+                "the pool keeps \(minimum) connections open (pool_min_conns, by default pool_max_conns), but PostgreSQL "
+                    + "lets this role open \(allowed) to this database: lower pool_max_conns, or set pool_min_conns=0 "
+                    + "to open connections on demand")
         }
     }
 
