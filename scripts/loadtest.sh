@@ -10,7 +10,8 @@
 # loaded by the same client. --driver picks how the load generator signs in (default wire: requests written as bytes;
 # client: through the client library apps use). --event-loops N runs each server with that many event loops (default: the
 # server's, one per core; with several instances, each gets its share of the cores, as it would on a machine of its own).
-# With --postgres on this machine, PostgreSQL's own CPU per login is reported too (postgres_cpu_us_per_login).
+# With --postgres served by the one PostgreSQL running on this machine, its own CPU per login is reported too
+# (postgres_cpu_us_per_login).
 # --perf FILE records the (first) server with `perf record -g` during the logins (Debian's linux-perf).
 # --counts counts, in the (first) server, calls of malloc, swift_retain and swift_release, Swift Concurrency jobs run
 # (swift_job_run) (perf uprobes, as root), system calls and futex calls (threads meeting on a lock) per login: figures
@@ -121,11 +122,14 @@ if [ -n "$counts" ]; then
     sleep 0.5
 fi
 # PostgreSQL's CPU time, when it runs here: its postmaster's own and reaped children's, and its live backends'.
+# Only when exactly one PostgreSQL runs here: with several, which one serves the URL is not known.
 postmaster=""
 if [ -n "$postgres" ]; then
+    postmasters=()
     for pid in $(pgrep -x postgres || true); do
-        [ "$(ps -o comm= -p "$(ps -o ppid= -p "$pid" | tr -d ' ')" 2>/dev/null)" = postgres ] || postmaster=$pid
+        [ "$(ps -o comm= -p "$(ps -o ppid= -p "$pid" | tr -d ' ')" 2>/dev/null)" = postgres ] || postmasters+=("$pid")
     done
+    [ "${#postmasters[@]}" -ne 1 ] || postmaster=${postmasters[0]}
 fi
 postgres_cpu() {
     local total stat child

@@ -43,6 +43,18 @@ public enum WebhookOutcome: Sendable, Hashable {
     case failed(error: String)
 }
 
+extension WebhookOutcome {
+    /// The delivery's columns after this outcome, as both stores record it at `time`: its state, when it is next due
+    /// (`time` when it is done), and the error to keep (nil keeps the last one).
+    func columns(at time: Date) -> (state: String, next: Date, error: String?) {
+        switch self {
+        case .delivered: ("delivered", time, nil)
+        case .retry(let next, let error): ("pending", next, error)
+        case .failed(let error): ("failed", time, error)
+        }
+    }
+}
+
 /// An endpoint's deliveries as the admin API shows them.
 public struct WebhookEndpointStatus: Sendable, Hashable {
     public var endpoint: String

@@ -37,6 +37,7 @@ public struct WebhookEndpoint: Sendable, Hashable {
         } catch {
             throw invalid("expected a JSON array of {name, url, secret, events?}: \(error)")
         }
+        let known = Set(AuditEventType.allCases.map(\.rawValue))
         var endpoints: [WebhookEndpoint] = []
         for entry in entries {
             guard (1...32).contains(entry.name.count),
@@ -54,7 +55,6 @@ public struct WebhookEndpoint: Sendable, Hashable {
                 throw invalid(
                     "\(entry.name): the secret is whsec_ and base64 of 24 to 64 bytes (openssl rand -base64 32)")
             }
-            let known = Set(AuditEventType.allCases.map(\.rawValue))
             if let unknown = entry.events?.first(where: { !known.contains($0) }) {
                 throw invalid("\(entry.name): '\(unknown)' is not an event type (docs/SERVER.md lists them)")
             }

@@ -42,12 +42,7 @@ extension PostgresStore {
     }
 
     public func finishWebhookDelivery(id: Int64, _ outcome: WebhookOutcome, at time: Date) async throws(StoreError) {
-        let (state, next, error): (String, Date, String?) =
-            switch outcome {
-            case .delivered: ("delivered", time, nil)
-            case .retry(let next, let error): ("pending", next, error)
-            case .failed(let error): ("failed", time, error)
-            }
+        let (state, next, error) = outcome.columns(at: time)
         try await write { [self] client in
             try await client.execute(
                 """

@@ -38,12 +38,7 @@ extension SQLiteStore {
     }
 
     public func finishWebhookDelivery(id: Int64, _ outcome: WebhookOutcome, at time: Date) async throws(StoreError) {
-        let (state, next, error): (String, Date, String?) =
-            switch outcome {
-            case .delivered: ("delivered", time, nil)
-            case .retry(let next, let error): ("pending", next, error)
-            case .failed(let error): ("failed", time, error)
-            }
+        let (state, next, error) = outcome.columns(at: time)
         try await write { db in
             try db.execute(
                 sql: """
