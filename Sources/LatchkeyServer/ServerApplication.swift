@@ -58,13 +58,16 @@ public enum ServerApplication {
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger
         )
+        let migration = StoreMigration()
         app.addServices(
             store,
-            ExpiryPurgeService(
-                store: store, interval: .seconds(60), logger: logger,
-                passwordThrottleMemory: configuration.passwordThrottle.memory,
-                auditRetention: configuration.auditRetention
-            ))
+            AfterMigration(
+                migration: migration,
+                service: ExpiryPurgeService(
+                    store: store, interval: .seconds(60), logger: logger,
+                    passwordThrottleMemory: configuration.passwordThrottle.memory,
+                    auditRetention: configuration.auditRetention
+                )))
         if let admin = configuration.admin {
             let router = makeAdminRouter(
                 configuration: configuration, services: services, metrics: metrics, logger: logger)
@@ -85,14 +88,20 @@ public enum ServerApplication {
                     logger: logger))
         }
         if !configuration.webhooks.isEmpty {
-            app.addServices(WebhookDispatcher(store: store, endpoints: configuration.webhooks, logger: logger))
+            app.addServices(
+                AfterMigration(
+                    migration: migration,
+                    service: WebhookDispatcher(store: store, endpoints: configuration.webhooks, logger: logger)))
         }
         if let mailer = services.mailer {
             app.addServices(
-                MailOutbox(store: store, transport: mailer.transport, from: mailer.from, logger: logger))
+                AfterMigration(
+                    migration: migration,
+                    service: MailOutbox(store: store, transport: mailer.transport, from: mailer.from, logger: logger)))
         }
         app.beforeServerStarts {
             try await store.migrate()
+            migration.markDone()
         }
         return app
     }

@@ -20,6 +20,32 @@ struct StoreFaultTests {
         }
     }
 
+    @Test("the email outbox waits for a slow migration before its first round, then polls")
+    func backgroundServicesWaitForTheMigration() async throws {
+        var settings = ServerSettings.test
+        settings.smtpURL = "log:"
+        let migration = Duration.seconds(2)
+        let started = ContinuousClock.now
+        try await withServer(
+            .sqlite, settings: settings,
+            wrapStore: { base in
+                let store = FaultInjectingStore(base)
+                store.delay(.migrate, by: migration)
+                return store
+            }
+        ) { server throws in
+            let faults = try #require(server.store as? FaultInjectingStore)
+            #expect(ContinuousClock.now - started >= migration)
+            // The outbox polls every second: before, its first claim came a second into the migration and failed.
+            #expect(faults.count(.claimMail) == 0, "claimed mail before the tables were made")
+            let deadline = ContinuousClock.now + .seconds(10)
+            while faults.count(.claimMail) == 0 && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(faults.count(.claimMail) > 0, "the outbox runs once the store is ready")
+        }
+    }
+
     @Test("a sign-in whose commit finds the store unavailable answers 503, writes nothing, and the next one succeeds")
     func unavailableCommit() async throws {
         try await withFaultyServer { server, faults throws in

@@ -4,7 +4,8 @@ import Synchronization
 
 /// A store that forwards to a real one (a SQLite file in the tests) and fails the calls a test names, with the store
 /// error it names, before they reach the database: so the server's 503 and 409 answers, and what it does after them,
-/// are tested in-process. It forwards every requirement of the store protocols; a call with no fault set goes through.
+/// are tested in-process; it can also hold a call up before it goes through (a slow migration, say). It forwards every
+/// requirement of the store protocols; a call with no fault set goes through.
 public final class FaultInjectingStore: LatchkeyStore {
     /// A store call, by its name.
     public enum Call: String, Sendable, Hashable, CaseIterable {
@@ -86,6 +87,7 @@ public final class FaultInjectingStore: LatchkeyStore {
     public let base: any LatchkeyStore
     private let faults = Mutex<[Call: (error: StoreError, remaining: Int)]>([:])
     private let counts = Mutex<[Call: Int]>([:])
+    private let delays = Mutex<[Call: Duration]>([:])
 
     public init(_ base: any LatchkeyStore) {
         self.base = base
@@ -96,9 +98,15 @@ public final class FaultInjectingStore: LatchkeyStore {
         faults.withLock { $0[call] = (error, times ?? .max) }
     }
 
+    /// Holds every call of `call` up for `duration` before it goes on.
+    public func delay(_ call: Call, by duration: Duration) {
+        delays.withLock { $0[call] = duration }
+    }
+
     /// Lets every call through again.
     public func heal() {
         faults.withLock { $0.removeAll() }
+        delays.withLock { $0.removeAll() }
     }
 
     /// How many times `call` was made (failed or not).
@@ -106,8 +114,9 @@ public final class FaultInjectingStore: LatchkeyStore {
         counts.withLock { $0[call] ?? 0 }
     }
 
-    private func fault(_ call: Call) throws(StoreError) {
+    private func fault(_ call: Call) async throws(StoreError) {
         counts.withLock { $0[call, default: 0] += 1 }
+        if let delay = delays.withLock({ $0[call] }) { try? await Task.sleep(for: delay) }
         let error: StoreError? = faults.withLock { faults in
             guard let fault = faults[call], fault.remaining > 0 else { return nil }
             faults[call] = (fault.error, fault.remaining - 1)

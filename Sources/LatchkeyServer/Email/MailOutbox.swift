@@ -25,7 +25,6 @@ struct MailOutbox: Service {
         // The lease: a claimed message is not claimed again while one attempt could still be under way.
         let lease: TimeInterval = 300
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
-            // Sleeping first also leaves the store its migration, which runs as the server starts.
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: pollInterval) }
             guard !Task.isCancelled && !Task.isShuttingDownGracefully else { return }
             do {

@@ -38,7 +38,6 @@ struct WebhookDispatcher: Service {
 
     private func poll(with client: HTTPClient) async {
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
-            // Sleeping first also leaves the store its migration, which runs as the server starts.
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: pollInterval) }
             guard !Task.isCancelled && !Task.isShuttingDownGracefully else { return }
             do {
