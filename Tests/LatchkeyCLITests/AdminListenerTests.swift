@@ -17,27 +17,12 @@ struct AdminListenerTests {
         let keys = scratch.path("admin-keys")
         let secret = String(repeating: "s", count: 40)
         try "# operators\nops:\(secret)\n".write(toFile: keys, atomically: true, encoding: .utf8)
-        let process = try ChildProcess(
-            try BinaryTests.executable().path,
-            arguments: [
-                "serve", "--host", "127.0.0.1", "--port", "0", "--database", "sqlite://" + scratch.path("db.sqlite"),
-                "--admin-port", "0", "--admin-keys-file", keys,
-            ],
-            mergingErrors: true)
-        defer { process.terminate() }
-        var output = ""
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !(output.contains("Latchkey listening") && output.contains("Admin API listening")),
-            ContinuousClock.now < deadline, process.isRunning
-        {
-            output += String(decoding: process.standardOutput.availableData, as: UTF8.self)
-        }
-        func port(after marker: String) throws -> Int {
-            let start = try #require(output.range(of: marker), "no '\(marker)' in: \(output)").upperBound
-            return try #require(Int(output[start...].prefix { $0.isNumber }))
-        }
-        let admin = try port(after: "Admin API listening on http://127.0.0.1:")
-        let main = try port(after: "Latchkey listening on http://127.0.0.1:")
+        let serve = try ServeProcess(
+            database: "sqlite://" + scratch.path("db.sqlite"), ["--admin-port", "0", "--admin-keys-file", keys],
+            waitingFor: ["Admin API listening"])
+        defer { serve.stop() }
+        let admin = try serve.port(after: "Admin API listening on http://127.0.0.1:")
+        let main = try serve.port(after: ServeProcess.listening)
         func get(_ port: Int, _ path: String, key: String?) async throws -> Int {
             var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(port)\(path)")))
             if let key { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }

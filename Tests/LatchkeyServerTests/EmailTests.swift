@@ -201,6 +201,79 @@ struct EmailTests {
         }
     }
 
+    @Test("a code past its expiry verifies nothing and recovers nothing", arguments: Backend.available)
+    func expiredCodes(_ backend: Backend) async throws {
+        let smtp = try SMTPTestServer()
+        try await withServer(backend, settings: Self.settings(smtp)) { server in
+            let app = try await server.signedUpApp("gus", with: VirtualAuthenticator()).http
+            let code = try await Self.addAddress(app, "gus@example.com", smtp: smtp, count: 1)
+            try await server.database.expireEmailCodes()
+            let late = try await app.send(
+                .post, APIPaths.Native.emailVerify, json: EmailVerifyRequest(address: "gus@example.com", code: code))
+            #expect(late.status == .badRequest && late.errorCode == "email.codeInvalid", "\(late)")
+
+            let fresh = try await Self.addAddress(app, "gus@example.com", smtp: smtp, count: 2)
+            let verified = try await app.send(
+                .post, APIPaths.Native.emailVerify, json: EmailVerifyRequest(address: "gus@example.com", code: fresh))
+            #expect(verified.status == .ok, "\(verified)")
+            _ = try await smtp.waitForMessages(3)
+            let stranger = server.app()
+            _ = try await stranger.send(
+                .post, APIPaths.Native.recoveryEmail, json: RecoveryEmailRequest(email: "gus@example.com"))
+            let recoveryCode = try #require(try await smtp.waitForMessages(4).last?.code)
+            try await server.database.expireEmailCodes()
+            let expired = try await stranger.send(
+                .post, APIPaths.Native.recoveryOptions,
+                json: RecoveryOptionsRequest(email: "gus@example.com", code: recoveryCode))
+            #expect(expired.status == .unauthorized && expired.errorCode == "recovery.invalid", "\(expired)")
+        }
+    }
+
+    @Test("codes sent for one account are throttled across its addresses, with Retry-After")
+    func sendingThrottledPerAccount() async throws {
+        let smtp = try SMTPTestServer()
+        try await withServer(.sqlite, settings: Self.settings(smtp)) { server in
+            let app = try await server.signedUpApp("hana", with: VirtualAuthenticator()).http
+            for number in 1...StoredEmail.maximumPerAccount {
+                let added = try await app.send(
+                    .post, APIPaths.Native.emails, json: EmailRequest(address: "hana\(number)@example.com"))
+                #expect(added.status == .accepted, "\(added)")
+            }
+            // Each address has had one code; the account has had five.
+            let sixth = try await app.send(
+                .post, APIPaths.Native.emails, json: EmailRequest(address: "hana1@example.com"))
+            #expect(sixth.status == .tooManyRequests && sixth.errorCode == "email.throttled", "\(sixth)")
+            #expect(Int(sixth.headers[.retryAfter] ?? "") ?? 0 > 0)
+            _ = try await smtp.waitForMessages(StoredEmail.maximumPerAccount)
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(smtp.messages().count == StoredEmail.maximumPerAccount, "the refused send sent nothing")
+        }
+    }
+
+    @Test("an SMTP server that defers a code (451) gets it again a few seconds later, once; the request did not wait")
+    func deferredCodeIsRetriedOnce() async throws {
+        let smtp = try SMTPTestServer()
+        try await withServer(.sqlite, settings: Self.settings(smtp)) { server in
+            let app = try await server.signedUpApp("ida", with: VirtualAuthenticator()).http
+            let started = ContinuousClock.now
+            // The test server answers 451 the first time a message to later@… is tried.
+            let added = try await app.send(
+                .post, APIPaths.Native.emails, json: EmailRequest(address: "later@example.com"))
+            #expect(added.status == .accepted, "\(added)")
+            #expect(ContinuousClock.now - started < .seconds(2), "the request waited for SMTP")
+            let message = try #require(try await smtp.waitForMessages(1).first)
+            #expect(ContinuousClock.now - started > .seconds(4), "sent at the retry, 5 s after the deferral")
+            let verified = try await app.send(
+                .post, APIPaths.Native.emailVerify,
+                json: EmailVerifyRequest(address: "later@example.com", code: try #require(message.code)))
+            #expect(verified.status == .ok, "the retried code is the one the server holds: \(verified)")
+            // The notice of the new address, and nothing sent twice.
+            _ = try await smtp.waitForMessages(2)
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(smtp.messages().count == 2, "\(smtp.messages().map { $0.header("Subject") ?? "" })")
+        }
+    }
+
     @Test("security notices: a passkey added, the password set, signed out everywhere")
     func notices() async throws {
         let smtp = try SMTPTestServer()

@@ -103,6 +103,14 @@ public struct TestDatabase: Sendable {
         }
     }
 
+    /// Makes every email code (verification or recovery) expired, in the database itself, so a test need not wait the
+    /// ten minutes out.
+    public func expireEmailCodes() async throws {
+        try await execute {
+            "UPDATE \($0)emails SET code_expires_at = '2000-01-01 00:00:00.000' WHERE code_hash IS NOT NULL"
+        }
+    }
+
     /// Makes every session's last proof of the user `seconds` old, in the database itself (as the re-authentication
     /// window passing would), so a test need not wait the window out.
     public func ageSessionVerifications(by seconds: Int = 3600) async throws {

@@ -365,6 +365,16 @@ public struct NativeClient: Sendable {
         try await recover(RecoveryOptionsRequest(email: email, code: code), with: authenticator)
     }
 
+    /// Recovers an account with the token of a recovery link an operator issued (`latchkey recovery-link`, or
+    /// `POST /admin/v1/users/{id}/recovery-link`; the token is what follows `#recover=` in the link): registers a new
+    /// passkey from `authenticator` and signs in. A used or expired token is `recovery.invalid`.
+    @discardableResult
+    public func recover(linkToken token: String, with authenticator: any Authenticator)
+        async throws(LatchkeyClientError) -> SignedIn<RegistrationCredential>
+    {
+        try await recover(RecoveryOptionsRequest(token: token), with: authenticator)
+    }
+
     /// `POST /v1/recovery/options` with `request`, then the new passkey from `authenticator` to `/v1/recovery/verify`.
     private func recover(_ request: RecoveryOptionsRequest, with authenticator: any Authenticator)
         async throws(LatchkeyClientError) -> SignedIn<RegistrationCredential>
