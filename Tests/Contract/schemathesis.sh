@@ -32,18 +32,25 @@ for _ in $(seq 100); do grep -q "Latchkey listening" "$work/serve.log" && break;
 grep -q "Latchkey listening" "$work/serve.log" || { echo "schemathesis: latchkey serve did not start: $(cat "$work/serve.log")" >&2; exit 1; }
 
 # A signed-in account, so the session routes are exercised past 401: a password sign-up answers a Bearer token.
-token=$("$python" - "$port" <<'PY'
+password="correct horse battery staple 1"
+token=$("$python" - "$port" "$password" <<'PY'
 import json, sys, urllib.request
-body = json.dumps({"username": "schemathesis", "password": "correct horse battery staple 1"}).encode()
+body = json.dumps({"username": "schemathesis", "password": sys.argv[2]}).encode()
 request = urllib.request.Request(f"http://127.0.0.1:{sys.argv[1]}/v1/password/register", data=body,
                                  headers={"Content-Type": "application/json"})
 print(json.load(urllib.request.urlopen(request))["session"]["token"])
 PY
 ) || { echo "schemathesis: the password sign-up for a session failed" >&2; exit 1; }
 
+# Tests/Contract/hooks.py signs every case in as that account and supplies what no generator can (signatures, the
+# password, one-time codes) to the positive cases of the operations that need them.
+export SCHEMATHESIS_HOOKS=hooks PYTHONPATH="$(cd "$(dirname "$0")" && pwd)${PYTHONPATH:+:$PYTHONPATH}"
+export LATCHKEY_CONTRACT_URL="http://127.0.0.1:$port" LATCHKEY_CONTRACT_ORIGIN="http://localhost:$port" \
+    LATCHKEY_CONTRACT_TOKEN="$token" LATCHKEY_CONTRACT_PASSWORD="$password" LATCHKEY_CONTRACT_LOG="$work/serve.log"
+
 schemathesis=$(dirname "$python")/schemathesis
-# run LOG SECONDS PHASES FILTER...: schemathesis over the operations FILTER selects, signed in with the token, for at
-# most SECONDS (fuzzing and stateful testing repeat until the time is spent).
+# run LOG SECONDS PHASES FILTER...: schemathesis over the operations FILTER selects, signed in with the token (the hooks
+# add it), for at most SECONDS (fuzzing and stateful testing repeat until the time is spent).
 run() {
     local log=$1 seconds=$2 phases=$3
     shift 3
@@ -51,15 +58,32 @@ run() {
     (cd "$work" && "$schemathesis" run "http://127.0.0.1:$port/openapi.json" --url "http://127.0.0.1:$port" \
         --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
         --phases "$phases" --max-examples "$examples" --max-time "$seconds" \
-        --header "Authorization: Bearer $token" --generation-database none --workers "$workers" --seed 1 --no-color \
+        --generation-database none --workers "$workers" --seed 1 --no-color \
         "$@") 2>&1 | tee "$work/$log"
     return "${PIPESTATUS[0]}"
 }
 status=0
-# Everything but the two operations that end the session, so the session routes are tested signed in; then those two
-# (no links lead to them, so without the stateful phase).
-run all.log "$budget" examples,coverage,fuzzing,stateful --exclude-operation-id deleteAccount --exclude-operation-id logout --exclude-operation-id signOutEverywhere || status=1
-run ending.log 20 examples,coverage,fuzzing --include-operation-id deleteAccount --include-operation-id logout --include-operation-id signOutEverywhere || status=1
+# Everything but the operations that can end the run's own session (signing out, everywhere or of one session by its
+# id, which a link from GET /v1/sessions supplies, and deleting the account), so the session routes are tested signed
+# in; then those (without the stateful phase).
+run all.log "$budget" examples,coverage,fuzzing,stateful --exclude-operation-id deleteAccount --exclude-operation-id logout --exclude-operation-id signOutEverywhere --exclude-operation-id endSession || status=1
+# The session must have outlived the first run: a run that lost it tested the session routes only as far as 401.
+if ! "$python" - "$port" "$token" <<'PY'
+import sys, urllib.request
+request = urllib.request.Request(f"http://127.0.0.1:{sys.argv[1]}/v1/me", headers={"Authorization": f"Bearer {sys.argv[2]}"})
+urllib.request.urlopen(request)
+PY
+then
+    echo "schemathesis: the run's session was ended during the run; the session routes were not tested signed in" >&2
+    status=1
+fi
+run ending.log 20 examples,coverage,fuzzing --include-operation-id deleteAccount --include-operation-id logout --include-operation-id signOutEverywhere --include-operation-id endSession || status=1
+# Every operation's acceptance is in the schema or supplied by the hooks: an operation that refused all its valid data
+# is a schema that says less than the server checks.
+if grep -q "Schema validation mismatch" "$work/all.log" "$work/ending.log"; then
+    echo "schemathesis: an operation refused every valid case it was sent (schema validation mismatch, above)" >&2
+    status=1
+fi
 cases=0
 for log in all.log ending.log; do
     count=$(grep -Eo '[0-9]+ generated' "$work/$log" | tail -n 1 | grep -Eo '[0-9]+' || echo 0)
