@@ -44,7 +44,7 @@ PY
 
 # Tests/Contract/hooks.py signs every case in as that account and supplies what no generator can (signatures, the
 # password, one-time codes) to the positive cases of the operations that need them.
-export SCHEMATHESIS_HOOKS=hooks PYTHONPATH="$(cd "$(dirname "$0")" && pwd)${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONDONTWRITEBYTECODE=1 SCHEMATHESIS_HOOKS=hooks PYTHONPATH="$(cd "$(dirname "$0")" && pwd)${PYTHONPATH:+:$PYTHONPATH}"
 export LATCHKEY_CONTRACT_URL="http://127.0.0.1:$port" LATCHKEY_CONTRACT_ORIGIN="http://localhost:$port" \
     LATCHKEY_CONTRACT_TOKEN="$token" LATCHKEY_CONTRACT_PASSWORD="$password" LATCHKEY_CONTRACT_LOG="$work/serve.log"
 
