@@ -142,7 +142,9 @@ start() {
         echo "include_if_exists = 'latchkey.conf'" | as_user tee -a "$dir/postgresql.conf" >/dev/null
     fi
     make_tls "$dir/tls"
-    # Written on every start so that the port given now is the one used.
+    # Written on every start so that the port given now is the one used. max_connections: the parallel test run starts a
+    # hundred PostgreSQL-backed servers at once, each with a pool of up to 8; at 200 the cluster turned connections away
+    # ("too many clients") and tests waited out their store's bound.
     as_user tee "$dir/latchkey.conf" >/dev/null <<EOF
 listen_addresses = '127.0.0.1'
 port = $port
@@ -150,7 +152,7 @@ unix_socket_directories = '$socket'
 fsync = off
 synchronous_commit = off
 full_page_writes = off
-max_connections = 200
+max_connections = 500
 ssl = on
 ssl_cert_file = '$dir/tls/server.pem'
 ssl_key_file = '$dir/tls/server.key'

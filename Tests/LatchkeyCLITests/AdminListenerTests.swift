@@ -17,7 +17,7 @@ struct AdminListenerTests {
         let keys = scratch.path("admin-keys")
         let secret = String(repeating: "s", count: 40)
         try "# operators\nops:\(secret)\n".write(toFile: keys, atomically: true, encoding: .utf8)
-        let serve = try ServeProcess(
+        let serve = try await ServeProcess(
             database: "sqlite://" + scratch.path("db.sqlite"), ["--admin-port", "0", "--admin-keys-file", keys],
             waitingFor: ["Admin API listening"])
         defer { serve.stop() }

@@ -18,8 +18,8 @@ struct InstanceKillTests {
     @Test(.timeLimit(.minutes(2)))
     func aCeremonyBegunOnAKilledInstanceFinishesOnTheOther() async throws {
         try await TestDatabase.with(.postgres) { database in
-            let first = try ServeProcess(database: database.url)
-            let second = try ServeProcess(database: database.url)
+            let first = try await ServeProcess(database: database.url)
+            let second = try await ServeProcess(database: database.url)
             defer {
                 first.stop()
                 second.stop()

@@ -11,7 +11,7 @@ import VirtualAuthenticatorClient
 /// software authenticator's key is deleted), gets back in each way there is (a code sent by email, a recovery code, an
 /// operator's recovery link), registers a new passkey and signs in with it; the address is told, and the way back in
 /// works once.
-@Suite("A lost passkey, against latchkey serve", SMTPTestServer.required)
+@Suite("A lost passkey, against latchkey serve", .serialized, SMTPTestServer.required)
 struct LostPasskeyTests {
     enum Way: String, CaseIterable, Sendable {
         case emailCode, recoveryCode, operatorLink
@@ -23,8 +23,8 @@ struct LostPasskeyTests {
     func recoverAndSignIn(_ way: Way) async throws {
         let scratch = ScratchDirectory(prefix: "latchkey-lost")
         let database = "sqlite://" + scratch.path("db.sqlite")
-        let smtp = try SMTPTestServer()
-        let serve = try ServeProcess(database: database, environment: ["LATCHKEY_SMTP_URL": smtp.url()])
+        let smtp = try await SMTPTestServer()
+        let serve = try await ServeProcess(database: database, environment: ["LATCHKEY_SMTP_URL": smtp.url()])
         defer { serve.stop() }
 
         let phone = VirtualAuthenticator(configuration: .passkeyProvider)

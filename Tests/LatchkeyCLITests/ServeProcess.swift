@@ -19,27 +19,29 @@ final class ServeProcess: Sendable {
 
     /// Starts `latchkey serve` on `database` for ``origin`` without rate limits, with `arguments` added and
     /// `environment` over this process's, and waits (at most 30 s) until its output holds the public listener's line and
-    /// every one of `markers`.
+    /// every one of `markers` (reading the pipe ``onOwnThread(_:)``).
     init(
         database: String, _ arguments: [String] = [], environment: [String: String] = [:],
         waitingFor markers: [String] = []
-    ) throws {
-        process = try ChildProcess(
+    ) async throws {
+        let process = try ChildProcess(
             try BinaryTests.executable().path,
             arguments: [
                 "serve", "--host", "127.0.0.1", "--port", "0", "--database", database,
                 "--rp-id", "localhost", "--origin", Self.origin, "--rate-limit", "0",
             ] + arguments,
             environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, mergingErrors: true)
-        var output = ""
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !([Self.listening] + markers).allSatisfy(output.contains), ContinuousClock.now < deadline,
-            process.isRunning
-        {
-            output += String(decoding: process.standardOutput.availableData, as: UTF8.self)
+        self.process = process
+        let expected = [Self.listening] + markers
+        startOutput = try await onOwnThread {
+            var output = ""
+            let deadline = ContinuousClock.now + .seconds(30)
+            while !expected.allSatisfy(output.contains), ContinuousClock.now < deadline, process.isRunning {
+                output += String(decoding: process.standardOutput.availableData, as: UTF8.self)
+            }
+            return output
         }
-        startOutput = output
-        let port = try Self.port(after: Self.listening, in: output)
+        let port = try Self.port(after: Self.listening, in: startOutput)
         url = try #require(URL(string: "http://127.0.0.1:\(port)/"))
     }
 

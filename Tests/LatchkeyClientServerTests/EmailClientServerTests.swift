@@ -12,7 +12,7 @@ import VirtualAuthenticatorClient
 struct EmailClientServerTests {
     @Test("add, verify, list, recover a lost passkey's account by email, remove; stale sessions re-authenticate")
     func emailAndRecovery() async throws {
-        let smtp = try SMTPTestServer()
+        let smtp = try await SMTPTestServer()
         try await LiveServer.run(.sqlite, configure: { $0.smtpURL = smtp.url() }) { server in
             let phone = LiveServer.passkeyProvider()
             let client = NativeClient(server: server.url, transport: URLSessionTransport(), reauthenticator: phone)

@@ -17,7 +17,7 @@ struct EmailTimingTests {
     @Test("an SMTP server that never answers: adding an address still answers at once; the code is tried again later")
     func hangingServer() async throws {
         // TLS from the first byte waits for the client's hello, and the client, speaking plain SMTP, for a greeting.
-        let silent = try SMTPTestServer(mode: .implicitTLS)
+        let silent = try await SMTPTestServer(mode: .implicitTLS)
         var settings = ServerSettings.test
         settings.smtpURL = "smtp://localhost:\(silent.port)?ca=\(silent.caFile)&timeout=30"
         try await withServer(.sqlite, settings: settings) { server in
@@ -33,7 +33,7 @@ struct EmailTimingTests {
 
     @Test("the SMTP transport gives a silent server up at its timeout")
     func transportTimeout() async throws {
-        let silent = try SMTPTestServer(mode: .implicitTLS)
+        let silent = try await SMTPTestServer(mode: .implicitTLS)
         let started = ContinuousClock.now
         let failure = try await SMTPTransportTests.failure(
             "smtp://localhost:\(silent.port)?timeout=1&ca=\(silent.caFile)")
@@ -43,7 +43,7 @@ struct EmailTimingTests {
 
     @Test("a recovery code for an unknown address takes about as long to ask for as for a known one")
     func noEnumerationByTime() async throws {
-        let smtp = try SMTPTestServer()
+        let smtp = try await SMTPTestServer()
         var settings = EmailTests.settings(smtp)
         settings.rateLimit = 0
         try await withServer(

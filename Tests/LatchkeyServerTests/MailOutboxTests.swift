@@ -42,7 +42,7 @@ struct MailOutboxTests {
                 store: store, transport: transport, from: "no-reply@example.com", logger: quietLogger)
             outbox.pollInterval = .milliseconds(20)
             let running = Task { try await outbox.run() }
-            let deadline = ContinuousClock.now + .seconds(10)
+            let deadline = ContinuousClock.now + .seconds(60)
             while transport.sent.withLock({ $0.isEmpty }) && ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(20))
             }

@@ -155,7 +155,7 @@ struct SMTPTransportTests {
 
     @Test("STARTTLS, then AUTH with a password full of URL characters, then the message, over TLS")
     func startTLS() async throws {
-        let smtp = try SMTPTestServer()
+        let smtp = try await SMTPTestServer()
         try await Self.transport(smtp.url()).send(try Self.message())
         let received = try #require(try await smtp.waitForMessages(1).first)
         #expect(received.tls && received.login == "latchkey")
@@ -166,21 +166,21 @@ struct SMTPTransportTests {
 
     @Test("smtps: TLS from the first byte")
     func implicitTLS() async throws {
-        let smtp = try SMTPTestServer(mode: .implicitTLS)
+        let smtp = try await SMTPTestServer(mode: .implicitTLS)
         try await Self.transport(smtp.url(scheme: "smtps")).send(try Self.message())
         #expect(try await smtp.waitForMessages(1).first?.tls == true)
     }
 
     @Test("tls=none reaches a relay on loopback without TLS or AUTH")
     func plainOnLoopback() async throws {
-        let smtp = try SMTPTestServer(mode: .plain, user: nil, password: nil)
+        let smtp = try await SMTPTestServer(mode: .plain, user: nil, password: nil)
         try await Self.transport("smtp://127.0.0.1:\(smtp.port)?tls=none").send(try Self.message())
         #expect(try await smtp.waitForMessages(1).first?.tls == false)
     }
 
     @Test("a server without STARTTLS is refused, nothing is sent in clear")
     func noStartTLS() async throws {
-        let smtp = try SMTPTestServer(mode: .plain, user: nil, password: nil)
+        let smtp = try await SMTPTestServer(mode: .plain, user: nil, password: nil)
         await #expect(throws: MailDeliveryError.self) {
             try await Self.transport("smtp://localhost:\(smtp.port)?ca=\(smtp.caFile)").send(try Self.message())
         }
@@ -200,7 +200,7 @@ struct SMTPTransportTests {
 
     @Test("a certificate from a CA not trusted fails the handshake")
     func untrustedCertificate() async throws {
-        let smtp = try SMTPTestServer()
+        let smtp = try await SMTPTestServer()
         let failure = try await Self.failure("smtp://latchkey:x@localhost:\(smtp.port)")
         #expect(failure?.isTemporary == true, "\(String(describing: failure))")
         #expect(smtp.messages().isEmpty)
@@ -208,7 +208,7 @@ struct SMTPTransportTests {
 
     @Test("a wrong password, and a refused recipient, are permanent; a deferred recipient is temporary")
     func failures() async throws {
-        let smtp = try SMTPTestServer()
+        let smtp = try await SMTPTestServer()
         let password = try await Self.failure(smtp.url(password: "wrong"))
         #expect(password?.isTemporary == false, "\(String(describing: password))")
         let refused = try await Self.failure(smtp.url(), to: "reject@example.com")
@@ -223,7 +223,7 @@ struct SMTPTransportTests {
     func timeout() async throws {
         // TLS from the first byte waits for the client's hello; a client expecting a greeting waits for the server's.
         // (How soon it gives up is checked in the timing step: EmailTimingTests.)
-        let silent = try SMTPTestServer(mode: .implicitTLS)
+        let silent = try await SMTPTestServer(mode: .implicitTLS)
         let failure = try await Self.failure("smtp://localhost:\(silent.port)?timeout=1&ca=\(silent.caFile)")
         #expect(failure?.isTemporary == true, "\(String(describing: failure))")
     }

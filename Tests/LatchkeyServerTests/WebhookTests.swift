@@ -31,7 +31,7 @@ struct WebhookTests {
         "each endpoint gets the events it asked for, signed; a failure is tried again; 410 gives up",
         arguments: Backend.available)
     func deliveries(_ backend: Backend) async throws {
-        let receiver = try WebhookReceiver()
+        let receiver = try await WebhookReceiver()
         let scratch = ScratchDirectory(prefix: "latchkey-webhooks-config")
         var settings = AdminAPITests.settings()
         settings.webhooksFile = try Self.file(
@@ -94,7 +94,7 @@ struct WebhookTests {
 
     @Test("a receiver that is down when events happen gets each of them, once, when it is back")
     func receiverDown() async throws {
-        let first = try WebhookReceiver.belowEphemeralPorts()
+        let first = try await WebhookReceiver.belowEphemeralPorts()
         let port = first.port
         first.stop()
         let scratch = ScratchDirectory(prefix: "latchkey-webhooks-config")
@@ -106,7 +106,7 @@ struct WebhookTests {
             // then the delivery is tried again 5 s later); the receiver comes back meanwhile.
             try await Task.sleep(for: .seconds(3))
             #expect(try await server.store.webhookStatus().first?.delivered == 0)
-            let back = try WebhookReceiver(port: port)
+            let back = try await WebhookReceiver(port: port)
             let deliveries = try await back.wait { $0.count >= 2 }
             try await Task.sleep(for: .seconds(1))
             #expect(back.deliveries().compactMap { $0.payload?.type }.sorted() == ["account.created", "passkey.added"])
@@ -119,7 +119,7 @@ struct WebhookTests {
     @Test("two instances on one PostgreSQL send each event once", .enabled(if: Backend.postgresURL != nil))
     func twoInstances() async throws {
         try await TestDatabase.with(.postgres) { database in
-            let receiver = try WebhookReceiver()
+            let receiver = try await WebhookReceiver()
             let scratch = ScratchDirectory(prefix: "latchkey-webhooks-config")
             var settings = ServerSettings.test
             settings.webhooksFile = try Self.file([("shared", receiver.url("/hook"), nil)], in: scratch)

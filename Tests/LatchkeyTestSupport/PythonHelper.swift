@@ -3,8 +3,14 @@ import Foundation
 /// Starts a Python helper of the tests (a server on a loopback port) and reads the `PORT <n>` line it prints once
 /// listening.
 enum PythonHelper {
-    static func start(_ script: String, arguments: [String], python: String) throws -> (ChildProcess, Int) {
+    static func start(_ script: String, arguments: [String], python: String) async throws -> (ChildProcess, Int) {
         let process = try ChildProcess(python, arguments: [script] + arguments)
+        let port = try await onOwnThread { try readPort(of: process, script: script) }
+        return (process, port)
+    }
+
+    /// Reads the helper's output up to its first line, which must be `PORT <n>`.
+    private static func readPort(of process: ChildProcess, script: String) throws -> Int {
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {
             let chunk = process.standardOutput.availableData
@@ -19,7 +25,7 @@ enum PythonHelper {
         guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
             throw PythonHelperError(description: "\(script) said '\(text)'")
         }
-        return (process, port)
+        return port
     }
 }
 

@@ -69,14 +69,16 @@ public final class SMTPTestServer: Sendable {
     private let directory: ScratchDirectory
     private let process: ChildProcess
 
-    public init(mode: Mode = .startTLS, user: String? = "latchkey", password: String? = "s3cret: pass/word") throws {
+    public init(mode: Mode = .startTLS, user: String? = "latchkey", password: String? = "s3cret: pass/word")
+        async throws
+    {
         let python = try #require(Self.python, "LATCHKEY_TEST_PYTHON is not set")
         directory = ScratchDirectory(prefix: "latchkey-smtp")
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Mail/smtp_server.py").path
         var arguments = [directory.url.path, "--mode", mode.rawValue]
         if let user, let password { arguments += ["--user", user, "--password", password] }
-        (process, port) = try PythonHelper.start(script, arguments: arguments, python: python)
+        (process, port) = try await PythonHelper.start(script, arguments: arguments, python: python)
         caFile = directory.path("ca.pem")
     }
 

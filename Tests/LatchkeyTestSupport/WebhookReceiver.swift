@@ -53,22 +53,22 @@ public final class WebhookReceiver: Sendable {
     private let process: ChildProcess
 
     /// A receiver on a free port, or on `port` (one a stopped receiver had: the same endpoint back from an outage).
-    public init(port fixed: Int? = nil) throws {
+    public init(port fixed: Int? = nil) async throws {
         let python = try #require(SMTPTestServer.python, "LATCHKEY_TEST_PYTHON is not set")
         directory = ScratchDirectory(prefix: "latchkey-webhooks")
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Interop/webhook_receiver.py").path
-        (process, port) = try PythonHelper.start(
+        (process, port) = try await PythonHelper.start(
             script, arguments: [directory.url.path, Self.secret] + (fixed.map { [String($0)] } ?? []), python: python)
     }
 
     /// A receiver on a free port below Linux's ephemeral range (32768 and up), for a test that stops it and starts it
     /// again on the same port: a port from the ephemeral range may meanwhile become another connection's local port.
-    public static func belowEphemeralPorts() throws -> WebhookReceiver {
+    public static func belowEphemeralPorts() async throws -> WebhookReceiver {
         var failure: (any Error)?
         for _ in 0..<20 {
             do {
-                return try WebhookReceiver(port: Int.random(in: 20_000..<32_000))
+                return try await WebhookReceiver(port: Int.random(in: 20_000..<32_000))
             } catch {
                 failure = error
             }
