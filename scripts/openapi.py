@@ -37,10 +37,27 @@ B64URL = {"type": "string", "description": "base64url, no padding (padding and s
 # any script; the display name's 64 characters keep it within the server's 256 UTF-8 bytes.
 USERNAME = {"type": "string", "minLength": 1, "maxLength": 256, "pattern": "^[!-~]+( [!-~]+)*$",
             "description": "an account name (PRECIS UsernameCaseMapped, at most 256 UTF-8 bytes; compared lower-cased)"}
-DISPLAY_NAME = {"type": "string", "maxLength": 64, "pattern": "^[^\\u0000-\\u001f\\u007f]*$",
+# The characters a display name or a passkey label may not hold: control characters, and format characters other than
+# ZWNJ and ZWJ, by the Unicode tables of Swift's standard library (the server's PrintableText; PrintableTextTests holds
+# the two equal). Characters of the Basic Multilingual Plane are regex escapes, the others the characters themselves.
+REFUSED_IN_TEXT = [(0x0, 0x1F), (0x7F, 0x9F), (0xAD, 0xAD), (0x600, 0x605), (0x61C, 0x61C), (0x6DD, 0x6DD),
+                   (0x70F, 0x70F), (0x890, 0x891), (0x8E2, 0x8E2), (0x180E, 0x180E), (0x200B, 0x200B),
+                   (0x200E, 0x200F), (0x202A, 0x202E), (0x2060, 0x2064), (0x2066, 0x206F), (0xFEFF, 0xFEFF),
+                   (0xFFF9, 0xFFFB), (0x110BD, 0x110BD), (0x110CD, 0x110CD), (0x13430, 0x1343F), (0x1BCA0, 0x1BCA3),
+                   (0x1D173, 0x1D17A), (0xE0001, 0xE0001), (0xE0020, 0xE007F)]
+
+
+def pattern_character(code):
+    return "\\u%04x" % code if code <= 0xFFFF else chr(code)
+
+
+PRINTABLE = "^[^" + "".join(pattern_character(low) + ("" if low == high else "-" + pattern_character(high))
+                            for low, high in REFUSED_IN_TEXT) + "]*$"
+DISPLAY_NAME = {"type": "string", "maxLength": 64, "pattern": PRINTABLE,
                 "description": "a name to show (at most 256 UTF-8 bytes; no control or format characters)"}
-PASSKEY_NAME = {"type": ["string", "null"], "maxLength": 64, "pattern": "^[^\\u0000-\\u001f\\u007f]*$",
-                "description": "a label for the passkey, at most 64 printable characters; null or empty clears it"}
+PASSKEY_NAME = {"type": ["string", "null"], "maxLength": 64, "pattern": PRINTABLE,
+                "description": "a label for the passkey, at most 64 characters (code points), no control or format "
+                               "characters; null or empty clears it"}
 NEW_PASSWORD = {"type": "string", "minLength": 8, "maxLength": 128,
                 "description": "8 to 128 code points as typed (15 at least when it is the account's only way in)"}
 ONLY_PASSWORD = {**NEW_PASSWORD, "minLength": 15,
@@ -701,7 +718,7 @@ def admin_document():
 
 def main():
     for path, made in ((OUTPUT, document()), (ADMIN_OUTPUT, admin_document())):
-        text = json.dumps(made, indent=2, sort_keys=False) + "\n"
+        text = json.dumps(made, indent=2, sort_keys=False, ensure_ascii=False) + "\n"
         if "--check" in sys.argv[1:]:
             with open(path, encoding="utf-8") as existing:
                 if existing.read() != text:

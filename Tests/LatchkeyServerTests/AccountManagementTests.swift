@@ -94,6 +94,21 @@ struct AccountManagementTests {
                 .patch, APIPaths.Native.passkey(id: synced.id),
                 json: RenamePasskeyRequest(name: String(repeating: "x", count: 65)))
             #expect(tooLong.errorCode == "passkey.invalidName")
+            // 64 characters are code points, as the document's maxLength counts them: 64 four-byte emoji are a name;
+            // a C1 control (U+0085) and a bidi override are not; a joined emoji sequence (ZWJ) is.
+            let wide = String(repeating: "\u{1F511}", count: 64)
+            let named = try await app.http.send(
+                .patch, APIPaths.Native.passkey(id: synced.id), json: RenamePasskeyRequest(name: wide))
+            #expect(try named.decode(PasskeySummary.self).name == wide)
+            for refused in ["a\u{85}b", "a\u{202E}b", String(repeating: "\u{1F511}", count: 65)] {
+                let reply = try await app.http.send(
+                    .patch, APIPaths.Native.passkey(id: synced.id), json: RenamePasskeyRequest(name: refused))
+                #expect(reply.errorCode == "passkey.invalidName", "\(refused.unicodeScalars.map(\.value))")
+            }
+            let joined = "\u{1F469}\u{200D}\u{1F4BB}"
+            let joinedReply = try await app.http.send(
+                .patch, APIPaths.Native.passkey(id: synced.id), json: RenamePasskeyRequest(name: joined))
+            #expect(try joinedReply.decode(PasskeySummary.self).name == joined)
 
             let removed = try await app.http.send(.delete, APIPaths.Native.passkey(id: summary.id))
             #expect(removed.status == .ok)

@@ -59,8 +59,8 @@ struct OpenAPIDocumentTests {
         .enabled(
             "set LATCHKEY_TEST_PYTHON to the python of scripts/python-env.sh (it has openapi-spec-validator)"
         ) { python != nil })
-    func valid() throws {
-        let validator = try Self.run(
+    func valid() async throws {
+        let validator = try await Self.run(
             [
                 "-c",
                 "import sys; from openapi_spec_validator import validate; from openapi_spec_validator.readers import read_from_filename; "
@@ -69,16 +69,59 @@ struct OpenAPIDocumentTests {
         )
         #expect(validator.status == 0, "\(validator.output)")
         #expect(validator.output.contains("valid"))
-        let check = try Self.run([Self.repository.appendingPathComponent("scripts/openapi.py").path, "--check"])
+        let check = try await Self.run([Self.repository.appendingPathComponent("scripts/openapi.py").path, "--check"])
         #expect(check.status == 0, "\(check.output)")
+    }
+
+    @Test("the display name's and passkey label's pattern refuses exactly the characters the server refuses")
+    func printablePattern() throws {
+        let document = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.documentURL)) as? [String: Any]
+        let schemas = try #require((document?["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        func pattern(_ schema: String, _ property: String) throws -> String {
+            let properties = (schemas[schema] as? [String: Any])?["properties"] as? [String: Any]
+            return try #require(
+                (properties?[property] as? [String: Any])?["pattern"] as? String, "\(schema).\(property)")
+        }
+        let label = try pattern("RenamePasskeyRequest", "name")
+        #expect(try pattern("RegistrationOptionsRequest", "displayName") == label)
+
+        // "^[^…]*$": each item a regex escape \uXXXX or a character itself, alone or as the start of a range.
+        let prefix = "^[^"
+        let suffix = "]*$"
+        try #require(label.hasPrefix(prefix) && label.hasSuffix(suffix), "\(label)")
+        var items = Substring(label.dropFirst(prefix.count).dropLast(suffix.count)).unicodeScalars[...]
+        func item() throws -> UInt32 {
+            if items.first == "\\" {
+                let hex = String(String.UnicodeScalarView(items.dropFirst(2).prefix(4)))
+                items = items.dropFirst(6)
+                return try #require(UInt32(hex, radix: 16), "escape \\u\(hex)")
+            }
+            let character = try #require(items.first, "a range without its end")
+            items = items.dropFirst()
+            return character.value
+        }
+        var listed = Set<UInt32>()
+        while !items.isEmpty {
+            let low = try item()
+            var high = low
+            if items.first == "-" {
+                items = items.dropFirst()
+                high = try item()
+            }
+            listed.formUnion(low...high)
+        }
+        let refused = Set((UInt32(0)...0x10FFFF).filter { Unicode.Scalar($0).map(PrintableText.isRefused) ?? false })
+        #expect(listed.subtracting(refused).isEmpty, "listed but accepted: \(listed.subtracting(refused).sorted())")
+        #expect(refused.subtracting(listed).isEmpty, "refused but not listed: \(refused.subtracting(listed).sorted())")
     }
 
     static var python: String? {
         ProcessInfo.processInfo.environment["LATCHKEY_TEST_PYTHON"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let (status, output, _) = try ChildProcess.run(try #require(python), arguments: arguments, mergingErrors: true)
+    static func run(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        let (status, output, _) = try await ChildProcess.run(
+            try #require(python), arguments: arguments, mergingErrors: true)
         return (status, String(decoding: output, as: UTF8.self))
     }
 }

@@ -73,10 +73,11 @@ struct PasskeyService: Sendable {
         "this is the account's last passkey and its only way to sign in; delete the account instead (DELETE \(APIPaths.Native.account))"
     )
 
-    /// A label trimmed, nil when empty; 400 `passkey.invalidName` when too long or with control characters.
+    /// A label trimmed, nil when empty; 400 `passkey.invalidName` when over 64 characters (Unicode code points, as
+    /// JSON Schema's `maxLength` counts them) or with control or format characters.
     static func validatedLabel(_ name: String?) throws -> String? {
         guard let name = name?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty else { return nil }
-        guard PrintableText.isValid(name, maximumLength: maximumLabelLength) else {
+        guard name.unicodeScalars.count <= maximumLabelLength, PrintableText.isPrintable(name) else {
             throw ServiceError(
                 .passkeyInvalidName, "a passkey name must be at most \(maximumLabelLength) printable characters")
         }

@@ -24,7 +24,7 @@ enum UserNames {
         if let given = displayName.map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) }), !given.isEmpty {
             display = given
         }
-        guard PrintableText.isValid(display, maximumLength: maximumLength) else {
+        guard display.utf8.count <= maximumLength, PrintableText.isPrintable(display) else {
             throw ServiceError(
                 .userInvalidDisplayName,
                 "the display name must be at most \(maximumLength) bytes of printable characters")
