@@ -41,10 +41,9 @@ state = {
     "password": os.environ["LATCHKEY_CONTRACT_PASSWORD"],
     # An account of this module's for recovery: (its name, its unspent recovery codes).
     "recovery": None,
-    # Passkeys the server accepted: credential ID → (key, user handle, user name, sign count).
+    # Passkeys the server accepted (only sign_up records them): credential ID → (key, user handle, user name, sign
+    # count).
     "passkeys": {},
-    # A signed-in account of this module's own, for re-authentication (which ends the session it is made on).
-    "own": None,
 }
 
 
@@ -167,9 +166,7 @@ def registration_body(options_path, options_body, token=None):
     status, begun, _ = call("POST", options_path, options_body, token=token)
     if status != 200:
         return None
-    credential, passkey = create(begun["options"])
-    with lock:
-        state["passkeys"][credential["id"]] = passkey
+    credential, _ = create(begun["options"])
     return {"ticket": begun["ticket"], "credential": credential}
 
 
@@ -264,21 +261,15 @@ def supply_recovery(case):
 
 
 def supply_reauthentication(case):
-    # On an account of this module's: re-authenticating ends the session it is made on, and the run's must live on.
+    # On a new account of this module's: re-authenticating ends the session it is made on, and the run's must live on.
+    token, credential_id = sign_up()
+    if token is None:
+        return
     with lock:
-        own = state["own"]
-    if own is None:
-        token, credential_id = sign_up()
-        if token is None:
-            return
-        own = (token, credential_id)
-    token, credential_id = own
-    passkey = state["passkeys"][credential_id]
+        passkey = state["passkeys"][credential_id]
     status, begun, _ = call("POST", "/v1/passkeys/authentication/options", {"username": passkey[2]})
     if status != 200:
         return
-    with lock:
-        state["own"] = None  # spent by this case; the next makes a new account
     replace(
         case, {"ticket": begun["ticket"], "credential": get(begun["options"], credential_id, passkey)}, token=token)
 
@@ -330,9 +321,7 @@ def supply_conformance_attestation(case):
         "POST", "/attestation/options", {"username": name, "displayName": name, "attestation": "none"})
     cookie = conformance_cookie(cookies)
     if status == 200 and cookie:
-        credential, passkey = create(options)
-        with lock:
-            state["passkeys"][credential["id"]] = (passkey[0], passkey[1], name, 0)
+        credential, _ = create(options)
         replace(case, credential, cookie=cookie)
 
 
