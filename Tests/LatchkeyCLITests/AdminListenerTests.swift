@@ -34,21 +34,21 @@ struct AdminListenerTests {
         #expect(try await get(main, "/admin/v1/users?name=alice", key: secret) == 404, "not on the public listener")
 
         // `latchkey admin` calls it with the key from the same file.
-        let found = try ChildProcess.run(
+        let found = try await ChildProcess.run(
             try BinaryTests.executable().path,
             arguments: ["admin", "--url", "http://127.0.0.1:\(admin)", "--key-file", keys, "find", "--name", "alice"])
         #expect(found.status == 0, "\(String(decoding: found.output, as: UTF8.self))")
         #expect(String(decoding: found.output, as: UTF8.self).contains(#""users" : ["#))
-        let missing = try ChildProcess.run(
+        let missing = try await ChildProcess.run(
             try BinaryTests.executable().path,
             arguments: ["admin", "--url", "http://127.0.0.1:\(admin)", "--key-file", keys, "show", UUID().uuidString])
         #expect(missing.status == 1 && String(decoding: missing.output, as: UTF8.self).contains("admin.userNotFound"))
-        let audit = try ChildProcess.run(
+        let audit = try await ChildProcess.run(
             try BinaryTests.executable().path,
             arguments: ["admin", "--url", "http://127.0.0.1:\(admin)", "--key-file", keys, "audit", "--limit", "5"])
         let auditText = String(decoding: audit.output, as: UTF8.self)
         #expect(audit.status == 0 && auditText.contains(#""events" : ["#), "\(auditText)")
-        let badLimit = try ChildProcess.run(
+        let badLimit = try await ChildProcess.run(
             try BinaryTests.executable().path,
             arguments: ["admin", "--url", "http://127.0.0.1:\(admin)", "--key-file", keys, "audit", "--limit", "0"])
         #expect(badLimit.status == 1 && String(decoding: badLimit.output, as: UTF8.self).contains("admin.invalidQuery"))

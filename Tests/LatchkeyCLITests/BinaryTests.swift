@@ -25,8 +25,8 @@ struct BinaryTests {
         return url
     }
 
-    static func run(_ arguments: [String], stdin: [UInt8] = []) throws -> Run {
-        let (status, stdout, stderr) = try ChildProcess.run(
+    static func run(_ arguments: [String], stdin: [UInt8] = []) async throws -> Run {
+        let (status, stdout, stderr) = try await ChildProcess.run(
             try executable().path, arguments: arguments, input: Data(stdin))
         return Run(
             status: status, stdout: String(decoding: stdout, as: UTF8.self),
@@ -44,8 +44,8 @@ struct BinaryTests {
     }
 
     @Test("verify authentication reads standard input and exits 0 with the result JSON on stdout")
-    func success() throws {
-        let run = try Self.run(
+    func success() async throws {
+        let run = try await Self.run(
             Self.authenticationArguments(challenge: "sRBvpGpXvvF4FRHAVX3ImKA0E9Xw8X0kRjDBlMfhrbU"),
             stdin: try CLIHarness.fixtureBytes("packed-es256.authentication.json")
         )
@@ -55,8 +55,8 @@ struct BinaryTests {
     }
 
     @Test("a verification failure exits 1 with the error JSON on stdout")
-    func verificationFailure() throws {
-        let run = try Self.run(
+    func verificationFailure() async throws {
+        let run = try await Self.run(
             Self.authenticationArguments(challenge: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"),
             stdin: try CLIHarness.fixtureBytes("packed-es256.authentication.json")
         )
@@ -65,20 +65,20 @@ struct BinaryTests {
     }
 
     @Test("a bad flag value exits 2 with a usage code; a missing option keeps ArgumentParser's 64")
-    func usageFailures() throws {
+    func usageFailures() async throws {
         let arguments = Self.authenticationArguments(challenge: "sRBvpGpXvvF4FRHAVX3ImKA0E9Xw8X0kRjDBlMfhrbU")
-        let bad = try Self.run(try arguments.setting("--sign-count", to: "many"))
+        let bad = try await Self.run(try arguments.setting("--sign-count", to: "many"))
         #expect(bad.status == 2)
         #expect(try bad.json()["error"]?["code"]?.stringValue == "usage.invalidSignCount")
 
-        let missing = try Self.run(["verify", "registration"])
+        let missing = try await Self.run(["verify", "registration"])
         #expect(missing.status == 64)
         #expect(missing.stderr.contains("--credential"))
     }
 
     @Test("inspect prints the detected kind")
-    func inspect() throws {
-        let run = try Self.run(["inspect", "v6vDdDKViwYzYNOtZGHJxHNa5_jt1GWSpeDwFFKy5LUJAAAAAA"])
+    func inspect() async throws {
+        let run = try await Self.run(["inspect", "v6vDdDKViwYzYNOtZGHJxHNa5_jt1GWSpeDwFFKy5LUJAAAAAA"])
         #expect(run.status == 0)
         #expect(try run.json()["kind"]?.stringValue == "authenticatorData")
     }

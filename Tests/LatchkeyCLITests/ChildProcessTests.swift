@@ -6,21 +6,21 @@ import Testing
 @Suite("ChildProcess")
 struct ChildProcessTests {
     @Test("exit codes, a signal, the environment and standard input reach the caller")
-    func statusEnvironmentAndInput() throws {
-        #expect(try ChildProcess.run("/bin/sh", arguments: ["-c", "exit 3"]).status == 3)
-        #expect(try ChildProcess.run("/bin/sh", arguments: ["-c", "kill -TERM $$"]).status == 128 + SIGTERM)
-        let echoed = try ChildProcess.run(
+    func statusEnvironmentAndInput() async throws {
+        #expect(try await ChildProcess.run("/bin/sh", arguments: ["-c", "exit 3"]).status == 3)
+        #expect(try await ChildProcess.run("/bin/sh", arguments: ["-c", "kill -TERM $$"]).status == 128 + SIGTERM)
+        let echoed = try await ChildProcess.run(
             "/bin/sh", arguments: ["-c", "printf %s \"$GREETING\"; cat"], environment: ["GREETING": "hello "],
             input: Data("world".utf8))
         #expect(echoed.status == 0 && String(decoding: echoed.output, as: UTF8.self) == "hello world")
     }
 
     @Test("a child that fills both pipes finishes (each is read as it writes); merged streams share one pipe")
-    func bothStreams() throws {
+    func bothStreams() async throws {
         let script = "head -c 300000 /dev/zero >&2; head -c 200000 /dev/zero; echo done >&2"
-        let separate = try ChildProcess.run("/bin/sh", arguments: ["-c", script])
+        let separate = try await ChildProcess.run("/bin/sh", arguments: ["-c", script])
         #expect(separate.status == 0 && separate.output.count == 200_000 && separate.errors.count == 300_005)
-        let merged = try ChildProcess.run("/bin/sh", arguments: ["-c", script], mergingErrors: true)
+        let merged = try await ChildProcess.run("/bin/sh", arguments: ["-c", script], mergingErrors: true)
         #expect(merged.output.count == 500_005 && merged.errors.isEmpty)
     }
 

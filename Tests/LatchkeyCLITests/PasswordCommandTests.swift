@@ -120,25 +120,25 @@ struct PasswordCommandTests {
     func environment() async throws {
         try await withServer { server in
             let store = temporary("credentials")
-            func run(_ arguments: [String], password: String?) throws -> (Int32, String) {
+            func run(_ arguments: [String], password: String?) async throws -> (Int32, String) {
                 var environment = ProcessInfo.processInfo.environment
                 environment["LATCHKEY_PASSWORD"] = password
-                let (status, output, _) = try ChildProcess.run(
+                let (status, output, _) = try await ChildProcess.run(
                     try BinaryTests.executable().path,
                     arguments: arguments + ["--server", server, "--origin", "http://localhost:8080", "--store", store],
                     environment: environment
                 )
                 return (status, String(decoding: output, as: UTF8.self))
             }
-            let (registered, registerOutput) = try run(
+            let (registered, registerOutput) = try await run(
                 ["passkey", "register", "--username", "bob", "--password"],
                 password: "a passphrase from the environment")
             #expect(registered == 0, "\(registerOutput)")
-            let (signedIn, signInOutput) = try run(
+            let (signedIn, signInOutput) = try await run(
                 ["passkey", "login", "--username", "bob", "--password"], password: "a passphrase from the environment")
             #expect(signedIn == 0, "\(signInOutput)")
             #expect(signInOutput.contains("signedIn"), "\(signInOutput)")
-            let (missing, missingOutput) = try run(
+            let (missing, missingOutput) = try await run(
                 ["passkey", "login", "--username", "bob", "--password"], password: nil)
             #expect(missing == 2)
             #expect(missingOutput.contains("usage.passwordMissing"))

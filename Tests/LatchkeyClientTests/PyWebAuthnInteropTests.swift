@@ -78,7 +78,7 @@ struct PyWebAuthnInteropTests {
             registration: .init(credential: registration, challenge: creation.challenge.base64URL),
             authentication: .init(credential: assertion, challenge: request.challenge.base64URL)
         )
-        let output = try InteropPython.run("py_webauthn_verify.py", input: JSONEncoder().encode(scenario))
+        let output = try await InteropPython.run("py_webauthn_verify.py", input: JSONEncoder().encode(scenario))
         let verdict = try JSONDecoder().decode(Verdict.self, from: output)
         #expect(verdict.ok, "\(verdict.error ?? "")")
         #expect(verdict.registration?.credentialId == registration.id)
@@ -109,7 +109,7 @@ struct PyWebAuthnInteropTests {
             authentication: .init(credential: assertion, challenge: request.challenge.base64URL)
         )
         let verdict = try JSONDecoder().decode(
-            Verdict.self, from: InteropPython.run("py_webauthn_verify.py", input: JSONEncoder().encode(scenario)))
+            Verdict.self, from: await InteropPython.run("py_webauthn_verify.py", input: JSONEncoder().encode(scenario)))
         #expect(!verdict.ok)
     }
 }

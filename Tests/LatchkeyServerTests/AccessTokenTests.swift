@@ -185,12 +185,12 @@ struct AccessTokenTests {
             let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .appendingPathComponent("Interop/pyjwt_verify.py").path
             let python = try #require(SMTPTestServer.python)
-            let verified = try ChildProcess.run(
+            let verified = try await ChildProcess.run(
                 python, arguments: [script, jwks, Self.audience, ServerHarness.origin], input: Data(token.utf8))
             #expect(verified.status == 0, "\(String(decoding: verified.errors, as: UTF8.self))")
             let output = try #require(try JSONSerialization.jsonObject(with: verified.output) as? [String: Any])
             #expect((output["claims"] as? [String: Any])?["sub"] as? String == response.user.id)
-            let refused = try ChildProcess.run(
+            let refused = try await ChildProcess.run(
                 python, arguments: [script, jwks, "https://other.example", ServerHarness.origin],
                 input: Data(token.utf8))
             #expect(refused.status == 1 && String(decoding: refused.errors, as: UTF8.self).contains("InvalidAudience"))

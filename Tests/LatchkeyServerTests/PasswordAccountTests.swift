@@ -9,13 +9,6 @@ import WebAuthn
 
 @testable import LatchkeyServer
 
-/// Cheap scrypt for tests (the default is OWASP's N = 2^17, checked in ``PasswordHasherTests``).
-let testScrypt = ScryptParameters(logN: 10, blockSize: 8, parallelization: 1)
-
-@Sendable func cheapHashing(_ configuration: inout ServerConfiguration) {
-    configuration.passwordHashing = testScrypt
-}
-
 extension HTTPSession {
     func passwordRegister(_ username: String, _ password: String, displayName: String? = nil) async throws -> Reply {
         try await send(
@@ -44,7 +37,7 @@ struct PasswordAccountTests {
         "Sign-up: 201 with a session, signals and a conditional passkey upgrade; the row holds only a scrypt hash",
         arguments: Backend.available)
     func signUp(_ backend: Backend) async throws {
-        try await withServer(backend, configure: cheapHashing) { server in
+        try await withServer(backend) { server in
             let app = server.app()
             let reply = try await app.passwordRegister("alice", alicePassword, displayName: "Alice")
             #expect(reply.status == .created, "\(reply)")
@@ -70,7 +63,7 @@ struct PasswordAccountTests {
 
     @Test("Sign-up refusals: 400 with a code, nothing written", arguments: Backend.available)
     func signUpRefusals(_ backend: Backend) async throws {
-        try await withServer(backend, configure: cheapHashing) { server in
+        try await withServer(backend) { server in
             let app = server.app()
             let cases: [(String, String, String)] = [
                 ("bob", String(repeating: "x", count: 14), "password.tooShort"),
@@ -100,7 +93,7 @@ struct PasswordAccountTests {
 
     @Test("Passwords are NFKC-normalised before counting and hashing", arguments: Backend.available)
     func normalisation(_ backend: Backend) async throws {
-        try await withServer(backend, configure: cheapHashing) { server async throws in
+        try await withServer(backend) { server async throws in
             let app = server.app()
             // Full-width letters and digits are their ASCII forms under NFKC.
             #expect(try await app.passwordRegister("alice", "ｐａｓｓ ｐｈｒａｓｅ ２０２６").status == .created)
@@ -158,7 +151,7 @@ struct PasswordAccountTests {
         "Throttling: after 5 failures in a row, 429 with Retry-After for known and unknown names alike",
         arguments: Backend.available)
     func throttling(_ backend: Backend) async throws {
-        try await withServer(backend, configure: cheapHashing) { server in
+        try await withServer(backend) { server in
             let app = server.app()
             #expect(try await app.passwordRegister("alice", alicePassword).status == .created)
             for name in ["alice", "nobody"] {
@@ -192,7 +185,7 @@ struct PasswordAccountTests {
         "A parallel burst of 16 wrong passwords gets the serial budget of 5 guesses, and the owner waits 30 s, not an hour",
         arguments: Backend.available)
     func parallelBurst(_ backend: Backend) async throws {
-        try await withServer(backend, configure: cheapHashing) { server in
+        try await withServer(backend) { server in
             let app = server.app()
             #expect(try await app.passwordRegister("alice", alicePassword).status == .created)
             let codes = try await withThrowingTaskGroup(of: String?.self) { group in
@@ -222,7 +215,6 @@ struct PasswordAccountTests {
         try await withServer(
             .sqlite,
             configure: {
-                cheapHashing(&$0)
                 // Long enough that the immediate retry is inside it on any machine; its end and the success that clears
                 // the count are checked on a set clock (PasswordServiceTests.throttleExpires).
                 $0.passwordThrottle = PasswordThrottlePolicy(
@@ -239,8 +231,8 @@ struct PasswordAccountTests {
     @Test("The throttle is shared by every instance on one database", arguments: Backend.available)
     func throttleAcrossInstances(_ backend: Backend) async throws {
         try await TestDatabase.with(backend) { database in
-            try await withServer(on: database, configure: cheapHashing) { serverA async throws in
-                try await withServer(on: database, configure: cheapHashing) { serverB async throws in
+            try await withServer(on: database) { serverA async throws in
+                try await withServer(on: database) { serverB async throws in
                     let onA = serverA.app()
                     let onB = serverB.app()
                     #expect(try await onA.passwordRegister("alice", alicePassword).status == .created)
@@ -260,7 +252,7 @@ struct PasswordAccountTests {
     @Test("A hash made with other parameters is replaced at the next successful sign-in", arguments: Backend.available)
     func rehash(_ backend: Backend) async throws {
         try await TestDatabase.with(backend) { database in
-            try await withServer(on: database, configure: cheapHashing) { old async throws in
+            try await withServer(on: database) { old async throws in
                 #expect(try await old.app().passwordRegister("alice", alicePassword).status == .created)
             }
             try await withServer(
@@ -284,7 +276,7 @@ struct PasswordAccountTests {
 
     @Test("PUT /v1/password sets and changes the password", arguments: Backend.available)
     func setAndChange(_ backend: Backend) async throws {
-        try await withServer(backend, configure: cheapHashing) { server in
+        try await withServer(backend) { server in
             #expect(
                 try await server.app().send(
                     .put, APIPaths.Native.password, json: SetPasswordRequest(newPassword: alicePassword)
@@ -339,7 +331,7 @@ struct PasswordAccountTests {
         "The upgrade ceremony is conditional (UP may be clear); DELETE /v1/password needs another way in",
         arguments: Backend.available)
     func upgradeAndRemove(_ backend: Backend) async throws {
-        try await withServer(backend, configure: cheapHashing) { server in
+        try await withServer(backend) { server in
             let app = server.app()
             let session = try await app.adopt(try await app.passwordRegister("alice", alicePassword))
             let lastWay = try await app.send(.delete, APIPaths.Native.password)
@@ -407,7 +399,7 @@ struct PasswordAccountTests {
         "A password counts as a way in: the last passkey of an account with a password can go",
         arguments: Backend.available)
     func lastPasskeyBesidePassword(_ backend: Backend) async throws {
-        try await withServer(backend, configure: cheapHashing) { server in
+        try await withServer(backend) { server in
             let client = NativeClient(http: server.app())
             _ = try await client.http.adopt(try await client.signUp("bob", with: VirtualAuthenticator()))
             let list: PasskeyList = try await client.http.send(.get, APIPaths.Native.passkeys).decode()
@@ -429,7 +421,7 @@ struct PasswordAccountTests {
     func disabled(_ backend: Backend) async throws {
         var settings = ServerSettings.test
         settings.passwordSignIn = false
-        try await withServer(backend, settings: settings, configure: cheapHashing) { server in
+        try await withServer(backend, settings: settings) { server in
             let client = NativeClient(http: server.app())
             _ = try await client.http.adopt(try await client.signUp("bob", with: VirtualAuthenticator()))
             let replies = [
@@ -452,7 +444,7 @@ struct PasswordAccountTests {
         let capture = LogCapture()
         var logger = Logger(label: "latchkey.server.test") { _ in capture }
         logger.logLevel = .trace
-        try await withServer(.sqlite, configure: cheapHashing, logger: logger) { server async throws in
+        try await withServer(.sqlite, logger: logger) { server async throws in
             let app = server.app()
             #expect(try await app.passwordRegister("alice", alicePassword).status == .created)
             #expect(try await app.passwordSignIn("alice", "wrong password 1").status == .unauthorized)

@@ -31,7 +31,7 @@ struct PasswordServiceTests {
         arguments: Backend.available
     )
     func oneScryptPerSignIn(_ backend: Backend) async throws {
-        try await withServer(backend, configure: cheapHashing) { server in
+        try await withServer(backend) { server in
             let passwords = Self.passwords(of: server)
             _ = try await passwords.register(
                 PasswordRegisterRequest(username: "alice", password: alicePassword), client: SessionClient())
@@ -63,7 +63,6 @@ struct PasswordServiceTests {
         try await withServer(
             .sqlite,
             configure: {
-                cheapHashing(&$0)
                 $0.passwordThrottle = PasswordThrottlePolicy(
                     freeFailures: 1, baseDelay: .seconds(4), maximumDelay: .seconds(4))
             }

@@ -142,7 +142,7 @@ struct ReauthenticationTests {
         "a password account re-authenticates with its password; a wrong one is refused and counted",
         arguments: Backend.available)
     func passwordReauthentication(_ backend: Backend) async throws {
-        try await withServer(backend, configure: cheapHashing) { server in
+        try await withServer(backend) { server in
             let app = server.app()
             let password = "correct horse battery staple 1"
             let session: SessionResponse = try await app.send(

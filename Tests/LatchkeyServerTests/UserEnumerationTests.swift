@@ -130,7 +130,7 @@ struct UserEnumerationTests {
     /// The review's finding 4: a password-only account's options had no `allowCredentials` where an unknown name gets
     /// made-up ones. Now both get made-up ones, alike in shape.
     @Test func anAccountWithoutAPasskeyGetsDecoysLikeAnUnknownName() async throws {
-        try await withServer(.sqlite, configure: cheapHashing) { server throws in
+        try await withServer(.sqlite) { server throws in
             let app = server.app()
             #expect(try await app.passwordRegister("carol", "a long enough password for carol").status == .created)
             func options(_ name: String) async throws -> [Base64URLBytes] {

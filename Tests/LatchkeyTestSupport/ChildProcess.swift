@@ -140,10 +140,21 @@ public final class ChildProcess: Sendable {
     }
 
     /// Runs `executable` to its end with `input` on its standard input, collecting both output streams.
-    /// With `mergingErrors`, `errors` is empty and `output` has both.
+    /// With `mergingErrors`, `errors` is empty and `output` has both. Waited for on a thread of its own
+    /// (``onOwnThread(_:)``): a Python child takes a second to start, and blocking Swift's two cooperative threads on it
+    /// stalls every other test's tasks.
     public static func run(
         _ executable: String, arguments: [String], environment: [String: String]? = nil, input: Data = Data(),
         mergingErrors: Bool = false
+    ) async throws -> (status: Int32, output: Data, errors: Data) {
+        try await onOwnThread {
+            try runBlocking(
+                executable, arguments: arguments, environment: environment, input: input, mergingErrors: mergingErrors)
+        }
+    }
+
+    private static func runBlocking(
+        _ executable: String, arguments: [String], environment: [String: String]?, input: Data, mergingErrors: Bool
     ) throws -> (status: Int32, output: Data, errors: Data) {
         let child = try ChildProcess(
             executable, arguments: arguments, environment: environment, mergingErrors: mergingErrors)

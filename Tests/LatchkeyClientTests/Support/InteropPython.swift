@@ -26,7 +26,7 @@ enum InteropPython {
     }
 
     /// Runs `script` with `input` on stdin and returns its stdout.
-    static func run(_ script: String, input: Data) throws -> Data {
-        try ChildProcess.run(try #require(interpreter), arguments: [Self.script(script)], input: input).output
+    static func run(_ script: String, input: Data) async throws -> Data {
+        try await ChildProcess.run(try #require(interpreter), arguments: [Self.script(script)], input: input).output
     }
 }

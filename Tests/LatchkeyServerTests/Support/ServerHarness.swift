@@ -38,6 +38,11 @@ extension ServerSettings {
     }
 }
 
+/// Cheap scrypt for test servers, which `withServer` sets before `configure`: one hash at the server's default
+/// (OWASP's N = 2^17, checked in ``PasswordHasherTests``) takes about 1.8 s in a debug build, and a few tests hashing at
+/// once held the parallel run's first seconds back.
+let testScrypt = ScryptParameters(logN: 10, blockSize: 8, parallelization: 1)
+
 /// The server's logger in tests: errors only.
 let quietLogger: Logger = {
     var logger = Logger(label: "latchkey.server.test")
@@ -67,6 +72,7 @@ func withServer<T: Sendable>(
     logger: Logger = quietLogger, _ body: @escaping @Sendable (ServerHarness) async throws -> T
 ) async throws -> T {
     var configured = try ServerConfiguration(settings)
+    configured.passwordHashing = testScrypt
     configure(&configured)
     let configuration = configured
     let store = wrapStore(try database.makeStore())
