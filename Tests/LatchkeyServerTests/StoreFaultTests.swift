@@ -46,6 +46,36 @@ struct StoreFaultTests {
         }
     }
 
+    @Test(
+        "a migration that fails stops the server with its reason; the services waiting for it never start",
+        .timeLimit(.minutes(1)))
+    func failedMigrationStopsTheServer() async throws {
+        var settings = ServerSettings.test
+        settings.smtpURL = "log:"
+        var configuration = try ServerConfiguration(settings)
+        configuration.passwordHashing = testScrypt
+        let ready = configuration
+        try await TestDatabase.with(.sqlite) { database in
+            let store = FaultInjectingStore(try database.makeStore())
+            // Failing 2 s in: without the wait, the outbox's first claim would come a second into the migration.
+            store.delay(.migrate, by: .seconds(2))
+            store.fail(.migrate, with: StoreError(.unavailable, "injected: the disk is gone"))
+            await #expect {
+                try await ServerStartWatch.testLive(
+                    logger: quietLogger,
+                    making: { logger, started in
+                        ServerApplication.make(
+                            configuration: ready, store: store, logger: logger, onServerRunning: started)
+                    }
+                ) { _ in }
+            } throws: { error in
+                "\(error)".contains("failed to start") && "\(error)".contains("the disk is gone")
+            }
+            #expect(store.count(.migrate) == 1)
+            #expect(store.count(.claimMail) == 0, "the outbox ran on a store that was never migrated")
+        }
+    }
+
     @Test("a sign-in whose commit finds the store unavailable answers 503, writes nothing, and the next one succeeds")
     func unavailableCommit() async throws {
         try await withFaultyServer { server, faults throws in
