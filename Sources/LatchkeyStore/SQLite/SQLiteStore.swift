@@ -252,7 +252,7 @@ public final class SQLiteStore: LatchkeyStore {
     }
 
     public func markSessionSeen(tokenHash: Data, at time: Date) async throws(StoreError) {
-        try await write { db in
+        try await write(.unsynced) { db in
             try db.cachedStatement(sql: "UPDATE sessions SET last_seen_at = ? WHERE token_hash = ?")
                 .execute(arguments: [time, tokenHash])
         }
@@ -316,7 +316,8 @@ public final class SQLiteStore: LatchkeyStore {
         previousSignCount: UInt32
     ) async throws(StoreError) -> Bool {
         try ticket.validate()
-        return try await write(recordingIf: { $0 }) { db in
+        // Unsynced: a power cut may undo a sign-in (the user signs in again), never a sign-out or a change.
+        return try await write(.unsynced, recordingIf: { $0 }) { db in
             guard try Self.spend(ticket, in: db) else { return false }
             let owner = try UUID.fetchOne(
                 db.cachedStatement(
@@ -394,13 +395,14 @@ public final class SQLiteStore: LatchkeyStore {
     /// Audit events pending for this task (``AuditTrail``) are written in the same transaction, after `updates`, when
     /// `changed` says its value is a change made (a spent code, not a wrong one).
     func write<T: Sendable>(
+        _ durability: Durability = .synced,
         recordingIf changed: @escaping @Sendable (T) -> Bool = { _ in true },
         _ updates: @escaping @Sendable (Database) throws -> T
     ) async throws(StoreError) -> T {
         let events = AuditTrail.claim()
         do {
-            guard !events.isEmpty else { return try await threads.write(updates) }
-            return try await threads.write { db in
+            guard !events.isEmpty else { return try await threads.write(durability, updates) }
+            return try await threads.write(durability) { db in
                 let value = try updates(db)
                 if changed(value) { try Self.insert(events, db: db) }
                 return value

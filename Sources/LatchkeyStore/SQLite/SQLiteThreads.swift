@@ -11,6 +11,11 @@ import GRDB
 /// other; a write is answered only once the transaction that holds it has committed. Under load one wake-up and one
 /// commit serve several callers.
 ///
+/// Every commit is synced to disk (`synchronous = FULL`) before its writes are answered, so that an answered write
+/// survives a power cut, except when every write of the group is ``Durability/unsynced`` (a passkey sign-in's commit):
+/// such a group commits with `synchronous = NORMAL`, which a crash of the process cannot undo but a power cut can; the
+/// next synced commit syncs it too.
+///
 /// One reader, not one per core: each read is a few microseconds of SQLite, less than the hop to a thread and back,
 /// and on the development machine (2 cores, two event loops) a second reader thread cost more in switches than it
 /// gained (docs/PERFORMANCE.md).
@@ -24,8 +29,9 @@ final class SQLiteThreads: Sendable {
         let writes = writes
         let reads = reads
         Self.start("store-writer") {
+            var synced: Bool?  // the connection's setting, once set
             while let batch = writes.take(upTo: 64) {
-                Self.commit(batch, on: writer, busyTimeout: busyTimeout)
+                Self.commit(batch, on: writer, busyTimeout: busyTimeout, synced: &synced)
             }
         }
         Self.start("store-reader") {
@@ -40,23 +46,28 @@ final class SQLiteThreads: Sendable {
         reads.close()
     }
 
-    /// Runs `updates` on the writer thread in a write transaction and returns its value once that has committed.
-    func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    /// Runs `updates` on the writer thread in a write transaction and returns its value once that has committed
+    /// (and, when `durability` is ``Durability/synced``, once the commit is on disk).
+    func write<T: Sendable>(
+        _ durability: Durability = .synced, _ updates: @escaping @Sendable (Database) throws -> T
+    ) async throws -> T {
         try await withUnsafeThrowingContinuation { continuation in
-            writes.submit(Job(updates, continuation))
+            writes.submit(Job(updates, continuation, synced: durability == .synced))
         }
     }
 
     /// Runs `value` on the reader thread, outside an explicit transaction.
     func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await withUnsafeThrowingContinuation { continuation in
-            reads.submit(Job(value, continuation))
+            reads.submit(Job(value, continuation, synced: false))
         }
     }
 
     /// One group commit: writes that waited past `busyTimeout` fail ``StoreError/Code/busy`` unrun; the rest share a
     /// transaction.
-    private static func commit(_ batch: [any SQLiteJob], on writer: DatabaseQueue, busyTimeout: Duration) {
+    private static func commit(
+        _ batch: [any SQLiteJob], on writer: DatabaseQueue, busyTimeout: Duration, synced: inout Bool?
+    ) {
         let now = ContinuousClock.now
         var jobs: [any SQLiteJob] = []
         jobs.reserveCapacity(batch.count)
@@ -68,8 +79,13 @@ final class SQLiteThreads: Sendable {
             }
         }
         guard !jobs.isEmpty else { return }
+        let sync = jobs.contains { $0.synced }
         do {
             try writer.inDatabase { db in
+                if synced != sync {
+                    try db.execute(sql: sync ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
+                    synced = sync
+                }
                 var jobFailed = false
                 do {
                     try db.inTransaction(.immediate) {
@@ -131,10 +147,21 @@ final class SQLiteThreads: Sendable {
     }
 }
 
+/// Whether an answered write must survive a power cut (``synced``, every write but two), or only a crash of the process
+/// (``unsynced``: a passkey sign-in's commit of its session, counter and spent challenge, which the user makes again by
+/// signing in again, and a session's advisory last-seen mark). A sign-in is the most frequent write; syncing it cost
+/// 14–28 % more CPU per login (docs/PERFORMANCE.md).
+enum Durability: Sendable {
+    case synced
+    case unsynced
+}
+
 /// A statement to run on a store thread and the caller waiting for it.
 private protocol SQLiteJob: Sendable {
     /// When the caller asked.
     var queued: ContinuousClock.Instant { get }
+    /// Whether the caller waits for the commit to be on disk (``Durability/synced``).
+    var synced: Bool { get }
     /// Runs the caller's statements and keeps their value (on the store thread only).
     func run(_ db: Database) throws
     /// Answers the caller: the value kept by ``run(_:)``, or `failure`.
@@ -143,14 +170,19 @@ private protocol SQLiteJob: Sendable {
 
 private final class Job<T: Sendable>: SQLiteJob, @unchecked Sendable {
     let queued = ContinuousClock.now
+    let synced: Bool
     private let body: @Sendable (Database) throws -> T
     private let continuation: UnsafeContinuation<T, any Error>
     // Written by run and read by finish, both on the one store thread that took the job.
     private var value: T?
 
-    init(_ body: @escaping @Sendable (Database) throws -> T, _ continuation: UnsafeContinuation<T, any Error>) {
+    init(
+        _ body: @escaping @Sendable (Database) throws -> T, _ continuation: UnsafeContinuation<T, any Error>,
+        synced: Bool
+    ) {
         self.body = body
         self.continuation = continuation
+        self.synced = synced
     }
 
     func run(_ db: Database) throws {
