@@ -19,18 +19,7 @@ struct ServerStartWatchTests {
             ),
             logger: quietLogger
         )
-        let configuration = try ServerConfiguration(.test)
-        await #expect {
-            try await ServerStartWatch.testLive(
-                logger: quietLogger,
-                making: { logger, started in
-                    ServerApplication.make(
-                        configuration: configuration, store: store, logger: logger, onServerRunning: started)
-                }
-            ) { _ in }
-        } throws: { error in
-            "\(error)".contains("failed to start") && "\(error)".contains("unavailable")
-        }
+        await expectStartFailure(configuration: try ServerConfiguration(.test), store: store, because: "unavailable")
     }
 
     @Test("a server that neither starts nor fails is a failure at the deadline", .timeLimit(.minutes(1)))

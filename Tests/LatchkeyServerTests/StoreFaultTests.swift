@@ -60,17 +60,7 @@ struct StoreFaultTests {
             // Failing 2 s in: without the wait, the outbox's first claim would come a second into the migration.
             store.delay(.migrate, by: .seconds(2))
             store.fail(.migrate, with: StoreError(.unavailable, "injected: the disk is gone"))
-            await #expect {
-                try await ServerStartWatch.testLive(
-                    logger: quietLogger,
-                    making: { logger, started in
-                        ServerApplication.make(
-                            configuration: ready, store: store, logger: logger, onServerRunning: started)
-                    }
-                ) { _ in }
-            } throws: { error in
-                "\(error)".contains("failed to start") && "\(error)".contains("the disk is gone")
-            }
+            await expectStartFailure(configuration: ready, store: store, because: "the disk is gone")
             #expect(store.count(.migrate) == 1)
             #expect(store.count(.claimMail) == 0, "the outbox ran on a store that was never migrated")
         }

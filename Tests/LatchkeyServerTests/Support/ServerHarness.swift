@@ -50,6 +50,24 @@ let quietLogger: Logger = {
     return logger
 }()
 
+/// Expects a server over `store` to fail to start (``ServerStartWatch``) with an error that mentions `reason`.
+func expectStartFailure(
+    configuration: ServerConfiguration, store: any LatchkeyStore, because reason: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) async {
+    await #expect(sourceLocation: sourceLocation) {
+        try await ServerStartWatch.testLive(
+            logger: quietLogger,
+            making: { logger, started in
+                ServerApplication.make(
+                    configuration: configuration, store: store, logger: logger, onServerRunning: started)
+            }
+        ) { _ in }
+    } throws: { error in
+        "\(error)".contains("failed to start") && "\(error)".contains(reason)
+    }
+}
+
 /// Runs `body` against a live server over a fresh database of `backend`, then removes the database. `wrapStore` puts a
 /// store around the real one (``FaultInjectingStore``).
 func withServer<T: Sendable>(
