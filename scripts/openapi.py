@@ -408,7 +408,10 @@ def paths():
     p["/v1/me/passkeys/registration/verify"] = {"post": operation(
         "addPasskeyVerify", "Add a passkey to the signed-in account: verify",
         with_errors({"201": json_body(ref("PasskeySummary"), "the new passkey")}, add_errors),
-        body=ref("RegistrationVerifyRequest"), security=SESSION, tags=["account"])}
+        body=ref("RegistrationVerifyRequest"), security=SESSION, tags=["account"],
+        # The new passkey's ID is the one renaming and removing take (stateful testing follows these).
+        links={"201": {op: {"operationId": op, "parameters": {"path.id": "$response.body#/id"}}
+                       for op in ("renamePasskey", "removePasskey")}})}
     signed_out = {"204": {"description": "signed out; the session cookie is cleared"}}
     p["/v1/session/logout"] = {"post": operation("logout", "End this session", with_errors(signed_out, SESSION_ERRORS), security=SESSION, tags=["account"])}
     p["/v1/sessions"] = {
