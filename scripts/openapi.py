@@ -38,8 +38,9 @@ B64URL = {"type": "string", "description": "base64url, no padding (padding and s
 USERNAME = {"type": "string", "minLength": 1, "maxLength": 256, "pattern": "^[!-~]+( [!-~]+)*$",
             "description": "an account name (PRECIS UsernameCaseMapped, at most 256 UTF-8 bytes; compared lower-cased)"}
 # The characters a display name or a passkey label may not hold: control characters, and format characters other than
-# ZWNJ and ZWJ, by the Unicode tables of Swift's standard library (the server's PrintableText; PrintableTextTests holds
-# the two equal). Characters of the Basic Multilingual Plane are regex escapes, the others the characters themselves.
+# ZWNJ and ZWJ, by the Unicode tables of Swift's standard library (the server's PrintableText; OpenAPIDocumentTests
+# holds the two equal). Characters of the Basic Multilingual Plane are regex escapes, the others the characters
+# themselves.
 REFUSED_IN_TEXT = [(0x0, 0x1F), (0x7F, 0x9F), (0xAD, 0xAD), (0x600, 0x605), (0x61C, 0x61C), (0x6DD, 0x6DD),
                    (0x70F, 0x70F), (0x890, 0x891), (0x8E2, 0x8E2), (0x180E, 0x180E), (0x200B, 0x200B),
                    (0x200E, 0x200F), (0x202A, 0x202E), (0x2060, 0x2064), (0x2066, 0x206F), (0xFEFF, 0xFEFF),

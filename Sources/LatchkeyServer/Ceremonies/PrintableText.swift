@@ -2,7 +2,7 @@
 /// characters other than the zero-width joiner and non-joiner that emoji sequences and some scripts need (so no bidi
 /// overrides such as U+202E, no zero-width spaces). Each caller bounds the length in its own unit.
 ///
-/// The OpenAPI document states the same rule as a pattern; `PrintableTextTests` holds the two equal.
+/// The OpenAPI document states the same rule as a pattern; `OpenAPIDocumentTests.printablePattern` holds the two equal.
 enum PrintableText {
     static func isPrintable(_ text: String) -> Bool {
         !text.unicodeScalars.contains(where: isRefused)
