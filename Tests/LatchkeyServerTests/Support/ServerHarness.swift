@@ -39,8 +39,8 @@ extension ServerSettings {
 }
 
 /// Cheap scrypt for test servers, which `withServer` sets before `configure`: one hash at the server's default
-/// (OWASP's N = 2^17, checked in ``PasswordHasherTests``) takes about 1.8 s in a debug build, and a few tests hashing at
-/// once held the parallel run's first seconds back.
+/// (OWASP's N = 2^17, checked in ``PasswordHasherTests``) takes about 1.8 s of CPU in a debug build, and every test that
+/// signed up with a password paid it two or three times.
 let testScrypt = ScryptParameters(logN: 10, blockSize: 8, parallelization: 1)
 
 /// The server's logger in tests: errors only.
