@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import NIOCore
 import NIOPosix
+import Synchronization
 import Testing
 
 @testable import LatchkeyStore
@@ -94,6 +95,43 @@ struct SQLiteThreadTests {
                     ids.contains(1000 + id) == written, "write \(id)'s first row is there exactly when it succeeded")
             }
             #expect(ids.count == 1 + 180 * 2)
+        }
+    }
+
+    @Test("a group of writes commits synced (FULL) when any of them asks for it, and NORMAL when none does")
+    func aSyncedWriteSyncsItsGroup() async throws {
+        try await withStore { store in
+            @Sendable func synchronous(_ db: Database) throws -> Int? {
+                try Int.fetchOne(db, sql: "PRAGMA synchronous")
+            }
+            /// The writer is held in a write of its own until every write of `durabilities` is queued, so that they
+            /// commit as one group; answers what each saw.
+            func group(_ durabilities: [Durability]) async throws -> [Int?] {
+                let entered = Atomic<Bool>(false)
+                let release = DispatchSemaphore(value: 0)
+                let holding = Task {
+                    try await store.write(.unsynced) { _ in
+                        entered.store(true, ordering: .releasing)
+                        release.wait()
+                    }
+                }
+                while !entered.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(1)) }
+                // Task.immediate queues each write before it returns.
+                let writes = durabilities.map { durability in
+                    Task.immediate { try await store.write(durability) { db in try synchronous(db) } }
+                }
+                release.signal()
+                try await holding.value
+                var seen: [Int?] = []
+                for write in writes { seen.append(try await write.value) }
+                return seen
+            }
+            let mixed = try await group([.unsynced, .synced, .unsynced])
+            let unsynced = try await group([.unsynced, .unsynced])
+            let synced = try await group([.synced])
+            #expect(mixed == [2, 2, 2])
+            #expect(unsynced == [1, 1])
+            #expect(synced == [2])
         }
     }
 }
