@@ -15,6 +15,25 @@ struct ChildProcessTests {
         #expect(echoed.status == 0 && String(decoding: echoed.output, as: UTF8.self) == "hello world")
     }
 
+    @Test("reading a child's output stops once it holds what is waited for, or at the timeout if it never does")
+    func readOutputUntilOrTimeout() async throws {
+        let ready = try ChildProcess("/bin/sh", arguments: ["-c", "printf 'almost '; sleep 1; echo ready; sleep 30"])
+        defer { ready.terminate() }
+        let started = ContinuousClock.now
+        let read = try await ready.readOutput(
+            until: { String(decoding: $0, as: UTF8.self).contains("ready") }, timeout: .seconds(60))
+        #expect(String(decoding: read, as: UTF8.self) == "almost ready\n")
+        #expect(ContinuousClock.now - started < .seconds(20), "it stopped at the marker, not at the timeout")
+
+        // Neither printing what is waited for nor exiting: the read gives up at its timeout, with what came.
+        let silent = try ChildProcess("/bin/sh", arguments: ["-c", "printf partial; sleep 30"])
+        defer { silent.terminate() }
+        let before = ContinuousClock.now
+        let partial = try await silent.readOutput(until: { _ in false }, timeout: .milliseconds(500))
+        #expect(String(decoding: partial, as: UTF8.self) == "partial")
+        #expect(ContinuousClock.now - before < .seconds(20), "it returned at its timeout, not when the child ended")
+    }
+
     @Test("a child that fills both pipes finishes (each is read as it writes); merged streams share one pipe")
     func bothStreams() async throws {
         let script = "head -c 300000 /dev/zero >&2; head -c 200000 /dev/zero; echo done >&2"

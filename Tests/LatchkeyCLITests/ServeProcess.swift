@@ -19,7 +19,7 @@ final class ServeProcess: Sendable {
 
     /// Starts `latchkey serve` on `database` for ``origin`` without rate limits, with `arguments` added and
     /// `environment` over this process's, and waits (at most 30 s) until its output holds the public listener's line and
-    /// every one of `markers` (reading the pipe ``onOwnThread(_:)``).
+    /// every one of `markers` (``ChildProcess/readOutput(until:timeout:)``).
     init(
         database: String, _ arguments: [String] = [], environment: [String: String] = [:],
         waitingFor markers: [String] = []
@@ -33,14 +33,11 @@ final class ServeProcess: Sendable {
             environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, mergingErrors: true)
         self.process = process
         let expected = [Self.listening] + markers
-        startOutput = try await onOwnThread {
-            var output = ""
-            let deadline = ContinuousClock.now + .seconds(30)
-            while !expected.allSatisfy(output.contains), ContinuousClock.now < deadline, process.isRunning {
-                output += String(decoding: process.standardOutput.availableData, as: UTF8.self)
-            }
-            return output
-        }
+        startOutput = String(
+            decoding: try await process.readOutput(
+                until: { output in expected.allSatisfy(String(decoding: output, as: UTF8.self).contains) },
+                timeout: .seconds(30)),
+            as: UTF8.self)
         let port = try Self.port(after: Self.listening, in: startOutput)
         url = try #require(URL(string: "http://127.0.0.1:\(port)/"))
     }

@@ -116,6 +116,33 @@ public final class ChildProcess: Sendable {
         return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
     }
 
+    /// Reads the child's standard output until what has been read satisfies `isComplete`, the output ends, or
+    /// `timeout` passes, whichever comes first, and returns what was read. The pipe is polled with the time left, so a
+    /// child that neither prints nor exits cannot hold the caller past `timeout`; the wait is ``onOwnThread(_:)``.
+    public func readOutput(until isComplete: @escaping @Sendable (Data) -> Bool, timeout: Duration) async throws
+        -> Data
+    {
+        let descriptor = standardOutput.fileDescriptor
+        return try await onOwnThread {
+            let deadline = ContinuousClock.now + timeout
+            var output = Data()
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while !isComplete(output) {
+                let left = deadline - ContinuousClock.now
+                guard left > .zero else { break }
+                var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                let polled = poll(&ready, 1, Int32(clamping: Int((left / .milliseconds(1)).rounded(.up))))
+                if polled < 0 && errno == EINTR { continue }
+                guard polled > 0 else { break }
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }  // the output ended
+                output.append(contentsOf: buffer[..<count])
+            }
+            return output
+        }
+    }
+
     /// Asks the child to end (SIGTERM), if it is still running.
     public func terminate() {
         if isRunning { kill(pid, SIGTERM) }
