@@ -55,12 +55,3 @@ public protocol EmailStore: Sendable {
     /// Sets when a message is tried next.
     func rescheduleMail(id: UUID, at: Date) async throws(StoreError)
 }
-
-extension StoredEmail {
-    /// Throws ``StoreError/Code/invalidRecord`` for a code hash that is not 32 bytes.
-    static func validate(codeHash: Data) throws(StoreError) {
-        guard codeHash.count == 32 else {
-            throw StoreError(.invalidRecord, "an email code hash must be 32 bytes (SHA-256)")
-        }
-    }
-}

@@ -28,11 +28,9 @@ public protocol RecoveryCodeStore: Sendable {
     func purgeExpiredRecoveryLinks(now: Date) async throws(StoreError) -> Int
 }
 
-/// The length of a recovery code's hash (SHA-256).
-let recoveryCodeHashLength = 32
-
-func validateRecoveryCodeHashes(_ hashes: [Data]) throws(StoreError) {
-    guard hashes.allSatisfy({ $0.count == recoveryCodeHashLength }) else {
-        throw StoreError(.invalidRecord, "a recovery code hash must be \(recoveryCodeHashLength) bytes (SHA-256)")
+/// Throws ``StoreError/Code/invalidRecord`` unless each of `hashes` is 32 bytes (SHA-256); `what` names one.
+func requireSHA256(_ hashes: [Data], _ what: String) throws(StoreError) {
+    guard hashes.allSatisfy({ $0.count == 32 }) else {
+        throw StoreError(.invalidRecord, "\(what) must be 32 bytes (SHA-256)")
     }
 }

@@ -74,6 +74,19 @@ struct AuditStoreTests {
                 }
             }
             #expect(try await store.credential(id: credential.id) != nil)
+            // Found nothing (a passkey or an account gone meanwhile): no event either.
+            await expectStoreError(.notFound) {
+                try await AuditTrail.recording([Self.event("renamed.gone", user: user.id)], in: store) {
+                    () async throws(StoreError) in
+                    try await store.renameCredential(id: Make.bytes(32), ofUser: user.id, to: "Gone")
+                }
+            }
+            await expectStoreError(.notFound) {
+                try await AuditTrail.recording([Self.event("deleted.gone", user: user.id)], in: store) {
+                    () async throws(StoreError) in
+                    try await store.deleteUser(id: UUID())
+                }
+            }
             // Not made (a wrong recovery code): the transaction commits, the event does not go with it.
             try await store.replaceRecoveryCodes(ofUser: user.id, hashes: [Make.bytes(32)], now: Make.now)
             let wrong = try await AuditTrail.recording([Self.event("recovered", user: user.id)], in: store) {

@@ -132,15 +132,11 @@ extension PostgresStore {
 
     public func insertAppleWebState(_ state: StoredAppleWebState) async throws(StoreError) {
         try state.validate()
-        try await write { [self] client in
-            try await client.execute(
-                """
-                INSERT INTO apple_web_states (\(unescaped: StoreColumns.appleWebState))
-                VALUES (\(state.state), \(state.rawNonce), \(state.userID), \(state.createdAt), \(state.expiresAt))
-                """,
-                logger: logger
-            )
-        }
+        try await change(
+            """
+            INSERT INTO apple_web_states (\(unescaped: StoreColumns.appleWebState))
+            VALUES (\(state.state), \(state.rawNonce), \(state.userID), \(state.createdAt), \(state.expiresAt))
+            """)
     }
 
     public func consumeAppleWebState(_ state: String, now: Date) async throws(StoreError) -> StoredAppleWebState {
@@ -161,12 +157,9 @@ extension PostgresStore {
 
     public func insertAppleNonce(_ nonce: StoredAppleNonce) async throws(StoreError) {
         try nonce.validate()
-        try await write { [self] client in
-            try await client.execute(
-                "INSERT INTO apple_nonces (nonce, created_at, expires_at) VALUES (\(nonce.nonce), \(nonce.createdAt), \(nonce.expiresAt))",
-                logger: logger
-            )
-        }
+        try await change(
+            "INSERT INTO apple_nonces (nonce, created_at, expires_at) VALUES (\(nonce.nonce), \(nonce.createdAt), \(nonce.expiresAt))"
+        )
     }
 
     public func recordAppleTokenUse(

@@ -29,10 +29,7 @@ extension PostgresStore {
     }
 
     public func purgeAuditEvents(occurredBefore cutoff: Date) async throws(StoreError) -> Int {
-        try await write { [self] client in
-            try await client.execute(
-                "DELETE FROM audit_events WHERE occurred_at < \(cutoff) RETURNING 1", logger: logger)
-        }
+        try await change("DELETE FROM audit_events WHERE occurred_at < \(cutoff) RETURNING 1")
     }
 }
 

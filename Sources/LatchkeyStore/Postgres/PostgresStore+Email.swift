@@ -24,7 +24,7 @@ extension PostgresStore {
     public func addEmail(_ address: String, toUser userID: UUID, codeHash: Data, codeExpiresAt: Date, now: Date)
         async throws(StoreError) -> StoredEmail.Addition
     {
-        try StoredEmail.validate(codeHash: codeHash)
+        try requireSHA256([codeHash], "an email code hash")
         let key = StoredEmail.key(of: address)
         return try await transaction(recordingIf: { $0 == .added }) { [self] connection in
             // The user's row, locked, so that concurrent additions count one after the other.
@@ -87,7 +87,7 @@ extension PostgresStore {
     public func setEmailRecoveryCode(address: String, codeHash: Data, expiresAt: Date) async throws(StoreError)
         -> StoredEmail?
     {
-        try StoredEmail.validate(codeHash: codeHash)
+        try requireSHA256([codeHash], "an email code hash")
         let key = StoredEmail.key(of: address)
         return try await write { [self] client in
             try await client.first(
@@ -194,15 +194,10 @@ extension PostgresStore {
     }
 
     public func deleteMail(id: UUID) async throws(StoreError) {
-        try await write { [self] client in
-            try await client.execute("DELETE FROM mail_outbox WHERE id = \(id)", logger: logger)
-        }
+        try await change("DELETE FROM mail_outbox WHERE id = \(id)")
     }
 
     public func rescheduleMail(id: UUID, at time: Date) async throws(StoreError) {
-        try await write { [self] client in
-            try await client.execute(
-                "UPDATE mail_outbox SET next_attempt_at = \(time) WHERE id = \(id)", logger: logger)
-        }
+        try await change("UPDATE mail_outbox SET next_attempt_at = \(time) WHERE id = \(id)")
     }
 }

@@ -17,7 +17,6 @@ extension PostgresStore {
     {
         try user.validate()
         try PasswordThrottle.validate(hash: passwordHash)
-        try session.validate()
         try OutcomeChecks.checkSession(session, owner: user.id)
         try await transaction { [self] connection in
             try await connection.execute(user.postgresInsert, logger: logger)
@@ -34,15 +33,11 @@ extension PostgresStore {
 
     public func setPasswordHash(_ hash: String, ofUser userID: UUID, now: Date) async throws(StoreError) {
         try PasswordThrottle.validate(hash: hash)
-        try await write { [self] client in
-            try await client.execute(
-                """
-                INSERT INTO password_credentials (user_id, hash, created_at, updated_at) VALUES (\(userID), \(hash), \(now), \(now))
-                ON CONFLICT (user_id) DO UPDATE SET hash = excluded.hash, updated_at = excluded.updated_at
-                """,
-                logger: logger
-            )
-        }
+        try await change(
+            """
+            INSERT INTO password_credentials (user_id, hash, created_at, updated_at) VALUES (\(userID), \(hash), \(now), \(now))
+            ON CONFLICT (user_id) DO UPDATE SET hash = excluded.hash, updated_at = excluded.updated_at
+            """)
     }
 
     public func replacePasswordHash(ofUser userID: UUID, expected: String, with hash: String, now: Date)
@@ -125,16 +120,11 @@ extension PostgresStore {
     }
 
     public func clearPasswordFailures(key: String) async throws(StoreError) {
-        try await write { [self] client in
-            try await client.execute("DELETE FROM password_throttles WHERE key = \(key)", logger: logger)
-        }
+        try await change("DELETE FROM password_throttles WHERE key = \(key)")
     }
 
     public func purgePasswordThrottles(lastFailureBefore cutoff: Date) async throws(StoreError) -> Int {
-        try await write { [self] client in
-            try await client.execute(
-                "DELETE FROM password_throttles WHERE last_failure_at < \(cutoff) RETURNING 1", logger: logger)
-        }
+        try await change("DELETE FROM password_throttles WHERE last_failure_at < \(cutoff) RETURNING 1")
     }
 }
 

@@ -3,7 +3,7 @@ import PostgresNIO
 
 extension PostgresStore {
     public func replaceRecoveryCodes(ofUser userID: UUID, hashes: [Data], now: Date) async throws(StoreError) {
-        try validateRecoveryCodeHashes(hashes)
+        try requireSHA256(hashes, "a recovery code hash")
         try await transaction { [self] connection in
             try await connection.execute("DELETE FROM recovery_codes WHERE user_id = \(userID)", logger: logger)
             for hash in hashes {
@@ -31,12 +31,10 @@ extension PostgresStore {
     }
 
     public func insertRecoveryLink(tokenHash: Data, ofUser userID: UUID, expiresAt: Date) async throws(StoreError) {
-        try validateRecoveryCodeHashes([tokenHash])
-        try await write { [self] client in
-            try await client.execute(
-                "INSERT INTO recovery_links (token_hash, user_id, expires_at) VALUES (\(tokenHash), \(userID), \(expiresAt))",
-                logger: logger)
-        }
+        try requireSHA256([tokenHash], "a recovery code hash")
+        try await change(
+            "INSERT INTO recovery_links (token_hash, user_id, expires_at) VALUES (\(tokenHash), \(userID), \(expiresAt))"
+        )
     }
 
     public func consumeRecoveryLink(tokenHash: Data, now: Date) async throws(StoreError) -> UUID? {
@@ -49,9 +47,6 @@ extension PostgresStore {
     }
 
     public func purgeExpiredRecoveryLinks(now: Date) async throws(StoreError) -> Int {
-        try await write { [self] client in
-            try await client.execute(
-                "DELETE FROM recovery_links WHERE expires_at <= \(now) RETURNING 1", logger: logger)
-        }
+        try await change("DELETE FROM recovery_links WHERE expires_at <= \(now) RETURNING 1")
     }
 }

@@ -36,10 +36,7 @@ extension PostgresStore {
     }
 
     public func deleteSigningKeys(before generation: Int) async throws(StoreError) {
-        try await write { [self] client in
-            try await client.execute(
-                "DELETE FROM signing_keys WHERE generation < \(Int64(generation))", logger: logger)
-        }
+        try await change("DELETE FROM signing_keys WHERE generation < \(Int64(generation))")
     }
 
     public func spendRefreshToken(session sessionTokenHash: Data, generation: Int, now: Date) async throws(StoreError)

@@ -43,15 +43,12 @@ extension PostgresStore {
 
     public func finishWebhookDelivery(id: Int64, _ outcome: WebhookOutcome, at time: Date) async throws(StoreError) {
         let (state, next, error) = outcome.columns(at: time)
-        try await write { [self] client in
-            try await client.execute(
-                """
-                UPDATE webhook_deliveries SET state = \(state), next_attempt_at = \(next),
-                    last_error = coalesce(\(error)::text, last_error)
-                WHERE id = \(id)
-                """,
-                logger: logger)
-        }
+        try await change(
+            """
+            UPDATE webhook_deliveries SET state = \(state), next_attempt_at = \(next),
+                last_error = coalesce(\(error)::text, last_error)
+            WHERE id = \(id)
+            """)
     }
 
     public func webhookStatus() async throws(StoreError) -> [WebhookEndpointStatus] {

@@ -123,7 +123,7 @@ public final class PostgresStore: LatchkeyStore {
 
     public func createUser(_ user: StoredUser) async throws(StoreError) {
         try user.validate()
-        try await write { [self] client in try await client.execute(user.postgresInsert, logger: logger) }
+        try await change(user.postgresInsert)
     }
 
     public func user(id: UUID) async throws(StoreError) -> StoredUser? {
@@ -155,7 +155,7 @@ public final class PostgresStore: LatchkeyStore {
 
     public func addCredential(_ credential: StoredCredential) async throws(StoreError) {
         try credential.validate()
-        try await write { [self] client in try await client.execute(credential.postgresInsert, logger: logger) }
+        try await change(credential.postgresInsert)
     }
 
     public func credential(id: Data) async throws(StoreError) -> StoredCredential? {
@@ -269,20 +269,18 @@ public final class PostgresStore: LatchkeyStore {
 
     public func spendTicket(_ ticket: SpentTicket) async throws(StoreError) -> Bool {
         try ticket.validate()
-        return try await write { [self] client in try await client.execute(ticket.postgresSpend, logger: logger) > 0 }
+        return try await change(ticket.postgresSpend) > 0
     }
 
     public func purgeSpentTickets(now: Date) async throws(StoreError) -> Int {
-        try await write { [self] client in
-            try await client.execute("DELETE FROM spent_tickets WHERE expires_at <= \(now) RETURNING 1", logger: logger)
-        }
+        try await change("DELETE FROM spent_tickets WHERE expires_at <= \(now) RETURNING 1")
     }
 
     // MARK: Sessions
 
     public func createSession(_ session: StoredSession) async throws(StoreError) {
         try session.validate()
-        try await write { [self] client in try await client.execute(session.postgresInsert, logger: logger) }
+        try await change(session.postgresInsert)
     }
 
     public func session(tokenHash: Data, now: Date) async throws(StoreError) -> StoredSession? {
@@ -309,28 +307,19 @@ public final class PostgresStore: LatchkeyStore {
     }
 
     public func markSessionSeen(tokenHash: Data, at time: Date) async throws(StoreError) {
-        try await write { [self] client in
-            try await client.execute(
-                "UPDATE sessions SET last_seen_at = \(time) WHERE token_hash = \(tokenHash)", logger: logger)
-        }
+        try await change("UPDATE sessions SET last_seen_at = \(time) WHERE token_hash = \(tokenHash)")
     }
 
     public func deleteSession(tokenHash: Data) async throws(StoreError) {
-        try await write { [self] client in
-            try await client.execute("DELETE FROM sessions WHERE token_hash = \(tokenHash)", logger: logger)
-        }
+        try await change("DELETE FROM sessions WHERE token_hash = \(tokenHash)")
     }
 
     public func deleteSessions(ofUser userID: UUID) async throws(StoreError) -> Int {
-        try await write { [self] client in
-            try await client.execute("DELETE FROM sessions WHERE user_id = \(userID) RETURNING 1", logger: logger)
-        }
+        try await change("DELETE FROM sessions WHERE user_id = \(userID) RETURNING 1")
     }
 
     public func purgeExpiredSessions(now: Date) async throws(StoreError) -> Int {
-        try await write { [self] client in
-            try await client.execute("DELETE FROM sessions WHERE expires_at <= \(now) RETURNING 1", logger: logger)
-        }
+        try await change("DELETE FROM sessions WHERE expires_at <= \(now) RETURNING 1")
     }
 
     // MARK: Ceremony outcomes
@@ -391,7 +380,7 @@ public final class PostgresStore: LatchkeyStore {
         }
         let committed =
             events.count > 0 && event == nil
-            ? try await transaction(recording: events, if: { $0 == true }) { try await commit($0) }
+            ? try await transaction(recording: events, recordingIf: { $0 == true }) { try await commit($0) }
             : try await pool { try await commit($0) }
         guard let committed else { throw StoreError(.databaseError, "PostgreSQL: the sign-in commit returned no row") }
         return committed
@@ -479,12 +468,22 @@ public final class PostgresStore: LatchkeyStore {
     private func requireChange(
         otherwise message: String, _ query: @autoclosure @escaping @Sendable () throws -> PostgresQuery
     ) async throws(StoreError) {
-        let changed = try await write { [self] client in try await client.execute(query(), logger: logger) }
-        guard changed > 0 else { throw StoreError(.notFound, message) }
+        // The events pending go only with a change made: a rename or deletion that found nothing records nothing.
+        guard try await change(recordingIf: { $0 > 0 }, query()) > 0 else { throw StoreError(.notFound, message) }
+    }
+
+    /// A change that is one statement (``write(recordingIf:_:)``); returns how many rows it returned (`RETURNING 1`
+    /// counts the rows changed).
+    @discardableResult
+    func change(
+        recordingIf changed: @escaping @Sendable (Int) -> Bool = { _ in true },
+        _ query: @autoclosure @escaping @Sendable () throws -> PostgresQuery
+    ) async throws(StoreError) -> Int {
+        try await write(recordingIf: changed) { [logger] client in try await client.execute(query(), logger: logger) }
     }
 
     /// Reads on pooled connections, within ``Configuration/operationTimeout``; any error becomes a ``StoreError``.
-    /// Changes go through ``write(recordingIf:_:)`` or ``transaction(limit:recordingIf:_:)``, which write the audit
+    /// Changes go through ``write(recordingIf:_:)`` or ``transaction(limit:recording:recordingIf:_:)``, which write the audit
     /// events pending for them.
     @discardableResult
     func pool<T: Sendable>(_ body: @escaping @Sendable (PostgresClient) async throws -> T) async throws(StoreError) -> T
@@ -500,7 +499,7 @@ public final class PostgresStore: LatchkeyStore {
 
     /// A change that is one statement: on a pooled connection, or in a transaction with the audit events pending for
     /// this task (``AuditTrail``) when there are any.
-    /// `changed` as for ``transaction(limit:recordingIf:_:)``.
+    /// `changed` as for ``transaction(limit:recording:recordingIf:_:)``.
     @discardableResult
     func write<T: Sendable>(
         recordingIf changed: @escaping @Sendable (T) -> Bool = { _ in true },
@@ -508,23 +507,16 @@ public final class PostgresStore: LatchkeyStore {
     ) async throws(StoreError) -> T {
         let events = AuditTrail.claim()
         guard !events.isEmpty else { return try await pool { client in try await body(client) } }
-        return try await transaction(recording: events, if: changed) { connection in try await body(connection) }
+        return try await transaction(recording: events, recordingIf: changed) { connection in try await body(connection)
+        }
     }
 
     /// One transaction on one connection, within `limit`: committed if `body` returns, rolled back if it throws. Audit
     /// events pending for this task (``AuditTrail``) are written in it, after `body`, when `changed` says its value is
     /// a change made (a spent code, not a wrong one).
     func transaction<T: Sendable>(
-        limit: Duration? = nil,
+        limit: Duration? = nil, recording events: [AuditEvent] = AuditTrail.claim(),
         recordingIf changed: @escaping @Sendable (T) -> Bool = { _ in true },
-        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
-    ) async throws(StoreError) -> T {
-        try await transaction(limit: limit, recording: AuditTrail.claim(), if: changed, body)
-    }
-
-    func transaction<T: Sendable>(
-        limit: Duration? = nil, recording events: [AuditEvent],
-        if changed: @escaping @Sendable (T) -> Bool = { _ in true },
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws(StoreError) -> T {
         do {

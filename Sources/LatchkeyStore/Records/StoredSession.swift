@@ -54,9 +54,6 @@ public struct StoredSession: Sendable, Hashable, Codable {
     /// The length of a SHA-256 digest.
     public static let tokenHashLength = 32
 
-    /// Whether the session is valid at `now`.
-    public func isValid(at now: Date) -> Bool { now < expiresAt }
-
     /// Throws ``StoreError/Code/invalidRecord`` unless the session can be stored.
     func validate() throws(StoreError) {
         guard tokenHash.count == Self.tokenHashLength else {

@@ -5,18 +5,8 @@ import GRDB
 // credentials, one row per credential) are read by position; the other records by column name.
 
 extension StoredUser {
-    init(sqliteRow row: Row) throws {
-        self.init(
-            id: try row.decode(forColumn: "id"),
-            userHandle: try row.decode(forColumn: "user_handle"),
-            name: try row.decode(forColumn: "name"),
-            displayName: try row.decode(forColumn: "display_name"),
-            createdAt: try row.decode(forColumn: "created_at")
-        )
-    }
-
-    /// The user in an account row's columns from `start` on, in ``StoreColumns/user`` order.
-    init(sqliteRow row: Row, at start: Int) throws {
+    /// The user in a row's columns from `start` on, in ``StoreColumns/user`` order.
+    init(sqliteRow row: Row, at start: Int = 0) throws {
         self.init(
             id: try row.decode(atIndex: start),
             userHandle: try row.decode(atIndex: start + 1),

@@ -6,57 +6,37 @@ import GRDB
 enum SQLiteSchema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: users, credentials, ceremonies, sessions") { db in
-            try db.execute(sql: v1)
-        }
-        migrator.registerMigration("v2: Apple links, notification ids, Apple web states") { db in
-            try db.execute(sql: v2)
-        }
-        migrator.registerMigration("v3: password credentials and throttles") { db in
-            try db.execute(sql: v3Passwords)
-        }
-        migrator.registerMigration("v4: Apple app nonces, Apple identity token uses") { db in
-            try db.execute(sql: v4Apple)
-        }
-        migrator.registerMigration("v5: hardening") { db in
-            try db.execute(sql: v5Hardening)
-            // Existing accounts get their confusables skeleton now (the table is in Swift, not SQL).
-            for row in try Row.fetchAll(db, sql: "SELECT id, name FROM users") {
-                let id: UUID = row["id"]
-                let name: String = row["name"]
-                try db.execute(
-                    sql: "UPDATE users SET name_skeleton = ? WHERE id = ?", arguments: [NameSkeleton.of(name), id])
+        let migrations: [(identifier: String, sql: String)] = [
+            ("v1: users, credentials, ceremonies, sessions", v1),
+            ("v2: Apple links, notification ids, Apple web states", v2),
+            ("v3: password credentials and throttles", v3Passwords),
+            ("v4: Apple app nonces, Apple identity token uses", v4Apple),
+            ("v5: hardening", v5Hardening),
+            ("v6: spent tickets instead of stored ceremonies", v6SpentTickets),
+            ("v7: credentials indexed in account order", v7AccountOrder),
+            ("v8: fewer index writes per sign-in", v8FewerIndexWrites),
+            ("v9: sessions as devices", v9SessionsAsDevices),
+            ("v10: recovery codes and links", v10RecoveryCodes),
+            ("v11: email addresses and the outbox", v11Email),
+            ("v12: signing keys and refresh tokens", v12Tokens),
+            ("v13: the audit log", v13Audit),
+            ("v14: webhook deliveries", v14Webhooks),
+            ("v15: refresh tokens sealed, not stored", v15SealedRefreshTokens),
+        ]
+        for migration in migrations {
+            migrator.registerMigration(migration.identifier) { db in
+                try db.execute(sql: migration.sql)
+                if migration.sql == v5Hardening {
+                    // Existing accounts get their confusables skeleton now (the table is in Swift, not SQL).
+                    for row in try Row.fetchAll(db, sql: "SELECT id, name FROM users") {
+                        let id: UUID = row["id"]
+                        let name: String = row["name"]
+                        try db.execute(
+                            sql: "UPDATE users SET name_skeleton = ? WHERE id = ?",
+                            arguments: [NameSkeleton.of(name), id])
+                    }
+                }
             }
-        }
-        migrator.registerMigration("v6: spent tickets instead of stored ceremonies") { db in
-            try db.execute(sql: v6SpentTickets)
-        }
-        migrator.registerMigration("v7: credentials indexed in account order") { db in
-            try db.execute(sql: v7AccountOrder)
-        }
-        migrator.registerMigration("v8: fewer index writes per sign-in") { db in
-            try db.execute(sql: v8FewerIndexWrites)
-        }
-        migrator.registerMigration("v9: sessions as devices") { db in
-            try db.execute(sql: v9SessionsAsDevices)
-        }
-        migrator.registerMigration("v10: recovery codes and links") { db in
-            try db.execute(sql: v10RecoveryCodes)
-        }
-        migrator.registerMigration("v11: email addresses and the outbox") { db in
-            try db.execute(sql: v11Email)
-        }
-        migrator.registerMigration("v12: signing keys and refresh tokens") { db in
-            try db.execute(sql: v12Tokens)
-        }
-        migrator.registerMigration("v13: the audit log") { db in
-            try db.execute(sql: v13Audit)
-        }
-        migrator.registerMigration("v14: webhook deliveries") { db in
-            try db.execute(sql: v14Webhooks)
-        }
-        migrator.registerMigration("v15: refresh tokens sealed, not stored") { db in
-            try db.execute(sql: v15SealedRefreshTokens)
         }
         return migrator
     }

@@ -99,11 +99,9 @@ extension SQLiteStore {
     }
 
     public func setAppleEmailEnabled(subject: String, enabled: Bool) async throws(StoreError) -> Bool {
-        try await write(recordingIf: { $0 }) { db in
-            try db.execute(
-                sql: "UPDATE apple_links SET email_enabled = ? WHERE subject = ?", arguments: [enabled, subject])
-            return db.changesCount > 0
-        }
+        try await change(
+            "UPDATE apple_links SET email_enabled = ? WHERE subject = ?", [enabled, subject], recordingIf: { $0 > 0 })
+            > 0
     }
 
     public func appleNotificationSeen(id: String) async throws(StoreError) -> Bool {
@@ -114,23 +112,16 @@ extension SQLiteStore {
     }
 
     public func recordAppleNotification(id: String, expiresAt: Date) async throws(StoreError) -> Bool {
-        try await write(recordingIf: { $0 }) { db in
-            try db.execute(
-                sql: "INSERT INTO apple_notifications (id, expires_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING",
-                arguments: [id, expiresAt]
-            )
-            return db.changesCount > 0
-        }
+        try await change(
+            "INSERT INTO apple_notifications (id, expires_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING",
+            [id, expiresAt], recordingIf: { $0 > 0 }) > 0
     }
 
     public func insertAppleWebState(_ state: StoredAppleWebState) async throws(StoreError) {
         try state.validate()
-        try await write { db in
-            try db.execute(
-                sql: "INSERT INTO apple_web_states (\(StoreColumns.appleWebState)) VALUES (?, ?, ?, ?, ?)",
-                arguments: [state.state, state.rawNonce, state.userID, state.createdAt, state.expiresAt]
-            )
-        }
+        try await change(
+            "INSERT INTO apple_web_states (\(StoreColumns.appleWebState)) VALUES (?, ?, ?, ?, ?)",
+            [state.state, state.rawNonce, state.userID, state.createdAt, state.expiresAt])
     }
 
     public func consumeAppleWebState(_ state: String, now: Date) async throws(StoreError) -> StoredAppleWebState {
@@ -152,12 +143,9 @@ extension SQLiteStore {
 
     public func insertAppleNonce(_ nonce: StoredAppleNonce) async throws(StoreError) {
         try nonce.validate()
-        try await write { db in
-            try db.execute(
-                sql: "INSERT INTO apple_nonces (nonce, created_at, expires_at) VALUES (?, ?, ?)",
-                arguments: [nonce.nonce, nonce.createdAt, nonce.expiresAt]
-            )
-        }
+        try await change(
+            "INSERT INTO apple_nonces (nonce, created_at, expires_at) VALUES (?, ?, ?)",
+            [nonce.nonce, nonce.createdAt, nonce.expiresAt])
     }
 
     public func recordAppleTokenUse(

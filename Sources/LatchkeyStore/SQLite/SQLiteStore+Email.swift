@@ -24,7 +24,7 @@ extension SQLiteStore {
     public func addEmail(_ address: String, toUser userID: UUID, codeHash: Data, codeExpiresAt: Date, now: Date)
         async throws(StoreError) -> StoredEmail.Addition
     {
-        try StoredEmail.validate(codeHash: codeHash)
+        try requireSHA256([codeHash], "an email code hash")
         let key = StoredEmail.key(of: address)
         return try await write(recordingIf: { $0 == .added }) { db in
             let existing = try Row.fetchOne(
@@ -56,16 +56,12 @@ extension SQLiteStore {
         async throws(StoreError) -> Bool
     {
         let key = StoredEmail.key(of: address)
-        return try await write(recordingIf: { $0 }) { db in
-            try db.execute(
-                sql: """
-                    UPDATE emails SET verified_at = ?, code_hash = NULL, code_expires_at = NULL,
-                        is_primary = NOT EXISTS (SELECT 1 FROM emails WHERE user_id = ? AND is_primary)
-                    WHERE user_id = ? AND address_key = ? AND verified_at IS NULL AND code_hash = ? AND code_expires_at > ?
-                    """,
-                arguments: [now, userID, userID, key, codeHash, now])
-            return db.changesCount > 0
-        }
+        return try await change(
+            """
+            UPDATE emails SET verified_at = ?, code_hash = NULL, code_expires_at = NULL,
+                is_primary = NOT EXISTS (SELECT 1 FROM emails WHERE user_id = ? AND is_primary)
+            WHERE user_id = ? AND address_key = ? AND verified_at IS NULL AND code_hash = ? AND code_expires_at > ?
+            """, [now, userID, userID, key, codeHash, now], recordingIf: { $0 > 0 }) > 0
     }
 
     public func userID(verifiedEmail address: String) async throws(StoreError) -> UUID? {
@@ -80,7 +76,7 @@ extension SQLiteStore {
     public func setEmailRecoveryCode(address: String, codeHash: Data, expiresAt: Date) async throws(StoreError)
         -> StoredEmail?
     {
-        try StoredEmail.validate(codeHash: codeHash)
+        try requireSHA256([codeHash], "an email code hash")
         let key = StoredEmail.key(of: address)
         return try await write { db in
             try Row.fetchOne(
@@ -176,12 +172,10 @@ extension SQLiteStore {
     }
 
     public func deleteMail(id: UUID) async throws(StoreError) {
-        try await write { db in try db.execute(sql: "DELETE FROM mail_outbox WHERE id = ?", arguments: [id]) }
+        try await change("DELETE FROM mail_outbox WHERE id = ?", [id])
     }
 
     public func rescheduleMail(id: UUID, at time: Date) async throws(StoreError) {
-        try await write { db in
-            try db.execute(sql: "UPDATE mail_outbox SET next_attempt_at = ? WHERE id = ?", arguments: [time, id])
-        }
+        try await change("UPDATE mail_outbox SET next_attempt_at = ? WHERE id = ?", [time, id])
     }
 }

@@ -15,7 +15,6 @@ extension SQLiteStore {
     {
         try user.validate()
         try PasswordThrottle.validate(hash: passwordHash)
-        try session.validate()
         try OutcomeChecks.checkSession(session, owner: user.id)
         try await write { db in
             try Self.insert(user, into: db)
@@ -29,28 +28,20 @@ extension SQLiteStore {
 
     public func setPasswordHash(_ hash: String, ofUser userID: UUID, now: Date) async throws(StoreError) {
         try PasswordThrottle.validate(hash: hash)
-        try await write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO password_credentials (user_id, hash, created_at, updated_at) VALUES (?, ?, ?, ?)
-                    ON CONFLICT (user_id) DO UPDATE SET hash = excluded.hash, updated_at = excluded.updated_at
-                    """,
-                arguments: [userID, hash, now, now]
-            )
-        }
+        try await change(
+            """
+            INSERT INTO password_credentials (user_id, hash, created_at, updated_at) VALUES (?, ?, ?, ?)
+            ON CONFLICT (user_id) DO UPDATE SET hash = excluded.hash, updated_at = excluded.updated_at
+            """, [userID, hash, now, now])
     }
 
     public func replacePasswordHash(ofUser userID: UUID, expected: String, with hash: String, now: Date)
         async throws(StoreError) -> Bool
     {
         try PasswordThrottle.validate(hash: hash)
-        return try await write(recordingIf: { $0 }) { db in
-            try db.execute(
-                sql: "UPDATE password_credentials SET hash = ?, updated_at = ? WHERE user_id = ? AND hash = ?",
-                arguments: [hash, now, userID, expected]
-            )
-            return db.changesCount > 0
-        }
+        return try await change(
+            "UPDATE password_credentials SET hash = ?, updated_at = ? WHERE user_id = ? AND hash = ?",
+            [hash, now, userID, expected], recordingIf: { $0 > 0 }) > 0
     }
 
     public func deletePassword(ofUser userID: UUID, keepingAnotherWayIn: Bool) async throws(StoreError) {
@@ -104,9 +95,7 @@ extension SQLiteStore {
     }
 
     public func clearPasswordFailures(key: String) async throws(StoreError) {
-        try await write { db in
-            try db.execute(sql: "DELETE FROM password_throttles WHERE key = ?", arguments: [key])
-        }
+        try await change("DELETE FROM password_throttles WHERE key = ?", [key])
     }
 
     public func purgePasswordThrottles(lastFailureBefore cutoff: Date) async throws(StoreError) -> Int {

@@ -3,7 +3,7 @@ import GRDB
 
 extension SQLiteStore {
     public func replaceRecoveryCodes(ofUser userID: UUID, hashes: [Data], now: Date) async throws(StoreError) {
-        try validateRecoveryCodeHashes(hashes)
+        try requireSHA256(hashes, "a recovery code hash")
         try await write { db in
             try db.execute(sql: "DELETE FROM recovery_codes WHERE user_id = ?", arguments: [userID])
             for hash in hashes {
@@ -21,20 +21,16 @@ extension SQLiteStore {
     }
 
     public func consumeRecoveryCode(ofUser userID: UUID, hash: Data) async throws(StoreError) -> Bool {
-        try await write(recordingIf: { $0 }) { db in
-            try db.execute(
-                sql: "DELETE FROM recovery_codes WHERE user_id = ? AND code_hash = ?", arguments: [userID, hash])
-            return db.changesCount > 0
-        }
+        try await change(
+            "DELETE FROM recovery_codes WHERE user_id = ? AND code_hash = ?", [userID, hash], recordingIf: { $0 > 0 })
+            > 0
     }
 
     public func insertRecoveryLink(tokenHash: Data, ofUser userID: UUID, expiresAt: Date) async throws(StoreError) {
-        try validateRecoveryCodeHashes([tokenHash])
-        try await write { db in
-            try db.execute(
-                sql: "INSERT INTO recovery_links (token_hash, user_id, expires_at) VALUES (?, ?, ?)",
-                arguments: [tokenHash, userID, expiresAt])
-        }
+        try requireSHA256([tokenHash], "a recovery code hash")
+        try await change(
+            "INSERT INTO recovery_links (token_hash, user_id, expires_at) VALUES (?, ?, ?)",
+            [tokenHash, userID, expiresAt])
     }
 
     public func consumeRecoveryLink(tokenHash: Data, now: Date) async throws(StoreError) -> UUID? {

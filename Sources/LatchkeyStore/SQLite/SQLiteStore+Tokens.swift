@@ -21,23 +21,18 @@ extension SQLiteStore {
     }
 
     public func insertSigningKey(_ key: StoredSigningKey) async throws(StoreError) -> Bool {
-        try await write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO signing_keys (generation, key_id, sealed_private_key, public_jwk, created_at, signs_from)
-                    VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (generation) DO NOTHING
-                    """,
-                arguments: [
-                    key.generation, key.keyID, key.sealedPrivateKey, key.publicJWK, key.createdAt, key.signsFrom,
-                ])
-            return db.changesCount > 0
-        }
+        try await change(
+            """
+            INSERT INTO signing_keys (generation, key_id, sealed_private_key, public_jwk, created_at, signs_from)
+            VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (generation) DO NOTHING
+            """,
+            [
+                key.generation, key.keyID, key.sealedPrivateKey, key.publicJWK, key.createdAt, key.signsFrom,
+            ]) > 0
     }
 
     public func deleteSigningKeys(before generation: Int) async throws(StoreError) {
-        try await write { db in
-            try db.execute(sql: "DELETE FROM signing_keys WHERE generation < ?", arguments: [generation])
-        }
+        try await change("DELETE FROM signing_keys WHERE generation < ?", [generation])
     }
 
     public func spendRefreshToken(session sessionTokenHash: Data, generation: Int, now: Date) async throws(StoreError)

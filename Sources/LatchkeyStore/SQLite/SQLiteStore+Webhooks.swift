@@ -39,14 +39,11 @@ extension SQLiteStore {
 
     public func finishWebhookDelivery(id: Int64, _ outcome: WebhookOutcome, at time: Date) async throws(StoreError) {
         let (state, next, error) = outcome.columns(at: time)
-        try await write { db in
-            try db.execute(
-                sql: """
-                    UPDATE webhook_deliveries SET state = ?, next_attempt_at = ?, last_error = coalesce(?, last_error)
-                    WHERE id = ?
-                    """,
-                arguments: [state, Self.milliseconds(next), error, id])
-        }
+        try await change(
+            """
+            UPDATE webhook_deliveries SET state = ?, next_attempt_at = ?, last_error = coalesce(?, last_error)
+            WHERE id = ?
+            """, [state, Self.milliseconds(next), error, id])
     }
 
     public func webhookStatus() async throws(StoreError) -> [WebhookEndpointStatus] {

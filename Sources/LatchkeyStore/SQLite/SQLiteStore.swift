@@ -107,7 +107,7 @@ public final class SQLiteStore: LatchkeyStore {
                 sql:
                     "SELECT \(StoreColumns.user) FROM users WHERE name_skeleton IN (\(marks)) AND name_key <> ? LIMIT 1",
                 arguments: arguments
-            ).map(StoredUser.init(sqliteRow:))
+            ).map { try StoredUser(sqliteRow: $0) }
         }
     }
 
@@ -252,23 +252,15 @@ public final class SQLiteStore: LatchkeyStore {
     }
 
     public func markSessionSeen(tokenHash: Data, at time: Date) async throws(StoreError) {
-        try await write(.unsynced) { db in
-            try db.cachedStatement(sql: "UPDATE sessions SET last_seen_at = ? WHERE token_hash = ?")
-                .execute(arguments: [time, tokenHash])
-        }
+        try await change("UPDATE sessions SET last_seen_at = ? WHERE token_hash = ?", [time, tokenHash], .unsynced)
     }
 
     public func deleteSession(tokenHash: Data) async throws(StoreError) {
-        try await write { db in
-            try db.cachedStatement(sql: "DELETE FROM sessions WHERE token_hash = ?").execute(arguments: [tokenHash])
-        }
+        try await change("DELETE FROM sessions WHERE token_hash = ?", [tokenHash])
     }
 
     public func deleteSessions(ofUser userID: UUID) async throws(StoreError) -> Int {
-        try await write { db in
-            try db.cachedStatement(sql: "DELETE FROM sessions WHERE user_id = ?").execute(arguments: [userID])
-            return db.changesCount
-        }
+        try await change("DELETE FROM sessions WHERE user_id = ?", [userID])
     }
 
     public func purgeExpiredSessions(now: Date) async throws(StoreError) -> Int {
@@ -381,7 +373,7 @@ public final class SQLiteStore: LatchkeyStore {
             try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT \(StoreColumns.user) FROM users WHERE \(condition)"), arguments: [value]
             )
-            .map(StoredUser.init(sqliteRow:))
+            .map { try StoredUser(sqliteRow: $0) }
         }
     }
 
@@ -409,6 +401,18 @@ public final class SQLiteStore: LatchkeyStore {
             }
         } catch {
             throw StoreError(sqlite: error)
+        }
+    }
+
+    /// A change that is one statement (``write(_:recordingIf:_:)``); returns how many rows it changed.
+    @discardableResult
+    func change(
+        _ sql: String, _ arguments: StatementArguments, _ durability: Durability = .synced,
+        recordingIf changed: @escaping @Sendable (Int) -> Bool = { _ in true }
+    ) async throws(StoreError) -> Int {
+        try await write(durability, recordingIf: changed) { db in
+            try db.cachedStatement(sql: sql).execute(arguments: arguments)
+            return db.changesCount
         }
     }
 
