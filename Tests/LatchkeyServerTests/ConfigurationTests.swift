@@ -103,6 +103,25 @@ struct ConfigurationTests {
         }
     }
 
+    @Test("every setting in docs/SERVER.md's table is read from its environment variable and overrides a lower layer")
+    func everySettingFromTheEnvironment() throws {
+        let docs = try String(
+            contentsOf: ErrorTableTests.root.appendingPathComponent("docs/SERVER.md"), encoding: .utf8)
+        let variable = try Regex(#"`(LATCHKEY_[A-Z0-9_]+)`"#)
+        let names = docs.split(separator: "\n").filter { $0.hasPrefix("| `--") }.flatMap { row in
+            row.split(separator: "|")[1].matches(of: variable).compactMap { $0.output[1].substring.map(String.init) }
+        }
+        let settings = try ServerSettings(environment: Dictionary(names.map { ($0, "1") }) { first, _ in first })
+        let unset = Mirror(reflecting: settings).children.filter { Mirror(reflecting: $0.value).children.isEmpty }
+        #expect(unset.compactMap(\.label) == [], "settings no documented variable gives")
+        #expect(ServerSettings().overriding(settings) == settings)
+        #expect(settings.overriding(ServerSettings()) == settings)
+        var flags = ServerSettings()
+        flags.port = 2
+        #expect(settings.overriding(flags).port == 2)
+        #expect(flags.overriding(settings).port == 1)
+    }
+
     @Test func badEnvironmentAndFilesAreRefused() throws {
         #expect(throws: ConfigurationError.self) { try ServerSettings(environment: ["LATCHKEY_PORT": "eighty"]) }
         #expect(throws: ConfigurationError.self) {

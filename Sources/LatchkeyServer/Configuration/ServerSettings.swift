@@ -126,62 +126,7 @@ public struct ServerSettings: Codable, Hashable, Sendable {
     /// `self` with every setting that `other` has replaced by `other`'s.
     public func overriding(_ other: ServerSettings) -> ServerSettings {
         var merged = self
-        merged.host = other.host ?? host
-        merged.port = other.port ?? port
-        merged.database = other.database ?? database
-        merged.rpID = other.rpID ?? rpID
-        merged.rpName = other.rpName ?? rpName
-        merged.origins = other.origins ?? origins
-        merged.appleAppIDs = other.appleAppIDs ?? appleAppIDs
-        merged.androidApps = other.androidApps ?? androidApps
-        merged.relatedOrigins = other.relatedOrigins ?? relatedOrigins
-        merged.userVerification = other.userVerification ?? userVerification
-        merged.attestation = other.attestation ?? attestation
-        merged.rateLimit = other.rateLimit ?? rateLimit
-        merged.trustedProxies = other.trustedProxies ?? trustedProxies
-        merged.acceptBase64URLTextChallenge = other.acceptBase64URLTextChallenge ?? acceptBase64URLTextChallenge
-        merged.bodyLimit = other.bodyLimit ?? bodyLimit
-        merged.sessionLifetime = other.sessionLifetime ?? sessionLifetime
-        merged.ceremonyLifetime = other.ceremonyLifetime ?? ceremonyLifetime
-        merged.reauthenticationWindow = other.reauthenticationWindow ?? reauthenticationWindow
-        merged.idleTimeout = other.idleTimeout ?? idleTimeout
-        merged.headerTimeout = other.headerTimeout ?? headerTimeout
-        merged.bodyTimeout = other.bodyTimeout ?? bodyTimeout
-        merged.writeTimeout = other.writeTimeout ?? writeTimeout
-        merged.maxConnectionsPerAddress = other.maxConnectionsPerAddress ?? maxConnectionsPerAddress
-        merged.metadata = other.metadata ?? metadata
-        merged.metadataTrustRoot = other.metadataTrustRoot ?? metadataTrustRoot
-        merged.attestationPolicy = other.attestationPolicy ?? attestationPolicy
-        merged.authenticatorAllow = other.authenticatorAllow ?? authenticatorAllow
-        merged.authenticatorDeny = other.authenticatorDeny ?? authenticatorDeny
-        merged.passkeyBackup = other.passkeyBackup ?? passkeyBackup
-        merged.backupEligibilityChange = other.backupEligibilityChange ?? backupEligibilityChange
-        merged.appleTeamID = other.appleTeamID ?? appleTeamID
-        merged.appleKeyID = other.appleKeyID ?? appleKeyID
-        merged.applePrivateKey = other.applePrivateKey ?? applePrivateKey
-        merged.appleClientIDs = other.appleClientIDs ?? appleClientIDs
-        merged.appleServicesID = other.appleServicesID ?? appleServicesID
-        merged.appleRedirectURI = other.appleRedirectURI ?? appleRedirectURI
-        merged.appleBaseURL = other.appleBaseURL ?? appleBaseURL
-        merged.appleTokenMaxAge = other.appleTokenMaxAge ?? appleTokenMaxAge
-        merged.secretsKey = other.secretsKey ?? secretsKey
-        merged.secretsKeyFile = other.secretsKeyFile ?? secretsKeyFile
-        merged.accessTokenAudience = other.accessTokenAudience ?? accessTokenAudience
-        merged.accessTokenLifetime = other.accessTokenLifetime ?? accessTokenLifetime
-        merged.auditRetentionDays = other.auditRetentionDays ?? auditRetentionDays
-        merged.webhooksFile = other.webhooksFile ?? webhooksFile
-        merged.accessTokenClaims = other.accessTokenClaims ?? accessTokenClaims
-        merged.signingKeyRotation = other.signingKeyRotation ?? signingKeyRotation
-        merged.adminHost = other.adminHost ?? adminHost
-        merged.adminPort = other.adminPort ?? adminPort
-        merged.adminKeysFile = other.adminKeysFile ?? adminKeysFile
-        merged.adminKeys = other.adminKeys ?? adminKeys
-        merged.smtpURL = other.smtpURL ?? smtpURL
-        merged.emailFrom = other.emailFrom ?? emailFrom
-        merged.emailTemplates = other.emailTemplates ?? emailTemplates
-        merged.passwordSignIn = other.passwordSignIn ?? passwordSignIn
-        merged.metricsTokenFile = other.metricsTokenFile ?? metricsTokenFile
-        merged.eventLoops = other.eventLoops ?? eventLoops
+        for setting in Self.settings { setting.override(&merged, other) }
         return merged
     }
 
@@ -197,7 +142,7 @@ public struct ServerSettings: Codable, Hashable, Sendable {
     init(configJSON data: Data, path: String) throws(ConfigurationError) {
         do {
             let keys = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-            let known = Set(CodingKeys.allCases.map(\.stringValue))
+            let known = Set(Mirror(reflecting: ServerSettings()).children.compactMap(\.label))
             if let unknown = keys?.keys.sorted().first(where: { !known.contains($0) }) {
                 throw ConfigurationError(
                     "--config",
@@ -217,88 +162,8 @@ public struct ServerSettings: Codable, Hashable, Sendable {
     /// Reads the `LATCHKEY_*` variables of `environment`. Lists are comma-separated
     /// (`LATCHKEY_ORIGINS=https://a.example,https://b.example`).
     public init(environment: [String: String]) throws(ConfigurationError) {
-        func text(_ name: String) -> String? {
-            guard let value = environment["LATCHKEY_" + name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty
-            else { return nil }
-            return value
-        }
-        func list(_ name: String) -> [String]? {
-            guard let value = text(name) else { return nil }
-            let items: [String] = value.split(separator: ",").map { item in item.trimmingCharacters(in: .whitespaces) }
-            return items.filter { item in !item.isEmpty }
-        }
-        func integer(_ name: String) throws(ConfigurationError) -> Int? {
-            guard let value = text(name) else { return nil }
-            guard let number = Int(value) else {
-                throw ConfigurationError("LATCHKEY_\(name)", "'\(value)' is not a whole number")
-            }
-            return number
-        }
-        func flag(_ name: String) throws(ConfigurationError) -> Bool? {
-            guard let value = text(name)?.lowercased() else { return nil }
-            switch value {
-            case "1", "true", "yes", "on": return true
-            case "0", "false", "no", "off": return false
-            default: throw ConfigurationError("LATCHKEY_\(name)", "'\(value)' is not true or false")
-            }
-        }
         self.init()
-        host = text("HOST")
-        port = try integer("PORT")
-        database = text("DATABASE")
-        rpID = text("RP_ID")
-        rpName = text("RP_NAME")
-        origins = list("ORIGINS")
-        appleAppIDs = list("APPLE_APP_IDS")
-        androidApps = list("ANDROID_APPS")
-        relatedOrigins = list("RELATED_ORIGINS")
-        userVerification = text("USER_VERIFICATION")
-        attestation = text("ATTESTATION")
-        rateLimit = try integer("RATE_LIMIT")
-        trustedProxies = list("TRUSTED_PROXIES")
-        acceptBase64URLTextChallenge = try flag("ACCEPT_BASE64URL_TEXT_CHALLENGE")
-        bodyLimit = try integer("BODY_LIMIT")
-        sessionLifetime = try integer("SESSION_LIFETIME")
-        ceremonyLifetime = try integer("CEREMONY_LIFETIME")
-        reauthenticationWindow = try integer("REAUTHENTICATION_WINDOW")
-        idleTimeout = try integer("IDLE_TIMEOUT")
-        headerTimeout = try integer("HEADER_TIMEOUT")
-        bodyTimeout = try integer("BODY_TIMEOUT")
-        writeTimeout = try integer("WRITE_TIMEOUT")
-        maxConnectionsPerAddress = try integer("MAX_CONNECTIONS_PER_ADDRESS")
-        metadata = text("METADATA")
-        metadataTrustRoot = text("METADATA_TRUST_ROOT")
-        attestationPolicy = text("ATTESTATION_POLICY")
-        authenticatorAllow = list("AUTHENTICATOR_ALLOW")
-        authenticatorDeny = list("AUTHENTICATOR_DENY")
-        passkeyBackup = text("PASSKEY_BACKUP")
-        backupEligibilityChange = text("BACKUP_ELIGIBILITY_CHANGE")
-        appleTeamID = text("APPLE_TEAM_ID")
-        appleKeyID = text("APPLE_KEY_ID")
-        applePrivateKey = text("APPLE_PRIVATE_KEY")
-        appleClientIDs = list("APPLE_CLIENT_IDS")
-        appleServicesID = text("APPLE_SERVICES_ID")
-        appleRedirectURI = text("APPLE_REDIRECT_URI")
-        appleBaseURL = text("APPLE_BASE_URL")
-        appleTokenMaxAge = try integer("APPLE_TOKEN_MAX_AGE")
-        secretsKey = text("SECRETS_KEY")
-        secretsKeyFile = text("SECRETS_KEY_FILE")
-        accessTokenAudience = text("ACCESS_TOKEN_AUDIENCE")
-        accessTokenLifetime = try integer("ACCESS_TOKEN_LIFETIME")
-        auditRetentionDays = try integer("AUDIT_RETENTION_DAYS")
-        webhooksFile = text("WEBHOOKS_FILE")
-        accessTokenClaims = text("ACCESS_TOKEN_CLAIMS")
-        signingKeyRotation = try integer("SIGNING_KEY_ROTATION")
-        adminHost = text("ADMIN_HOST")
-        adminPort = try integer("ADMIN_PORT")
-        adminKeysFile = text("ADMIN_KEYS_FILE")
-        adminKeys = list("ADMIN_KEYS")
-        smtpURL = text("SMTP_URL")
-        emailFrom = text("EMAIL_FROM")
-        emailTemplates = text("EMAIL_TEMPLATES")
-        passwordSignIn = try flag("PASSWORD_SIGN_IN")
-        metricsTokenFile = text("METRICS_TOKEN_FILE")
-        eventLoops = try integer("EVENT_LOOPS")
+        for setting in Self.settings { try setting.read(&self, environment) }
     }
 
     /// Loads the layers in order: the config file (`configFile`, or `LATCHKEY_CONFIG`), then the environment, then
@@ -313,17 +178,85 @@ public struct ServerSettings: Codable, Hashable, Sendable {
         return settings.overriding(try ServerSettings(environment: environment)).overriding(flags)
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case host, port, database, rpID, rpName, origins, appleAppIDs, androidApps, relatedOrigins, userVerification
-        case attestation, rateLimit, trustedProxies, acceptBase64URLTextChallenge, bodyLimit, sessionLifetime,
-            ceremonyLifetime, reauthenticationWindow
-        case idleTimeout, headerTimeout, bodyTimeout, writeTimeout, maxConnectionsPerAddress
-        case metadata, metadataTrustRoot, attestationPolicy
-        case authenticatorAllow, authenticatorDeny, passkeyBackup, backupEligibilityChange
-        case appleTeamID, appleKeyID, applePrivateKey, appleClientIDs, appleServicesID, appleRedirectURI, appleBaseURL
-        case appleTokenMaxAge, secretsKey, secretsKeyFile, passwordSignIn, metricsTokenFile, eventLoops
-        case smtpURL, emailFrom, emailTemplates
-        case accessTokenAudience, accessTokenLifetime, accessTokenClaims, signingKeyRotation
-        case adminHost, adminPort, adminKeysFile, adminKeys, auditRetentionDays, webhooksFile
+    /// Every setting, with the name of its environment variable (after `LATCHKEY_`) and how that is read.
+    static let settings: [Setting] = [
+        .text(\.host, "HOST"), .integer(\.port, "PORT"), .text(\.database, "DATABASE"), .text(\.rpID, "RP_ID"),
+        .text(\.rpName, "RP_NAME"), .list(\.origins, "ORIGINS"), .list(\.appleAppIDs, "APPLE_APP_IDS"),
+        .list(\.androidApps, "ANDROID_APPS"), .list(\.relatedOrigins, "RELATED_ORIGINS"),
+        .text(\.userVerification, "USER_VERIFICATION"), .text(\.attestation, "ATTESTATION"),
+        .integer(\.rateLimit, "RATE_LIMIT"), .list(\.trustedProxies, "TRUSTED_PROXIES"),
+        .flag(\.acceptBase64URLTextChallenge, "ACCEPT_BASE64URL_TEXT_CHALLENGE"), .integer(\.bodyLimit, "BODY_LIMIT"),
+        .integer(\.sessionLifetime, "SESSION_LIFETIME"), .integer(\.ceremonyLifetime, "CEREMONY_LIFETIME"),
+        .integer(\.reauthenticationWindow, "REAUTHENTICATION_WINDOW"), .integer(\.idleTimeout, "IDLE_TIMEOUT"),
+        .integer(\.headerTimeout, "HEADER_TIMEOUT"), .integer(\.bodyTimeout, "BODY_TIMEOUT"),
+        .integer(\.writeTimeout, "WRITE_TIMEOUT"), .integer(\.maxConnectionsPerAddress, "MAX_CONNECTIONS_PER_ADDRESS"),
+        .text(\.metadata, "METADATA"), .text(\.metadataTrustRoot, "METADATA_TRUST_ROOT"),
+        .text(\.attestationPolicy, "ATTESTATION_POLICY"), .list(\.authenticatorAllow, "AUTHENTICATOR_ALLOW"),
+        .list(\.authenticatorDeny, "AUTHENTICATOR_DENY"), .text(\.passkeyBackup, "PASSKEY_BACKUP"),
+        .text(\.backupEligibilityChange, "BACKUP_ELIGIBILITY_CHANGE"), .text(\.appleTeamID, "APPLE_TEAM_ID"),
+        .text(\.appleKeyID, "APPLE_KEY_ID"), .text(\.applePrivateKey, "APPLE_PRIVATE_KEY"),
+        .list(\.appleClientIDs, "APPLE_CLIENT_IDS"), .text(\.appleServicesID, "APPLE_SERVICES_ID"),
+        .text(\.appleRedirectURI, "APPLE_REDIRECT_URI"), .text(\.appleBaseURL, "APPLE_BASE_URL"),
+        .integer(\.appleTokenMaxAge, "APPLE_TOKEN_MAX_AGE"), .text(\.secretsKey, "SECRETS_KEY"),
+        .text(\.secretsKeyFile, "SECRETS_KEY_FILE"), .text(\.accessTokenAudience, "ACCESS_TOKEN_AUDIENCE"),
+        .integer(\.accessTokenLifetime, "ACCESS_TOKEN_LIFETIME"),
+        .integer(\.auditRetentionDays, "AUDIT_RETENTION_DAYS"), .text(\.webhooksFile, "WEBHOOKS_FILE"),
+        .text(\.accessTokenClaims, "ACCESS_TOKEN_CLAIMS"), .integer(\.signingKeyRotation, "SIGNING_KEY_ROTATION"),
+        .text(\.adminHost, "ADMIN_HOST"), .integer(\.adminPort, "ADMIN_PORT"),
+        .text(\.adminKeysFile, "ADMIN_KEYS_FILE"), .list(\.adminKeys, "ADMIN_KEYS"), .text(\.smtpURL, "SMTP_URL"),
+        .text(\.emailFrom, "EMAIL_FROM"), .text(\.emailTemplates, "EMAIL_TEMPLATES"),
+        .flag(\.passwordSignIn, "PASSWORD_SIGN_IN"), .text(\.metricsTokenFile, "METRICS_TOKEN_FILE"),
+        .integer(\.eventLoops, "EVENT_LOOPS"),
+    ]
+}
+
+/// One setting of ``ServerSettings``: how a layer overrides it and how the environment gives it.
+struct Setting: Sendable {
+    /// Its environment variable, after `LATCHKEY_`.
+    let variable: String
+    let override: @Sendable (inout ServerSettings, ServerSettings) -> Void
+    let read: @Sendable (inout ServerSettings, [String: String]) throws(ConfigurationError) -> Void
+
+    private init<Value>(
+        _ path: WritableKeyPath<ServerSettings, Value?> & Sendable, _ variable: String,
+        _ parse: @escaping @Sendable (String, String) throws(ConfigurationError) -> Value?
+    ) {
+        self.variable = variable
+        override = { merged, other in
+            if let value = other[keyPath: path] { merged[keyPath: path] = value }
+        }
+        read = { settings, environment throws(ConfigurationError) in
+            guard let value = environment["LATCHKEY_" + variable]?.trimmingCharacters(in: .whitespaces),
+                !value.isEmpty
+            else { return }
+            settings[keyPath: path] = try parse(value, "LATCHKEY_" + variable)
+        }
+    }
+
+    static func text(_ path: WritableKeyPath<ServerSettings, String?> & Sendable, _ variable: String) -> Setting {
+        Setting(path, variable) { value, _ in value }
+    }
+
+    static func list(_ path: WritableKeyPath<ServerSettings, [String]?> & Sendable, _ variable: String) -> Setting {
+        Setting(path, variable) { value, _ in
+            value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+    }
+
+    static func integer(_ path: WritableKeyPath<ServerSettings, Int?> & Sendable, _ variable: String) -> Setting {
+        Setting(path, variable) { value, name throws(ConfigurationError) in
+            guard let number = Int(value) else { throw ConfigurationError(name, "'\(value)' is not a whole number") }
+            return number
+        }
+    }
+
+    static func flag(_ path: WritableKeyPath<ServerSettings, Bool?> & Sendable, _ variable: String) -> Setting {
+        Setting(path, variable) { value, name throws(ConfigurationError) in
+            switch value.lowercased() {
+            case "1", "true", "yes", "on": return true
+            case "0", "false", "no", "off": return false
+            default: throw ConfigurationError(name, "'\(value)' is not true or false")
+            }
+        }
     }
 }
