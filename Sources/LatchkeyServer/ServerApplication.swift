@@ -177,17 +177,6 @@ public enum ServerApplication {
         }
     }
 
-    /// The router with every route and middleware.
-    static func makeRouter(
-        configuration: ServerConfiguration, store: any LatchkeyStore, metrics: ServerMetrics,
-        logger: Logger = Logger(label: "latchkey.server")
-    ) -> Router<ServerRequestContext> {
-        makeRouter(
-            configuration: configuration,
-            services: Services(configuration: configuration, store: store, metrics: metrics, logger: logger),
-            metrics: metrics, logger: logger)
-    }
-
     /// The admin API's router (``AdminRoutes``), for its own listener.
     static func makeAdminRouter(
         configuration: ServerConfiguration, services: Services, metrics: ServerMetrics, logger: Logger
@@ -207,7 +196,7 @@ public enum ServerApplication {
         return router
     }
 
-    /// The router over `services`.
+    /// The router with every route and middleware, over `services`.
     static func makeRouter(
         configuration: ServerConfiguration, services: Services, metrics: ServerMetrics, logger: Logger
     ) -> Router<ServerRequestContext> {

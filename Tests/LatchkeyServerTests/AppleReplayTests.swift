@@ -44,7 +44,10 @@ struct AppleReplayTests {
                 sessions: SessionAuthenticator(
                     store: apple.server.store, lifetime: .seconds(60), cookies: SessionCookies(secure: false),
                     clients: ClientAddressResolver(trustedProxies: [])),
-                audit: .off(apple.server.store), logger: quietLogger)
+                audit: AuditLog(
+                    store: apple.server.store, retention: nil, names: AuthenticatorNaming(metadata: nil),
+                    logger: quietLogger),
+                logger: quietLogger)
             _ = try await service.issueNonce()
             // The rest of this minute's budget, taken without storing anything.
             var taken = 1

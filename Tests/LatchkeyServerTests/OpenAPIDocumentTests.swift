@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import Testing
 
 @testable import LatchkeyServer
@@ -27,8 +28,12 @@ struct OpenAPIDocumentTests {
     @Test("every route the router registers is in the document, and every documented operation is routed")
     func routesAndDocumentAgree() async throws {
         try await withServer(.sqlite) { server in
+            let services = ServerApplication.Services(
+                configuration: server.configuration, store: server.store, metrics: ServerMetrics(),
+                logger: Logger(label: "latchkey.server"))
             let router = ServerApplication.makeRouter(
-                configuration: server.configuration, store: server.store, metrics: ServerMetrics())
+                configuration: server.configuration, services: services, metrics: ServerMetrics(),
+                logger: Logger(label: "latchkey.server"))
             let routed = Set(router.routes.map { "\($0.method.rawValue) \($0.path.description)" })
             let documented = try Self.documentedOperations()
             let undocumented = routed.subtracting(documented).sorted()

@@ -76,8 +76,7 @@ struct EmailService: Sendable {
                     now: now)
             }
         } catch {
-            guard error.code == .conflict else { throw error }
-            throw ServiceError(.emailTaken, "another account has verified this address")
+            throw error.meaning([.conflict: ServiceError(.emailTaken, "another account has verified this address")])
         }
         guard verified else {
             throw ServiceError(.emailCodeInvalid, "the code is wrong or has expired (or the address was not added)")
@@ -100,8 +99,7 @@ struct EmailService: Sendable {
                 try await store.makePrimaryEmail(address, ofUser: caller.user.id)
             }
         } catch {
-            guard error.code == .notFound else { throw error }
-            throw ServiceError(.emailNotFound, "your account has no such verified address")
+            throw error.meaning([.notFound: ServiceError(.emailNotFound, "your account has no such verified address")])
         }
         return try await list(of: caller)
     }
@@ -119,8 +117,7 @@ struct EmailService: Sendable {
                 try await store.removeEmail(address, ofUser: caller.user.id)
             }
         } catch {
-            guard error.code == .notFound else { throw error }
-            throw ServiceError(.emailNotFound, "your account has no such address")
+            throw error.meaning([.notFound: ServiceError(.emailNotFound, "your account has no such address")])
         }
         if wasVerified {
             mailer.notify(.emailRemoved, detail: address, user: caller.user.id, alsoTo: [address])

@@ -38,8 +38,7 @@ struct PasskeyService: Sendable {
                 try await store.renameCredential(id: id, ofUser: caller.user.id, to: label)
             }
         } catch {
-            if error.code == .notFound { throw Self.notFound }
-            throw error
+            throw error.meaning([.notFound: Self.notFound])
         }
         guard let renamed = try await store.credential(id: id) else { throw Self.notFound }
         var summary = await names.summary(of: renamed)
@@ -56,11 +55,7 @@ struct PasskeyService: Sendable {
                     id: id, ofUser: caller.user.id, keepingAnotherWayIn: true, sparingSession: caller.session.tokenHash)
             }
         } catch {
-            switch error.code {
-            case .notFound: throw Self.notFound
-            case .conflict: throw Self.lastCredential
-            default: throw error
-            }
+            throw error.meaning([.notFound: Self.notFound, .conflict: Self.lastCredential])
         }
         return PasskeyRemoval(signals: try await ceremonies.signals(for: caller.user))
     }

@@ -27,7 +27,7 @@ public enum RecoveryLinks {
         for username: String, origin: String, lifetime: Duration = defaultLifetime, in store: any LatchkeyStore,
         now: Date = Date()
     ) async throws(StoreError) -> Issued {
-        guard let user = try await store.user(named: UserNames.normalized(username)) else {
+        guard let user = try await store.user(named: UsernameProfile.prepared(username)) else {
             throw StoreError(.notFound, "no account is named '\(username)'")
         }
         // Recorded in the audit log as the command line's doing.

@@ -42,7 +42,7 @@ struct RecoveryService: Sendable {
     func beginRecovery(username: String, code: String, now: Date = Date()) async throws -> RegistrationOptionsResponse {
         let key = "recovery:" + PasswordService.throttleKey(username)
         try await throttle.reserve(key: key, in: store, now: now, refusal: .recoveryThrottled)
-        let user = try await store.user(named: UserNames.normalized(username))
+        let user = try await store.user(named: UsernameProfile.prepared(username))
         // The same statement for an unknown name or a code that cannot be one, so neither answers sooner.
         let hash = Self.normalized(code).map(Self.hash) ?? Data(SHA256.hash(data: Data(UUID().uuidString.utf8)))
         let spent = try await audit.recording(

@@ -23,7 +23,7 @@ struct AdminService: Sendable {
         let user: StoredUser?
         switch (name, email, credentialID, appleID) {
         case (let name?, nil, nil, nil):
-            user = try await store.user(named: UserNames.normalized(name))
+            user = try await store.user(named: UsernameProfile.prepared(name))
         case (nil, let email?, nil, nil):
             user = try await store.userID(verifiedEmail: email).asyncMap { try await store.user(id: $0) } ?? nil
         case (nil, nil, let id?, nil):
@@ -73,14 +73,12 @@ struct AdminService: Sendable {
                 try await store.deleteCredential(id: Data(bytes), ofUser: user.id, keepingAnotherWayIn: !force)
             }
         } catch {
-            switch error.code {
-            case .notFound: throw ServiceError(.passkeyNotFound, "the user has no such passkey")
-            case .conflict:
-                throw ServiceError(
+            throw error.meaning([
+                .notFound: ServiceError(.passkeyNotFound, "the user has no such passkey"),
+                .conflict: ServiceError(
                     .passkeyLastCredential,
-                    "this is the user's last way in: add ?force=true to remove it anyway, or issue a recovery link")
-            default: throw error
-            }
+                    "this is the user's last way in: add ?force=true to remove it anyway, or issue a recovery link"),
+            ])
         }
         logger.notice(
             "admin removed a passkey",

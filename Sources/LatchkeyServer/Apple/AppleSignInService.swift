@@ -136,16 +136,13 @@ struct AppleSignInService: Sendable {
                 consumingNonce: attempt.requireIssuedNonce ? attempt.rawNonce : nil, now: now
             )
         } catch {
-            switch error.code {
-            case .conflict:
-                throw ServiceError(
-                    .appleTokenReplayed, "this identity token has signed in already; sign in with Apple again")
-            case .notFound: throw ServiceError.appleNonceInvalid
-            case .expired:
-                throw ServiceError(
-                    .appleNonceExpired, "the nonce from \(APIPaths.Apple.nonce) has expired; get a new one")
-            default: throw error
-            }
+            throw error.meaning([
+                .conflict: ServiceError(
+                    .appleTokenReplayed, "this identity token has signed in already; sign in with Apple again"),
+                .notFound: ServiceError.appleNonceInvalid,
+                .expired: ServiceError(
+                    .appleNonceExpired, "the nonce from \(APIPaths.Apple.nonce) has expired; get a new one"),
+            ])
         }
     }
 
@@ -275,7 +272,7 @@ struct AppleSignInService: Sendable {
         let fullName = [attempt.givenName, attempt.familyName].compactMap { $0?.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }.joined(separator: " ")
         var name = "apple-" + Base64URL.encode(RelyingParty.generateChallenge(byteCount: 9))
-        if let email = identity.email.map(UserNames.normalized), identity.emailVerified == true,
+        if let email = identity.email.map(UsernameProfile.prepared), identity.emailVerified == true,
             UsernameProfile.isAllowed(email),
             try await store.user(named: email) == nil, try await store.user(confusableWith: email) == nil
         {
@@ -283,7 +280,7 @@ struct AppleSignInService: Sendable {
         }
         let validated = try UserNames.validated(name: name, displayName: fullName.isEmpty ? identity.email : fullName)
         return StoredUser(
-            userHandle: Data(RelyingParty.generateChallenge(byteCount: 32)), name: validated.name,
+            userHandle: Data(CeremonyService.makeUserHandle()), name: validated.name,
             displayName: validated.displayName, createdAt: now
         )
     }

@@ -21,17 +21,11 @@ enum AppleWebFlow {
 
     /// The binding cookie for `state`: HttpOnly, Secure, SameSite=None (so Apple's cross-site post carries it), and
     /// sent only to the callback.
-    static func bindingCookie(state: String) -> Cookie {
+    /// With a nil state, the cookie that makes the browser forget the binding.
+    static func bindingCookie(state: String?) -> Cookie {
         Cookie(
-            name: bindingCookieName, value: state, maxAge: Int(stateLifetime), path: APIPaths.Apple.callback,
-            secure: true, httpOnly: true, sameSite: .none)
-    }
-
-    /// A cookie that makes the browser forget the binding.
-    static var expiredBindingCookie: Cookie {
-        Cookie(
-            name: bindingCookieName, value: "", maxAge: 0, path: APIPaths.Apple.callback, secure: true, httpOnly: true,
-            sameSite: .none)
+            name: bindingCookieName, value: state ?? "", maxAge: state == nil ? 0 : Int(stateLifetime),
+            path: APIPaths.Apple.callback, secure: true, httpOnly: true, sameSite: .none)
     }
 
     /// Checks that the browser posting the callback started the flow: 400 `apple.stateNotBound` otherwise.
@@ -119,13 +113,10 @@ enum AppleWebFlow {
         do {
             return try await store.consumeAppleWebState(state, now: now)
         } catch {
-            switch error.code {
-            case .notFound: throw invalidState
-            case .expired:
-                throw ServiceError(
-                    .appleStateExpired, "the Sign in with Apple flow took too long; start again")
-            default: throw error
-            }
+            throw error.meaning([
+                .notFound: invalidState,
+                .expired: ServiceError(.appleStateExpired, "the Sign in with Apple flow took too long; start again"),
+            ])
         }
     }
 

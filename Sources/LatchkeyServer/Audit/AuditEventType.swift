@@ -31,7 +31,6 @@ enum AuditEventType: String, Sendable, CaseIterable {
     /// A recovery session registered its new passkey (recorded with its `passkey.added`).
     case recoveryUsed = "recovery.used"
     case appleLinked = "apple.linked"
-    case appleUnlinked = "apple.unlinked"
     /// A server-to-server notification from Apple; the detail is its type.
     case appleNotification = "apple.notification"
 }

@@ -22,16 +22,6 @@ struct AuditLog: Sendable {
     /// with the admin key as the actor).
     @TaskLocal static var source: AuditSource?
 
-    /// The default retention: 90 days.
-    static let defaultRetention: Duration = .seconds(90 * 86_400)
-
-    /// A log that records nothing.
-    static func off(_ store: any AuditStore) -> AuditLog {
-        AuditLog(
-            store: store, retention: nil, names: AuthenticatorNaming(metadata: nil),
-            logger: Logger(label: "latchkey.audit"))
-    }
-
     /// Whether events are recorded.
     var isOn: Bool { retention != nil }
 

@@ -14,7 +14,7 @@ extension CeremonyService {
         extensions: [String: JSONValue]? = nil, now: Date = Date()
     ) async throws -> (ticket: String, options: PublicKeyCredentialRequestOptions) {
         var subject = AuthenticatingUser.discoverable
-        if let username = username.map(UserNames.normalized), !username.isEmpty {
+        if let username = username.map(UsernameProfile.prepared), !username.isEmpty {
             if let account = try await store.account(named: username), !account.credentials.isEmpty {
                 subject = .identified(
                     userHandle: Array(account.user.userHandle), credentials: account.credentials.map(\.descriptor))
@@ -174,8 +174,7 @@ extension CeremonyService {
                 )
             }
         } catch {
-            guard error.code == .conflict else { throw error }
-            throw CeremonyError.concurrentSignIn
+            throw error.meaning([.conflict: CeremonyError.concurrentSignIn])
         }
     }
 

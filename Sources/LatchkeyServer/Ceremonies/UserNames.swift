@@ -3,31 +3,23 @@ import LatchkeyStore
 
 /// The rules for the names people sign up with: ``UsernameProfile`` for names, ``PrintableText`` for display names.
 enum UserNames {
-    /// The longest name or display name, in UTF-8 bytes.
-    static let maximumLength = UsernameProfile.maximumBytes
-
-    /// The name as stored and looked up: ``UsernameProfile/prepared(_:)``.
-    static func normalized(_ name: String) -> String {
-        UsernameProfile.prepared(name)
-    }
-
     /// Checks a sign-up's name and display name; returns them normalised (the display name defaults to the name).
     static func validated(name: String, displayName: String?) throws -> (name: String, displayName: String) {
-        let name = normalized(name)
+        let name = UsernameProfile.prepared(name)
         guard UsernameProfile.isAllowed(name) else {
             throw ServiceError(
                 .userInvalidName,
-                "the username must be 1 to \(maximumLength) bytes of letters, digits, marks and printable ASCII (no control, format or invisible characters)"
+                "the username must be 1 to \(UsernameProfile.maximumBytes) bytes of letters, digits, marks and printable ASCII (no control, format or invisible characters)"
             )
         }
         var display = name
         if let given = displayName.map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) }), !given.isEmpty {
             display = given
         }
-        guard display.utf8.count <= maximumLength, PrintableText.isPrintable(display) else {
+        guard display.utf8.count <= UsernameProfile.maximumBytes, PrintableText.isPrintable(display) else {
             throw ServiceError(
                 .userInvalidDisplayName,
-                "the display name must be at most \(maximumLength) bytes of printable characters")
+                "the display name must be at most \(UsernameProfile.maximumBytes) bytes of printable characters")
         }
         return (name, display)
     }

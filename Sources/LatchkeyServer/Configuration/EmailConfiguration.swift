@@ -26,9 +26,6 @@ public struct EmailConfiguration: Sendable {
         templates = try EmailTemplates(directory: settings.emailTemplates)
     }
 
-    /// Whether messages are only logged (`--smtp-url log:`).
-    public var logsOnly: Bool { smtp == .log }
-
     /// The line `latchkey serve` prints on start when email is off.
     static let offLine =
         "Email: off (no --smtp-url): no verified addresses, recovery by email or notices; those routes answer 404 email.disabled"

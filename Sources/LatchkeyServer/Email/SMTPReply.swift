@@ -3,9 +3,6 @@ struct SMTPReply: Sendable, Hashable {
     let code: Int
     let lines: [String]
 
-    /// 2xx and 3xx: done, or go on.
-    var isPositive: Bool { (200..<400).contains(code) }
-
     /// The EHLO keywords (the first word of each line after the greeting line), upper-cased.
     var extensions: Set<String> {
         Set(lines.dropFirst().compactMap { $0.split(separator: " ").first.map { $0.uppercased() } })

@@ -1,3 +1,5 @@
+import LatchkeyStore
+
 /// What a service throws when a request cannot be done for a reason the client should know: a catalogue code
 /// (``ServerErrorCode``, whose HTTP status the HTTP layer's table gives) and a human message, never a secret.
 /// Ceremony outcomes have their own type (``CeremonyError``); everything else a service throws is a ``ServiceError``.
@@ -12,4 +14,10 @@ struct ServiceError: Error, Sendable, Equatable {
         self.message = message
         self.retryAfter = retryAfter
     }
+}
+
+extension StoreError {
+    /// What this refusal of the store means to a service's caller: the error `meanings` gives for its code (a missing
+    /// row is "no such passkey", a conflict "the last way in"), or this error itself for any other code.
+    func meaning(_ meanings: [Code: any Error]) -> any Error { meanings[code] ?? self }
 }

@@ -72,8 +72,6 @@ public struct PasswordHasher: Sendable {
         self.gate = ConcurrencyGate(limit: limit, maxWaiting: limit * Self.maxWaitingPerSlot)
     }
 
-    var concurrency: Int { gate.limit }
-
     /// How many scrypt derivations this hasher has started, hashes and verifications alike.
     var derivationCount: Int { gate.admissionCount }
 

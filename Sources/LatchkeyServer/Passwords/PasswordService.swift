@@ -49,7 +49,7 @@ struct PasswordService: Sendable {
     /// name share a count, unknown names are throttled exactly like known ones, any name fits, and the table does
     /// not keep in clear what people typed as a user name (sometimes their password).
     static func throttleKey(_ name: String) -> String {
-        let key = UserNames.normalized(name).precomposedStringWithCanonicalMapping.lowercased()
+        let key = UsernameProfile.prepared(name).precomposedStringWithCanonicalMapping.lowercased()
         return "name-sha256:" + Base64URL.encode(Array(SHA256.hash(data: Data(key.utf8))))
     }
 
@@ -78,10 +78,7 @@ struct PasswordService: Sendable {
             }
         } catch {
             // Taken meanwhile by a concurrent sign-up.
-            if error.code == .conflict {
-                throw CeremonyError.nameTaken(name)
-            }
-            throw error
+            throw error.meaning([.conflict: CeremonyError.nameTaken(name)])
         }
         return try await signedIn(user, session: session, token: token, status: .created, now: now)
     }
@@ -92,12 +89,12 @@ struct PasswordService: Sendable {
     ) async throws -> Response {
         try requireEnabled()
         let key = Self.throttleKey(body.username)
-        try await reserveAttempt(key: key, now: now)
+        try await throttle.reserve(key: key, in: store, now: now, refusal: .passwordThrottled)
         let password = PasswordRules.normalized(body.password)
         var found: (user: StoredUser, hash: String)?
         // Longer than any password we accept: it cannot match, so the account is not even looked up.
         if PasswordRules.length(typed: body.password) <= PasswordRules.maximumLength,
-            let user = try await store.user(named: UserNames.normalized(body.username)),
+            let user = try await store.user(named: UsernameProfile.prepared(body.username)),
             let hash = try await store.passwordHash(ofUser: user.id)
         {
             found = (user, hash)
@@ -126,7 +123,7 @@ struct PasswordService: Sendable {
     ) async throws -> Response {
         try requireEnabled()
         let key = Self.throttleKey(caller.user.name)
-        try await reserveAttempt(key: key, now: now)
+        try await throttle.reserve(key: key, in: store, now: now, refusal: .passwordThrottled)
         var found: (user: StoredUser, hash: String)?
         if PasswordRules.length(typed: typed) <= PasswordRules.maximumLength,
             let hash = try await store.passwordHash(ofUser: caller.user.id)
@@ -163,15 +160,10 @@ struct PasswordService: Sendable {
             passkeyUpgrade: upgrade)
     }
 
-    /// Takes one attempt from `key`'s budget before the password is checked (``PasswordThrottlePolicy/reserve(key:in:now:refusal:)``).
-    private func reserveAttempt(key: String, now: Date) async throws {
-        try await throttle.reserve(key: key, in: store, now: now, refusal: .passwordThrottled)
-    }
-
     /// Checks `password` (normalised) against the account `found` with one scrypt verification — against the
     /// account's hash, or the dummy hash when there is no such account or it has no password, so both take the same
     /// time and answer the same 401 `password.invalid`. A success forgets `key`'s failures (the attempt reserved by
-    /// ``reserveAttempt(key:now:)`` among them) and rehashes a hash made with other parameters.
+    /// ``PasswordThrottlePolicy/reserve(key:in:now:refusal:)`` among them) and rehashes a hash made with other parameters.
     private func verify(
         password: String, key: String, found: (user: StoredUser, hash: String)?, now: Date,
         while stillWanted: @escaping @Sendable () -> Bool
@@ -224,7 +216,7 @@ struct PasswordService: Sendable {
                     .passwordCurrentRequired, "changing the password needs the current one (currentPassword)")
             }
             let key = Self.throttleKey(user.name)
-            try await reserveAttempt(key: key, now: now)
+            try await throttle.reserve(key: key, in: store, now: now, refusal: .passwordThrottled)
             _ = try await verify(
                 password: PasswordRules.normalized(given), key: key, found: (user, current), now: now,
                 while: stillWanted)
@@ -250,15 +242,12 @@ struct PasswordService: Sendable {
                 try await store.deletePassword(ofUser: caller.user.id, keepingAnotherWayIn: true)
             }
         } catch {
-            switch error.code {
-            case .notFound: throw ServiceError(.passwordNotSet, "the account has no password")
-            case .conflict:
-                throw ServiceError(
+            throw error.meaning([
+                .notFound: ServiceError(.passwordNotSet, "the account has no password"),
+                .conflict: ServiceError(
                     .passwordLastWayIn,
-                    "the password is the account's only way in; add a passkey first (or delete the account)"
-                )
-            default: throw error
-            }
+                    "the password is the account's only way in; add a passkey first (or delete the account)"),
+            ])
         }
     }
 }

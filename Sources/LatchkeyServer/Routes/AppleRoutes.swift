@@ -85,7 +85,7 @@ struct AppleRoutes: Sendable {
     /// 303 See Other to the web page after the callback, forgetting the flow's binding cookie.
     private func redirect(to location: String) -> Response {
         var response = Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
-        if sessions.cookies.secure { response.setCookie(AppleWebFlow.expiredBindingCookie) }
+        if sessions.cookies.secure { response.setCookie(AppleWebFlow.bindingCookie(state: nil)) }
         return response
     }
 

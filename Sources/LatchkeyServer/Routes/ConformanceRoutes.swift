@@ -21,18 +21,10 @@ struct ConformanceRoutes: Sendable {
     let reauthentication: Reauthentication
 
     func add(to routes: RouterGroup<ServerRequestContext>) {
-        routes.post(RouterPath(APIPaths.Conformance.attestationOptions)) { request, context in
-            try await attestationOptions(request, context: context)
-        }
-        routes.post(RouterPath(APIPaths.Conformance.attestationResult)) { request, context in
-            try await attestationResult(request, context: context)
-        }
-        routes.post(RouterPath(APIPaths.Conformance.assertionOptions)) { request, context in
-            try await assertionOptions(request, context: context)
-        }
-        routes.post(RouterPath(APIPaths.Conformance.assertionResult)) { request, context in
-            try await assertionResult(request, context: context)
-        }
+        routes.post(RouterPath(APIPaths.Conformance.attestationOptions), use: attestationOptions)
+        routes.post(RouterPath(APIPaths.Conformance.attestationResult), use: attestationResult)
+        routes.post(RouterPath(APIPaths.Conformance.assertionOptions), use: assertionOptions)
+        routes.post(RouterPath(APIPaths.Conformance.assertionResult), use: assertionResult)
     }
 
     private func attestationOptions(_ request: Request, context: ServerRequestContext) async throws -> Response {

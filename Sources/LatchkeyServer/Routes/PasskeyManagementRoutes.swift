@@ -50,9 +50,7 @@ struct PasskeyManagementRoutes: Sendable {
         }
         ceremonyRoutes.post(RouterPath(APIPaths.Native.addPasskeyVerify)) { request, context in
             let caller = try await sessions.require(request)
-            let body = try await request.decodeVerifyRequest(context: context) { bytes throws(WebAuthnError) in
-                try RegistrationCredential.parse(bytes)
-            }
+            let body = try await request.decodeVerifyRequest(context: context, parse: RegistrationCredential.parse)
             let outcome = try await ceremonies.finishRegistration(
                 ticket: body.ticket, credential: body.credential, caller: { caller }, requirePurpose: .addPasskey,
                 client: sessions.client(of: request, context: context)

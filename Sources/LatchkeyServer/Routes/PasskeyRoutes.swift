@@ -20,9 +20,7 @@ struct PasskeyRoutes: Sendable {
             return try Response.json(RegistrationOptionsResponse(ticket: ticket, options: options))
         }
         routes.post(RouterPath(APIPaths.Native.registrationVerify)) { request, context in
-            let body = try await request.decodeVerifyRequest(context: context) { bytes throws(WebAuthnError) in
-                try RegistrationCredential.parse(bytes)
-            }
+            let body = try await request.decodeVerifyRequest(context: context, parse: RegistrationCredential.parse)
             let outcome = try await ceremonies.finishRegistration(
                 ticket: body.ticket, credential: body.credential, caller: { nil }, requirePurpose: .signUp,
                 client: sessions.client(of: request, context: context)
@@ -34,10 +32,8 @@ struct PasskeyRoutes: Sendable {
             return try Response.json(RegistrationOptionsResponse(ticket: ticket, options: options))
         }
         routes.post(RouterPath(APIPaths.Native.accountCreationVerify)) { request, context in
-            let (body, members) = try await request.decodeVerifyRequestAndMembers(context: context) {
-                bytes throws(WebAuthnError) in
-                try RegistrationCredential.parse(bytes)
-            }
+            let (body, members) = try await request.decodeVerifyRequestAndMembers(
+                context: context, parse: RegistrationCredential.parse)
             guard let username = members.string("username") else {
                 throw ServiceError(
                     .requestMissingField, "the body needs 'username', the name the sign-up sheet collected")
@@ -55,9 +51,7 @@ struct PasskeyRoutes: Sendable {
             return try Response.json(AuthenticationOptionsResponse(ticket: ticket, options: options))
         }
         routes.post(RouterPath(APIPaths.Native.authenticationVerify)) { request, context in
-            let body = try await request.decodeVerifyRequest(context: context) { bytes throws(WebAuthnError) in
-                try AuthenticationCredential.parse(bytes)
-            }
+            let body = try await request.decodeVerifyRequest(context: context, parse: AuthenticationCredential.parse)
             let outcome = try await ceremonies.finishAuthentication(
                 ticket: body.ticket, credential: body.credential, client: sessions.client(of: request, context: context)
             )

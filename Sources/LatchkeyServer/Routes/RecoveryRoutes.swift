@@ -39,9 +39,7 @@ struct RecoveryRoutes: Sendable {
             }
         }
         ceremonyRoutes.post(RouterPath(APIPaths.Native.recoveryVerify)) { request, context in
-            let body = try await request.decodeVerifyRequest(context: context) { bytes throws(WebAuthnError) in
-                try RegistrationCredential.parse(bytes)
-            }
+            let body = try await request.decodeVerifyRequest(context: context, parse: RegistrationCredential.parse)
             let outcome = try await ceremonies.finishRegistration(
                 ticket: body.ticket, credential: body.credential, caller: { nil }, requirePurpose: .recover,
                 client: sessions.client(of: request, context: context))

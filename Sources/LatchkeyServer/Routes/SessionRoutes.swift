@@ -45,9 +45,7 @@ struct SessionRoutes: Sendable {
         }
         ceremonyRoutes.post(RouterPath(APIPaths.Native.reauthenticate)) { request, context in
             let caller = try await sessions.require(request)
-            let body = try await request.decodeVerifyRequest(context: context) { bytes throws(WebAuthnError) in
-                try AuthenticationCredential.parse(bytes)
-            }
+            let body = try await request.decodeVerifyRequest(context: context, parse: AuthenticationCredential.parse)
             let outcome = try await reauthentication.reauthenticate(
                 caller, ticket: body.ticket, credential: body.credential,
                 client: sessions.client(of: request, context: context))

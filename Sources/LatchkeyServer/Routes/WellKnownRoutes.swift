@@ -8,18 +8,20 @@ struct WellKnownRoutes: Sendable {
 
     /// Adds the three routes, each answering with its file encoded once, here.
     func add(to routes: RouterGroup<ServerRequestContext>) {
-        let association = EncodedJSON(AppleAppSiteAssociation(apps: configuration.appleAppIDs))
-        let assetLinks = EncodedJSON(configuration.androidApps.map(AssetLinkStatement.init(app:)))
-        let related = EncodedJSON(RelatedOrigins(origins: configuration.relatedOrigins))
         let caching: HTTPFields = [.cacheControl: "public, max-age=3600"]
-        routes.get(RouterPath(APIPaths.WellKnown.appleAppSiteAssociation)) { _, _ in
-            try Response.json(association, headers: caching)
-        }
-        routes.get(RouterPath(APIPaths.WellKnown.assetLinks)) { _, _ in
-            try Response.json(assetLinks, headers: caching)
-        }
-        routes.get(RouterPath(APIPaths.WellKnown.webAuthnRelatedOrigins)) { _, _ in
-            try Response.json(related, headers: caching)
+        let files = [
+            (
+                APIPaths.WellKnown.appleAppSiteAssociation,
+                EncodedJSON(AppleAppSiteAssociation(apps: configuration.appleAppIDs))
+            ),
+            (APIPaths.WellKnown.assetLinks, EncodedJSON(configuration.androidApps.map(AssetLinkStatement.init(app:)))),
+            (
+                APIPaths.WellKnown.webAuthnRelatedOrigins,
+                EncodedJSON(RelatedOrigins(origins: configuration.relatedOrigins))
+            ),
+        ]
+        for (path, file) in files {
+            routes.get(RouterPath(path)) { _, _ in try Response.json(file, headers: caching) }
         }
     }
 }

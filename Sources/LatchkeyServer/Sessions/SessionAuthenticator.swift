@@ -86,14 +86,11 @@ struct SessionAuthenticator: Sendable {
     /// user, or two session cookies throw.
     func signedIn(_ request: Request, now: Date = Date()) async throws -> SignedIn? {
         let presented: (text: Substring, viaCookie: Bool)
-        if let authorization = request.headers[.authorization] {
-            let parts = authorization.split(separator: " ", maxSplits: 1)
-            guard parts.count == 2, parts[0].lowercased() == "bearer" else {
-                throw ServiceError(
-                    .sessionInvalid, "the Authorization header must be 'Bearer <token>'"
-                )
+        if request.headers[.authorization] != nil {
+            guard let token = request.bearerCredential else {
+                throw ServiceError(.sessionInvalid, "the Authorization header must be 'Bearer <token>'")
             }
-            presented = (parts[1].drop { $0 == " " }, false)
+            presented = (token.drop { $0 == " " }, false)
         } else {
             let values = cookies.sessionValues(in: request).filter { !$0.isEmpty }
             guard let value = values.first else { return nil }
