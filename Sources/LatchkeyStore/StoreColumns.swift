@@ -1,9 +1,19 @@
 import Foundation
 
-/// The column lists both backends select, in the order ``PostgresStore`` decodes them (``SQLiteStore`` reads accounts and
-/// credentials by position too, in ``SQLiteAccountReader``, the others by name).
-/// Both schemas use these names.
+/// The column lists both backends select, in the order ``PostgresStore`` decodes them (``SQLiteStore`` reads accounts,
+/// credentials and users by position too, the others by name), and the SQL both run for one rule. Both schemas use
+/// these names.
 enum StoreColumns {
+    /// The Sign in with Apple tables whose rows expire (`expires_at`): web flows' states, notification IDs, app nonces
+    /// and identity token uses.
+    static let expiringAppleTables = ["apple_web_states", "apple_notifications", "apple_nonces", "apple_token_uses"]
+    /// Whether the user of the statement's `users` row can still sign in: with a passkey, an Apple link or a password.
+    static let hasWayIn = """
+        (EXISTS (SELECT 1 FROM credentials WHERE user_id = users.id) \
+        OR EXISTS (SELECT 1 FROM apple_links WHERE user_id = users.id) \
+        OR EXISTS (SELECT 1 FROM password_credentials WHERE user_id = users.id))
+        """
+
     static let user = "id, user_handle, name, display_name, created_at"
     static let credential = """
         id, user_id, public_key, algorithm, sign_count, aaguid, transports, backup_eligible, backed_up, \

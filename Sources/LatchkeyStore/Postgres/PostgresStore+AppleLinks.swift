@@ -76,15 +76,8 @@ extension PostgresStore {
             if deletingUserWithoutOtherWayIn {
                 deletedUser =
                     try await connection.execute(
-                        """
-                        DELETE FROM users WHERE id = \(link.userID)
-                        AND NOT EXISTS (SELECT 1 FROM credentials WHERE user_id = users.id)
-                        AND NOT EXISTS (SELECT 1 FROM apple_links WHERE user_id = users.id)
-                        AND NOT EXISTS (SELECT 1 FROM password_credentials WHERE user_id = users.id)
-                        RETURNING 1
-                        """,
-                        logger: logger
-                    ) > 0
+                        "DELETE FROM users WHERE id = \(link.userID) AND NOT \(unescaped: StoreColumns.hasWayIn) RETURNING 1",
+                        logger: logger) > 0
             }
             return EndedAppleLink(link: link, endedSessions: endedSessions, deletedUser: deletedUser)
         }
@@ -195,15 +188,12 @@ extension PostgresStore {
 
     public func purgeExpiredAppleRecords(now: Date) async throws(StoreError) -> Int {
         try await transaction { [self] connection in
-            let states = try await connection.execute(
-                "DELETE FROM apple_web_states WHERE expires_at <= \(now) RETURNING 1", logger: logger)
-            let ids = try await connection.execute(
-                "DELETE FROM apple_notifications WHERE expires_at <= \(now) RETURNING 1", logger: logger)
-            let nonces = try await connection.execute(
-                "DELETE FROM apple_nonces WHERE expires_at <= \(now) RETURNING 1", logger: logger)
-            let uses = try await connection.execute(
-                "DELETE FROM apple_token_uses WHERE expires_at <= \(now) RETURNING 1", logger: logger)
-            return states + ids + nonces + uses
+            var purged = 0
+            for table in StoreColumns.expiringAppleTables {
+                purged += try await connection.execute(
+                    "DELETE FROM \(unescaped: table) WHERE expires_at <= \(now) RETURNING 1", logger: logger)
+            }
+            return purged
         }
     }
 

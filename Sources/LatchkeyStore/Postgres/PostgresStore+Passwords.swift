@@ -63,16 +63,10 @@ extension PostgresStore {
                 "DELETE FROM password_credentials WHERE user_id = \(userID) RETURNING 1", logger: logger
             )
             guard deleted > 0 else { throw StoreError(.notFound, "the user has no password") }
-            guard keepingAnotherWayIn else { return }
-            let others =
-                try await connection.first(
-                    """
-                    SELECT (SELECT count(*) FROM credentials WHERE user_id = \(userID))
-                         + (SELECT count(*) FROM apple_links WHERE user_id = \(userID))
-                    """,
-                    logger: logger
-                ) { try $0.decode(Int64.self) } ?? 0
-            guard others > 0 else { throw StoreError(.conflict, "the password is the user's last way to sign in") }
+            if keepingAnotherWayIn {
+                try await requireWayIn(
+                    of: userID, on: connection, otherwise: "the password is the user's last way to sign in")
+            }
         }
     }
 

@@ -246,23 +246,24 @@ public final class PostgresStore: LatchkeyStore {
                     logger: logger
                 )
             }
-            let others =
-                try await connection.first(
-                    """
-                    SELECT (SELECT count(*) FROM credentials WHERE user_id = \(userID) AND id <> \(id))
-                         + (SELECT count(*) FROM apple_links WHERE user_id = \(userID))
-                         + (SELECT count(*) FROM password_credentials WHERE user_id = \(userID))
-                    """,
-                    logger: logger
-                ) { try $0.decode(Int64.self) } ?? 0
             let deleted = try await connection.execute(
                 "DELETE FROM credentials WHERE id = \(id) AND user_id = \(userID) RETURNING 1", logger: logger
             )
             guard deleted > 0 else { throw StoreError(.notFound, "the user has no such credential") }
-            guard others > 0 || !keepingAnotherWayIn else {
-                throw StoreError(.conflict, "the credential is the user's last way to sign in")
+            if keepingAnotherWayIn {
+                try await requireWayIn(
+                    of: userID, on: connection, otherwise: "the credential is the user's last way to sign in")
             }
         }
+    }
+
+    /// Throws ``StoreError/Code/conflict`` with `message` unless `userID` can still sign in (``StoreColumns/hasWayIn``):
+    /// run after removing a way in, in its transaction, which throwing rolls back.
+    func requireWayIn(of userID: UUID, on connection: PostgresConnection, otherwise message: String) async throws {
+        let left = try await connection.first(
+            "SELECT \(unescaped: StoreColumns.hasWayIn) FROM users WHERE id = \(userID)", logger: logger
+        ) { try $0.decode(Bool.self) }
+        guard left == true else { throw StoreError(.conflict, message) }
     }
 
     // MARK: Spent tickets

@@ -69,14 +69,7 @@ extension SQLiteStore {
             var deletedUser = false
             if deletingUserWithoutOtherWayIn {
                 try db.execute(
-                    sql: """
-                        DELETE FROM users WHERE id = ?
-                        AND NOT EXISTS (SELECT 1 FROM credentials WHERE user_id = users.id)
-                        AND NOT EXISTS (SELECT 1 FROM apple_links WHERE user_id = users.id)
-                        AND NOT EXISTS (SELECT 1 FROM password_credentials WHERE user_id = users.id)
-                        """,
-                    arguments: [link.userID]
-                )
+                    sql: "DELETE FROM users WHERE id = ? AND NOT \(StoreColumns.hasWayIn)", arguments: [link.userID])
                 deletedUser = db.changesCount > 0
             }
             return EndedAppleLink(link: link, endedSessions: endedSessions, deletedUser: deletedUser)
@@ -178,7 +171,7 @@ extension SQLiteStore {
 
     public func purgeExpiredAppleRecords(now: Date) async throws(StoreError) -> Int {
         var purged = 0
-        for table in ["apple_web_states", "apple_notifications", "apple_nonces", "apple_token_uses"] {
+        for table in StoreColumns.expiringAppleTables {
             purged += try await purge(table, where: "expires_at <= ?", now)
         }
         return purged

@@ -48,17 +48,9 @@ extension SQLiteStore {
         try await write { db in
             try db.execute(sql: "DELETE FROM password_credentials WHERE user_id = ?", arguments: [userID])
             guard db.changesCount > 0 else { throw StoreError(.notFound, "the user has no password") }
-            guard keepingAnotherWayIn else { return }
-            let others =
-                try Int.fetchOne(
-                    db,
-                    sql: """
-                        SELECT (SELECT count(*) FROM credentials WHERE user_id = ?) + (SELECT count(*) FROM apple_links WHERE user_id = ?)
-                        """,
-                    arguments: [userID, userID]
-                ) ?? 0
-            // Throwing rolls the delete back.
-            guard others > 0 else { throw StoreError(.conflict, "the password is the user's last way to sign in") }
+            if keepingAnotherWayIn {
+                try Self.requireWayIn(db, of: userID, otherwise: "the password is the user's last way to sign in")
+            }
         }
     }
 

@@ -181,24 +181,17 @@ public final class SQLiteStore: LatchkeyStore {
                 db, "DELETE FROM credentials WHERE id = ? AND user_id = ?", [id, userID],
                 otherwise: "the user has no such credential"
             )
-            // Throwing rolls the delete back.
-            if keepingAnotherWayIn { try Self.requireAnotherWayIn(db, besides: id, of: userID) }
+            if keepingAnotherWayIn {
+                try Self.requireWayIn(db, of: userID, otherwise: "the credential is the user's last way to sign in")
+            }
         }
     }
 
-    /// Throws ``StoreError/Code/conflict`` unless `userID` has a credential other than `credentialID`, an Apple link or a password.
-    private static func requireAnotherWayIn(_ db: Database, besides credentialID: Data, of userID: UUID) throws {
-        let others =
-            try Int.fetchOne(
-                db.cachedStatement(
-                    sql: """
-                        SELECT (SELECT count(*) FROM credentials WHERE user_id = ? AND id <> ?)
-                             + (SELECT count(*) FROM apple_links WHERE user_id = ?)
-                             + (SELECT count(*) FROM password_credentials WHERE user_id = ?)
-                        """),
-                arguments: [userID, credentialID, userID, userID]
-            ) ?? 0
-        guard others > 0 else { throw StoreError(.conflict, "the credential is the user's last way to sign in") }
+    /// Throws ``StoreError/Code/conflict`` with `message` unless `userID` can still sign in (``StoreColumns/hasWayIn``):
+    /// run after removing a way in, in its transaction, which throwing rolls back.
+    static func requireWayIn(_ db: Database, of userID: UUID, otherwise message: String) throws {
+        let statement = try db.cachedStatement(sql: "SELECT \(StoreColumns.hasWayIn) FROM users WHERE id = ?")
+        guard try Bool.fetchOne(statement, arguments: [userID]) == true else { throw StoreError(.conflict, message) }
     }
 
     // MARK: Spent tickets
