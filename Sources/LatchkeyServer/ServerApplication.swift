@@ -40,24 +40,10 @@ public enum ServerApplication {
         let services = Services(configuration: configuration, store: store, metrics: metrics, logger: logger)
         let responder = makeRouter(configuration: configuration, services: services, metrics: metrics, logger: logger)
             .buildResponder()
-        let serverName = "Latchkey"
-        var app = Application(
-            responder: responder,
-            server: HTTP1ServerChannel.builder(
-                responder: responder,
-                limits: HTTP1ConnectionStateMachine.Limits(
-                    bodyLimit: configuration.bodyLimit, deadlines: configuration.connectionDeadlines
-                ),
-                connections: ConnectionLimiter(
-                    maxPerAddress: configuration.maxConnectionsPerAddress, trustedProxies: configuration.trustedProxies
-                ),
-                serverName: serverName
-            ),
-            configuration: .init(
-                address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
-            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
-            logger: logger
-        )
+        var app = application(
+            responder, host: configuration.host, port: configuration.port, serverName: "Latchkey",
+            trustedProxies: configuration.trustedProxies, configuration: configuration, logger: logger,
+            onServerRunning: onServerRunning)
         let migration = StoreMigration()
         app.addServices(
             store,
@@ -69,23 +55,13 @@ public enum ServerApplication {
                     auditRetention: configuration.auditRetention
                 )))
         if let admin = configuration.admin {
-            let router = makeAdminRouter(
-                configuration: configuration, services: services, metrics: metrics, logger: logger)
-            let responder = router.buildResponder()
+            let responder = makeAdminRouter(
+                configuration: configuration, services: services, metrics: metrics, logger: logger
+            ).buildResponder()
             app.addServices(
-                Application(
-                    responder: responder,
-                    server: HTTP1ServerChannel.builder(
-                        responder: responder,
-                        limits: HTTP1ConnectionStateMachine.Limits(
-                            bodyLimit: configuration.bodyLimit, deadlines: configuration.connectionDeadlines),
-                        connections: ConnectionLimiter(
-                            maxPerAddress: configuration.maxConnectionsPerAddress, trustedProxies: []),
-                        serverName: "Latchkey admin"),
-                    configuration: .init(
-                        address: .hostname(admin.host, port: admin.port), serverName: "Latchkey admin"),
-                    onServerRunning: { channel in await onAdminRunning(channel.localAddress?.port ?? admin.port) },
-                    logger: logger))
+                application(
+                    responder, host: admin.host, port: admin.port, serverName: "Latchkey admin", trustedProxies: [],
+                    configuration: configuration, logger: logger, onServerRunning: onAdminRunning))
         }
         if !configuration.webhooks.isEmpty {
             app.addServices(
@@ -104,6 +80,27 @@ public enum ServerApplication {
             migration.markDone()
         }
         return app
+    }
+
+    /// An application answering with `responder` on `host:port` as `serverName`, with the configured body limit,
+    /// deadlines and connections per address (`trustedProxies` exempt); `onServerRunning` gets the bound port.
+    private static func application(
+        _ responder: RouterResponder<ServerRequestContext>, host: String, port: Int, serverName: String,
+        trustedProxies: [CIDRBlock], configuration: ServerConfiguration, logger: Logger,
+        onServerRunning: @escaping @Sendable (Int) async -> Void
+    ) -> App {
+        Application(
+            responder: responder,
+            server: HTTP1ServerChannel.builder(
+                responder: responder,
+                limits: HTTP1ConnectionStateMachine.Limits(
+                    bodyLimit: configuration.bodyLimit, deadlines: configuration.connectionDeadlines),
+                connections: ConnectionLimiter(
+                    maxPerAddress: configuration.maxConnectionsPerAddress, trustedProxies: trustedProxies),
+                serverName: serverName),
+            configuration: .init(address: .hostname(host, port: port), serverName: serverName),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
+            logger: logger)
     }
 
     /// The services behind the routes, wired over one store as the server runs them.
@@ -201,9 +198,7 @@ public enum ServerApplication {
         configuration: ServerConfiguration, services: Services, metrics: ServerMetrics, logger: Logger
     ) -> Router<ServerRequestContext> {
         let clients = ClientAddressResolver(trustedProxies: configuration.trustedProxies)
-        let (sessions, ceremonies, passwords, apple) = (
-            services.sessions, services.ceremonies, services.passwords, services.apple
-        )
+        let (sessions, ceremonies) = (services.sessions, services.ceremonies)
 
         // Each group's middleware is added as one stack (Hummingbird's `addMiddleware` builder): a stack is one layer of
         // the responder chain, where each middleware added alone is a layer of its own, with its own executor hops.
@@ -258,7 +253,7 @@ public enum ServerApplication {
             notices: notices
         ).add(to: routes, ceremonyRoutes: ceremonyRoutes)
         PasswordRoutes(
-            passwords: passwords, sessions: sessions, reauthentication: reauthentication, notices: notices
+            passwords: services.passwords, sessions: sessions, reauthentication: reauthentication, notices: notices
         ).add(to: ceremonyRoutes)
         AccountRoutes(accounts: accounts, sessions: sessions, reauthentication: reauthentication).add(to: routes)
         RecoveryRoutes(
@@ -270,7 +265,7 @@ public enum ServerApplication {
         TokenRoutes(tokens: services.accessTokens).add(to: routes, ceremonyRoutes: ceremonyRoutes)
         WellKnownRoutes(configuration: configuration).add(to: routes)
         OperationsRoutes(accounts: accounts, metrics: metrics, configuration: configuration).add(to: routes)
-        AppleRoutes(apple: apple, sessions: sessions).add(to: routes, ceremonyRoutes: ceremonyRoutes)
+        AppleRoutes(apple: services.apple, sessions: sessions).add(to: routes, ceremonyRoutes: ceremonyRoutes)
         WebPageRoutes(
             appleSignIn: configuration.apple?.web != nil, rpName: configuration.rpName,
             email: configuration.email != nil

@@ -5,17 +5,9 @@ enum ASCIIText {
         (0x41...0x5a).contains(byte) || (0x61...0x7a).contains(byte)
     }
 
-    static func isDigit(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte)
-    }
-
-    static func isLetterOrDigit(_ byte: UInt8) -> Bool {
-        isLetter(byte) || isDigit(byte)
-    }
-
     /// Whether every byte of `text` is a letter, a digit, or one of `extra`.
     static func consists(of text: some StringProtocol, orAnyOf extra: String = "") -> Bool {
         let others = Array(extra.utf8)
-        return text.utf8.allSatisfy { isLetterOrDigit($0) || others.contains($0) }
+        return text.utf8.allSatisfy { isLetter($0) || (0x30...0x39).contains($0) || others.contains($0) }
     }
 }

@@ -28,8 +28,7 @@ public struct AdminConfiguration: Sendable {
         host = settings.adminHost ?? "127.0.0.1"
         var entries = settings.adminKeys ?? []
         if let path = settings.adminKeysFile {
-            guard let text = FileManager.default.contents(atPath: path).flatMap({ String(data: $0, encoding: .utf8) })
-            else { throw ConfigurationError("--admin-keys-file", "cannot read \(path)") }
+            let text = try ServerConfiguration.readText(path, for: "--admin-keys-file")
             entries += text.split(whereSeparator: \.isNewline).map(String.init)
         }
         var keys: [(String, [UInt8])] = []

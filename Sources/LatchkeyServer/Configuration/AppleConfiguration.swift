@@ -73,10 +73,7 @@ public struct AppleConfiguration: Sendable, CustomStringConvertible {
         teamID = try Self.identifier(Self.required(settings.appleTeamID, "--apple-team-id"), "--apple-team-id")
         let keyID = try Self.identifier(Self.required(settings.appleKeyID, "--apple-key-id"), "--apple-key-id")
         let keyPath = try Self.required(settings.applePrivateKey, "--apple-private-key")
-        guard let pem = FileManager.default.contents(atPath: keyPath).flatMap({ String(data: $0, encoding: .utf8) })
-        else {
-            throw ConfigurationError("--apple-private-key", "cannot read \(keyPath)")
-        }
+        let pem = try ServerConfiguration.readText(keyPath, for: "--apple-private-key")
         do {
             signer = try AppleClientSecretSigner(teamID: teamID, keyID: keyID, p8: pem)
         } catch {
@@ -150,12 +147,7 @@ public struct AppleConfiguration: Sendable, CustomStringConvertible {
         case (let key?, nil):
             (text, setting) = (key, "--secrets-key")
         case (nil, let path?):
-            guard
-                let contents = FileManager.default.contents(atPath: path).flatMap({ String(data: $0, encoding: .utf8) })
-            else {
-                throw ConfigurationError("--secrets-key-file", "cannot read \(path)")
-            }
-            (text, setting) = (contents, "--secrets-key-file")
+            (text, setting) = (try ServerConfiguration.readText(path, for: "--secrets-key-file"), "--secrets-key-file")
         case (nil, nil):
             throw ConfigurationError(
                 "--secrets-key",

@@ -46,8 +46,7 @@ struct IPAddress: Hashable, Sendable, CustomStringConvertible {
 
     var description: String {
         if bytes.count == 4 {
-            let parts: [String] = bytes.map { byte in String(byte) }
-            return parts.joined(separator: ".")
+            return bytes.map { String($0) }.joined(separator: ".")
         }
         var address = in6_addr()
         withUnsafeMutableBytes(of: &address) { $0.copyBytes(from: bytes) }
@@ -71,14 +70,8 @@ public struct CIDRBlock: Hashable, Sendable, CustomStringConvertible {
                 "--trusted-proxy", "'\(text)' is not an IP address or CIDR block (e.g. 10.0.0.0/8, fd00::/8)")
         }
         let maximum = address.bytes.count * 8
-        let length: Int
-        if parts.count == 2 {
-            guard let parsed = Int(parts[1]), (0...maximum).contains(parsed) else {
-                throw ConfigurationError("--trusted-proxy", "'\(text)' has a prefix length outside 0...\(maximum)")
-            }
-            length = parsed
-        } else {
-            length = maximum
+        guard let length = parts.count == 2 ? Int(parts[1]) : maximum, (0...maximum).contains(length) else {
+            throw ConfigurationError("--trusted-proxy", "'\(text)' has a prefix length outside 0...\(maximum)")
         }
         self.network = address
         self.prefixLength = length

@@ -22,9 +22,7 @@ public struct MetadataConfiguration: Sendable {
     /// Checks the location and reads the trust root; the BLOB itself is loaded by ``service``.
     init(location: String, trustRootFile: String?) throws(ConfigurationError) {
         self.location = location
-        let roots =
-            try trustRootFile.map { path throws(ConfigurationError) in try Self.certificates(in: path) }
-            ?? MetadataBLOBVerifier.fidoRoots
+        let roots = try trustRootFile.map(Self.certificates(in:)) ?? MetadataBLOBVerifier.fidoRoots
         let verifier = MetadataBLOBVerifier(trustRoots: roots)
         let source: MetadataService.Source
         if location.hasPrefix("https://") || location.hasPrefix("http://") {
@@ -54,9 +52,7 @@ public struct MetadataConfiguration: Sendable {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw ConfigurationError("--metadata-trust-root", "cannot read \(path)")
         }
-        guard
-            let certificates = try? PEMDocument.parseMultiple(pemString: text).map({ try Certificate(pemDocument: $0) }
-            ),
+        guard let certificates = try? PEMDocument.parseMultiple(pemString: text).map(Certificate.init(pemDocument:)),
             !certificates.isEmpty
         else {
             throw ConfigurationError("--metadata-trust-root", "\(path) holds no PEM certificate")

@@ -153,8 +153,8 @@ public struct ServerConfiguration: Sendable {
         relatedOrigins = try (settings.relatedOrigins ?? []).map { origin throws(ConfigurationError) in
             try Self.checkOrigin(origin, setting: "--related-origin", rpID: nil)
         }
-        appleAppIDs = try (settings.appleAppIDs ?? []).map { id throws(ConfigurationError) in try AppleAppID(id) }
-        androidApps = try (settings.androidApps ?? []).map { app throws(ConfigurationError) in try AndroidApp(app) }
+        appleAppIDs = try (settings.appleAppIDs ?? []).map(AppleAppID.init)
+        androidApps = try (settings.androidApps ?? []).map(AndroidApp.init)
 
         let verification = settings.userVerification ?? UserVerificationRequirement.preferred.rawValue
         guard ["required", "preferred", "discouraged"].contains(verification) else {
@@ -172,33 +172,33 @@ public struct ServerConfiguration: Sendable {
         guard rateLimitPerMinute >= 0 else {
             throw ConfigurationError("--rate-limit", "must be 0 (off) or more requests per minute")
         }
-        trustedProxies = try (settings.trustedProxies ?? []).map { block throws(ConfigurationError) in
-            try CIDRBlock(block)
-        }
+        trustedProxies = try (settings.trustedProxies ?? []).map(CIDRBlock.init)
         acceptBase64URLTextChallenge = settings.acceptBase64URLTextChallenge ?? false
 
         bodyLimit = settings.bodyLimit ?? Self.defaultBodyLimit
         guard (1024...16 * 1024 * 1024).contains(bodyLimit) else {
             throw ConfigurationError("--body-limit", "\(bodyLimit) bytes is outside 1 KiB to 16 MiB")
         }
-        let sessionSeconds = settings.sessionLifetime ?? Self.defaultSessionLifetime
-        guard (60...366 * 24 * 3600).contains(sessionSeconds) else {
-            throw ConfigurationError(
-                "--session-lifetime", "\(sessionSeconds) seconds is outside one minute to one year")
+        /// The setting's value (or its default) in seconds, which must be in `range`; `bounds` says it in words.
+        func duration(
+            _ value: Int?, _ defaultValue: Int, _ setting: String, _ range: ClosedRange<Int> = 1...3600,
+            _ bounds: String = "1 second to one hour"
+        ) throws(ConfigurationError) -> Duration {
+            let seconds = value ?? defaultValue
+            guard range.contains(seconds) else {
+                throw ConfigurationError(setting, "\(seconds) seconds is outside \(bounds)")
+            }
+            return .seconds(seconds)
         }
-        sessionLifetime = .seconds(sessionSeconds)
-        let ceremonySeconds = settings.ceremonyLifetime ?? Self.defaultCeremonyLifetime
-        guard (10...3600).contains(ceremonySeconds) else {
-            throw ConfigurationError(
-                "--ceremony-lifetime", "\(ceremonySeconds) seconds is outside 10 seconds to one hour")
-        }
-        ceremonyLifetime = .seconds(ceremonySeconds)
-        let reauthenticationSeconds = settings.reauthenticationWindow ?? Self.defaultReauthenticationWindow
-        guard (30...24 * 3600).contains(reauthenticationSeconds) else {
-            throw ConfigurationError(
-                "--reauthentication-window", "\(reauthenticationSeconds) seconds is outside 30 seconds to one day")
-        }
-        reauthenticationWindow = .seconds(reauthenticationSeconds)
+        sessionLifetime = try duration(
+            settings.sessionLifetime, Self.defaultSessionLifetime, "--session-lifetime", 60...366 * 24 * 3600,
+            "one minute to one year")
+        ceremonyLifetime = try duration(
+            settings.ceremonyLifetime, Self.defaultCeremonyLifetime, "--ceremony-lifetime", 10...3600,
+            "10 seconds to one hour")
+        reauthenticationWindow = try duration(
+            settings.reauthenticationWindow, Self.defaultReauthenticationWindow, "--reauthentication-window",
+            30...24 * 3600, "30 seconds to one day")
         let auditDays = settings.auditRetentionDays ?? Self.defaultAuditRetentionDays
         guard (0...3650).contains(auditDays) else {
             throw ConfigurationError("--audit-retention-days", "\(auditDays) days is outside 0 (no audit log) to 3650")
@@ -209,18 +209,11 @@ public struct ServerConfiguration: Sendable {
             throw ConfigurationError(
                 "--webhooks-file", "webhooks send audit events: --audit-retention-days must not be 0")
         }
-        func timeout(_ value: Int?, _ defaultValue: Int, _ setting: String) throws(ConfigurationError) -> Duration {
-            let seconds = value ?? defaultValue
-            guard (1...3600).contains(seconds) else {
-                throw ConfigurationError(setting, "\(seconds) seconds is outside 1 second to one hour")
-            }
-            return .seconds(seconds)
-        }
         connectionDeadlines = ConnectionDeadlines(
-            idle: try timeout(settings.idleTimeout, Self.defaultIdleTimeout, "--idle-timeout"),
-            header: try timeout(settings.headerTimeout, Self.defaultHeaderTimeout, "--header-timeout"),
-            body: try timeout(settings.bodyTimeout, Self.defaultBodyTimeout, "--body-timeout"),
-            write: try timeout(settings.writeTimeout, Self.defaultWriteTimeout, "--write-timeout")
+            idle: try duration(settings.idleTimeout, Self.defaultIdleTimeout, "--idle-timeout"),
+            header: try duration(settings.headerTimeout, Self.defaultHeaderTimeout, "--header-timeout"),
+            body: try duration(settings.bodyTimeout, Self.defaultBodyTimeout, "--body-timeout"),
+            write: try duration(settings.writeTimeout, Self.defaultWriteTimeout, "--write-timeout")
         )
         maxConnectionsPerAddress = settings.maxConnectionsPerAddress ?? Self.defaultMaxConnectionsPerAddress
         guard (1...100_000).contains(maxConnectionsPerAddress) else {
@@ -262,16 +255,12 @@ public struct ServerConfiguration: Sendable {
         passwordSignIn = settings.passwordSignIn ?? true
         metricsToken = try settings.metricsTokenFile.map(Self.metricsToken(file:))
         // Only a number someone set is checked: the default is whatever SwiftNIO makes, one loop per core.
-        if let loops = settings.eventLoops {
-            guard Self.eventLoopRange.contains(loops) else {
-                throw ConfigurationError(
-                    "--event-loops",
-                    "\(loops) is outside \(Self.eventLoopRange.lowerBound) to \(Self.eventLoopRange.upperBound)")
-            }
-            eventLoops = loops
-        } else {
-            eventLoops = System.coreCount
+        if let loops = settings.eventLoops, !Self.eventLoopRange.contains(loops) {
+            throw ConfigurationError(
+                "--event-loops",
+                "\(loops) is outside \(Self.eventLoopRange.lowerBound) to \(Self.eventLoopRange.upperBound)")
         }
+        eventLoops = settings.eventLoops ?? System.coreCount
     }
 
     /// The fewest characters a metrics token may have.
@@ -279,11 +268,7 @@ public struct ServerConfiguration: Sendable {
 
     /// The token in `path`, trimmed; it must be at least ``minimumMetricsTokenLength`` printable ASCII characters.
     static func metricsToken(file path: String) throws(ConfigurationError) -> String {
-        guard let text = FileManager.default.contents(atPath: path).flatMap({ String(data: $0, encoding: .utf8) })
-        else {
-            throw ConfigurationError("--metrics-token-file", "cannot read \(path)")
-        }
-        let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let token = try readText(path, for: "--metrics-token-file").trimmingCharacters(in: .whitespacesAndNewlines)
         guard token.count >= minimumMetricsTokenLength,
             token.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) })
         else {
@@ -293,6 +278,13 @@ public struct ServerConfiguration: Sendable {
             )
         }
         return token
+    }
+
+    /// The UTF-8 text of the file at `path`; a file that cannot be read as UTF-8 is `cannot read <path>` for `setting`.
+    static func readText(_ path: String, for setting: String) throws(ConfigurationError) -> String {
+        guard let text = FileManager.default.contents(atPath: path).flatMap({ String(data: $0, encoding: .utf8) })
+        else { throw ConfigurationError(setting, "cannot read \(path)") }
+        return text
     }
 
     /// Every origin accepted in client data: the web origins, the related origins and each Android app's
@@ -348,8 +340,7 @@ public struct ServerConfiguration: Sendable {
             !label.isEmpty && label.utf8.count <= 63 && !label.hasPrefix("-") && !label.hasSuffix("-")
                 && ASCIIText.consists(of: label, orAnyOf: "-")
         }
-        let valid = !rpID.isEmpty && rpID.utf8.count <= 253 && labels.allSatisfy(validLabel)
-        guard valid else {
+        guard !rpID.isEmpty, rpID.utf8.count <= 253, labels.allSatisfy(validLabel) else {
             throw ConfigurationError(
                 "--rp-id", "'\(rpID)' is not a domain name (no scheme, port or path: e.g. example.com)")
         }

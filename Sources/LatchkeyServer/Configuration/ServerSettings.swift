@@ -212,8 +212,6 @@ public struct ServerSettings: Codable, Hashable, Sendable {
 
 /// One setting of ``ServerSettings``: how a layer overrides it and how the environment gives it.
 struct Setting: Sendable {
-    /// Its environment variable, after `LATCHKEY_`.
-    let variable: String
     let override: @Sendable (inout ServerSettings, ServerSettings) -> Void
     let read: @Sendable (inout ServerSettings, [String: String]) throws(ConfigurationError) -> Void
 
@@ -221,7 +219,6 @@ struct Setting: Sendable {
         _ path: WritableKeyPath<ServerSettings, Value?> & Sendable, _ variable: String,
         _ parse: @escaping @Sendable (String, String) throws(ConfigurationError) -> Value?
     ) {
-        self.variable = variable
         override = { merged, other in
             if let value = other[keyPath: path] { merged[keyPath: path] = value }
         }
