@@ -68,14 +68,9 @@ struct AccountService: Sendable {
         return session.tokenHash == caller.session.tokenHash
     }
 
-    /// Deletes the caller's account with its passkeys, sessions and Apple links, revoking its Apple authorizations
-    /// at Apple first (App Store guideline 5.1.1(v)): when Apple cannot be reached, 502 `apple.revokeFailed` and the
-    /// account stays, so the user can retry.
-    func delete(_ caller: SignedIn) async throws {
-        try await delete(userID: caller.user.id)
-    }
-
-    /// Deletes the account `userID` as ``delete(_:)`` does (the admin API's way).
+    /// Deletes the account `userID` (the caller's own, or an operator's choice in the admin API) with its passkeys,
+    /// sessions and Apple links, revoking its Apple authorizations at Apple first (App Store guideline 5.1.1(v)): when
+    /// Apple cannot be reached, 502 `apple.revokeFailed` and the account stays, so the user can retry.
     func delete(userID: UUID) async throws {
         try await apple?.revokeAuthorizations(ofUser: userID)
         try await audit.recording([audit.event(.accountDeleted, user: userID)]) { () async throws(StoreError) in

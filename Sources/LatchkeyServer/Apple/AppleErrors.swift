@@ -4,6 +4,9 @@ extension ServiceError {
         ServiceError(.appleDisabled, "\(what) is not configured on this server")
     }
 
+    /// 404 `apple.disabled` for the web flow: the server signs in with Apple from apps only.
+    static let appleWebFlowDisabled = appleDisabled("The Sign in with Apple web flow")
+
     /// 503 `apple.busy`: the instance issued its most nonces this minute.
     static func appleBusy(retryAfter wait: Duration) -> ServiceError {
         let seconds = max(1, Int(wait.components.seconds) + (wait.components.attoseconds > 0 ? 1 : 0))

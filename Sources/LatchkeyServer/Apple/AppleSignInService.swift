@@ -156,8 +156,7 @@ struct AppleSignInService: Sendable {
         let refreshToken = try await exchange(attempt.authorizationCode, client: client, subject: existing.subject)
         let (session, token) = sessions.issue(for: existing.userID, verified: true, client: attempt.client, now: now)
         let sealed = try seal(refreshToken, subject: existing.subject)
-        _ = try await audit.recording([audit.event(.signInSucceeded, user: existing.userID, detail: "apple", now: now)])
-        {
+        try await audit.recording([audit.event(.signInSucceeded, user: existing.userID, detail: "apple", now: now)]) {
             () async throws(StoreError) in
             try await store.recordAppleSignIn(
                 subject: existing.subject, sealedRefreshToken: sealed, clientID: client.rawValue, session: session)
@@ -201,7 +200,6 @@ struct AppleSignInService: Sendable {
     /// Stores a new link. A failed commit leaves the new authorization unrevoked on purpose: revoking a token ends the
     /// Apple ID's whole authorization of the app, which a concurrent sign-in of the same Apple ID may just have stored.
     private func commit(_ link: StoredAppleLink, creating user: StoredUser?, session: StoredSession) async throws {
-        let failure: StoreError
         do {
             var events: [AuditEvent] = []
             if let user { events.append(audit.event(.accountCreated, user: user.id, detail: "apple")) }
@@ -210,15 +208,13 @@ struct AppleSignInService: Sendable {
             try await audit.recording(events) { () async throws(StoreError) in
                 try await store.commitAppleLink(link, creating: user, session: session)
             }
-            return
         } catch {
-            failure = error
+            // A conflict: linked by a concurrent sign-in, or the new user's name was just taken.
+            if error.code == .conflict, try await store.appleLink(subject: link.subject) != nil {
+                throw ServiceError.appleLinkedToAnotherUser
+            }
+            throw error
         }
-        // A conflict: linked by a concurrent sign-in, or the new user's name was just taken.
-        if failure.code == .conflict, try await store.appleLink(subject: link.subject) != nil {
-            throw ServiceError.appleLinkedToAnotherUser
-        }
-        throw failure
     }
 
     /// The client an identity token's audience names: an app (bundle ID) or the web flow (Services ID).
@@ -242,9 +238,7 @@ struct AppleSignInService: Sendable {
         case .app(let bundleID):
             response = try await tokens.exchange(AppAuthorizationCode(code: code, bundleID: bundleID))
         case .web(let servicesID):
-            guard let web = configuration.web else {
-                throw ServiceError.appleDisabled("The Sign in with Apple web flow")
-            }
+            guard let web = configuration.web else { throw ServiceError.appleWebFlowDisabled }
             response = try await tokens.exchange(
                 WebAuthorizationCode(code: code, servicesID: servicesID, redirectURI: web.redirectURI))
         }
@@ -309,9 +303,21 @@ struct AppleSignInService: Sendable {
         return (state, location)
     }
 
-    /// Takes the web flow's state back, once (``AppleWebFlow/consume(_:store:now:)``).
+    /// Takes the web flow's state back, once: unknown or used is 400 `apple.stateInvalid`, expired 400
+    /// `apple.stateExpired`.
     func consumeWebState(_ state: String, now: Date = Date()) async throws -> StoredAppleWebState {
-        try await AppleWebFlow.consume(state, store: store, now: now)
+        let invalid = ServiceError(
+            .appleStateInvalid,
+            "no pending Sign in with Apple flow has this state: it was used, has expired, or never existed")
+        guard RandomToken.isWellFormed(state) else { throw invalid }
+        do {
+            return try await store.consumeAppleWebState(state, now: now)
+        } catch {
+            throw error.meaning([
+                .notFound: invalid,
+                .expired: ServiceError(.appleStateExpired, "the Sign in with Apple flow took too long; start again"),
+            ])
+        }
     }
 
     /// Revokes every Apple authorization of a user at Apple (App Store guideline 5.1.1(v)), before the account is

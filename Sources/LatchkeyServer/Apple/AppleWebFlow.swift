@@ -106,22 +106,4 @@ enum AppleWebFlow {
         let buffer = try await request.body.collect(upTo: .max)
         return FormEncoding.decode(String(buffer: buffer))
     }
-
-    /// Consumes the flow's state: unknown or used is 400 `apple.stateInvalid`, expired 400 `apple.stateExpired`.
-    static func consume(_ state: String, store: any AppleLinkStore, now: Date) async throws -> StoredAppleWebState {
-        guard RandomToken.isWellFormed(state) else { throw invalidState }
-        do {
-            return try await store.consumeAppleWebState(state, now: now)
-        } catch {
-            throw error.meaning([
-                .notFound: invalidState,
-                .expired: ServiceError(.appleStateExpired, "the Sign in with Apple flow took too long; start again"),
-            ])
-        }
-    }
-
-    private static let invalidState = ServiceError(
-        .appleStateInvalid,
-        "no pending Sign in with Apple flow has this state: it was used, has expired, or never existed"
-    )
 }

@@ -54,13 +54,11 @@ struct SMTPReplyParser: Sendable {
 
     private mutating func take(_ bytes: [UInt8]) throws(MailDeliveryError) -> SMTPReply? {
         let digits = bytes.prefix(3)
-        guard digits.count == 3, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-            let lineCode = Int(String(decoding: digits, as: UTF8.self)), (200..<600).contains(lineCode)
-        else {
-            throw .temporary("the SMTP server sent a line that is not a reply")
-        }
         let separator = bytes.count > 3 ? bytes[3] : UInt8(ascii: " ")
-        guard separator == UInt8(ascii: " ") || separator == UInt8(ascii: "-") else {
+        guard digits.count == 3, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+            let lineCode = Int(String(decoding: digits, as: UTF8.self)), (200..<600).contains(lineCode),
+            separator == UInt8(ascii: " ") || separator == UInt8(ascii: "-")
+        else {
             throw .temporary("the SMTP server sent a line that is not a reply")
         }
         guard code == nil || code == lineCode else {

@@ -58,13 +58,8 @@ struct SMTPTransport: MailTransport {
 
     private func deliver(_ message: MailMessage) async throws {
         var session = try await connect()
-        do {
-            try await session.converse(message, server: server, heloName: heloName, tls: tls)
-            session.channel.close(promise: nil)
-        } catch {
-            session.channel.close(promise: nil)
-            throw error
-        }
+        defer { session.channel.close(promise: nil) }
+        try await session.converse(message, server: server, heloName: heloName, tls: tls)
     }
 
     private func connect() async throws -> SMTPSession {

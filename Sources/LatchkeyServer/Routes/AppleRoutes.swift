@@ -41,9 +41,7 @@ struct AppleRoutes: Sendable {
         }
         ceremonyRoutes.get(RouterPath(APIPaths.Apple.authorize)) { request, _ in
             let apple = try enabled()
-            guard let web = apple.configuration.web else {
-                throw ServiceError.appleDisabled("The Sign in with Apple web flow")
-            }
+            guard let web = apple.configuration.web else { throw ServiceError.appleWebFlowDisabled }
             // Another site must not start a flow that links its Apple ID to this browser's account (login CSRF).
             guard request.headers[.secFetchSite]?.lowercased() != "cross-site" else { throw APIError.crossOrigin }
             // A signed-in browser links the Apple ID to its account; a stale session just signs in.
@@ -55,9 +53,7 @@ struct AppleRoutes: Sendable {
         }
         ceremonyRoutes.post(RouterPath(APIPaths.Apple.callback)) { request, context in
             let apple = try enabled()
-            guard apple.configuration.web != nil else {
-                throw ServiceError.appleDisabled("The Sign in with Apple web flow")
-            }
+            guard apple.configuration.web != nil else { throw ServiceError.appleWebFlowDisabled }
             let callback = try AppleWebFlow.Callback(
                 fields: try await AppleWebFlow.formFields(request, context: context))
             if sessions.cookies.secure { try AppleWebFlow.checkBinding(request, state: callback.state) }

@@ -25,7 +25,7 @@ struct PasskeyRoutes: Sendable {
                 ticket: body.ticket, credential: body.credential, caller: { nil }, requirePurpose: .signUp,
                 client: sessions.client(of: request, context: context)
             )
-            return try await signedIn(outcome, status: .created)
+            return try await sessions.signedInResponse(outcome, ceremonies: ceremonies, status: .created)
         }
         routes.post(RouterPath(APIPaths.Native.accountCreationOptions)) { _, _ in
             let (ticket, options) = try await ceremonies.beginRegistration(for: .unnamedUser)
@@ -43,7 +43,7 @@ struct PasskeyRoutes: Sendable {
                 ticket: body.ticket, credential: body.credential, caller: { nil }, requirePurpose: .signUp,
                 naming: naming, client: sessions.client(of: request, context: context)
             )
-            return try await signedIn(outcome, status: .created)
+            return try await sessions.signedInResponse(outcome, ceremonies: ceremonies, status: .created)
         }
         routes.post(RouterPath(APIPaths.Native.authenticationOptions)) { request, context in
             let body = try await request.decodeJSONIfPresent(AuthenticationOptionsRequest.self, context: context)
@@ -55,11 +55,7 @@ struct PasskeyRoutes: Sendable {
             let outcome = try await ceremonies.finishAuthentication(
                 ticket: body.ticket, credential: body.credential, client: sessions.client(of: request, context: context)
             )
-            return try await signedIn(outcome, status: .ok)
+            return try await sessions.signedInResponse(outcome, ceremonies: ceremonies, status: .ok)
         }
-    }
-
-    private func signedIn(_ outcome: CeremonyOutcome, status: HTTPResponse.Status) async throws -> Response {
-        try await sessions.signedInResponse(outcome, ceremonies: ceremonies, status: status)
     }
 }

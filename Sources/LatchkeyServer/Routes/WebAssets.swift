@@ -42,13 +42,9 @@ struct WebAssets: Sendable {
     /// checkout, in the package's source tree — never through `Bundle.module`, whose accessor stops the process
     /// when the bundle is missing (a binary copied elsewhere without its resources must still serve the API).
     static let bundled: WebAssets = {
+        // A directory that is missing (or a file) cannot be listed, so it makes no assets.
         for directory in candidateDirectories() {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue,
-                let assets = try? WebAssets(directory: directory)
-            {
-                return assets
-            }
+            if let assets = try? WebAssets(directory: directory) { return assets }
         }
         return WebAssets(files: [:])
     }()

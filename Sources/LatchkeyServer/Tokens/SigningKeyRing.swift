@@ -33,7 +33,7 @@ final class SigningKeyRing: Sendable {
         let key: SigningKey
         do {
             let raw = try configuration.secrets.open(
-                Array(signing.sealedPrivateKey), context: Array(Self.context(signing.keyID).utf8))
+                Array(signing.sealedPrivateKey), context: Self.context(signing.keyID))
             key = SigningKey(keyID: signing.keyID, key: try P256.Signing.PrivateKey(rawRepresentation: raw))
         } catch {
             throw ServiceError(
@@ -46,8 +46,7 @@ final class SigningKeyRing: Sendable {
 
     /// The public keys verifiers need at `now` (the JWKs of `/.well-known/jwks.json`), as JSON objects.
     func publishedKeys(now: Date = Date()) async throws -> [String] {
-        let keys = try await current(now: now)
-        return published(keys, now: now).map(\.publicJWK)
+        published(try await current(now: now), now: now).map(\.publicJWK)
     }
 
     private func published(_ keys: [StoredSigningKey], now: Date) -> [StoredSigningKey] {
@@ -98,8 +97,7 @@ final class SigningKeyRing: Sendable {
         let thumbprint = #"{"crv":"P-256","kty":"EC","x":"\#(x)","y":"\#(y)"}"#
         let keyID = Base64URL.encode(Array(SHA256.hash(data: Data(thumbprint.utf8))))
         let jwk = #"{"alg":"ES256","crv":"P-256","kid":"\#(keyID)","kty":"EC","use":"sig","x":"\#(x)","y":"\#(y)"}"#
-        let sealed = try configuration.secrets.seal(
-            Array(key.rawRepresentation), context: Array(Self.context(keyID).utf8))
+        let sealed = try configuration.secrets.seal(Array(key.rawRepresentation), context: Self.context(keyID))
         // Whole seconds: the databases keep less than a Date's precision, and a key must not come back later than it was.
         func seconds(_ date: Date) -> Date { Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)) }
         return StoredSigningKey(
@@ -108,7 +106,7 @@ final class SigningKeyRing: Sendable {
     }
 
     /// What a sealed key is bound to: its purpose and ID, so a sealed key cannot stand in for another.
-    private static func context(_ keyID: String) -> String { "latchkey signing key \(keyID)" }
+    private static func context(_ keyID: String) -> [UInt8] { Array("latchkey signing key \(keyID)".utf8) }
 }
 
 /// A key that signs access tokens, opened: compact JWS (RFC 7515) with ES256,

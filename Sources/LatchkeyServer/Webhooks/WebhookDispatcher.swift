@@ -93,18 +93,16 @@ struct WebhookDispatcher: Service {
             name: "webhook-signature",
             value: WebhookSignature.sign(id: id, timestamp: timestamp, body: body, secret: endpoint.secret))
         request.body = .bytes(ByteBuffer(bytes: body))
-        let error: String
         do {
             let response = try await client.execute(request, timeout: Self.timeout)
             _ = try? await response.body.collect(upTo: 64 * 1024)
             if (200..<300).contains(response.status.code) { return .delivered }
             // 410 Gone: the endpoint says not to send this again (as Standard Webhooks reads it).
             if response.status.code == 410 { return .failed(error: "HTTP 410") }
-            error = "HTTP \(response.status.code)"
+            return retryOrFail(delivery, error: "HTTP \(response.status.code)", now: now)
         } catch {
             return retryOrFail(delivery, error: "\(type(of: error)): \(error)", now: now)
         }
-        return retryOrFail(delivery, error: error, now: now)
     }
 
     /// The next attempt's time, or the end: after the schedule, or a day after the event.
