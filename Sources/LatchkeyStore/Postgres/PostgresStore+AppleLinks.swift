@@ -5,19 +5,13 @@ import PostgresNIO
 
 extension PostgresStore {
     public func appleLink(subject: String) async throws(StoreError) -> StoredAppleLink? {
-        try await pool { [self] client in
-            try await client.first(
-                Self.selectAppleLink(subject: subject), logger: logger, StoredAppleLink.init(postgresRow:))
-        }
+        try await first(Self.selectAppleLink(subject: subject), StoredAppleLink.init(postgresRow:))
     }
 
     public func appleLinks(ofUser userID: UUID) async throws(StoreError) -> [StoredAppleLink] {
-        try await pool { [self] client in
-            try await client.all(
-                "SELECT \(unescaped: StoreColumns.appleLink) FROM apple_links WHERE user_id = \(userID) ORDER BY created_at, subject",
-                logger: logger, StoredAppleLink.init(postgresRow:)
-            )
-        }
+        try await all(
+            "SELECT \(unescaped: StoreColumns.appleLink) FROM apple_links WHERE user_id = \(userID) ORDER BY created_at, subject",
+            StoredAppleLink.init(postgresRow:))
     }
 
     public func commitAppleLink(_ link: StoredAppleLink, creating user: StoredUser?, session: StoredSession?)
@@ -50,9 +44,7 @@ extension PostgresStore {
             guard
                 let link = try await connection.first(
                     Self.selectAppleLink(subject: subject), logger: logger, StoredAppleLink.init(postgresRow:))
-            else {
-                throw StoreError(.notFound, "the Apple ID is not linked")
-            }
+            else { throw StoreError(.notFound, "the Apple ID is not linked") }
             try OutcomeChecks.checkSession(session, owner: link.userID)
             try await connection.execute(session.postgresInsert, logger: logger)
             return link
@@ -97,12 +89,9 @@ extension PostgresStore {
     }
 
     public func setAppleEmailEnabled(subject: String, enabled: Bool) async throws(StoreError) -> Bool {
-        try await write(recordingIf: { $0 }) { [self] client in
-            try await client.execute(
-                "UPDATE apple_links SET email_enabled = \(enabled) WHERE subject = \(subject) RETURNING 1",
-                logger: logger
-            ) > 0
-        }
+        try await change(
+            recordingIf: { $0 > 0 },
+            "UPDATE apple_links SET email_enabled = \(enabled) WHERE subject = \(subject) RETURNING 1") > 0
     }
 
     public func appleNotificationSeen(id: String) async throws(StoreError) -> Bool {
@@ -112,15 +101,12 @@ extension PostgresStore {
     }
 
     public func recordAppleNotification(id: String, expiresAt: Date) async throws(StoreError) -> Bool {
-        try await write(recordingIf: { $0 }) { [self] client in
-            try await client.execute(
-                """
-                INSERT INTO apple_notifications (id, expires_at) VALUES (\(id), \(expiresAt))
-                ON CONFLICT (id) DO NOTHING RETURNING 1
-                """,
-                logger: logger
-            ) > 0
-        }
+        try await change(
+            recordingIf: { $0 > 0 },
+            """
+            INSERT INTO apple_notifications (id, expires_at) VALUES (\(id), \(expiresAt))
+            ON CONFLICT (id) DO NOTHING RETURNING 1
+            """) > 0
     }
 
     public func insertAppleWebState(_ state: StoredAppleWebState) async throws(StoreError) {
@@ -212,8 +198,7 @@ extension StoredAppleLink {
         self.init(
             subject: subject, userID: userID, clientID: clientID, sealedRefreshToken: sealedRefreshToken, email: email,
             isPrivateEmail: isPrivateEmail, emailEnabled: emailEnabled, createdAt: createdAt,
-            emailVerified: emailVerified,
-            consentRevokedAt: consentRevokedAt
+            emailVerified: emailVerified, consentRevokedAt: consentRevokedAt
         )
     }
 

@@ -12,20 +12,17 @@ extension PostgresStore {
 
     public func auditEvents(_ query: AuditQuery) async throws(StoreError) -> [StoredAuditEvent] {
         try query.validate()
-        return try await pool { [self] client in
-            // A missing bound is no bound: `IS NULL OR`, so that one statement serves every query.
-            try await client.all(
-                """
-                SELECT sequence, type, occurred_at, user_id, actor, ip, user_agent, authenticator, detail
-                FROM audit_events
-                WHERE (\(query.userID)::uuid IS NULL OR user_id = \(query.userID)::uuid)
-                    AND (\(query.since)::timestamptz IS NULL OR occurred_at >= \(query.since)::timestamptz)
-                    AND (\(query.until)::timestamptz IS NULL OR occurred_at < \(query.until)::timestamptz)
-                    AND (\(query.before)::bigint IS NULL OR sequence < \(query.before)::bigint)
-                ORDER BY sequence DESC LIMIT \(Int64(query.limit))
-                """,
-                logger: logger, StoredAuditEvent.init(postgresRow:))
-        }
+        // A missing bound is no bound: `IS NULL OR`, so that one statement serves every query.
+        return try await all(
+            """
+            SELECT sequence, type, occurred_at, user_id, actor, ip, user_agent, authenticator, detail
+            FROM audit_events
+            WHERE (\(query.userID)::uuid IS NULL OR user_id = \(query.userID)::uuid)
+                AND (\(query.since)::timestamptz IS NULL OR occurred_at >= \(query.since)::timestamptz)
+                AND (\(query.until)::timestamptz IS NULL OR occurred_at < \(query.until)::timestamptz)
+                AND (\(query.before)::bigint IS NULL OR sequence < \(query.before)::bigint)
+            ORDER BY sequence DESC LIMIT \(Int64(query.limit))
+            """, StoredAuditEvent.init(postgresRow:))
     }
 
     public func purgeAuditEvents(occurredBefore cutoff: Date) async throws(StoreError) -> Int {

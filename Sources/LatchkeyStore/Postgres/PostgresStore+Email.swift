@@ -5,19 +5,15 @@ import PostgresNIO
 
 extension PostgresStore {
     public func emails(ofUser userID: UUID) async throws(StoreError) -> [StoredEmail] {
-        try await pool { [self] client in
-            try await client.all(
-                """
-                SELECT address, verified_at, is_primary, created_at FROM emails WHERE user_id = \(userID)
-                ORDER BY is_primary DESC, created_at, address_key
-                """,
-                logger: logger
-            ) { row in
-                let (address, verifiedAt, isPrimary, createdAt) = try row.decode((String, Date?, Bool, Date).self)
-                return StoredEmail(
-                    userID: userID, address: address, verifiedAt: verifiedAt, isPrimary: isPrimary, createdAt: createdAt
-                )
-            }
+        try await all(
+            """
+            SELECT address, verified_at, is_primary, created_at FROM emails WHERE user_id = \(userID)
+            ORDER BY is_primary DESC, created_at, address_key
+            """
+        ) { row in
+            let (address, verifiedAt, isPrimary, createdAt) = try row.decode((String, Date?, Bool, Date).self)
+            return StoredEmail(
+                userID: userID, address: address, verifiedAt: verifiedAt, isPrimary: isPrimary, createdAt: createdAt)
         }
     }
 
@@ -62,25 +58,21 @@ extension PostgresStore {
         async throws(StoreError) -> Bool
     {
         let key = StoredEmail.key(of: address)
-        return try await write(recordingIf: { $0 }) { [self] client in
-            try await client.execute(
-                """
-                UPDATE emails SET verified_at = \(now), code_hash = NULL, code_expires_at = NULL,
-                    is_primary = NOT EXISTS (SELECT 1 FROM emails WHERE user_id = \(userID) AND is_primary)
-                WHERE user_id = \(userID) AND address_key = \(key) AND verified_at IS NULL
-                    AND code_hash = \(codeHash) AND code_expires_at > \(now)
-                RETURNING 1
-                """,
-                logger: logger) > 0
-        }
+        return try await change(
+            recordingIf: { $0 > 0 },
+            """
+            UPDATE emails SET verified_at = \(now), code_hash = NULL, code_expires_at = NULL,
+                is_primary = NOT EXISTS (SELECT 1 FROM emails WHERE user_id = \(userID) AND is_primary)
+            WHERE user_id = \(userID) AND address_key = \(key) AND verified_at IS NULL
+                AND code_hash = \(codeHash) AND code_expires_at > \(now)
+            RETURNING 1
+            """) > 0
     }
 
     public func userID(verifiedEmail address: String) async throws(StoreError) -> UUID? {
         let key = StoredEmail.key(of: address)
-        return try await pool { [self] client in
-            try await client.first(
-                "SELECT user_id FROM emails WHERE address_key = \(key) AND verified_at IS NOT NULL", logger: logger
-            ) { try $0.decode(UUID.self) }
+        return try await first("SELECT user_id FROM emails WHERE address_key = \(key) AND verified_at IS NOT NULL") {
+            try $0.decode(UUID.self)
         }
     }
 
@@ -143,31 +135,26 @@ extension PostgresStore {
 
     public func makePrimaryEmail(_ address: String, ofUser userID: UUID) async throws(StoreError) {
         let key = StoredEmail.key(of: address)
-        try await write { [self] client in
-            guard
-                try await client.execute(
-                    """
-                    UPDATE emails SET is_primary = (address_key = \(key)) WHERE user_id = \(userID) AND EXISTS (
-                        SELECT 1 FROM emails WHERE user_id = \(userID) AND address_key = \(key) AND verified_at IS NOT NULL)
-                    RETURNING 1
-                    """,
-                    logger: logger) > 0
-            else { throw EmailRules.notVerified }
-        }
+        // The events pending go only with a change made.
+        let changed = try await change(
+            recordingIf: { $0 > 0 },
+            """
+            UPDATE emails SET is_primary = (address_key = \(key)) WHERE user_id = \(userID) AND EXISTS (
+                SELECT 1 FROM emails WHERE user_id = \(userID) AND address_key = \(key) AND verified_at IS NOT NULL)
+            RETURNING 1
+            """)
+        guard changed > 0 else { throw EmailRules.notVerified }
     }
 
     public func enqueueMail(_ mail: StoredMail, limit: Int) async throws(StoreError) -> Bool {
-        try await write { [self] client in
-            try await client.execute(
-                """
-                INSERT INTO mail_outbox (id, recipient, subject, body, created_at, attempts, next_attempt_at)
-                SELECT \(mail.id), \(mail.recipient), \(mail.subject), \(mail.body), \(mail.createdAt),
-                    \(Int64(mail.attempts)), \(mail.nextAttemptAt)
-                WHERE (SELECT count(*) FROM mail_outbox) < \(Int64(limit))
-                RETURNING 1
-                """,
-                logger: logger) > 0
-        }
+        try await change(
+            """
+            INSERT INTO mail_outbox (id, recipient, subject, body, created_at, attempts, next_attempt_at)
+            SELECT \(mail.id), \(mail.recipient), \(mail.subject), \(mail.body), \(mail.createdAt),
+                \(Int64(mail.attempts)), \(mail.nextAttemptAt)
+            WHERE (SELECT count(*) FROM mail_outbox) < \(Int64(limit))
+            RETURNING 1
+            """) > 0
     }
 
     public func claimMail(now: Date, lease: TimeInterval, limit: Int) async throws(StoreError) -> [StoredMail] {

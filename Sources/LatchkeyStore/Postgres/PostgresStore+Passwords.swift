@@ -5,10 +5,8 @@ import PostgresNIO
 
 extension PostgresStore {
     public func passwordHash(ofUser userID: UUID) async throws(StoreError) -> String? {
-        try await pool { [self] client in
-            try await client.first("SELECT hash FROM password_credentials WHERE user_id = \(userID)", logger: logger) {
-                try $0.decode(String.self)
-            }
+        try await first("SELECT hash FROM password_credentials WHERE user_id = \(userID)") {
+            try $0.decode(String.self)
         }
     }
 
@@ -44,15 +42,12 @@ extension PostgresStore {
         async throws(StoreError) -> Bool
     {
         try PasswordThrottle.validate(hash: hash)
-        return try await write(recordingIf: { $0 }) { [self] client in
-            try await client.execute(
-                """
-                UPDATE password_credentials SET hash = \(hash), updated_at = \(now)
-                WHERE user_id = \(userID) AND hash = \(expected) RETURNING 1
-                """,
-                logger: logger
-            ) > 0
-        }
+        return try await change(
+            recordingIf: { $0 > 0 },
+            """
+            UPDATE password_credentials SET hash = \(hash), updated_at = \(now)
+            WHERE user_id = \(userID) AND hash = \(expected) RETURNING 1
+            """) > 0
     }
 
     public func deletePassword(ofUser userID: UUID, keepingAnotherWayIn: Bool) async throws(StoreError) {
@@ -71,13 +66,9 @@ extension PostgresStore {
     }
 
     public func passwordThrottle(key: String) async throws(StoreError) -> PasswordThrottle? {
-        try await pool { [self] client in
-            try await client.first(
-                "SELECT key, failures, next_allowed_at, last_failure_at FROM password_throttles WHERE key = \(key)",
-                logger: logger,
-                PasswordThrottle.init(postgresRow:)
-            )
-        }
+        try await first(
+            "SELECT key, failures, next_allowed_at, last_failure_at FROM password_throttles WHERE key = \(key)",
+            PasswordThrottle.init(postgresRow:))
     }
 
     public func reservePasswordAttempt(

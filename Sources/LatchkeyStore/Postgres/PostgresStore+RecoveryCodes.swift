@@ -15,19 +15,16 @@ extension PostgresStore {
     }
 
     public func recoveryCodeCount(ofUser userID: UUID) async throws(StoreError) -> Int {
-        try await pool { [self] client in
-            try await client.first(
-                "SELECT count(*) FROM recovery_codes WHERE user_id = \(userID)", logger: logger
-            ) { Int(try $0.decode(Int64.self)) } ?? 0
+        let count = try await first("SELECT count(*) FROM recovery_codes WHERE user_id = \(userID)") {
+            Int(try $0.decode(Int64.self))
         }
+        return count ?? 0
     }
 
     public func consumeRecoveryCode(ofUser userID: UUID, hash: Data) async throws(StoreError) -> Bool {
-        try await write(recordingIf: { $0 }) { [self] client in
-            try await client.execute(
-                "DELETE FROM recovery_codes WHERE user_id = \(userID) AND code_hash = \(hash) RETURNING 1",
-                logger: logger) > 0
-        }
+        try await change(
+            recordingIf: { $0 > 0 },
+            "DELETE FROM recovery_codes WHERE user_id = \(userID) AND code_hash = \(hash) RETURNING 1") > 0
     }
 
     public func insertRecoveryLink(tokenHash: Data, ofUser userID: UUID, expiresAt: Date) async throws(StoreError) {

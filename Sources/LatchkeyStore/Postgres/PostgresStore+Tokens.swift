@@ -5,34 +5,28 @@ import PostgresNIO
 
 extension PostgresStore {
     public func signingKeys() async throws(StoreError) -> [StoredSigningKey] {
-        try await pool { [self] client in
-            try await client.all(
-                """
-                SELECT generation, key_id, sealed_private_key, public_jwk, created_at, signs_from
-                FROM signing_keys ORDER BY generation
-                """,
-                logger: logger
-            ) { row in
-                let (generation, keyID, sealed, jwk, createdAt, signsFrom) = try row.decode(
-                    (Int64, String, Data, String, Date, Date).self)
-                return StoredSigningKey(
-                    generation: Int(generation), keyID: keyID, sealedPrivateKey: sealed, publicJWK: jwk,
-                    createdAt: createdAt, signsFrom: signsFrom)
-            }
+        try await all(
+            """
+            SELECT generation, key_id, sealed_private_key, public_jwk, created_at, signs_from
+            FROM signing_keys ORDER BY generation
+            """
+        ) { row in
+            let (generation, keyID, sealed, jwk, createdAt, signsFrom) = try row.decode(
+                (Int64, String, Data, String, Date, Date).self)
+            return StoredSigningKey(
+                generation: Int(generation), keyID: keyID, sealedPrivateKey: sealed, publicJWK: jwk,
+                createdAt: createdAt, signsFrom: signsFrom)
         }
     }
 
     public func insertSigningKey(_ key: StoredSigningKey) async throws(StoreError) -> Bool {
-        try await write { [self] client in
-            try await client.execute(
-                """
-                INSERT INTO signing_keys (generation, key_id, sealed_private_key, public_jwk, created_at, signs_from)
-                VALUES (\(Int64(key.generation)), \(key.keyID), \(key.sealedPrivateKey), \(key.publicJWK),
-                    \(key.createdAt), \(key.signsFrom))
-                ON CONFLICT (generation) DO NOTHING RETURNING 1
-                """,
-                logger: logger) > 0
-        }
+        try await change(
+            """
+            INSERT INTO signing_keys (generation, key_id, sealed_private_key, public_jwk, created_at, signs_from)
+            VALUES (\(Int64(key.generation)), \(key.keyID), \(key.sealedPrivateKey), \(key.publicJWK),
+                \(key.createdAt), \(key.signsFrom))
+            ON CONFLICT (generation) DO NOTHING RETURNING 1
+            """) > 0
     }
 
     public func deleteSigningKeys(before generation: Int) async throws(StoreError) {

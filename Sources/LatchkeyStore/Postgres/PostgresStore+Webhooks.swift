@@ -52,26 +52,23 @@ extension PostgresStore {
     }
 
     public func webhookStatus() async throws(StoreError) -> [WebhookEndpointStatus] {
-        try await pool { [self] client in
-            try await client.all(
-                """
-                SELECT endpoint,
-                    count(*) FILTER (WHERE state = 'pending'),
-                    count(*) FILTER (WHERE state = 'delivered'),
-                    count(*) FILTER (WHERE state = 'failed'),
-                    max(last_attempt_at),
-                    (SELECT last_error FROM webhook_deliveries e WHERE e.endpoint = d.endpoint
-                        AND e.last_error IS NOT NULL ORDER BY e.last_attempt_at DESC, e.id DESC LIMIT 1)
-                FROM webhook_deliveries d GROUP BY endpoint ORDER BY endpoint
-                """,
-                logger: logger
-            ) { row in
-                let (endpoint, pending, delivered, failed, last, error) = try row.decode(
-                    (String, Int64, Int64, Int64, Date?, String?).self)
-                return WebhookEndpointStatus(
-                    endpoint: endpoint, pending: Int(pending), delivered: Int(delivered), failed: Int(failed),
-                    lastAttemptAt: last, lastError: error)
-            }
+        try await all(
+            """
+            SELECT endpoint,
+                count(*) FILTER (WHERE state = 'pending'),
+                count(*) FILTER (WHERE state = 'delivered'),
+                count(*) FILTER (WHERE state = 'failed'),
+                max(last_attempt_at),
+                (SELECT last_error FROM webhook_deliveries e WHERE e.endpoint = d.endpoint
+                    AND e.last_error IS NOT NULL ORDER BY e.last_attempt_at DESC, e.id DESC LIMIT 1)
+            FROM webhook_deliveries d GROUP BY endpoint ORDER BY endpoint
+            """
+        ) { row in
+            let (endpoint, pending, delivered, failed, last, error) = try row.decode(
+                (String, Int64, Int64, Int64, Date?, String?).self)
+            return WebhookEndpointStatus(
+                endpoint: endpoint, pending: Int(pending), delivered: Int(delivered), failed: Int(failed),
+                lastAttemptAt: last, lastError: error)
         }
     }
 }

@@ -96,19 +96,16 @@ public final class PostgresStore: LatchkeyStore {
     /// seen to stop serving even the connections it had (every call waited out its bound). Several instances that fit
     /// one by one but not together are not caught here (docs/SERVER.md).
     private func checkConnectionLimit() async throws(StoreError) {
-        let allowed = try await pool { [self] client in
-            try await client.first(
-                """
-                SELECT least(
-                    CASE WHEN r.rolconnlimit >= 0 AND NOT r.rolsuper THEN r.rolconnlimit END,
-                    CASE WHEN d.datconnlimit >= 0 AND NOT r.rolsuper THEN d.datconnlimit END,
-                    current_setting('max_connections')::int
-                        - CASE WHEN r.rolsuper THEN 0 ELSE current_setting('superuser_reserved_connections')::int END)
-                FROM pg_roles r, pg_database d WHERE r.rolname = current_user AND d.datname = current_database()
-                """,
-                logger: logger
-            ) { try $0.decode(Int?.self) }
-        }
+        let allowed = try await first(
+            """
+            SELECT least(
+                CASE WHEN r.rolconnlimit >= 0 AND NOT r.rolsuper THEN r.rolconnlimit END,
+                CASE WHEN d.datconnlimit >= 0 AND NOT r.rolsuper THEN d.datconnlimit END,
+                current_setting('max_connections')::int
+                    - CASE WHEN r.rolsuper THEN 0 ELSE current_setting('superuser_reserved_connections')::int END)
+            FROM pg_roles r, pg_database d WHERE r.rolname = current_user AND d.datname = current_database()
+            """
+        ) { try $0.decode(Int?.self) }
         let minimum = configuration.minimumConnections ?? configuration.maximumConnections
         if let allowed = allowed ?? nil, minimum > allowed {
             throw StoreError(
@@ -127,23 +124,27 @@ public final class PostgresStore: LatchkeyStore {
     }
 
     public func user(id: UUID) async throws(StoreError) -> StoredUser? {
-        try await firstUser("SELECT \(unescaped: StoreColumns.user) FROM users WHERE id = \(id)")
+        try await first(
+            "SELECT \(unescaped: StoreColumns.user) FROM users WHERE id = \(id)", StoredUser.init(postgresRow:))
     }
 
     public func user(handle: Data) async throws(StoreError) -> StoredUser? {
-        try await firstUser(try "SELECT \(unescaped: StoreColumns.user) FROM users WHERE user_handle = \(handle)")
+        try await first(
+            try "SELECT \(unescaped: StoreColumns.user) FROM users WHERE user_handle = \(handle)",
+            StoredUser.init(postgresRow:))
     }
 
     public func user(named name: String) async throws(StoreError) -> StoredUser? {
-        try await firstUser(
-            "SELECT \(unescaped: StoreColumns.user) FROM users WHERE name_key = \(StoredUser.nameKey(name))")
+        try await first(
+            "SELECT \(unescaped: StoreColumns.user) FROM users WHERE name_key = \(StoredUser.nameKey(name))",
+            StoredUser.init(postgresRow:))
     }
 
     public func user(confusableWith name: String) async throws(StoreError) -> StoredUser? {
         let skeletons = Array(NameSkeleton.candidates(of: name))
-        return try await firstUser(
-            "SELECT \(unescaped: StoreColumns.user) FROM users WHERE name_skeleton = ANY(\(skeletons)) AND name_key <> \(StoredUser.nameKey(name)) LIMIT 1"
-        )
+        return try await first(
+            "SELECT \(unescaped: StoreColumns.user) FROM users WHERE name_skeleton = ANY(\(skeletons)) AND name_key <> \(StoredUser.nameKey(name)) LIMIT 1",
+            StoredUser.init(postgresRow:))
     }
 
     public func deleteUser(id: UUID) async throws(StoreError) {
@@ -159,12 +160,9 @@ public final class PostgresStore: LatchkeyStore {
     }
 
     public func credential(id: Data) async throws(StoreError) -> StoredCredential? {
-        try await pool { [self] client in
-            try await client.first(
-                "SELECT \(unescaped: StoreColumns.credential) FROM credentials WHERE id = \(id)", logger: logger,
-                StoredCredential.init(postgresRow:)
-            )
-        }
+        try await first(
+            "SELECT \(unescaped: StoreColumns.credential) FROM credentials WHERE id = \(id)",
+            StoredCredential.init(postgresRow:))
     }
 
     public func account(named name: String) async throws(StoreError) -> StoredAccount? {
@@ -212,13 +210,9 @@ public final class PostgresStore: LatchkeyStore {
     }
 
     public func credentials(ofUser userID: UUID) async throws(StoreError) -> [StoredCredential] {
-        try await pool { [self] client in
-            try await client.all(
-                "SELECT \(unescaped: StoreColumns.credential) FROM credentials WHERE user_id = \(userID) ORDER BY created_at, id",
-                logger: logger,
-                StoredCredential.init(postgresRow:)
-            )
-        }
+        try await all(
+            "SELECT \(unescaped: StoreColumns.credential) FROM credentials WHERE user_id = \(userID) ORDER BY created_at, id",
+            StoredCredential.init(postgresRow:))
     }
 
     public func renameCredential(id: Data, ofUser userID: UUID, to label: String?) async throws(StoreError) {
@@ -285,26 +279,17 @@ public final class PostgresStore: LatchkeyStore {
     }
 
     public func session(tokenHash: Data, now: Date) async throws(StoreError) -> StoredSession? {
-        try await pool { [self] client in
-            try await client.first(
-                """
-                SELECT \(unescaped: StoreColumns.session) FROM sessions WHERE token_hash = \(tokenHash) AND expires_at > \(now)
-                """,
-                logger: logger,
-                StoredSession.init(postgresRow:)
-            )
-        }
+        try await first(
+            "SELECT \(unescaped: StoreColumns.session) FROM sessions WHERE token_hash = \(tokenHash) AND expires_at > \(now)",
+            StoredSession.init(postgresRow:))
     }
 
     public func sessions(ofUser userID: UUID, now: Date) async throws(StoreError) -> [StoredSession] {
-        try await pool { [self] client in
-            try await client.all(
-                """
-                SELECT \(unescaped: StoreColumns.session) FROM sessions WHERE user_id = \(userID) AND expires_at > \(now)
-                ORDER BY created_at DESC, token_hash DESC
-                """,
-                logger: logger, StoredSession.init(postgresRow:))
-        }
+        try await all(
+            """
+            SELECT \(unescaped: StoreColumns.session) FROM sessions WHERE user_id = \(userID) AND expires_at > \(now)
+            ORDER BY created_at DESC, token_hash DESC
+            """, StoredSession.init(postgresRow:))
     }
 
     public func markSessionSeen(tokenHash: Data, at time: Date) async throws(StoreError) {
@@ -458,11 +443,20 @@ public final class PostgresStore: LatchkeyStore {
 
     // MARK: Access
 
-    private func firstUser(_ query: @autoclosure @escaping @Sendable () throws -> PostgresQuery)
-        async throws(StoreError) -> StoredUser?
-    {
-        try await pool { [self] client in try await client.first(query(), logger: logger, StoredUser.init(postgresRow:))
-        }
+    /// The rows `query` returns on a pooled connection (``pool(_:)``), each decoded.
+    func all<T: Sendable>(
+        _ query: @autoclosure @escaping @Sendable () throws -> PostgresQuery,
+        _ decode: @escaping @Sendable (PostgresRow) throws -> T
+    ) async throws(StoreError) -> [T] {
+        try await pool { [logger] client in try await client.all(query(), logger: logger, decode) }
+    }
+
+    /// The first row `query` returns on a pooled connection, decoded; nil if it returns none.
+    func first<T: Sendable>(
+        _ query: @autoclosure @escaping @Sendable () throws -> PostgresQuery,
+        _ decode: @escaping @Sendable (PostgresRow) throws -> T
+    ) async throws(StoreError) -> T? {
+        try await all(query(), decode).first
     }
 
     /// Runs a `… RETURNING 1` change that must touch a row; throws ``StoreError/Code/notFound`` with `message` otherwise.
@@ -507,9 +501,8 @@ public final class PostgresStore: LatchkeyStore {
         _ body: @escaping @Sendable (any PostgresQueryRunner) async throws -> T
     ) async throws(StoreError) -> T {
         let events = AuditTrail.claim()
-        guard !events.isEmpty else { return try await pool { client in try await body(client) } }
-        return try await transaction(recording: events, recordingIf: changed) { connection in try await body(connection)
-        }
+        guard !events.isEmpty else { return try await pool { try await body($0) } }
+        return try await transaction(recording: events, recordingIf: changed) { try await body($0) }
     }
 
     /// One transaction on one connection, within `limit`: committed if `body` returns, rolled back if it throws. Audit

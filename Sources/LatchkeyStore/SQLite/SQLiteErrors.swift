@@ -24,29 +24,23 @@ extension StoreError {
             self =
                 UniqueValue.allCases.first { message.hasSuffix(": " + $0.sqliteColumn) }?.conflict
                 ?? UniqueValue.unknownConflict
-            return
         case .SQLITE_CONSTRAINT_FOREIGNKEY:
             self = UniqueValue.missingUser
-            return
         case .SQLITE_CONSTRAINT_TRIGGER:  // a trigger's RAISE(ABORT, …): a reference the schema checks by trigger
             self.init(.notFound, message)
-            return
         case .SQLITE_CONSTRAINT_CHECK, .SQLITE_CONSTRAINT_NOTNULL:
             self.init(.invalidRecord, "SQLite: \(message)")
-            return
         default:
-            break
-        }
-        switch error.resultCode {
-        case .SQLITE_BUSY, .SQLITE_LOCKED:
-            self.init(.busy, "SQLite: the database is locked: \(message)")
-        case .SQLITE_CANTOPEN, .SQLITE_IOERR, .SQLITE_FULL, .SQLITE_READONLY,
-            .SQLITE_PERM:
-            self.init(.unavailable, "SQLite: \(message)")
-        case .SQLITE_CORRUPT, .SQLITE_NOTADB:
-            self.init(.unavailable, "SQLite database file is damaged or not a database: \(message)")
-        default:
-            self.init(.databaseError, "SQLite: \(message)")
+            switch error.resultCode {
+            case .SQLITE_BUSY, .SQLITE_LOCKED:
+                self.init(.busy, "SQLite: the database is locked: \(message)")
+            case .SQLITE_CANTOPEN, .SQLITE_IOERR, .SQLITE_FULL, .SQLITE_READONLY, .SQLITE_PERM:
+                self.init(.unavailable, "SQLite: \(message)")
+            case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+                self.init(.unavailable, "SQLite database file is damaged or not a database: \(message)")
+            default:
+                self.init(.databaseError, "SQLite: \(message)")
+            }
         }
     }
 }

@@ -9,13 +9,10 @@ extension SQLiteStore {
     }
 
     public func appleLinks(ofUser userID: UUID) async throws(StoreError) -> [StoredAppleLink] {
-        try await read { db in
-            try Row.fetchAll(
-                db,
-                sql: "SELECT \(StoreColumns.appleLink) FROM apple_links WHERE user_id = ? ORDER BY created_at, subject",
-                arguments: [userID]
-            ).map(StoredAppleLink.init(sqliteRow:))
-        }
+        try await all(
+            "SELECT \(StoreColumns.appleLink) FROM apple_links WHERE user_id = ? ORDER BY created_at, subject",
+            [userID],
+            StoredAppleLink.init(sqliteRow:))
     }
 
     public func commitAppleLink(_ link: StoredAppleLink, creating user: StoredUser?, session: StoredSession?)

@@ -12,32 +12,19 @@ extension SQLiteStore {
 
     public func auditEvents(_ query: AuditQuery) async throws(StoreError) -> [StoredAuditEvent] {
         try query.validate()
-        var conditions: [String] = []
-        var arguments = StatementArguments()
-        if let userID = query.userID {
-            conditions.append("user_id = ?")
-            arguments += [userID]
-        }
-        if let since = query.since {
-            conditions.append("occurred_at >= ?")
-            arguments += [Self.milliseconds(since)]
-        }
-        if let until = query.until {
-            conditions.append("occurred_at < ?")
-            arguments += [Self.milliseconds(until)]
-        }
-        if let before = query.before {
-            conditions.append("sequence < ?")
-            arguments += [before]
-        }
-        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        // A condition for each bound the query gives.
+        let bounds: [(condition: String, value: (any DatabaseValueConvertible)?)] = [
+            ("user_id = ?", query.userID), ("occurred_at >= ?", query.since.map(Self.milliseconds)),
+            ("occurred_at < ?", query.until.map(Self.milliseconds)), ("sequence < ?", query.before),
+        ]
+        let given = bounds.filter { $0.value != nil }
+        let filter = given.isEmpty ? "" : "WHERE " + given.map { $0.condition }.joined(separator: " AND ")
+        let arguments = StatementArguments(given.map { $0.value })
         let sql = """
             SELECT sequence, type, occurred_at, user_id, actor, ip, user_agent, authenticator, detail
             FROM audit_events \(filter) ORDER BY sequence DESC LIMIT \(query.limit)
             """
-        return try await read { [arguments] db in
-            try Row.fetchAll(db, sql: sql, arguments: arguments).map(Self.auditEvent)
-        }
+        return try await read { db in try Row.fetchAll(db, sql: sql, arguments: arguments).map(Self.auditEvent) }
     }
 
     public func purgeAuditEvents(occurredBefore cutoff: Date) async throws(StoreError) -> Int {

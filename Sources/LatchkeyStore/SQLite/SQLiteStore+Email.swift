@@ -5,19 +5,15 @@ import GRDB
 
 extension SQLiteStore {
     public func emails(ofUser userID: UUID) async throws(StoreError) -> [StoredEmail] {
-        try await read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT address, verified_at, is_primary, created_at FROM emails WHERE user_id = ?
-                    ORDER BY is_primary DESC, created_at, address_key
-                    """,
-                arguments: [userID]
-            ).map { row in
-                StoredEmail(
-                    userID: userID, address: row["address"], verifiedAt: row["verified_at"],
-                    isPrimary: row["is_primary"], createdAt: row["created_at"])
-            }
+        try await all(
+            """
+            SELECT address, verified_at, is_primary, created_at FROM emails WHERE user_id = ?
+            ORDER BY is_primary DESC, created_at, address_key
+            """, [userID]
+        ) { row in
+            StoredEmail(
+                userID: userID, address: row["address"], verifiedAt: row["verified_at"], isPrimary: row["is_primary"],
+                createdAt: row["created_at"])
         }
     }
 
@@ -127,15 +123,13 @@ extension SQLiteStore {
 
     public func makePrimaryEmail(_ address: String, ofUser userID: UUID) async throws(StoreError) {
         let key = StoredEmail.key(of: address)
-        try await write { db in
-            try db.execute(
-                sql: """
-                    UPDATE emails SET is_primary = (address_key = ?) WHERE user_id = ? AND EXISTS (
-                        SELECT 1 FROM emails WHERE user_id = ? AND address_key = ? AND verified_at IS NOT NULL)
-                    """,
-                arguments: [key, userID, userID, key])
-            guard db.changesCount > 0 else { throw EmailRules.notVerified }
-        }
+        // The events pending go only with a change made.
+        let changed = try await change(
+            """
+            UPDATE emails SET is_primary = (address_key = ?) WHERE user_id = ? AND EXISTS (
+                SELECT 1 FROM emails WHERE user_id = ? AND address_key = ? AND verified_at IS NOT NULL)
+            """, [key, userID, userID, key], recordingIf: { $0 > 0 })
+        guard changed > 0 else { throw EmailRules.notVerified }
     }
 
     public func enqueueMail(_ mail: StoredMail, limit: Int) async throws(StoreError) -> Bool {

@@ -54,13 +54,11 @@ extension SQLiteStore {
         }
     }
 
+    private static let selectThrottle =
+        "SELECT key, failures, next_allowed_at, last_failure_at FROM password_throttles WHERE key = ?"
+
     public func passwordThrottle(key: String) async throws(StoreError) -> PasswordThrottle? {
-        try await read { db in
-            try Row.fetchOne(
-                db, sql: "SELECT key, failures, next_allowed_at, last_failure_at FROM password_throttles WHERE key = ?",
-                arguments: [key]
-            ).map(PasswordThrottle.init(sqliteRow:))
-        }
+        try await first(Self.selectThrottle, [key], PasswordThrottle.init(sqliteRow:))
     }
 
     public func reservePasswordAttempt(
@@ -68,10 +66,8 @@ extension SQLiteStore {
     ) async throws(StoreError) -> PasswordThrottle? {
         try PasswordThrottle.validate(key: key)
         return try await write { db in
-            let existing = try Row.fetchOne(
-                db, sql: "SELECT key, failures, next_allowed_at, last_failure_at FROM password_throttles WHERE key = ?",
-                arguments: [key]
-            ).map(PasswordThrottle.init(sqliteRow:))
+            let existing = try Row.fetchOne(db, sql: Self.selectThrottle, arguments: [key]).map(
+                PasswordThrottle.init(sqliteRow:))
             if let existing, existing.nextAllowedAt > now { return nil }
             let failures = (existing?.failures ?? 0) + 1
             let next = now.addingTimeInterval(delay(failures))

@@ -5,18 +5,15 @@ import GRDB
 
 extension SQLiteStore {
     public func signingKeys() async throws(StoreError) -> [StoredSigningKey] {
-        try await read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT generation, key_id, sealed_private_key, public_jwk, created_at, signs_from
-                    FROM signing_keys ORDER BY generation
-                    """
-            ).map { row in
-                StoredSigningKey(
-                    generation: row["generation"], keyID: row["key_id"], sealedPrivateKey: row["sealed_private_key"],
-                    publicJWK: row["public_jwk"], createdAt: row["created_at"], signsFrom: row["signs_from"])
-            }
+        try await all(
+            """
+            SELECT generation, key_id, sealed_private_key, public_jwk, created_at, signs_from
+            FROM signing_keys ORDER BY generation
+            """
+        ) { row in
+            StoredSigningKey(
+                generation: row["generation"], keyID: row["key_id"], sealedPrivateKey: row["sealed_private_key"],
+                publicJWK: row["public_jwk"], createdAt: row["created_at"], signsFrom: row["signs_from"])
         }
     }
 

@@ -47,25 +47,21 @@ extension SQLiteStore {
     }
 
     public func webhookStatus() async throws(StoreError) -> [WebhookEndpointStatus] {
-        try await read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT endpoint,
-                        count(*) FILTER (WHERE state = 'pending') AS pending,
-                        count(*) FILTER (WHERE state = 'delivered') AS delivered,
-                        count(*) FILTER (WHERE state = 'failed') AS failed,
-                        max(last_attempt_at) AS last_attempt_at,
-                        (SELECT last_error FROM webhook_deliveries e WHERE e.endpoint = d.endpoint
-                            AND e.last_error IS NOT NULL ORDER BY e.last_attempt_at DESC, e.id DESC LIMIT 1) AS last_error
-                    FROM webhook_deliveries d GROUP BY endpoint ORDER BY endpoint
-                    """
-            ).map { row in
-                WebhookEndpointStatus(
-                    endpoint: row["endpoint"], pending: row["pending"], delivered: row["delivered"],
-                    failed: row["failed"], lastAttemptAt: (row["last_attempt_at"] as Int64?).map(Self.date),
-                    lastError: row["last_error"])
-            }
+        try await all(
+            """
+            SELECT endpoint,
+                count(*) FILTER (WHERE state = 'pending') AS pending,
+                count(*) FILTER (WHERE state = 'delivered') AS delivered,
+                count(*) FILTER (WHERE state = 'failed') AS failed,
+                max(last_attempt_at) AS last_attempt_at,
+                (SELECT last_error FROM webhook_deliveries e WHERE e.endpoint = d.endpoint
+                    AND e.last_error IS NOT NULL ORDER BY e.last_attempt_at DESC, e.id DESC LIMIT 1) AS last_error
+            FROM webhook_deliveries d GROUP BY endpoint ORDER BY endpoint
+            """
+        ) { row in
+            WebhookEndpointStatus(
+                endpoint: row["endpoint"], pending: row["pending"], delivered: row["delivered"], failed: row["failed"],
+                lastAttemptAt: (row["last_attempt_at"] as Int64?).map(Self.date), lastError: row["last_error"])
         }
     }
 }

@@ -97,18 +97,11 @@ public final class SQLiteStore: LatchkeyStore {
 
     public func user(confusableWith name: String) async throws(StoreError) -> StoredUser? {
         let skeletons = Array(NameSkeleton.candidates(of: name))
-        let key = StoredUser.nameKey(name)
-        return try await read { db in
-            let marks = Array(repeating: "?", count: skeletons.count).joined(separator: ", ")
-            var arguments = StatementArguments(skeletons)
-            arguments += [key]
-            return try Row.fetchOne(
-                db,
-                sql:
-                    "SELECT \(StoreColumns.user) FROM users WHERE name_skeleton IN (\(marks)) AND name_key <> ? LIMIT 1",
-                arguments: arguments
-            ).map { try StoredUser(sqliteRow: $0) }
-        }
+        let marks = Array(repeating: "?", count: skeletons.count).joined(separator: ", ")
+        return try await first(
+            "SELECT \(StoreColumns.user) FROM users WHERE name_skeleton IN (\(marks)) AND name_key <> ? LIMIT 1",
+            StatementArguments(skeletons) + [StoredUser.nameKey(name)]
+        ) { try StoredUser(sqliteRow: $0) }
     }
 
     public func deleteUser(id: UUID) async throws(StoreError) {
@@ -222,26 +215,17 @@ public final class SQLiteStore: LatchkeyStore {
     }
 
     public func session(tokenHash: Data, now: Date) async throws(StoreError) -> StoredSession? {
-        try await read { db in
-            try Row.fetchOne(
-                db.cachedStatement(
-                    sql: "SELECT \(StoreColumns.session) FROM sessions WHERE token_hash = ? AND expires_at > ?"),
-                arguments: [tokenHash, now]
-            ).map(StoredSession.init(sqliteRow:))
-        }
+        try await first(
+            "SELECT \(StoreColumns.session) FROM sessions WHERE token_hash = ? AND expires_at > ?", [tokenHash, now],
+            StoredSession.init(sqliteRow:))
     }
 
     public func sessions(ofUser userID: UUID, now: Date) async throws(StoreError) -> [StoredSession] {
-        try await read { db in
-            try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT \(StoreColumns.session) FROM sessions WHERE user_id = ? AND expires_at > ?
-                        ORDER BY created_at DESC, token_hash DESC
-                        """),
-                arguments: [userID, now]
-            ).map(StoredSession.init(sqliteRow:))
-        }
+        try await all(
+            """
+            SELECT \(StoreColumns.session) FROM sessions WHERE user_id = ? AND expires_at > ?
+            ORDER BY created_at DESC, token_hash DESC
+            """, [userID, now], StoredSession.init(sqliteRow:))
     }
 
     public func markSessionSeen(tokenHash: Data, at time: Date) async throws(StoreError) {
@@ -362,11 +346,8 @@ public final class SQLiteStore: LatchkeyStore {
     private func fetchUser(where condition: String, _ value: some DatabaseValueConvertible & Sendable)
         async throws(StoreError) -> StoredUser?
     {
-        try await read { db in
-            try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT \(StoreColumns.user) FROM users WHERE \(condition)"), arguments: [value]
-            )
-            .map { try StoredUser(sqliteRow: $0) }
+        try await first("SELECT \(StoreColumns.user) FROM users WHERE \(condition)", [value]) {
+            try StoredUser(sqliteRow: $0)
         }
     }
 
@@ -417,5 +398,19 @@ public final class SQLiteStore: LatchkeyStore {
         } catch {
             throw StoreError(sqlite: error)
         }
+    }
+
+    /// The rows `sql` selects (``read(_:)``), each decoded.
+    func all<T: Sendable>(
+        _ sql: String, _ arguments: StatementArguments = [], _ decode: @escaping @Sendable (Row) throws -> T
+    ) async throws(StoreError) -> [T] {
+        try await read { db in try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map(decode) }
+    }
+
+    /// The first row `sql` selects (``read(_:)``), decoded; nil if it selects none.
+    func first<T: Sendable>(
+        _ sql: String, _ arguments: StatementArguments, _ decode: @escaping @Sendable (Row) throws -> T
+    ) async throws(StoreError) -> T? {
+        try await read { db in try Row.fetchOne(db.cachedStatement(sql: sql), arguments: arguments).map(decode) }
     }
 }
