@@ -42,7 +42,10 @@ struct SQLiteLockTests {
             #expect(try await app.signUp("locked", with: authenticator).status == .created)
 
             let holder = try Self.holdLock(on: store.path, seconds: 3)
-            let line = String(decoding: holder.standardOutput.availableData, as: UTF8.self)
+            let line = String(
+                decoding: try await holder.readOutput(
+                    until: { String(decoding: $0, as: UTF8.self).contains("locked") }, timeout: .seconds(30)),
+                as: UTF8.self)
             try #require(line.contains("locked"), "the lock holder did not start: \(line)")
             let lockedAt = ContinuousClock.now
 
