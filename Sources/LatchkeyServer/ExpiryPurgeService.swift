@@ -38,15 +38,14 @@ struct ExpiryPurgeService: Service {
 
     /// One pass: deletes what has expired by `now` (spent tickets ``spentTicketGrace`` later).
     func purge(now: Date) async throws(StoreError) {
+        func ago(_ duration: Duration) -> Date { now.addingTimeInterval(-TimeInterval(duration.components.seconds)) }
         let tickets = try await store.purgeSpentTickets(now: now.addingTimeInterval(-Self.spentTicketGrace))
         let sessions = try await store.purgeExpiredSessions(now: now)
         let apple = try await store.purgeExpiredAppleRecords(now: now)
         try await store.purgeExpiredRecoveryLinks(now: now)
-        try await store.purgePasswordThrottles(
-            lastFailureBefore: now.addingTimeInterval(-TimeInterval(passwordThrottleMemory.components.seconds)))
+        try await store.purgePasswordThrottles(lastFailureBefore: ago(passwordThrottleMemory))
         if let auditRetention {
-            try await store.purgeAuditEvents(
-                occurredBefore: now.addingTimeInterval(-TimeInterval(auditRetention.components.seconds)))
+            try await store.purgeAuditEvents(occurredBefore: ago(auditRetention))
         }
         logger.debug(
             "purged expired records",

@@ -32,8 +32,7 @@ struct AuditLog: Sendable {
         let source = Self.source
         var event = AuditEvent(
             type: type.rawValue, occurredAt: now, userID: user, actor: source?.actor.map { Self.clipped($0) },
-            ip: source?.ip,
-            userAgent: source?.userAgent, authenticator: authenticator.map { Self.clipped($0) },
+            ip: source?.ip, userAgent: source?.userAgent, authenticator: authenticator.map { Self.clipped($0) },
             detail: detail.map { Self.clipped($0) })
         if !webhooks.isEmpty { event.notify = webhooks.filter { $0.wants(type.rawValue) }.map(\.name) }
         return event

@@ -63,10 +63,7 @@ extension CeremonyService {
         } catch {
             if audit.isOn, !((error as? StoreError).map { [.unavailable, .busy].contains($0.code) } ?? false) {
                 let owner = try? await store.credential(id: Data(credential.rawId.bytes))?.userID
-                await audit.record(
-                    audit.event(
-                        .signInFailed, user: owner, detail: APIError(error).code,
-                        now: Date()))
+                await audit.record(audit.event(.signInFailed, user: owner, detail: APIError(error).code, now: Date()))
             }
             throw error
         }

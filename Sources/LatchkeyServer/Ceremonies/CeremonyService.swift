@@ -70,8 +70,7 @@ final class CeremonyService: Sendable {
     /// What the WebAuthn signal API needs about `user`: the RP ID, the user handle, the accepted credential IDs
     /// (`credentials`, or the stored ones) and the current names.
     func signals(for user: StoredUser, credentials: [StoredCredential]? = nil) async throws -> CredentialSignals {
-        let accepted: [StoredCredential]
-        if let credentials { accepted = credentials } else { accepted = try await store.credentials(ofUser: user.id) }
+        let accepted = if let credentials { credentials } else { try await store.credentials(ofUser: user.id) }
         return CredentialSignals(
             rpId: relyingParty.id, userId: Base64URL.encode(user.userHandle),
             allAcceptedCredentialIds: accepted.map { Base64URL.encode($0.id) }, name: user.name,

@@ -35,6 +35,7 @@ extension CeremonyService {
         let userID: UUID
         let user: UserEntity
         var excluded: [PublicKeyCredentialDescriptor] = []
+        var accountCreation: Bool?
         switch subject {
         case .newUser(let name, let displayName):
             (purpose, userID) = (.signUp, UUID())
@@ -42,6 +43,7 @@ extension CeremonyService {
         case .unnamedUser:
             (purpose, userID) = (.signUp, UUID())
             user = UserEntity(id: Self.makeUserHandle(), name: "", displayName: "")
+            accountCreation = true
         case .existingUser(let existing), .recoveringUser(let existing):
             if case .recoveringUser = subject { purpose = .recover } else { purpose = .addPasskey }
             userID = existing.id
@@ -71,7 +73,7 @@ extension CeremonyService {
         }
         let state = RegistrationState(
             purpose: purpose, userID: userID, label: preferences.label,
-            accountCreation: subject.isUnnamed ? true : nil, pending: pending
+            accountCreation: accountCreation, pending: pending
         )
         let ticket = try await tickets.seal(.registration, state: state, now: now)
         return (ticket, options)
@@ -175,13 +177,6 @@ extension CeremonyService {
             try await store.commitRegistration(spending: ticket, credential, creating: user, session: session)
         }
         guard committed else { throw CeremonyError.notFound(.registration) }
-    }
-}
-
-extension RegistrationSubject {
-    var isUnnamed: Bool {
-        if case .unnamedUser = self { return true }
-        return false
     }
 }
 

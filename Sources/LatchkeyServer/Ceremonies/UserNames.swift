@@ -12,10 +12,8 @@ enum UserNames {
                 "the username must be 1 to \(UsernameProfile.maximumBytes) bytes of letters, digits, marks and printable ASCII (no control, format or invisible characters)"
             )
         }
-        var display = name
-        if let given = displayName.map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) }), !given.isEmpty {
-            display = given
-        }
+        let given = displayName?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let display = given.isEmpty ? name : given
         guard display.utf8.count <= UsernameProfile.maximumBytes, PrintableText.isPrintable(display) else {
             throw ServiceError(
                 .userInvalidDisplayName,

@@ -96,21 +96,16 @@ struct APIError: Error, Sendable {
                     ?? "no pending \(kind.rawValue) ceremony for this ticket: it was used, was not issued here, or was changed"
             )
         case .expired(let kind):
-            self.init(
-                .ceremonyExpired, "the \(kind.rawValue) ceremony has expired; start again")
+            self.init(.ceremonyExpired, "the \(kind.rawValue) ceremony has expired; start again")
         case .nameTaken(let name, let addPasskeyHint):
             self.init(
                 .userNameTaken,
                 "the username '\(name)' is taken"
                     + (addPasskeyHint ? "; sign in as that account to add a passkey" : ""))
         case .nameConfusable(let name):
-            self.init(
-                .userNameConfusable,
-                "the username '\(name)' looks like an existing one; choose another")
+            self.init(.userNameConfusable, "the username '\(name)' looks like an existing one; choose another")
         case .credentialNotFound(let id, let rpID):
-            self.init(
-                .credentialNotFound,
-                "this passkey is not registered here (it may have been deleted)")
+            self.init(.credentialNotFound, "this passkey is not registered here (it may have been deleted)")
             // The ID and RP ID let the client tell the passkey provider (PublicKeyCredential.signalUnknownCredential).
             credentialID = Base64URL.encode(id)
             self.rpID = rpID
@@ -122,9 +117,7 @@ struct APIError: Error, Sendable {
         case .sessionRequired:
             self = .sessionRequired
         case .wrongUser:
-            self.init(
-                .sessionWrongUser,
-                "the ceremony belongs to another account than the session's")
+            self.init(.sessionWrongUser, "the ceremony belongs to another account than the session's")
         }
     }
 
@@ -141,15 +134,9 @@ struct APIError: Error, Sendable {
     }
 
     static let `internal` = APIError(.internalError, "internal error")
-    static let bodyTooLarge = APIError(
-        .requestTooLarge, "the request body is too large")
-}
-
-extension APIError {
+    static let bodyTooLarge = APIError(.requestTooLarge, "the request body is too large")
     static let sessionRequired = APIError(
-        .sessionRequired,
-        "sign in first: send Authorization: Bearer <token> or the session cookie"
-    )
+        .sessionRequired, "sign in first: send Authorization: Bearer <token> or the session cookie")
 }
 
 extension APIError {
@@ -182,10 +169,9 @@ extension APIError {
         case .appleCallbackIncomplete, .appleClientMismatch, .appleCodeMismatch, .appleCodeRequired, .appleNonceExpired,
             .appleNonceInvalid, .appleNonceRequired, .appleStateExpired, .appleStateInvalid, .appleStateNotBound,
             .appleTokenReplayed, .appleTokenTooOld, .ceremonyCookieMissing, .emailCodeInvalid, .emailInvalid,
-            .passkeyInvalidMediation,
-            .passkeyInvalidName, .passwordCurrentRequired, .passwordTooCommon, .passwordTooLong, .passwordTooShort,
-            .requestInvalid, .requestInvalidField, .requestMalformedJSON, .requestMissingField, .sessionAmbiguous,
-            .userInvalidDisplayName, .userInvalidName:
+            .passkeyInvalidMediation, .passkeyInvalidName, .passwordCurrentRequired, .passwordTooCommon,
+            .passwordTooLong, .passwordTooShort, .requestInvalid, .requestInvalidField, .requestMalformedJSON,
+            .requestMissingField, .sessionAmbiguous, .userInvalidDisplayName, .userInvalidName:
             .badRequest
         case .appleLinkedToAnotherUser, .credentialConcurrentSignIn, .emailAlreadyVerified, .emailLimit, .emailTaken,
             .passkeyLastCredential, .passwordLastWayIn, .userNameConfusable, .userNameTaken:
@@ -196,14 +182,12 @@ extension APIError {
         case .internalError: .internalServerError
         case .requestMethodNotAllowed: .methodNotAllowed
         case .appleDisabled, .ceremonyNotFound, .credentialNotFound, .emailDisabled, .emailNotFound, .metricsDisabled,
-            .passkeyNotFound, .tokenDisabled,
-            .passwordDisabled, .passwordNotSet, .requestNotFound, .sessionNotFound:
+            .passkeyNotFound, .tokenDisabled, .passwordDisabled, .passwordNotSet, .requestNotFound, .sessionNotFound:
             .notFound
         case .appleBusy, .passwordBusy: .serviceUnavailable
         case .emailThrottled, .passwordThrottled, .recoveryThrottled, .requestRateLimited: .tooManyRequests
         case .metricsUnauthorized, .passwordInvalid, .reauthRequired, .recoveryInvalid, .sessionInvalid, .tokenInvalid,
-            .tokenReused,
-            .sessionRequired:
+            .tokenReused, .sessionRequired:
             .unauthorized
         case .requestUnsupportedMediaType: .unsupportedMediaType
         }

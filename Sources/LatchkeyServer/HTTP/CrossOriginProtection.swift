@@ -33,10 +33,7 @@ struct CrossOriginProtection: RouterMiddleware {
 
     /// Whether `request` passes the rules above.
     func isAllowed(_ request: Request) -> Bool {
-        switch request.method {
-        case .get, .head, .options: return true
-        default: break
-        }
+        if request.method == .get || request.method == .head || request.method == .options { return true }
         let origin = request.headers[.origin]
         switch request.headers[.secFetchSite]?.lowercased() {
         case nil:

@@ -10,25 +10,19 @@ extension Response {
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws
         -> Response
     {
-        jsonResponse(try encoder.encode(value), status: status, headers: headers)
+        jsonResponse(ByteBuffer(bytes: try encoder.encode(value)), status: status, headers: headers)
     }
 
     /// A JSON response of a value that writes its own JSON (the same bytes, without `JSONEncoder`).
     static func json(_ value: some JSONWritable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws
         -> Response
     {
-        jsonResponse(try value.jsonBytes(), status: status, headers: headers)
+        jsonResponse(ByteBuffer(bytes: try value.jsonBytes()), status: status, headers: headers)
     }
 
     /// A 200 JSON response of a body encoded once (``EncodedJSON``); throws what encoding it threw.
     static func json(_ encoded: EncodedJSON, headers: HTTPFields = [:]) throws -> Response {
         jsonResponse(try encoded.body.get(), status: .ok, headers: headers)
-    }
-
-    private static func jsonResponse(_ bytes: some Collection<UInt8>, status: HTTPResponse.Status, headers: HTTPFields)
-        -> Response
-    {
-        jsonResponse(ByteBuffer(bytes: bytes), status: status, headers: headers)
     }
 
     private static func jsonResponse(_ body: ByteBuffer, status: HTTPResponse.Status, headers: HTTPFields) -> Response {

@@ -12,9 +12,7 @@ struct MetricsAccess: Sendable {
     /// Throws 404 `metrics.disabled` without a token, 401 `metrics.unauthorized` unless `request` carries it.
     func check(_ request: Request) throws {
         guard let token else {
-            throw APIError(
-                .metricsDisabled,
-                "/metrics is off: start the server with --metrics-token-file")
+            throw APIError(.metricsDisabled, "/metrics is off: start the server with --metrics-token-file")
         }
         let presented = request.bearerCredential
         // Compare digests, so neither the length nor the content of the token shows in the timing.
@@ -23,8 +21,7 @@ struct MetricsAccess: Sendable {
         guard presented != nil, constantTimeEquals(Array(expected), Array(given)) else {
             throw APIError(
                 .metricsUnauthorized, "send Authorization: Bearer <the metrics token>",
-                headers: [.wwwAuthenticate: "Bearer"]
-            )
+                headers: [.wwwAuthenticate: "Bearer"])
         }
     }
 }

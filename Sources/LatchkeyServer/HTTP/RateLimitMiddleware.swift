@@ -1,8 +1,7 @@
 import Hummingbird
 
 /// Limits the ceremony endpoints per client (``ClientAddressResolver/rateLimitKey(of:peer:)``: an IPv4 address or an
-/// IPv6 /64): over the limit, 429
-/// `request.rateLimited` with `Retry-After` in whole seconds.
+/// IPv6 /64): over the limit, 429 `request.rateLimited` with `Retry-After` in whole seconds.
 struct RateLimitMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
     let limiter: TokenBucketLimiter
@@ -16,10 +15,8 @@ struct RateLimitMiddleware: RouterMiddleware {
         if let wait = limiter.acquire(client) {
             let seconds = max(1, Int(wait.components.seconds) + (wait.components.attoseconds > 0 ? 1 : 0))
             throw APIError(
-                .requestRateLimited,
-                "too many requests from this address; retry in \(seconds) s",
-                headers: [.retryAfter: String(seconds)]
-            )
+                .requestRateLimited, "too many requests from this address; retry in \(seconds) s",
+                headers: [.retryAfter: String(seconds)])
         }
         return try await next(request, context)
     }

@@ -21,9 +21,7 @@ extension Request {
         if buffer.readableBytes > 0, let contentType = headers[.contentType]?.lowercased(),
             Self.formMediaTypes.contains(where: { contentType.hasPrefix($0) })
         {
-            throw APIError(
-                .requestUnsupportedMediaType,
-                "send the body as Content-Type: application/json")
+            throw APIError(.requestUnsupportedMediaType, "send the body as Content-Type: application/json")
         }
         return buffer
     }

@@ -64,11 +64,7 @@ final class ConnectionCapHandler: ChannelInboundHandler, RemovableChannelHandler
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        guard admission != nil else {
-            context.close(promise: nil)
-            return
-        }
-        context.fireChannelActive()
+        if admission == nil { context.close(promise: nil) } else { context.fireChannelActive() }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

@@ -233,9 +233,7 @@ struct HTTP1ConnectionStateMachine {
             readHeld = true
             return .none
         }
-        var actions = Actions()
-        actions.read = true
-        return actions
+        return Actions(read: true)
     }
 
     // MARK: Answers
@@ -276,9 +274,7 @@ struct HTTP1ConnectionStateMachine {
     mutating func timerFired(now: NIODeadline) -> Actions {
         guard !closed, deadline <= now else { return .none }
         closed = true
-        var actions = Actions()
-        actions.close = true
-        return actions
+        return Actions(close: true)
     }
 
     // MARK: Rules
@@ -311,9 +307,7 @@ struct HTTP1ConnectionStateMachine {
     private mutating func deliverOrQueue(_ delivery: Delivery) -> Actions {
         if inFlight < limits.maxRequestsInFlight, queuedStart == queued.count {
             inFlight += 1
-            var actions = Actions()
-            actions.deliver = delivery
-            return actions
+            return Actions(deliver: delivery)
         }
         queued.append(delivery)
         if queued.count - queuedStart >= limits.maxRequestsQueued {
@@ -330,9 +324,7 @@ struct HTTP1ConnectionStateMachine {
         guard inFlight == 0, queuedStart == queued.count else { return .none }
         if closing, case .done = reading {
             closed = true
-            var actions = Actions()
-            actions.close = true
-            return actions
+            return Actions(close: true)
         }
         if phase == .answering {
             phase = .waiting

@@ -137,8 +137,7 @@ struct HTTP1ServerChannel: ServerChildChannel {
     }()
 
     /// The answer to bytes that are not an HTTP/1.1 request: 400 `request.invalid`.
-    static let malformed = errorAnswer(
-        APIError(.requestInvalid, "the request is not valid HTTP/1.1"))
+    static let malformed = errorAnswer(APIError(.requestInvalid, "the request is not valid HTTP/1.1"))
 
     /// The answer when the router itself fails: 500 `internalError`, with no detail.
     static let internalError = errorAnswer(.internal)

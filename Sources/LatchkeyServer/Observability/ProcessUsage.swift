@@ -27,15 +27,12 @@ public struct ProcessUsage: Sendable, Equatable {
         var usage = rusage()
         #if os(Linux)
         _ = getrusage(RUSAGE_SELF.rawValue, &usage)
-        #else
-        _ = getrusage(RUSAGE_SELF, &usage)
-        #endif
-        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
-        #if os(Linux)
         let peak = Int(usage.ru_maxrss) * 1024  // kilobytes on Linux
         #else
+        _ = getrusage(RUSAGE_SELF, &usage)
         let peak = Int(usage.ru_maxrss)  // bytes on Darwin
         #endif
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
         let resident = residentNow()
         // The kernel updates the high-water mark lazily: it can trail the resident size read a moment later.
         return ProcessUsage(

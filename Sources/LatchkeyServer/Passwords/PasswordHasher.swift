@@ -118,11 +118,7 @@ public struct PasswordHasher: Sendable {
         try await gate.run(while: stillWanted) {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[UInt8], any Error>) in
                 Self.queue.async {
-                    do {
-                        continuation.resume(returning: try Self.scrypt(password, salt: salt, parameters: parameters))
-                    } catch {
-                        continuation.resume(throwing: error)
-                    }
+                    continuation.resume(with: Result { try Self.scrypt(password, salt: salt, parameters: parameters) })
                 }
             }
         }

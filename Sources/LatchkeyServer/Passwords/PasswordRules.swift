@@ -38,17 +38,13 @@ enum PasswordRules {
             throw ServiceError(.passwordTooLong, "a password must be at most \(maximumLength) characters")
         }
         let folded = normalized.lowercased()
-        guard !common.contains(folded), folded != username.precomposedStringWithCompatibilityMapping.lowercased() else {
-            throw ServiceError(
-                .passwordTooCommon, "this password is too common or too easy to guess; choose another")
+        guard !common.contains(Substring(folded)),
+            folded != username.precomposedStringWithCompatibilityMapping.lowercased()
+        else {
+            throw ServiceError(.passwordTooCommon, "this password is too common or too easy to guess; choose another")
         }
     }
 
     /// The blocklist, lower-case (``CommonPasswords``).
     static let common: Set<Substring> = Set(CommonPasswords.list.split(separator: "\n"))
-
-}
-
-extension Set<Substring> {
-    fileprivate func contains(_ text: String) -> Bool { contains(Substring(text)) }
 }

@@ -36,8 +36,7 @@ struct PasswordService: Sendable {
     var store: any LatchkeyStore { ceremonies.store }
     var audit: AuditLog { ceremonies.audit }
 
-    static let disabled = ServiceError(
-        .passwordDisabled, "password sign-in is turned off on this server")
+    static let disabled = ServiceError(.passwordDisabled, "password sign-in is turned off on this server")
     /// The one answer to a wrong password and to an unknown account name alike.
     static let invalid = ServiceError(.passwordInvalid, "the username or password is wrong")
 
