@@ -82,12 +82,6 @@ extension StoredAppleLink {
     /// The checks of ``AppleLinkStore/commitAppleLink(_:creating:session:)`` before it writes.
     func checkCommit(creating user: StoredUser?, session: StoredSession?) throws(StoreError) {
         try validate()
-        if let user {
-            try user.validate()
-            guard user.id == userID else {
-                throw StoreError(.invalidRecord, "the Apple link belongs to another user than the one being created")
-            }
-        }
-        try OutcomeChecks.checkSession(session, owner: userID)
+        try OutcomeChecks.checkOwner(userID, of: "the Apple link", creating: user, session: session)
     }
 }

@@ -19,9 +19,7 @@ import ServiceLifecycle
 /// (``commitRegistration(_:creating:session:)``, ``commitAuthentication(spending:credentialID:newSignCount:backedUp:usedAt:session:previousSignCount:)``,
 /// ``deleteUser(id:)``) run in one transaction.
 public protocol LatchkeyStore: AppleLinkStore, AuditStore, EmailStore, PasswordStore, RecoveryCodeStore,
-    ServerStateStore,
-    TokenStore, WebhookStore,
-    Service
+    ServerStateStore, TokenStore, WebhookStore, Service
 {
     /// Brings the schema up to the newest version. Safe to call again and from several processes at once.
     func migrate() async throws(StoreError)

@@ -7,13 +7,20 @@ enum OutcomeChecks {
         throws(StoreError)
     {
         try credential.validate()
+        try checkOwner(credential.userID, of: "the credential", creating: user, session: session)
+    }
+
+    /// A user created with a record (`what`) must be valid and be its `owner`, and a session must be for `owner`.
+    static func checkOwner(_ owner: UUID, of what: String, creating user: StoredUser?, session: StoredSession?)
+        throws(StoreError)
+    {
         if let user {
             try user.validate()
-            guard user.id == credential.userID else {
-                throw StoreError(.invalidRecord, "the credential belongs to another user than the one being created")
+            guard user.id == owner else {
+                throw StoreError(.invalidRecord, "\(what) belongs to another user than the one being created")
             }
         }
-        try checkSession(session, owner: credential.userID)
+        try checkSession(session, owner: owner)
     }
 
     /// A session issued by a ceremony must be valid and be for the credential's owner.

@@ -80,9 +80,7 @@ public enum StoreURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func sqlitePath(_ path: String) throws(StoreError) -> String {
-        guard !path.isEmpty else {
-            throw StoreError(.invalidConfiguration, "the SQLite store needs a file path")
-        }
+        guard !path.isEmpty else { throw StoreError(.invalidConfiguration, "the SQLite store needs a file path") }
         guard path != ":memory:" else {
             throw StoreError(.invalidConfiguration, "in-memory SQLite is not supported: the store needs a file (WAL)")
         }

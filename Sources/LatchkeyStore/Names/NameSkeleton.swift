@@ -33,8 +33,7 @@ public enum NameSkeleton {
 
     /// ``ConfusablesTable`` parsed once.
     private static let prototypes: [UInt32: [Unicode.Scalar]] = {
-        var table: [UInt32: [Unicode.Scalar]] = [:]
-        table.reserveCapacity(ConfusablesTable.count)
+        var table = [UInt32: [Unicode.Scalar]](minimumCapacity: ConfusablesTable.count)
         for line in ConfusablesTable.text.split(separator: "\n") {
             let fields = line.split(separator: " ").compactMap { UInt32($0, radix: 16) }
             guard let source = fields.first, fields.count >= 2 else { continue }

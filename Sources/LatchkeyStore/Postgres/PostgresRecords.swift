@@ -4,15 +4,8 @@ import PostgresNIO
 // Reading records from PostgreSQL rows, selected in `StoreColumns` order, and the statements that write them.
 
 extension StoredUser {
-    /// ``StoreColumns/user``'s columns.
-    typealias PostgresColumns = (UUID, Data, String, String, Date)
-
     init(postgresRow row: PostgresRow) throws {
-        self.init(postgresColumns: try row.decode(PostgresColumns.self))
-    }
-
-    init(postgresColumns columns: PostgresColumns) {
-        let (id, userHandle, name, displayName, createdAt) = columns
+        let (id, userHandle, name, displayName, createdAt) = try row.decode((UUID, Data, String, String, Date).self)
         self.init(id: id, userHandle: userHandle, name: name, displayName: displayName, createdAt: createdAt)
     }
 
@@ -56,8 +49,8 @@ extension StoredCredential {
             id: id,
             userID: userID,
             publicKey: publicKey,
-            algorithm: try StoredValues.algorithm(algorithm),
-            signCount: try StoredValues.signCount(signCount),
+            algorithm: try StoredValues.integer(algorithm, "algorithm"),
+            signCount: try StoredValues.integer(signCount, "sign count"),
             aaguid: aaguid,
             transports: transports,
             backupEligible: backupEligible,
@@ -87,7 +80,7 @@ extension StoredAccount {
     /// The account in the rows of ``StoreColumns/account(where:)`` (a row per credential, oldest first: the
     /// credential's columns, NULL for an account without one, then the user's); nil for no rows. PostgresNIO decodes a
     /// row's columns from the first on, so the row's types are spelled out here: ``StoredCredential/PostgresColumns``
-    /// then ``StoredUser/PostgresColumns``.
+    /// then ``StoreColumns/user``'s.
     init?(postgresRows rows: [PostgresRow]) throws {
         var user: StoredUser?
         var credentials: [StoredCredential] = []
@@ -103,7 +96,8 @@ extension StoredAccount {
                 ).self
             )
             if user == nil {
-                user = StoredUser(postgresColumns: (id, userHandle, name, displayName, createdAt))
+                user = StoredUser(
+                    id: id, userHandle: userHandle, name: name, displayName: displayName, createdAt: createdAt)
             }
             if let credential = try StoredCredential(
                 postgresColumns: (c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14))
@@ -129,8 +123,7 @@ extension StoredSession {
             try row.decode((Data, UUID, Date, Date, Data?, Date?, Date?, String?, String?).self)
         self.init(
             tokenHash: tokenHash, userID: userID, createdAt: createdAt, expiresAt: expiresAt,
-            credentialID: credentialID,
-            verifiedAt: verifiedAt, lastSeenAt: lastSeenAt, device: device, network: network
+            credentialID: credentialID, verifiedAt: verifiedAt, lastSeenAt: lastSeenAt, device: device, network: network
         )
     }
 

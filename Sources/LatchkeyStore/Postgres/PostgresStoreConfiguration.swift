@@ -126,9 +126,7 @@ extension PostgresStore {
 
         static func isPlainIdentifier(_ name: String) -> Bool {
             guard let first = name.unicodeScalars.first, name.unicodeScalars.count <= 63, !("0"..."9").contains(first)
-            else {
-                return false
-            }
+            else { return false }
             return name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
         }
 

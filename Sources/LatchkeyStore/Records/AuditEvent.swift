@@ -50,8 +50,7 @@ public struct AuditEvent: Sendable, Hashable, Codable {
         guard notify.allSatisfy({ !$0.isEmpty && $0.utf8.count <= Self.maximumTypeLength }) else {
             throw StoreError(.invalidRecord, "a webhook endpoint's name is 1 to \(Self.maximumTypeLength) bytes")
         }
-        for text in [actor, ip, userAgent, authenticator, detail] {
-            guard let text else { continue }
+        for case let text? in [actor, ip, userAgent, authenticator, detail] {
             guard text.utf8.count <= Self.maximumTextLength, !text.contains("\u{0}") else {
                 throw StoreError(.invalidRecord, "an audit event's texts are at most \(Self.maximumTextLength) bytes")
             }

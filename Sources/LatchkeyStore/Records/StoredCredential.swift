@@ -75,8 +75,6 @@ public struct StoredCredential: Sendable, Hashable, Codable {
             throw StoreError(
                 .invalidRecord, "a credential id must be 1 to \(Self.maximumIDLength) bytes, not \(id.count)")
         }
-        guard !publicKey.isEmpty else {
-            throw StoreError(.invalidRecord, "a credential public key must not be empty")
-        }
+        guard !publicKey.isEmpty else { throw StoreError(.invalidRecord, "a credential public key must not be empty") }
     }
 }

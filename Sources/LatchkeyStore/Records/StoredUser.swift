@@ -43,8 +43,6 @@ public struct StoredUser: Sendable, Hashable, Codable {
             throw StoreError(
                 .invalidRecord, "a user handle must be 1 to \(Self.maximumHandleLength) bytes, not \(userHandle.count)")
         }
-        guard !nameKey.isEmpty else {
-            throw StoreError(.invalidRecord, "a user name must not be empty")
-        }
+        guard !nameKey.isEmpty else { throw StoreError(.invalidRecord, "a user name must not be empty") }
     }
 }
