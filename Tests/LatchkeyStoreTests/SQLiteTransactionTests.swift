@@ -36,6 +36,29 @@ struct SQLiteTransactionTests {
         #expect(try await store.write { db in try synchronous(db) } == 2)
     }
 
+    @Test("a passkey sign-in's commit and a session's last-seen mark commit unsynced, the writes around them synced")
+    func signInsAndLastSeenAreUnsynced() async throws {
+        let store = try SQLiteStore(path: scratch.path("store.sqlite"))
+        // What the writer's connection was left with by the last group it committed (reading it changes nothing).
+        func lastCommit() throws -> Int? {
+            try store.writer.inDatabase { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        }
+        let user = Make.user()
+        let credential = Make.credential(of: user.id)
+        let session = Make.session(of: user.id)
+        try await store.commitRegistration(credential, creating: user, session: session)
+        #expect(try lastCommit() == 2)
+        let signedIn = try await store.commitAuthentication(
+            spending: Make.ticket(), credentialID: credential.id, newSignCount: 1, backupEligible: true,
+            backedUp: false, usedAt: Make.now, session: Make.session(of: user.id), previousSignCount: 0)
+        #expect(signedIn)
+        #expect(try lastCommit() == 1)
+        try await store.createSession(Make.session(of: user.id))
+        #expect(try lastCommit() == 2)
+        try await store.markSessionSeen(tokenHash: session.tokenHash, at: Make.now)
+        #expect(try lastCommit() == 1)
+    }
+
     @Test("a write whose body throws leaves nothing of what it did before the error")
     func bodyErrorRollsBack() async throws {
         let store = try SQLiteStore(path: scratch.path("store.sqlite"))

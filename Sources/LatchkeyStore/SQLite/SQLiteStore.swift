@@ -18,7 +18,8 @@ public final class SQLiteStore: LatchkeyStore {
     public let path: String
     /// How long a write may wait for the database before it fails with ``StoreError/Code/busy``.
     public let busyTimeout: Duration
-    private let writer: DatabaseQueue
+    /// The writer thread's connection (tests read the `synchronous` setting its last commit left).
+    let writer: DatabaseQueue
     private let threads: SQLiteThreads
 
     /// How long a write waits for the database unless the store URL says otherwise (`?busy_timeout=MILLISECONDS`).
