@@ -93,6 +93,16 @@ struct ConfigurationTests {
         (ServerSettings.with { $0.bodyLimit = 10 }, "--body-limit"),
         (ServerSettings.with { $0.eventLoops = 0 }, "--event-loops"),
         (ServerSettings.with { $0.eventLoops = 1025 }, "--event-loops"),
+        (ServerSettings.with { $0.sessionLifetime = 59 }, "--session-lifetime"),
+        (ServerSettings.with { $0.ceremonyLifetime = 3601 }, "--ceremony-lifetime"),
+        (ServerSettings.with { $0.reauthenticationWindow = 29 }, "--reauthentication-window"),
+        (ServerSettings.with { $0.metricsTokenFile = "/nonexistent/latchkey-token" }, "--metrics-token-file"),
+        (
+            ServerSettings.with {
+                $0.adminPort = 0
+                $0.adminKeysFile = "/nonexistent/latchkey-admin-keys"
+            }, "--admin-keys-file"
+        ),
     ])
     func badSettingsAreRefusedNamingTheSetting(_ settings: ServerSettings, _ setting: String) {
         #expect {
@@ -124,8 +134,9 @@ struct ConfigurationTests {
 
     @Test func badEnvironmentAndFilesAreRefused() throws {
         #expect(throws: ConfigurationError.self) { try ServerSettings(environment: ["LATCHKEY_PORT": "eighty"]) }
-        #expect(throws: ConfigurationError.self) {
-            try ServerSettings(environment: ["LATCHKEY_ACCEPT_BASE64URL_TEXT_CHALLENGE": "maybe"])
+        #expect(throws: ConfigurationError("LATCHKEY_ACCEPT_BASE64URL_TEXT_CHALLENGE", "'maybe' is not true or false"))
+        {
+            try ServerSettings(environment: ["LATCHKEY_ACCEPT_BASE64URL_TEXT_CHALLENGE": "Maybe"])
         }
         #expect(throws: ConfigurationError.self) { try ServerSettings(environment: ["LATCHKEY_EVENT_LOOPS": "two"]) }
         #expect(throws: ConfigurationError.self) { try ServerSettings(configFile: "/nonexistent/latchkey.json") }

@@ -3,7 +3,6 @@ import Crypto
 import Foundation
 import Hummingbird
 import LatchkeyAPI
-import LatchkeyStore
 import NIOCore
 
 /// The Sign in with Apple web flow: the authorize redirect with its server-side `state`, and the form Apple posts back.

@@ -249,7 +249,8 @@ struct Setting: Sendable {
 
     static func flag(_ path: WritableKeyPath<ServerSettings, Bool?> & Sendable, _ variable: String) -> Setting {
         Setting(path, variable) { value, name throws(ConfigurationError) in
-            switch value.lowercased() {
+            let value = value.lowercased()
+            switch value {
             case "1", "true", "yes", "on": return true
             case "0", "false", "no", "off": return false
             default: throw ConfigurationError(name, "'\(value)' is not true or false")

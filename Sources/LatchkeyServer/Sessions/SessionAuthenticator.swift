@@ -86,8 +86,8 @@ struct SessionAuthenticator: Sendable {
     /// user, or two session cookies throw.
     func signedIn(_ request: Request, now: Date = Date()) async throws -> SignedIn? {
         let presented: (text: Substring, viaCookie: Bool)
-        if request.headers[.authorization] != nil {
-            guard let token = request.bearerCredential else {
+        if let authorization = request.headers[.authorization] {
+            guard let token = Request.bearerCredential(in: authorization) else {
                 throw ServiceError(.sessionInvalid, "the Authorization header must be 'Bearer <token>'")
             }
             presented = (token.drop { $0 == " " }, false)
