@@ -27,10 +27,3 @@ public protocol RecoveryCodeStore: Sendable {
     @discardableResult
     func purgeExpiredRecoveryLinks(now: Date) async throws(StoreError) -> Int
 }
-
-/// Throws ``StoreError/Code/invalidRecord`` unless each of `hashes` is 32 bytes (SHA-256); `what` names one.
-func requireSHA256(_ hashes: [Data], _ what: String) throws(StoreError) {
-    guard hashes.allSatisfy({ $0.count == 32 }) else {
-        throw StoreError(.invalidRecord, "\(what) must be 32 bytes (SHA-256)")
-    }
-}

@@ -36,6 +36,10 @@ struct AppleLinkStoreTests {
             #expect(try await store.user(id: other.id) == nil)
             #expect(try await store.session(tokenHash: otherSession.tokenHash, now: Make.now) == nil)
 
+            // A new user who is not the link's, likewise.
+            await expectStoreError(.invalidRecord) {
+                try await store.commitAppleLink(Self.newLink(of: user.id), creating: other, session: nil)
+            }
             // A session for someone else is refused before anything is written.
             await expectStoreError(.invalidRecord) {
                 try await store.commitAppleLink(Self.newLink(of: other.id), creating: other, session: session)

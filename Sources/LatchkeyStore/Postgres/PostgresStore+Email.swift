@@ -20,7 +20,7 @@ extension PostgresStore {
     public func addEmail(_ address: String, toUser userID: UUID, codeHash: Data, codeExpiresAt: Date, now: Date)
         async throws(StoreError) -> StoredEmail.Addition
     {
-        try requireSHA256([codeHash], "an email code hash")
+        try StoredValues.requireSHA256([codeHash], "an email code hash")
         let key = StoredEmail.key(of: address)
         return try await transaction(recordingIf: { $0 == .added }) { [self] connection in
             // The user's row, locked, so that concurrent additions count one after the other.
@@ -79,7 +79,7 @@ extension PostgresStore {
     public func setEmailRecoveryCode(address: String, codeHash: Data, expiresAt: Date) async throws(StoreError)
         -> StoredEmail?
     {
-        try requireSHA256([codeHash], "an email code hash")
+        try StoredValues.requireSHA256([codeHash], "an email code hash")
         let key = StoredEmail.key(of: address)
         return try await write { [self] client in
             try await client.first(

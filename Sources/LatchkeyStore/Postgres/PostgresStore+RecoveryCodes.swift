@@ -3,7 +3,7 @@ import PostgresNIO
 
 extension PostgresStore {
     public func replaceRecoveryCodes(ofUser userID: UUID, hashes: [Data], now: Date) async throws(StoreError) {
-        try requireSHA256(hashes, "a recovery code hash")
+        try StoredValues.requireSHA256(hashes, "a recovery code hash")
         try await transaction { [self] connection in
             try await connection.execute("DELETE FROM recovery_codes WHERE user_id = \(userID)", logger: logger)
             for hash in hashes {
@@ -28,7 +28,7 @@ extension PostgresStore {
     }
 
     public func insertRecoveryLink(tokenHash: Data, ofUser userID: UUID, expiresAt: Date) async throws(StoreError) {
-        try requireSHA256([tokenHash], "a recovery code hash")
+        try StoredValues.requireSHA256([tokenHash], "a recovery code hash")
         try await change(
             "INSERT INTO recovery_links (token_hash, user_id, expires_at) VALUES (\(tokenHash), \(userID), \(expiresAt))"
         )

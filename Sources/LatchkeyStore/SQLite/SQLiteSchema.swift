@@ -6,39 +6,41 @@ import GRDB
 enum SQLiteSchema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        let migrations: [(identifier: String, sql: String)] = [
-            ("v1: users, credentials, ceremonies, sessions", v1),
-            ("v2: Apple links, notification ids, Apple web states", v2),
-            ("v3: password credentials and throttles", v3Passwords),
-            ("v4: Apple app nonces, Apple identity token uses", v4Apple),
-            ("v5: hardening", v5Hardening),
-            ("v6: spent tickets instead of stored ceremonies", v6SpentTickets),
-            ("v7: credentials indexed in account order", v7AccountOrder),
-            ("v8: fewer index writes per sign-in", v8FewerIndexWrites),
-            ("v9: sessions as devices", v9SessionsAsDevices),
-            ("v10: recovery codes and links", v10RecoveryCodes),
-            ("v11: email addresses and the outbox", v11Email),
-            ("v12: signing keys and refresh tokens", v12Tokens),
-            ("v13: the audit log", v13Audit),
-            ("v14: webhook deliveries", v14Webhooks),
-            ("v15: refresh tokens sealed, not stored", v15SealedRefreshTokens),
+        // Each migration's SQL, and what it must also do in Swift.
+        let migrations: [(identifier: String, sql: String, then: (@Sendable (Database) throws -> Void)?)] = [
+            ("v1: users, credentials, ceremonies, sessions", v1, nil),
+            ("v2: Apple links, notification ids, Apple web states", v2, nil),
+            ("v3: password credentials and throttles", v3Passwords, nil),
+            ("v4: Apple app nonces, Apple identity token uses", v4Apple, nil),
+            ("v5: hardening", v5Hardening, fillNameSkeletons),
+            ("v6: spent tickets instead of stored ceremonies", v6SpentTickets, nil),
+            ("v7: credentials indexed in account order", v7AccountOrder, nil),
+            ("v8: fewer index writes per sign-in", v8FewerIndexWrites, nil),
+            ("v9: sessions as devices", v9SessionsAsDevices, nil),
+            ("v10: recovery codes and links", v10RecoveryCodes, nil),
+            ("v11: email addresses and the outbox", v11Email, nil),
+            ("v12: signing keys and refresh tokens", v12Tokens, nil),
+            ("v13: the audit log", v13Audit, nil),
+            ("v14: webhook deliveries", v14Webhooks, nil),
+            ("v15: refresh tokens sealed, not stored", v15SealedRefreshTokens, nil),
         ]
         for migration in migrations {
             migrator.registerMigration(migration.identifier) { db in
                 try db.execute(sql: migration.sql)
-                if migration.sql == v5Hardening {
-                    // Existing accounts get their confusables skeleton now (the table is in Swift, not SQL).
-                    for row in try Row.fetchAll(db, sql: "SELECT id, name FROM users") {
-                        let id: UUID = row["id"]
-                        let name: String = row["name"]
-                        try db.execute(
-                            sql: "UPDATE users SET name_skeleton = ? WHERE id = ?",
-                            arguments: [NameSkeleton.of(name), id])
-                    }
-                }
+                try migration.then?(db)
             }
         }
         return migrator
+    }
+
+    /// v5's second step: existing accounts get their confusables skeleton (the table is in Swift, not SQL).
+    private static func fillNameSkeletons(_ db: Database) throws {
+        for row in try Row.fetchAll(db, sql: "SELECT id, name FROM users") {
+            let id: UUID = row["id"]
+            let name: String = row["name"]
+            try db.execute(
+                sql: "UPDATE users SET name_skeleton = ? WHERE id = ?", arguments: [NameSkeleton.of(name), id])
+        }
     }
 
     /// Applies what is new. Servers opening a new file at the same moment race: GRDB decides what to apply before it

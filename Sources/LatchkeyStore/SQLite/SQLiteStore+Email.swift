@@ -20,7 +20,7 @@ extension SQLiteStore {
     public func addEmail(_ address: String, toUser userID: UUID, codeHash: Data, codeExpiresAt: Date, now: Date)
         async throws(StoreError) -> StoredEmail.Addition
     {
-        try requireSHA256([codeHash], "an email code hash")
+        try StoredValues.requireSHA256([codeHash], "an email code hash")
         let key = StoredEmail.key(of: address)
         return try await write(recordingIf: { $0 == .added }) { db in
             let existing = try Row.fetchOne(
@@ -72,7 +72,7 @@ extension SQLiteStore {
     public func setEmailRecoveryCode(address: String, codeHash: Data, expiresAt: Date) async throws(StoreError)
         -> StoredEmail?
     {
-        try requireSHA256([codeHash], "an email code hash")
+        try StoredValues.requireSHA256([codeHash], "an email code hash")
         let key = StoredEmail.key(of: address)
         return try await write { db in
             try Row.fetchOne(

@@ -28,10 +28,7 @@ extension SQLiteStore {
             "DELETE FROM \(table) WHERE \(row) IN (SELECT \(columns) FROM \(table) WHERE \(condition) LIMIT \(Self.purgeBatch))"
         var deleted = 0
         while true {
-            let batch = try await write { db in
-                try db.cachedStatement(sql: sql).execute(arguments: [cutoff])
-                return db.changesCount
-            }
+            let batch = try await change(sql, [cutoff])
             deleted += batch
             guard batch == Self.purgeBatch else { return deleted }
             await Task.yield()

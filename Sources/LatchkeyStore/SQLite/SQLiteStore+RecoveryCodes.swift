@@ -3,7 +3,7 @@ import GRDB
 
 extension SQLiteStore {
     public func replaceRecoveryCodes(ofUser userID: UUID, hashes: [Data], now: Date) async throws(StoreError) {
-        try requireSHA256(hashes, "a recovery code hash")
+        try StoredValues.requireSHA256(hashes, "a recovery code hash")
         try await write { db in
             try db.execute(sql: "DELETE FROM recovery_codes WHERE user_id = ?", arguments: [userID])
             for hash in hashes {
@@ -27,7 +27,7 @@ extension SQLiteStore {
     }
 
     public func insertRecoveryLink(tokenHash: Data, ofUser userID: UUID, expiresAt: Date) async throws(StoreError) {
-        try requireSHA256([tokenHash], "a recovery code hash")
+        try StoredValues.requireSHA256([tokenHash], "a recovery code hash")
         try await change(
             "INSERT INTO recovery_links (token_hash, user_id, expires_at) VALUES (?, ?, ?)",
             [tokenHash, userID, expiresAt])

@@ -286,7 +286,9 @@ public final class SQLiteStore: LatchkeyStore {
         previousSignCount: UInt32
     ) async throws(StoreError) -> Bool {
         try ticket.validate()
-        // Unsynced: a power cut may undo a sign-in (the user signs in again), never a sign-out or a change.
+        // Unsynced: a power cut may undo a sign-in (the user signs in again), never a sign-out or a change. What it undoes
+        // goes whole: the spent ticket, the counter, the session, a backup-eligibility change the sign-in recorded, and
+        // the sign-in's audit events and their webhook deliveries (the next sign-in records the change again).
         return try await write(.unsynced, recordingIf: { $0 }) { db in
             guard try Self.spend(ticket, in: db) else { return false }
             let owner = try UUID.fetchOne(

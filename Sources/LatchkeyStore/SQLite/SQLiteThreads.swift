@@ -83,7 +83,8 @@ final class SQLiteThreads: Sendable {
         do {
             try writer.inDatabase { db in
                 if synced != sync {
-                    try db.execute(sql: sync ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
+                    try db.cachedStatement(sql: sync ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
+                        .execute()
                     synced = sync
                 }
                 var jobFailed = false
