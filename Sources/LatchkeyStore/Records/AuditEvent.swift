@@ -51,7 +51,7 @@ public struct AuditEvent: Sendable, Hashable, Codable {
             throw StoreError(.invalidRecord, "a webhook endpoint's name is 1 to \(Self.maximumTypeLength) bytes")
         }
         for case let text? in [actor, ip, userAgent, authenticator, detail] {
-            guard text.utf8.count <= Self.maximumTextLength, !text.contains("\u{0}") else {
+            guard text.utf8.count <= Self.maximumTextLength, !text.utf8.contains(0) else {
                 throw StoreError(.invalidRecord, "an audit event's texts are at most \(Self.maximumTextLength) bytes")
             }
         }
