@@ -7,7 +7,7 @@ import Testing
 
 /// What a sign-in writes to SQLite's log: one page for each table and index its commit changes, so the tables it writes
 /// keep no index they do not need (migration v8: spent tickets keyed by expiry, a session's passkey checked by triggers
-/// instead of a foreign key with an index of its own).
+/// instead of a foreign key with an index of its own; v16: sessions keyed by their token alone, with no rowid).
 @Suite("SQLite sign-in writes: no index a sign-in does not need")
 struct SQLiteSignInWritesTests {
     let scratch = ScratchDirectory(prefix: "latchkey-sign-in-writes")
@@ -26,8 +26,8 @@ struct SQLiteSignInWritesTests {
         #expect(spent)
     }
 
-    @Test("a sign-in's commit writes six pages: the spent ticket, the credential, the session and its three indexes")
-    func sixPagesPerSignIn() async throws {
+    @Test("a sign-in's commit writes five pages: the spent ticket, the credential, the session and its two indexes")
+    func fivePagesPerSignIn() async throws {
         let path = scratch.path("store.sqlite")
         let store = try SQLiteStore(path: path)
         let user = try await store.createUser(named: "alice")
@@ -37,12 +37,13 @@ struct SQLiteSignInWritesTests {
 
         #expect(try await WALFrames.count(at: path, mode: SQLITE_CHECKPOINT_TRUNCATE) == 0)
         try await Self.signIn(credential, count: 1, in: store)
-        // Before v8 the spent ticket's expiry index and the session's passkey index made it eight.
-        #expect(try await WALFrames.count(at: path) == 6)
+        // Before v8 the spent ticket's expiry index and the session's passkey index made it eight; before v16 the
+        // session's rowid table and its key's index made it six.
+        #expect(try await WALFrames.count(at: path) == 5)
         #expect(try await SQLiteInspection.indexes(of: "spent_tickets", in: store) == [])
         #expect(
             try await SQLiteInspection.indexes(of: "sessions", in: store) == [
-                "sessions_expires_at", "sessions_user_credential",
+                "sessions_expires_at", "sessions_user_created",
             ])
     }
 
@@ -66,8 +67,83 @@ struct SQLiteSignInWritesTests {
         // The sessions by their index, and nothing else: no table refers to a session.
         #expect(
             plans[1].count == 1
-                && plans[1][0].contains("INDEX sessions_user_credential (user_id=? AND credential_id=?)"), "\(plans[1])"
+                && plans[1][0].contains("INDEX sessions_user_created (user_id=?)"), "\(plans[1])"
         )
+    }
+
+    @Test("an account's sessions are read in order from one index: the list and the cap sort nothing")
+    func sessionsInAccountOrder() async throws {
+        let store = try SQLiteStore(path: scratch.path("store.sqlite"))
+        let list = try await SQLiteInspection.plan(
+            """
+            SELECT \(StoreColumns.session) FROM sessions WHERE user_id = ? AND expires_at > ?
+            ORDER BY created_at DESC, token_hash DESC
+            """, arguments: [Data([1]), Make.now], in: store)
+        // The cap's statement, as the trigger runs it; the index's entries carry the key, so it reads no row.
+        let cap = try await SQLiteInspection.plan(
+            """
+            SELECT token_hash FROM sessions WHERE user_id = ?
+            ORDER BY created_at DESC, token_hash DESC LIMIT -1 OFFSET \(StoredSession.maximumPerAccount)
+            """, in: store)
+        // Before v16 both searched the (user, passkey) index and sorted in a temporary b-tree.
+        #expect(list == ["SEARCH sessions USING INDEX sessions_user_created (user_id=?)"])
+        #expect(cap == ["SEARCH sessions USING COVERING INDEX sessions_user_created (user_id=?)"])
+    }
+
+    @Test("a database made before v16 keeps its sessions whole, and its triggers still end, check and cap them")
+    func upgradeFromV15() async throws {
+        let path = scratch.path("store.sqlite")
+        let user = Make.user()
+        let passkey = Data([7])
+        let kept = (0..<StoredSession.maximumPerAccount).map { index in
+            var session = Make.session(of: user.id)
+            session.createdAt = Make.now.addingTimeInterval(Double(index))
+            session.credentialID = index.isMultiple(of: 2) ? passkey : nil
+            session.verifiedAt = session.createdAt
+            session.device = "Safari on macOS \(index)"
+            session.network = "192.0.2.0/24"
+            return session
+        }
+        do {
+            let pool = try DatabasePool(path: path)
+            try SQLiteSchema.migrator.migrate(pool, upTo: "v15: refresh tokens sealed, not stored")
+            try await pool.write { db in
+                try SQLiteStore.insert(user, into: db)
+                try SQLiteInspection.insertCredential(id: passkey, of: user.id, into: db)
+                for session in kept { try SQLiteStore.insert(session, into: db) }
+                try db.execute(
+                    sql: "UPDATE sessions SET refresh_generation = 3 WHERE token_hash = ?",
+                    arguments: [kept[1].tokenHash])
+            }
+        }
+        let store = try SQLiteStore(path: path)
+        #expect(try await store.sessions(ofUser: user.id, now: Make.now) == kept.reversed())
+        #expect(
+            try await store.read { db in
+                try Int.fetchOne(
+                    db, sql: "SELECT refresh_generation FROM sessions WHERE token_hash = ?",
+                    arguments: [kept[1].tokenHash])
+            } == 3)
+        #expect(
+            try await SQLiteInspection.indexes(of: "sessions", in: store) == [
+                "sessions_expires_at", "sessions_user_created",
+            ])
+
+        // The cap: one more ends the oldest.
+        var newest = Make.session(of: user.id)
+        newest.createdAt = Make.now.addingTimeInterval(Double(StoredSession.maximumPerAccount))
+        try await store.createSession(newest)
+        #expect(try await store.session(tokenHash: kept[0].tokenHash, now: Make.now) == nil)
+        #expect(try await store.sessions(ofUser: user.id, now: Make.now).count == StoredSession.maximumPerAccount)
+        // The passkey check: a session with a passkey the account does not have is refused.
+        var stranger = Make.session(of: user.id)
+        stranger.credentialID = Data([8])
+        await expectStoreError(.notFound) { try await store.createSession(stranger) }
+        // Deleting the passkey ends its sessions and keeps the others.
+        try await store.deleteCredential(id: passkey, ofUser: user.id, keepingAnotherWayIn: false)
+        let left = try await store.sessions(ofUser: user.id, now: Make.now)
+        #expect(Set(left) == Set((kept.dropFirst() + [newest]).filter { $0.credentialID == nil }))
+        #expect(try await store.purgeExpiredSessions(now: Make.now.addingTimeInterval(1_000_000)) == left.count)
     }
 
     @Test("a session with a passkey that is not its user's is refused, and nothing is written")

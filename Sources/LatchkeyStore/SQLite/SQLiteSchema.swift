@@ -23,6 +23,7 @@ enum SQLiteSchema {
             ("v13: the audit log", v13Audit, nil),
             ("v14: webhook deliveries", v14Webhooks, nil),
             ("v15: refresh tokens sealed, not stored", v15SealedRefreshTokens, nil),
+            ("v16: sessions keyed by their token, indexed by account and age", v16SessionsByAccountAge, nil),
         ]
         for migration in migrations {
             migrator.registerMigration(migration.identifier) { db in
@@ -430,5 +431,53 @@ enum SQLiteSchema {
     private static let v15SealedRefreshTokens = """
         DROP TABLE refresh_tokens;
         ALTER TABLE sessions ADD COLUMN refresh_generation INTEGER NOT NULL DEFAULT 0;
+        """
+
+    /// Sessions keyed by their token's hash alone (`WITHOUT ROWID`: one b-tree where a table and its key's index were
+    /// two) and indexed by account and age, as PostgreSQL's v15. The account's list and the cap read the account's
+    /// sessions from that index in order (each entry carries the key), with no sort and no row read, and the cap no
+    /// longer counts before it deletes. The one index also serves the user's foreign key and `credentials_end_sessions`,
+    /// which reads the account's sessions (at most 50). Where users sign in often, every sign-in ends its account's
+    /// oldest session, so the cap is on the sign-in's path (docs/PERFORMANCE.md). Nothing refers to a session (v15
+    /// dropped `refresh_tokens`); the triggers on and about `sessions` are made again after the rebuild.
+    private static let v16SessionsByAccountAge = """
+        DROP TRIGGER credentials_end_sessions;
+        CREATE TABLE sessions_v16 (
+            token_hash BLOB NOT NULL PRIMARY KEY CHECK (length(token_hash) = 32),
+            user_id BLOB NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            created_at TEXT NOT NULL,
+            expires_at TEXT NOT NULL,
+            credential_id BLOB,
+            verified_at TEXT,
+            last_seen_at TEXT,
+            device TEXT,
+            network TEXT,
+            refresh_generation INTEGER NOT NULL DEFAULT 0
+        ) STRICT, WITHOUT ROWID;
+        INSERT INTO sessions_v16 (
+            token_hash, user_id, created_at, expires_at, credential_id, verified_at, last_seen_at, device, network,
+            refresh_generation)
+        SELECT
+            token_hash, user_id, created_at, expires_at, credential_id, verified_at, last_seen_at, device, network,
+            refresh_generation
+        FROM sessions;
+        DROP TABLE sessions;
+        ALTER TABLE sessions_v16 RENAME TO sessions;
+        CREATE INDEX sessions_user_created ON sessions(user_id, created_at);
+        CREATE INDEX sessions_expires_at ON sessions(expires_at);
+        CREATE TRIGGER credentials_end_sessions AFTER DELETE ON credentials BEGIN
+            DELETE FROM sessions WHERE user_id = OLD.user_id AND credential_id = OLD.id;
+        END;
+        CREATE TRIGGER sessions_check_credential BEFORE INSERT ON sessions
+        WHEN NEW.credential_id IS NOT NULL
+            AND NOT EXISTS (SELECT 1 FROM credentials WHERE id = NEW.credential_id AND user_id = NEW.user_id)
+        BEGIN
+            SELECT RAISE(ABORT, 'the session''s passkey is not one of its user''s');
+        END;
+        CREATE TRIGGER sessions_cap AFTER INSERT ON sessions BEGIN
+            DELETE FROM sessions WHERE token_hash IN (
+                SELECT token_hash FROM sessions WHERE user_id = NEW.user_id
+                ORDER BY created_at DESC, token_hash DESC LIMIT -1 OFFSET \(StoredSession.maximumPerAccount));
+        END;
         """
 }

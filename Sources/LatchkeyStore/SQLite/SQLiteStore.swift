@@ -242,7 +242,7 @@ public final class SQLiteStore: LatchkeyStore {
     }
 
     public func purgeExpiredSessions(now: Date) async throws(StoreError) -> Int {
-        try await purge("sessions", where: "expires_at <= ?", now)
+        try await purge("sessions", key: ["token_hash"], where: "expires_at <= ?", now)
     }
 
     // MARK: Ceremony outcomes
