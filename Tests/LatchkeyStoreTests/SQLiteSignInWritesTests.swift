@@ -26,6 +26,21 @@ struct SQLiteSignInWritesTests {
         #expect(spent)
     }
 
+    /// A database at `path` migrated only up to `version`, holding `user` and their passkey `passkey`, then what `rows`
+    /// writes as that version's tables have it.
+    private static func olderDatabase(
+        at path: String, upTo version: String, user: StoredUser, passkey: Data,
+        _ rows: @escaping @Sendable (Database) throws -> Void
+    ) async throws {
+        let pool = try DatabasePool(path: path)
+        try SQLiteSchema.migrator.migrate(pool, upTo: version)
+        try await pool.write { db in
+            try SQLiteStore.insert(user, into: db)
+            try SQLiteInspection.insertCredential(id: passkey, of: user.id, into: db)
+            try rows(db)
+        }
+    }
+
     @Test("a sign-in's commit writes five pages: the spent ticket, the credential, the session and its two indexes")
     func fivePagesPerSignIn() async throws {
         let path = scratch.path("store.sqlite")
@@ -104,17 +119,12 @@ struct SQLiteSignInWritesTests {
             session.network = "192.0.2.0/24"
             return session
         }
-        do {
-            let pool = try DatabasePool(path: path)
-            try SQLiteSchema.migrator.migrate(pool, upTo: "v15: refresh tokens sealed, not stored")
-            try await pool.write { db in
-                try SQLiteStore.insert(user, into: db)
-                try SQLiteInspection.insertCredential(id: passkey, of: user.id, into: db)
-                for session in kept { try SQLiteStore.insert(session, into: db) }
-                try db.execute(
-                    sql: "UPDATE sessions SET refresh_generation = 3 WHERE token_hash = ?",
-                    arguments: [kept[1].tokenHash])
-            }
+        try await Self.olderDatabase(
+            at: path, upTo: "v15: refresh tokens sealed, not stored", user: user, passkey: passkey
+        ) { db in
+            for session in kept { try SQLiteStore.insert(session, into: db) }
+            try db.execute(
+                sql: "UPDATE sessions SET refresh_generation = 3 WHERE token_hash = ?", arguments: [kept[1].tokenHash])
         }
         let store = try SQLiteStore(path: path)
         #expect(try await store.sessions(ofUser: user.id, now: Make.now) == kept.reversed())
@@ -181,29 +191,25 @@ struct SQLiteSignInWritesTests {
             expiresAt: Make.now.addingTimeInterval(3600)
         )
         let live = SpentTicket(id: "live", expiresAt: Make.now.addingTimeInterval(300))
-        do {
-            let pool = try DatabasePool(path: path)
-            try SQLiteSchema.migrator.migrate(pool, upTo: "v7: credentials indexed in account order")
-            try await pool.write { db in
-                try SQLiteStore.insert(user, into: db)
-                try SQLiteInspection.insertCredential(id: passkey, of: user.id, into: db)
-                // v7's columns (the insert of today names v9's too).
-                for session in [withPasskey, without] {
-                    try db.execute(
-                        sql: """
-                            INSERT INTO sessions (token_hash, user_id, created_at, expires_at, credential_id)
-                            VALUES (?, ?, ?, ?, ?)
-                            """,
-                        arguments: [
-                            session.tokenHash, session.userID, session.createdAt, session.expiresAt,
-                            session.credentialID,
-                        ])
-                }
-                for ticket in [live, SpentTicket(id: "old", expiresAt: Make.now.addingTimeInterval(-1))] {
-                    try db.execute(
-                        sql: "INSERT INTO spent_tickets (id, expires_at) VALUES (?, ?)",
-                        arguments: [ticket.id, ticket.expiresAt])
-                }
+        try await Self.olderDatabase(
+            at: path, upTo: "v7: credentials indexed in account order", user: user, passkey: passkey
+        ) { db in
+            // v7's columns (the insert of today names v9's too).
+            for session in [withPasskey, without] {
+                try db.execute(
+                    sql: """
+                        INSERT INTO sessions (token_hash, user_id, created_at, expires_at, credential_id)
+                        VALUES (?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        session.tokenHash, session.userID, session.createdAt, session.expiresAt,
+                        session.credentialID,
+                    ])
+            }
+            for ticket in [live, SpentTicket(id: "old", expiresAt: Make.now.addingTimeInterval(-1))] {
+                try db.execute(
+                    sql: "INSERT INTO spent_tickets (id, expires_at) VALUES (?, ?)",
+                    arguments: [ticket.id, ticket.expiresAt])
             }
         }
         let store = try SQLiteStore(path: path)
