@@ -160,9 +160,9 @@ let package = Package(
                 "AppleSignIn",
             ],
             resources: [.copy("Resources/Web")],
-            // The server's own async functions run on their caller's executor (SE-0461) instead of hopping to the
-            // generic executor on entry and after each call; on SwiftNIO's event loops every such hop was a job
-            // (docs/PERFORMANCE.md, eleventh round). Hummingbird's middleware requirement stays `@concurrent`.
+            // The server's own async functions run on their caller's executor (SE-0461) instead of switching to the
+            // generic executor on entry and after each call (docs/DESIGN.md). Hummingbird's middleware requirement
+            // stays `@concurrent`.
             swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
         ),
         .testTarget(

@@ -14,9 +14,10 @@
 # (postgres_cpu_us_per_login).
 # --perf FILE records the (first) server with `perf record -g` during the logins (Debian's linux-perf).
 # --counts counts, in the (first) server, calls of malloc, swift_retain and swift_release, Swift Concurrency jobs run
-# (swift_job_run) (perf uprobes, as root), system calls and futex calls (threads meeting on a lock) per login: figures
-# that do not move with the host's load, to compare builds by. The probes slow the server down, so the CPU and latency
-# figures of a counting run are not comparable with others.
+# (swift_job_run, and swift_job_run_on_task_executor for the jobs a task executor runs) (perf uprobes, as root), system
+# calls and futex calls (threads meeting on a lock) per login: figures that do not move with the host's load, to compare
+# builds by. The probes slow the server down, so the CPU and latency figures of a counting run are not comparable with
+# others.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -114,9 +115,11 @@ if [ -n "$counts" ]; then
     remove_probes
     perf probe -q -x "$(library '^libc\\.so')" --add 'latchkey_malloc=malloc'
     perf probe -q -x "$(library '^libswiftCore\\.so')" --add 'latchkey_retain=swift_retain' --add 'latchkey_release=swift_release'
-    perf probe -q -x "$(library '^libswift_Concurrency\\.so')" --add 'latchkey_job=swift_job_run'
+    perf probe -q -x "$(library '^libswift_Concurrency\\.so')" --add 'latchkey_job=swift_job_run' \
+        --add 'latchkey_task_executor_job=swift_job_run_on_task_executor'
     perf stat -x, -o "$work/counts" -p "${pids[0]}" -e probe_libc:latchkey_malloc,probe_libswiftCore:latchkey_retain \
         -e probe_libswiftCore:latchkey_release,probe_libswift_Concurrency:latchkey_job \
+        -e probe_libswift_Concurrency:latchkey_task_executor_job \
         -e raw_syscalls:sys_enter,syscalls:sys_enter_futex &
     counter=$!
     sleep 0.5
@@ -153,10 +156,12 @@ if [ -n "$counts" ]; then
     # perf stat -x, writes count,unit,event,...: one line per event.
     awk -F, -v logins="$logins" -v instances="$instances" '
         $3 ~ /latchkey_malloc$/ { name = "mallocs" } $3 ~ /latchkey_retain$/ { name = "retains" }
-        $3 ~ /latchkey_release$/ { name = "releases" } $3 ~ /latchkey_job$/ { name = "jobs" }
+        $3 ~ /latchkey_release$/ { name = "releases" }
+        $3 ~ /latchkey_(task_executor_)?job$/ { jobs += $1; next }
         $3 == "raw_syscalls:sys_enter" { name = "syscalls" }
         $3 == "syscalls:sys_enter_futex" { name = "futexes" }
         name != "" { printf "server_%s_per_login=%.1f\n", name, $1 * instances / logins; name = "" }
+        END { printf "server_jobs_per_login=%.1f\n", jobs * instances / logins }
     ' "$work/counts"
 fi
 ticks=$(getconf CLK_TCK)

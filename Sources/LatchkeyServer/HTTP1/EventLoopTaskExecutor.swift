@@ -13,7 +13,12 @@ final class EventLoopTaskExecutor: TaskExecutor {
         self.eventLoop = eventLoop
     }
 
+    /// Runs `job` on the loop as this task executor's, isolated to nothing: the generic executor, which the
+    /// nonisolated functions the task runs (ours, Hummingbird's) ask for. A job run as the loop's serial executor
+    /// (`eventLoop.executor`) would be isolated to the loop, so every call into and back out of such a function would
+    /// switch executors, and each switch is a job of its own through the loop's queue.
     func enqueue(_ job: consuming ExecutorJob) {
-        eventLoop.executor.enqueue(job)
+        let job = UnownedJob(job)
+        eventLoop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
