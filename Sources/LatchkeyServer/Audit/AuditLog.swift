@@ -86,7 +86,7 @@ struct AuditLog: Sendable {
 
     /// `text` cut to what an event keeps (and without NUL, which no event keeps).
     static func clipped(_ text: String) -> String {
-        // Byte by byte: `String.contains` goes through Foundation's locale-aware search, about half a percent of a login.
+        // In the UTF-8 bytes: `String.contains` searches through Foundation (locale-aware), half a percent of a login.
         let text = text.utf8.contains(0) ? String(text.unicodeScalars.filter { $0 != "\u{0}" }) : text
         guard text.utf8.count > AuditEvent.maximumTextLength else { return text }
         var clipped = Substring(text)

@@ -280,8 +280,9 @@ enum SQLiteSchema {
     ///   (user, passkey) serves the user's foreign key and a trigger that ends a passkey's sessions when it is deleted,
     ///   however it is deleted; a second trigger refuses a session whose passkey is not its user's (the foreign key
     ///   refused only a passkey that did not exist). The migration runs with foreign keys off, as GRDB runs every
-    ///   migration, and checks them at the end. A later migration that rebuilds `credentials` or `sessions` drops
-    ///   these triggers with the table and must make them again.
+    ///   migration, and checks them at the end. A later migration that rebuilds `credentials` or `sessions` must make
+    ///   these triggers again: the table's own go with it, and `credentials_end_sessions` (on `credentials`) must be
+    ///   dropped before a rebuilt `sessions` is renamed (v16).
     private static let v8FewerIndexWrites = """
         CREATE TABLE spent_tickets_v8 (
             id TEXT NOT NULL,
@@ -440,12 +441,14 @@ enum SQLiteSchema {
         """
 
     /// Sessions keyed by their token's hash alone (`WITHOUT ROWID`: one b-tree where a table and its key's index were
-    /// two) and indexed by account and age, as PostgreSQL's v15. The account's list and the cap read the account's
-    /// sessions from that index in order (each entry carries the key), with no sort and no row read, and the cap no
-    /// longer counts before it deletes. The one index also serves the user's foreign key and `credentials_end_sessions`,
+    /// two) and indexed by account and age, as PostgreSQL's v15. The account's list reads the account's sessions from
+    /// that index in order, with no sort; the cap reads only the index (each entry carries the key), and no longer
+    /// counts before it deletes. The one index also serves the user's foreign key and `credentials_end_sessions`,
     /// which reads the account's sessions (at most 50). Where users sign in often, every sign-in ends its account's
     /// oldest session, so the cap is on the sign-in's path (docs/PERFORMANCE.md). Nothing refers to a session (v15
-    /// dropped `refresh_tokens`); the triggers on and about `sessions` are made again after the rebuild.
+    /// dropped `refresh_tokens`). The triggers on `sessions` go with the old table; `credentials_end_sessions`, on
+    /// `credentials`, is dropped first, since renaming the new table checks every trigger that names `sessions`. All
+    /// three are made again after the rebuild, whose copy goes in key order to fill the b-tree's pages.
     private static let v16SessionsByAccountAge = """
         DROP TRIGGER credentials_end_sessions;
         CREATE TABLE sessions_v16 (
@@ -466,7 +469,7 @@ enum SQLiteSchema {
         SELECT
             token_hash, user_id, created_at, expires_at, credential_id, verified_at, last_seen_at, device, network,
             refresh_generation
-        FROM sessions;
+        FROM sessions ORDER BY token_hash;
         DROP TABLE sessions;
         ALTER TABLE sessions_v16 RENAME TO sessions;
         CREATE INDEX sessions_user_created ON sessions(user_id, created_at);
