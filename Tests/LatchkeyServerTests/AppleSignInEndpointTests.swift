@@ -221,7 +221,31 @@ struct AppleSignInEndpointTests {
                 let reply = try await server.app().send(
                     method, path, body: method == .post ? JSONObject.buffer(["identityToken": "x"]) : nil)
                 #expect(reply.status == .notFound && reply.errorCode == "apple.disabled", "\(path): \(reply)")
+                #expect(reply.errorMessage == "Sign in with Apple is not configured on this server")
             }
+        }
+    }
+
+    @Test(
+        "with Sign in with Apple for apps only, the web flow's routes answer 404 apple.disabled and the app's work",
+        arguments: Backend.available)
+    func withoutTheWebFlowItsRoutesAreDisabled(_ backend: Backend) async throws {
+        try await withAppleServer(
+            backend,
+            configure: {
+                $0.appleServicesID = nil
+                $0.appleRedirectURI = nil
+            }
+        ) { apple in
+            #expect(apple.server.configuration.apple?.web == nil)
+            for (method, path) in [
+                (HTTPRequest.Method.get, APIPaths.Apple.authorize), (.post, APIPaths.Apple.callback),
+            ] {
+                let reply = try await apple.server.app().send(method, path)
+                #expect(reply.status == .notFound && reply.errorCode == "apple.disabled", "\(path): \(reply)")
+                #expect(reply.errorMessage == "The Sign in with Apple web flow is not configured on this server")
+            }
+            #expect(try await apple.server.app().send(.post, APIPaths.Apple.nonce).status == .ok)
         }
     }
 }

@@ -113,6 +113,31 @@ struct ConfigurationTests {
         }
     }
 
+    @Test(
+        "a duration outside its range is refused with the value and the range in words",
+        arguments: [
+            (
+                ServerSettings.with { $0.sessionLifetime = 59 }, "--session-lifetime",
+                "59 seconds is outside one minute to one year"
+            ),
+            (
+                ServerSettings.with { $0.ceremonyLifetime = 3601 }, "--ceremony-lifetime",
+                "3601 seconds is outside 10 seconds to one hour"
+            ),
+            (
+                ServerSettings.with { $0.reauthenticationWindow = 86401 }, "--reauthentication-window",
+                "86401 seconds is outside 30 seconds to one day"
+            ),
+            (ServerSettings.with { $0.idleTimeout = 0 }, "--idle-timeout", "0 seconds is outside 1 second to one hour"),
+            (
+                ServerSettings.with { $0.writeTimeout = 3601 }, "--write-timeout",
+                "3601 seconds is outside 1 second to one hour"
+            ),
+        ])
+    func durationsOutOfRange(_ settings: ServerSettings, _ setting: String, _ message: String) {
+        #expect(throws: ConfigurationError(setting, message)) { try ServerConfiguration(settings) }
+    }
+
     @Test("every setting in docs/SERVER.md's table is read from its environment variable and overrides a lower layer")
     func everySettingFromTheEnvironment() throws {
         let docs = try String(

@@ -1,20 +1,24 @@
 extension ServiceError {
-    /// 404 `apple.disabled`: the server runs without Sign in with Apple (or without its web flow).
-    static func appleDisabled(_ what: String) -> ServiceError {
-        ServiceError(.appleDisabled, "\(what) is not configured on this server")
-    }
+    /// 404 `apple.disabled`: the server runs without Sign in with Apple.
+    static let appleDisabled = ServiceError(.appleDisabled, "Sign in with Apple is not configured on this server")
 
     /// 404 `apple.disabled` for the web flow: the server signs in with Apple from apps only.
-    static let appleWebFlowDisabled = appleDisabled("The Sign in with Apple web flow")
+    static let appleWebFlowDisabled = ServiceError(
+        .appleDisabled, "The Sign in with Apple web flow is not configured on this server")
 
     /// 503 `apple.busy`: the instance issued its most nonces this minute.
     static func appleBusy(retryAfter wait: Duration) -> ServiceError {
-        let seconds = max(1, Int(wait.components.seconds) + (wait.components.attoseconds > 0 ? 1 : 0))
+        let seconds = wait.retryAfterSeconds
         return ServiceError(
             .appleBusy,
             "too many Sign in with Apple nonces were asked for this minute; try again in \(seconds) s",
             retryAfter: seconds)
     }
+
+    /// 400 `apple.stateInvalid`: the web flow's state is unknown, used or malformed.
+    static let appleStateInvalid = ServiceError(
+        .appleStateInvalid,
+        "no pending Sign in with Apple flow has this state: it was used, has expired, or never existed")
 
     static let appleNonceRequired = ServiceError(
         .appleNonceRequired,

@@ -306,15 +306,12 @@ struct AppleSignInService: Sendable {
     /// Takes the web flow's state back, once: unknown or used is 400 `apple.stateInvalid`, expired 400
     /// `apple.stateExpired`.
     func consumeWebState(_ state: String, now: Date = Date()) async throws -> StoredAppleWebState {
-        let invalid = ServiceError(
-            .appleStateInvalid,
-            "no pending Sign in with Apple flow has this state: it was used, has expired, or never existed")
-        guard RandomToken.isWellFormed(state) else { throw invalid }
+        guard RandomToken.isWellFormed(state) else { throw ServiceError.appleStateInvalid }
         do {
             return try await store.consumeAppleWebState(state, now: now)
         } catch {
             throw error.meaning([
-                .notFound: invalid,
+                .notFound: ServiceError.appleStateInvalid,
                 .expired: ServiceError(.appleStateExpired, "the Sign in with Apple flow took too long; start again"),
             ])
         }

@@ -49,9 +49,7 @@ public struct MetadataConfiguration: Sendable {
     }
 
     private static func certificates(in path: String) throws(ConfigurationError) -> [Certificate] {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw ConfigurationError("--metadata-trust-root", "cannot read \(path)")
-        }
+        let text = try ServerConfiguration.readText(path, for: "--metadata-trust-root")
         guard let certificates = try? PEMDocument.parseMultiple(pemString: text).map(Certificate.init(pemDocument:)),
             !certificates.isEmpty
         else {

@@ -13,7 +13,7 @@ struct RateLimitMiddleware: RouterMiddleware {
     ) async throws -> Response {
         let client = clients.rateLimitKey(of: request, peer: context.remoteAddress)
         if let wait = limiter.acquire(client) {
-            let seconds = max(1, Int(wait.components.seconds) + (wait.components.attoseconds > 0 ? 1 : 0))
+            let seconds = wait.retryAfterSeconds
             throw APIError(
                 .requestRateLimited, "too many requests from this address; retry in \(seconds) s",
                 headers: [.retryAfter: String(seconds)])

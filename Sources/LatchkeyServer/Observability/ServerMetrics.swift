@@ -90,4 +90,9 @@ extension Duration {
     var nanoseconds: Int64 {
         components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
     }
+
+    /// Whole seconds, rounded up and at least one: a `Retry-After` wait.
+    var retryAfterSeconds: Int {
+        max(1, Int(components.seconds) + (components.attoseconds > 0 ? 1 : 0))
+    }
 }

@@ -86,7 +86,7 @@ struct AppleRoutes: Sendable {
     }
 
     private func enabled() throws -> AppleSignInService {
-        guard let apple else { throw ServiceError.appleDisabled("Sign in with Apple") }
+        guard let apple else { throw ServiceError.appleDisabled }
         return apple
     }
 }

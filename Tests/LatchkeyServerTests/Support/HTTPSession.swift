@@ -81,6 +81,9 @@ struct Reply: Sendable, CustomStringConvertible {
 
     /// The native error code, if the body is an error body.
     var errorCode: String? { (try? APIJSON.makeDecoder().decode(APIErrorBody.self, from: Data(body)))?.error.code }
+    var errorMessage: String? {
+        (try? APIJSON.makeDecoder().decode(APIErrorBody.self, from: Data(body)))?.error.message
+    }
 
     /// The conformance profile's `ServerResponse`, if the body is one.
     var serverResponse: ServerResponse? { try? APIJSON.makeDecoder().decode(ServerResponse.self, from: Data(body)) }
