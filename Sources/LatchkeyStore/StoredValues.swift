@@ -1,7 +1,8 @@
 import Foundation
 
-/// Conversions of column values that both backends store the same way, with ``StoreError/Code/corruptRecord``
-/// for a value no valid record could have written.
+/// Values that both backends store the same way: conversions of column values, with
+/// ``StoreError/Code/corruptRecord`` for a value no valid record could have written, and checks of what a caller
+/// passes, with ``StoreError/Code/invalidRecord``.
 enum StoredValues {
     /// Throws ``StoreError/Code/invalidRecord`` unless each of `hashes` is a SHA-256 digest; `what` names one.
     static func requireSHA256(_ hashes: [Data], _ what: String) throws(StoreError) {

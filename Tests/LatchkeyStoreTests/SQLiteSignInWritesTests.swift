@@ -90,16 +90,18 @@ struct SQLiteSignInWritesTests {
     func sessionsInAccountOrder() async throws {
         let store = try SQLiteStore(path: scratch.path("store.sqlite"))
         let list = try await SQLiteInspection.plan(
-            """
-            SELECT \(StoreColumns.session) FROM sessions WHERE user_id = ? AND expires_at > ?
-            ORDER BY created_at DESC, token_hash DESC
-            """, arguments: [Data([1]), Make.now], in: store)
+            SQLiteStore.accountSessions, arguments: [Data([1]), Make.now], in: store)
         // The cap's statement, as the trigger runs it; the index's entries carry the key, so it reads no row.
+        let trigger = try await store.read { db in
+            try String.fetchOne(
+                db, sql: "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'sessions_cap'")
+        }
+        let body = try #require(trigger)
+        #expect(!body.contains("count("), "the cap no longer counts first")
+        let select = try #require(body.range(of: "SELECT token_hash").map { body[$0.lowerBound...] })
+        let statement = try #require(select.range(of: ");").map { select[..<$0.lowerBound] })
         let cap = try await SQLiteInspection.plan(
-            """
-            SELECT token_hash FROM sessions WHERE user_id = ?
-            ORDER BY created_at DESC, token_hash DESC LIMIT -1 OFFSET \(StoredSession.maximumPerAccount)
-            """, in: store)
+            statement.replacingOccurrences(of: "NEW.user_id", with: "?"), in: store)
         // Before v16 both searched the (user, passkey) index and sorted in a temporary b-tree.
         #expect(list == ["SEARCH sessions USING INDEX sessions_user_created (user_id=?)"])
         #expect(cap == ["SEARCH sessions USING COVERING INDEX sessions_user_created (user_id=?)"])

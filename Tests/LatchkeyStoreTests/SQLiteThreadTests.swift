@@ -11,7 +11,8 @@ import Testing
 /// Swift Concurrency on NIO's event loops, and a write waiting for another process's lock must not stall a loop.
 @Suite("SQLite calls run on the store's threads, never on an event loop")
 struct SQLiteThreadTests {
-    /// Runs the jobs of the tasks that prefer it on one event loop, as `latchkey serve`'s global executor does.
+    /// Runs the jobs of the tasks that prefer it on one event loop, as `latchkey serve`'s executor does (a copy of
+    /// `LatchkeyServer`'s `EventLoopTaskExecutor`, which these tests cannot import).
     final class EventLoopTaskExecutor: TaskExecutor {
         let loop: any EventLoop
 

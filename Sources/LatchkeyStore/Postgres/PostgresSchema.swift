@@ -1,3 +1,7 @@
+import Foundation
+import Logging
+import PostgresNIO
+
 /// The versioned PostgreSQL schema. ``PostgresStore/migrate()`` records applied versions in `schema_migrations`
 /// and applies the missing ones in order, in one transaction under an advisory lock, so servers starting together
 /// migrate once. Never edit a shipped migration: add the next one.
@@ -9,6 +13,8 @@ enum PostgresSchema {
         let name: String
         /// One SQL statement each (the extended query protocol runs one at a time).
         let statements: [String]
+        /// What the migration must also do in Swift, after its statements and in their transaction.
+        var then: (@Sendable (PostgresConnection, Logger) async throws -> Void)? = nil
     }
 
     /// `pg_advisory_xact_lock` key that serialises migrations ("LatchKy" in ASCII).
@@ -22,8 +28,16 @@ enum PostgresSchema {
         )
         """
 
-    /// The migration that adds `users.name_skeleton`: ``PostgresStore/migrate()`` fills it for existing users.
-    static let nameSkeletonVersion: Int64 = 5
+    /// v5's second step: existing accounts get their confusables skeleton (the table is in Swift, not SQL).
+    private static func fillNameSkeletons(_ connection: PostgresConnection, _ logger: Logger) async throws {
+        let users = try await connection.all("SELECT id, name FROM users", logger: logger) {
+            try $0.decode((UUID, String).self)
+        }
+        for (id, name) in users {
+            try await connection.execute(
+                "UPDATE users SET name_skeleton = \(NameSkeleton.of(name)) WHERE id = \(id)", logger: logger)
+        }
+    }
 
     static let migrations: [Migration] = [
         Migration(
@@ -184,7 +198,8 @@ enum PostgresSchema {
                 "ALTER TABLE apple_links ADD COLUMN consent_revoked_at timestamptz",
                 "ALTER TABLE users ADD COLUMN name_skeleton text",
                 "CREATE INDEX users_name_skeleton ON users (name_skeleton)",
-            ]),
+            ],
+            then: fillNameSkeletons),
         // Pending ceremonies travel sealed in their tickets; the store only remembers which tickets were spent, until
         // they expire. Ceremonies pending at the upgrade are dropped: their clients begin again.
         Migration(

@@ -28,7 +28,7 @@ extension PostgresStore {
     }
 
     public func insertRecoveryLink(tokenHash: Data, ofUser userID: UUID, expiresAt: Date) async throws(StoreError) {
-        try StoredValues.requireSHA256([tokenHash], "a recovery code hash")
+        try StoredValues.requireSHA256([tokenHash], "a recovery link token hash")
         try await change(
             "INSERT INTO recovery_links (token_hash, user_id, expires_at) VALUES (\(tokenHash), \(userID), \(expiresAt))"
         )

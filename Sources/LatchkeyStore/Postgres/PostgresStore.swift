@@ -72,17 +72,7 @@ public final class PostgresStore: LatchkeyStore {
                 for statement in migration.statements {
                     try await connection.execute(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
-                if migration.version == PostgresSchema.nameSkeletonVersion {
-                    // Existing accounts get their confusables skeleton now (the table is in Swift, not SQL).
-                    let users = try await connection.all("SELECT id, name FROM users", logger: logger) {
-                        try $0.decode((UUID, String).self)
-                    }
-                    for (id, name) in users {
-                        try await connection.execute(
-                            "UPDATE users SET name_skeleton = \(NameSkeleton.of(name)) WHERE id = \(id)", logger: logger
-                        )
-                    }
-                }
+                try await migration.then?(connection, logger)
                 try await connection.execute(
                     "INSERT INTO schema_migrations (version, name) VALUES (\(migration.version), \(migration.name))",
                     logger: logger

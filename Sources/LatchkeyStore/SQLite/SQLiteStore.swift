@@ -222,12 +222,14 @@ public final class SQLiteStore: LatchkeyStore {
     }
 
     public func sessions(ofUser userID: UUID, now: Date) async throws(StoreError) -> [StoredSession] {
-        try await all(
-            """
-            SELECT \(StoreColumns.session) FROM sessions WHERE user_id = ? AND expires_at > ?
-            ORDER BY created_at DESC, token_hash DESC
-            """, [userID, now], StoredSession.init(sqliteRow:))
+        try await all(Self.accountSessions, [userID, now], StoredSession.init(sqliteRow:))
     }
+
+    /// An account's live sessions, newest first (the index `sessions_user_created` in order).
+    static let accountSessions = """
+        SELECT \(StoreColumns.session) FROM sessions WHERE user_id = ? AND expires_at > ?
+        ORDER BY created_at DESC, token_hash DESC
+        """
 
     public func markSessionSeen(tokenHash: Data, at time: Date) async throws(StoreError) {
         try await change("UPDATE sessions SET last_seen_at = ? WHERE token_hash = ?", [time, tokenHash], .unsynced)
