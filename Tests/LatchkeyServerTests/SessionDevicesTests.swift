@@ -107,7 +107,22 @@ struct SessionDevicesTests {
             ),
             ("Mozilla/5.0 (X11; Linux x86_64; rv:131.0) Gecko/20100101 Firefox/131.0", "Firefox on Linux"),
             ("PasskeyApp/1.2 CFNetwork/1494 Darwin/23.0", "PasskeyApp"),
+            (
+                "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/131.0 Mobile Safari/537.36",
+                "Chrome on Android"
+            ),
+            (
+                "Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) AppleWebKit/537.36 Chrome/131.0 Safari/537.36",
+                "Chrome on ChromeOS"
+            ),
+            (
+                "Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 Version/17.5 Mobile/15E148 Safari/604.1",
+                "Safari on iPad"
+            ),
             ("curl/8.5.0", "curl"),
+            ("My_App-2.x/3 (iPhone)", "My_App-2.x on iPhone"),
+            ("Näme/1.0", nil),
+            ("App+/1.0 (Windows)", "Windows"),
             ("Mozilla/5.0 (compatible)", nil),
             ("<script>", nil),
         ]

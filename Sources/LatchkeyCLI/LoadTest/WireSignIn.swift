@@ -23,7 +23,13 @@ struct WireSignIn: Sendable {
     /// The options request's body, the same on every sign-in.
     private let optionsBody: [UInt8]
 
-    private static let headers = ["Accept": "application/json", "Content-Type": "application/json"]
+    /// The requests' headers, with the user agent of the client the profile stands for: an app on iOS (URLSession's
+    /// form) or a browser. The server reads it for the session's device label, as it does for real clients.
+    private let headers: [String: String]
+
+    static let appUserAgent = "LatchkeyLoad/1.0 CFNetwork/1568.100.1 Darwin/24.0.0"
+    static let browserUserAgent =
+        "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
 
     init(
         profile: PasskeyProfile, username: String, server: URL, authenticator: VirtualAuthenticatorAdapter,
@@ -35,6 +41,10 @@ struct WireSignIn: Sendable {
         var body = JSONWriter()
         body.object { json in json.member("username", username) }
         optionsBody = body.bytes
+        headers = [
+            "Accept": "application/json", "Content-Type": "application/json",
+            "User-Agent": profile == .native ? Self.appUserAgent : Self.browserUserAgent,
+        ]
         switch profile {
         case .native:
             optionsURL = server.appending(path: APIPaths.Native.authenticationOptions)
@@ -115,7 +125,7 @@ struct WireSignIn: Sendable {
     }
 
     private func post(_ url: URL, body: [UInt8], cookie: String?) async throws(LatchkeyClientError) -> HTTPResponse {
-        var headers = Self.headers
+        var headers = headers
         if let cookie { headers["Cookie"] = cookie }
         let response = try await transport.send(HTTPRequest(method: "POST", url: url, headers: headers, body: body))
         guard (200..<300).contains(response.status) else { throw refusal(response, url) }

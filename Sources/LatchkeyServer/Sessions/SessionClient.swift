@@ -21,46 +21,40 @@ struct SessionClient: Sendable, Equatable {
             network: clients.network(of: request, peer: context.remoteAddress))
     }
 
+    /// Browsers by the products that name them, in the order they are told apart: Edge's user agent says `Chrome/`
+    /// too, and Chrome's says `Safari/` (Safari itself is told by `Safari/` with `Version/`).
+    private static let browsers: [(name: String, marks: [String])] = [
+        ("Edge", ["Edg/", "EdgA/", "EdgiOS/"]), ("Firefox", ["Firefox/", "FxiOS/"]),
+        ("Chrome", ["Chrome/", "CriOS/", "Chromium/"]),
+    ]
+    /// Systems by the words that name them, in the order they are told apart (an iPhone's user agent says `Mac OS X`).
+    private static let systems: [(name: String, marks: [String])] = [
+        ("iPhone", ["iPhone"]), ("iPad", ["iPad"]), ("Android", ["Android"]), ("ChromeOS", ["CrOS"]),
+        ("macOS", ["Macintosh", "Mac OS X"]), ("Windows", ["Windows"]), ("Linux", ["Linux"]),
+    ]
+
     /// A short label for a user agent: the browser and the system for a browser, the first product's name for an app
     /// (URLSession sends `AppName/1.0 CFNetwork/… Darwin/…`), nil for anything else. Never longer than
     /// ``StoredSession/maximumDeviceLength``, printable ASCII only.
     static func deviceLabel(userAgent: String) -> String? {
-        let browser: String? =
-            if userAgent.contains("Edg/") || userAgent.contains("EdgA/") || userAgent.contains("EdgiOS/") {
-                "Edge"
-            } else if userAgent.contains("Firefox/") || userAgent.contains("FxiOS/") {
-                "Firefox"
-            } else if userAgent.contains("Chrome/") || userAgent.contains("CriOS/") || userAgent.contains("Chromium/") {
-                "Chrome"
-            } else if userAgent.contains("Safari/") && userAgent.contains("Version/") {
-                "Safari"
-            } else {
-                nil
-            }
-        let system: String? =
-            if userAgent.contains("iPhone") {
-                "iPhone"
-            } else if userAgent.contains("iPad") {
-                "iPad"
-            } else if userAgent.contains("Android") {
-                "Android"
-            } else if userAgent.contains("CrOS") {
-                "ChromeOS"
-            } else if userAgent.contains("Macintosh") || userAgent.contains("Mac OS X") {
-                "macOS"
-            } else if userAgent.contains("Windows") {
-                "Windows"
-            } else if userAgent.contains("Linux") {
-                "Linux"
-            } else {
-                nil
-            }
+        let browser =
+            browsers.first { $0.marks.contains { userAgent.contains($0) } }?.name
+            ?? (userAgent.contains("Safari/") && userAgent.contains("Version/") ? "Safari" : nil)
+        let system = systems.first { $0.marks.contains { userAgent.contains($0) } }?.name
         if let browser { return system.map { "\(browser) on \($0)" } ?? browser }
         // An app: the name of its first product, when that is a plain word.
         let product = userAgent.prefix { $0 != "/" && $0 != " " }.prefix(60)
-        guard !product.isEmpty, product != "Mozilla",
-            product.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) })
-        else { return system }
+        guard !product.isEmpty, product != "Mozilla", product.utf8.allSatisfy(Self.isPlain) else { return system }
         return system.map { "\(product) on \($0)" } ?? String(product)
+    }
+
+    /// Whether a byte of an app's name is an ASCII letter, digit, `-`, `_` or `.`.
+    private static func isPlain(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+            true
+        default: false
+        }
     }
 }
