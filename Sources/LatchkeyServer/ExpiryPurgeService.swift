@@ -22,13 +22,8 @@ struct ExpiryPurgeService: Service {
     static let spentTicketGrace: TimeInterval = 600
 
     func run() async throws {
-        while !Task.isShuttingDownGracefully {
-            do {
-                try await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
-            } catch {
-                return  // shutting down
-            }
-            do {
+        await repeatedly(every: interval) {
+            do throws(StoreError) {
                 try await purge(now: Date())
             } catch {
                 logger.warning("purging expired records failed", metadata: ["error.code": "\(error.code)"])

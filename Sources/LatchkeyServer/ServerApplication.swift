@@ -119,12 +119,13 @@ public enum ServerApplication {
         let store: any LatchkeyStore
         let emails: EmailService
         let audit: AuditLog
+        let names: AuthenticatorNaming
 
         init(configuration: ServerConfiguration, store: any LatchkeyStore, metrics: ServerMetrics, logger: Logger) {
             self.store = store
+            names = AuthenticatorNaming(metadata: configuration.metadata?.service)
             let audit = AuditLog(
-                store: store, retention: configuration.auditRetention,
-                names: AuthenticatorNaming(metadata: configuration.metadata?.service), logger: logger,
+                store: store, retention: configuration.auditRetention, names: names, logger: logger,
                 webhooks: configuration.webhooks)
             self.audit = audit
             let cookies = SessionCookies(secure: configuration.secureCookies)
@@ -186,7 +187,7 @@ public enum ServerApplication {
         AdminRoutes(
             admin: AdminService(
                 store: services.store, accounts: services.accounts,
-                names: AuthenticatorNaming(metadata: configuration.metadata?.service), origins: configuration.origins,
+                names: services.names, origins: configuration.origins,
                 webhookEndpoints: configuration.webhooks, logger: logger),
             keys: AdminKeys(keys: configuration.admin?.keys ?? []), metrics: metrics
         ).add(to: router.group())
@@ -241,7 +242,7 @@ public enum ServerApplication {
         ConformanceRoutes(ceremonies: ceremonies, sessions: sessions, reauthentication: reauthentication)
             .add(to: conformanceRoutes)
         PasskeyRoutes(ceremonies: ceremonies, sessions: sessions).add(to: ceremonyRoutes)
-        let names = AuthenticatorNaming(metadata: configuration.metadata?.service)
+        let names = services.names
         let accounts = services.accounts
         let notices = services.mailer
         PasskeyManagementRoutes(

@@ -45,12 +45,14 @@ struct AccountService: Sendable {
     func sessions(of caller: SignedIn, now: Date = Date()) async throws -> SessionList {
         let sessions = try await store.sessions(ofUser: caller.user.id, now: now)
         return SessionList(
-            sessions: sessions.map { session in
-                SessionSummary(
-                    id: session.publicID, createdAt: session.createdAt, lastSeenAt: session.lastSeenAt,
-                    expiresAt: session.expiresAt, device: session.device, network: session.network,
-                    current: session.tokenHash == caller.session.tokenHash)
-            })
+            sessions: sessions.map { Self.summary($0, current: $0.tokenHash == caller.session.tokenHash) })
+    }
+
+    /// `session` as the account's list of devices shows it; `current` when it is the caller's.
+    static func summary(_ session: StoredSession, current: Bool) -> SessionSummary {
+        SessionSummary(
+            id: session.publicID, createdAt: session.createdAt, lastSeenAt: session.lastSeenAt,
+            expiresAt: session.expiresAt, device: session.device, network: session.network, current: current)
     }
 
     /// Ends the account's session named `id` (``LatchkeyStore/StoredSession/publicID``) and says whether it was the

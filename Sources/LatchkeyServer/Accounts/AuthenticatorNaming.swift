@@ -27,4 +27,11 @@ struct AuthenticatorNaming: Sendable {
             authenticatorName: await name(for: credential.aaguid)
         )
     }
+
+    /// `credentials` as the passkey list shows them, in their order.
+    func summaries(of credentials: [StoredCredential]) async -> [PasskeySummary] {
+        var summaries: [PasskeySummary] = []
+        for credential in credentials { summaries.append(await summary(of: credential)) }
+        return summaries
+    }
 }

@@ -20,12 +20,9 @@ struct PasskeyService: Sendable {
 
     func list(for caller: SignedIn) async throws -> PasskeyList {
         let credentials = try await store.credentials(ofUser: caller.user.id)
-        var passkeys: [PasskeySummary] = []
-        for credential in credentials {
-            passkeys.append(await names.summary(of: credential))
-        }
         return PasskeyList(
-            passkeys: passkeys, signals: try await ceremonies.signals(for: caller.user, credentials: credentials))
+            passkeys: await names.summaries(of: credentials),
+            signals: try await ceremonies.signals(for: caller.user, credentials: credentials))
     }
 
     /// Renames one of the caller's passkeys (`name` as given: trimmed here, nil or empty for no label).

@@ -54,8 +54,7 @@ struct RecoveryService: Sendable {
             throw ServiceError(.recoveryInvalid, "the username or the recovery code is wrong (or the code was used)")
         }
         try await store.clearPasswordFailures(key: key)
-        let (ticket, options) = try await ceremonies.beginRegistration(for: .recoveringUser(user), now: now)
-        return RegistrationOptionsResponse(ticket: ticket, options: options)
+        return try await ceremonies.beginRegistration(for: .recoveringUser(user), now: now)
     }
 
     /// Spends the code sent to the verified address `email` and begins the registration of its account's new passkey.
@@ -63,8 +62,7 @@ struct RecoveryService: Sendable {
         let user = try await emails.recoveringUser(email: email, code: code, now: now)
         // The account is known only once the code is spent: the event follows in a transaction of its own.
         await audit.record(audit.event(.recoveryStarted, user: user.id, detail: "email", now: now))
-        let (ticket, options) = try await ceremonies.beginRegistration(for: .recoveringUser(user), now: now)
-        return RegistrationOptionsResponse(ticket: ticket, options: options)
+        return try await ceremonies.beginRegistration(for: .recoveringUser(user), now: now)
     }
 
     /// Spends the recovery link whose token is `token` and begins the registration of its account's new passkey; a
@@ -78,8 +76,7 @@ struct RecoveryService: Sendable {
                 .recoveryInvalid, "the recovery link is not valid: it was used, has expired or was changed")
         }
         await audit.record(audit.event(.recoveryStarted, user: user.id, detail: "link", now: now))
-        let (ticket, options) = try await ceremonies.beginRegistration(for: .recoveringUser(user), now: now)
-        return RegistrationOptionsResponse(ticket: ticket, options: options)
+        return try await ceremonies.beginRegistration(for: .recoveringUser(user), now: now)
     }
 
     /// A new code: 16 characters of Crockford base32 (80 random bits), in groups of four.

@@ -63,10 +63,7 @@ struct AdminRoutes: Sendable {
         }
         routes.get(RouterPath(AdminPaths.metrics)) { request, _ in
             _ = try keys.authorize(request)
-            return Response(
-                status: .ok,
-                headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
-                body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
+            return metrics.response
         }
     }
 

@@ -42,14 +42,9 @@ struct AdminService: Sendable {
     /// The user with passkeys, sessions, addresses and ways in.
     func show(_ id: String, now: Date = Date()) async throws -> AdminUserDetail {
         let user = try await user(id)
-        var passkeys: [PasskeySummary] = []
-        for credential in try await store.credentials(ofUser: user.id) {
-            passkeys.append(await names.summary(of: credential))
-        }
-        let sessions = try await store.sessions(ofUser: user.id, now: now).map { session in
-            SessionSummary(
-                id: session.publicID, createdAt: session.createdAt, lastSeenAt: session.lastSeenAt,
-                expiresAt: session.expiresAt, device: session.device, network: session.network, current: false)
+        let passkeys = await names.summaries(of: try await store.credentials(ofUser: user.id))
+        let sessions = try await store.sessions(ofUser: user.id, now: now).map {
+            AccountService.summary($0, current: false)
         }
         return AdminUserDetail(
             user: Self.summary(user), signInMethods: try await accounts.signInMethods(of: user.id), passkeys: passkeys,

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyAPI
 import LatchkeyStore
 import Logging
 import WebAuthn
@@ -12,7 +13,7 @@ extension CeremonyService {
     func beginAuthentication(
         username: String?, userVerification requested: UserVerificationRequirement? = nil,
         extensions: [String: JSONValue]? = nil, now: Date = Date()
-    ) async throws -> (ticket: String, options: PublicKeyCredentialRequestOptions) {
+    ) async throws -> AuthenticationOptionsResponse {
         var subject = AuthenticatingUser.discoverable
         if let username = username.map(UsernameProfile.prepared), !username.isEmpty {
             if let account = try await store.account(named: username), !account.credentials.isEmpty {
@@ -28,8 +29,8 @@ extension CeremonyService {
         }
         let (options, pending) = relyingParty.beginAuthentication(
             for: subject, userVerification: requested, extensions: extensions)
-        let ticket = try await tickets.seal(.authentication, state: pending, now: now)
-        return (ticket, options)
+        return AuthenticationOptionsResponse(
+            ticket: try await tickets.seal(.authentication, state: pending, now: now), options: options)
     }
 
     /// Finishes a sign-in: opens the ticket, verifies the assertion against the stored credential and its
@@ -73,15 +74,13 @@ extension CeremonyService {
     /// verification required when every one of them verified the user when it was registered (preferred otherwise: a
     /// security key without user verification proves itself by a touch, and the finish holds each passkey to what it
     /// can do).
-    func beginReauthentication(of user: StoredUser, now: Date = Date()) async throws -> (
-        ticket: String, options: PublicKeyCredentialRequestOptions
-    ) {
+    func beginReauthentication(of user: StoredUser, now: Date = Date()) async throws -> AuthenticationOptionsResponse {
         let credentials = try await store.credentials(ofUser: user.id)
         let (options, pending) = relyingParty.beginAuthentication(
             for: .identified(userHandle: Array(user.userHandle), credentials: credentials.map(\.descriptor)),
             userVerification: credentials.allSatisfy(\.userVerified) ? .required : .preferred)
-        let ticket = try await tickets.seal(.authentication, state: pending, now: now)
-        return (ticket, options)
+        return AuthenticationOptionsResponse(
+            ticket: try await tickets.seal(.authentication, state: pending, now: now), options: options)
     }
 
     /// Finishes a re-authentication: a sign-in as ``finishAuthentication(ticket:credential:client:now:)`` makes it,

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyAPI
 import LatchkeyStore
 import WebAuthn
 
@@ -30,7 +31,7 @@ extension CeremonyService {
     func beginRegistration(
         for subject: RegistrationSubject, preferences: RegistrationPreferences = RegistrationPreferences(),
         now: Date = Date()
-    ) async throws -> (ticket: String, options: PublicKeyCredentialCreationOptions) {
+    ) async throws -> RegistrationOptionsResponse {
         let purpose: RegistrationState.Purpose
         let userID: UUID
         let user: UserEntity
@@ -75,8 +76,8 @@ extension CeremonyService {
             purpose: purpose, userID: userID, label: preferences.label,
             accountCreation: accountCreation, pending: pending
         )
-        let ticket = try await tickets.seal(.registration, state: state, now: now)
-        return (ticket, options)
+        return RegistrationOptionsResponse(
+            ticket: try await tickets.seal(.registration, state: state, now: now), options: options)
     }
 
     /// Finishes a registration the way a sign-in finishes: opens the ticket, verifies the credential, and in one

@@ -82,11 +82,10 @@ public struct AppleConfiguration: Sendable, CustomStringConvertible {
         }
         secrets = try Self.secretsKey(
             settings, reason: "Sign in with Apple keeps refresh tokens encrypted and needs a key")
-        let maxAge = settings.appleTokenMaxAge ?? Self.defaultTokenMaxAge
-        guard (10...3600).contains(maxAge) else {
-            throw ConfigurationError("--apple-token-max-age", "\(maxAge) seconds is outside 10 seconds to one hour")
-        }
-        tokenMaxAge = TimeInterval(maxAge)
+        tokenMaxAge = TimeInterval(
+            try ServerConfiguration.bounded(
+                settings.appleTokenMaxAge, Self.defaultTokenMaxAge, "--apple-token-max-age", 10...3600, " seconds",
+                "10 seconds to one hour"))
         endpoints = AppleEndpoints(
             baseURL: try Self.url(settings.appleBaseURL ?? AppleEndpoints.production.baseURL, "--apple-base-url"))
 

@@ -175,20 +175,15 @@ public struct ServerConfiguration: Sendable {
         trustedProxies = try (settings.trustedProxies ?? []).map(CIDRBlock.init)
         acceptBase64URLTextChallenge = settings.acceptBase64URLTextChallenge ?? false
 
-        bodyLimit = settings.bodyLimit ?? Self.defaultBodyLimit
-        guard (1024...16 * 1024 * 1024).contains(bodyLimit) else {
-            throw ConfigurationError("--body-limit", "\(bodyLimit) bytes is outside 1 KiB to 16 MiB")
-        }
+        bodyLimit = try Self.bounded(
+            settings.bodyLimit, Self.defaultBodyLimit, "--body-limit", 1024...16 * 1024 * 1024, " bytes",
+            "1 KiB to 16 MiB")
         /// The setting's value (or its default) in seconds, which must be in `range`; `bounds` says it in words.
         func duration(
             _ value: Int?, _ defaultValue: Int, _ setting: String, _ range: ClosedRange<Int> = 1...3600,
             _ bounds: String = "1 second to one hour"
         ) throws(ConfigurationError) -> Duration {
-            let seconds = value ?? defaultValue
-            guard range.contains(seconds) else {
-                throw ConfigurationError(setting, "\(seconds) seconds is outside \(bounds)")
-            }
-            return .seconds(seconds)
+            .seconds(try Self.bounded(value, defaultValue, setting, range, " seconds", bounds))
         }
         sessionLifetime = try duration(
             settings.sessionLifetime, Self.defaultSessionLifetime, "--session-lifetime", 60...366 * 24 * 3600,
@@ -199,10 +194,9 @@ public struct ServerConfiguration: Sendable {
         reauthenticationWindow = try duration(
             settings.reauthenticationWindow, Self.defaultReauthenticationWindow, "--reauthentication-window",
             30...24 * 3600, "30 seconds to one day")
-        let auditDays = settings.auditRetentionDays ?? Self.defaultAuditRetentionDays
-        guard (0...3650).contains(auditDays) else {
-            throw ConfigurationError("--audit-retention-days", "\(auditDays) days is outside 0 (no audit log) to 3650")
-        }
+        let auditDays = try Self.bounded(
+            settings.auditRetentionDays, Self.defaultAuditRetentionDays, "--audit-retention-days", 0...3650, " days",
+            "0 (no audit log) to 3650")
         auditRetention = auditDays == 0 ? nil : .seconds(auditDays * 86_400)
         webhooks = try WebhookEndpoint.load(settings.webhooksFile)
         if !webhooks.isEmpty, auditRetention == nil {
@@ -215,11 +209,9 @@ public struct ServerConfiguration: Sendable {
             body: try duration(settings.bodyTimeout, Self.defaultBodyTimeout, "--body-timeout"),
             write: try duration(settings.writeTimeout, Self.defaultWriteTimeout, "--write-timeout")
         )
-        maxConnectionsPerAddress = settings.maxConnectionsPerAddress ?? Self.defaultMaxConnectionsPerAddress
-        guard (1...100_000).contains(maxConnectionsPerAddress) else {
-            throw ConfigurationError(
-                "--max-connections-per-address", "\(maxConnectionsPerAddress) is outside 1 to 100,000")
-        }
+        maxConnectionsPerAddress = try Self.bounded(
+            settings.maxConnectionsPerAddress, Self.defaultMaxConnectionsPerAddress, "--max-connections-per-address",
+            1...100_000, "", "1 to 100,000")
 
         metadata = try settings.metadata.map { location throws(ConfigurationError) in
             try MetadataConfiguration(location: location, trustRootFile: settings.metadataTrustRoot)
@@ -278,6 +270,17 @@ public struct ServerConfiguration: Sendable {
             )
         }
         return token
+    }
+
+    /// A number setting's value, or `defaultValue` when it is not set, which must be in `range`: otherwise "`value` `unit`
+    /// is outside `bounds`" (`unit` with its leading space, or empty).
+    static func bounded(
+        _ value: Int?, _ defaultValue: Int, _ setting: String, _ range: ClosedRange<Int>, _ unit: String,
+        _ bounds: String
+    ) throws(ConfigurationError) -> Int {
+        let number = value ?? defaultValue
+        guard range.contains(number) else { throw ConfigurationError(setting, "\(number)\(unit) is outside \(bounds)") }
+        return number
     }
 
     /// The UTF-8 text of the file at `path`; a file that cannot be read as UTF-8 is `cannot read <path>` for `setting`.

@@ -24,9 +24,7 @@ struct MailOutbox: Service {
     func run() async throws {
         // The lease: a claimed message is not claimed again while one attempt could still be under way.
         let lease: TimeInterval = 300
-        while !Task.isCancelled && !Task.isShuttingDownGracefully {
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: pollInterval) }
-            guard !Task.isCancelled && !Task.isShuttingDownGracefully else { return }
+        await repeatedly(every: pollInterval) {
             do {
                 let now = Date()
                 let due = try await store.claimMail(now: now, lease: lease, limit: Self.batch)

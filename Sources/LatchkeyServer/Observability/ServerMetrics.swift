@@ -1,4 +1,5 @@
 import CoreMetrics
+import Hummingbird
 import LatchkeyStore
 import Metrics
 import NIOConcurrencyHelpers
@@ -83,6 +84,14 @@ public final class ServerMetrics: Sendable {
     /// The Prometheus text exposition of every metric.
     public func exposition() -> [UInt8] {
         registry.emitToBuffer() + Array(ProcessUsage.current().exposition.utf8)
+    }
+
+    /// The answer of `/metrics` and the admin API's metrics: the exposition, never cached.
+    var response: Response {
+        Response(
+            status: .ok,
+            headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: exposition())))
     }
 }
 

@@ -146,13 +146,10 @@ struct PasswordService: Sendable {
         _ user: StoredUser, session: StoredSession, token: SessionToken, status: HTTPResponse.Status, now: Date
     ) async throws -> Response {
         let credentials = try await store.credentials(ofUser: user.id)
-        var upgrade: RegistrationOptionsResponse?
-        if credentials.isEmpty {
-            let (ticket, options) = try await ceremonies.beginRegistration(
-                for: .existingUser(user), preferences: RegistrationPreferences(conditional: true), now: now
-            )
-            upgrade = RegistrationOptionsResponse(ticket: ticket, options: options)
-        }
+        let upgrade =
+            credentials.isEmpty
+            ? try await ceremonies.beginRegistration(
+                for: .existingUser(user), preferences: RegistrationPreferences(conditional: true), now: now) : nil
         let signals = try await ceremonies.signals(for: user, credentials: credentials)
         return try await sessions.signedInResponse(
             user: user, session: session, token: token, methods: ["pwd"], status: status, signals: signals,

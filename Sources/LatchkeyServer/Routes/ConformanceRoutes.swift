@@ -39,8 +39,8 @@ struct ConformanceRoutes: Sendable {
             authenticatorSelection: body.authenticatorSelection ?? AuthenticatorSelectionCriteria(),
             attestation: body.attestation, extensions: body.extensions
         )
-        let (ticket, options) = try await ceremonies.beginRegistration(for: subject, preferences: preferences)
-        return try pending(Response.json(ServerCreationOptionsResponse(options: options)), ticket: ticket)
+        let begun = try await ceremonies.beginRegistration(for: subject, preferences: preferences)
+        return try pending(Response.json(ServerCreationOptionsResponse(options: begun.options)), ticket: begun.ticket)
     }
 
     private func attestationResult(_ request: Request, context: ServerRequestContext) async throws -> Response {
@@ -55,10 +55,10 @@ struct ConformanceRoutes: Sendable {
 
     private func assertionOptions(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let body = try await request.decodeJSONIfPresent(ServerRequestOptionsRequest.self, context: context)
-        let (ticket, options) = try await ceremonies.beginAuthentication(
+        let begun = try await ceremonies.beginAuthentication(
             username: body?.username, userVerification: body?.userVerification, extensions: body?.extensions
         )
-        return try pending(Response.json(ServerRequestOptionsResponse(options: options)), ticket: ticket)
+        return try pending(Response.json(ServerRequestOptionsResponse(options: begun.options)), ticket: begun.ticket)
     }
 
     private func assertionResult(_ request: Request, context: ServerRequestContext) async throws -> Response {

@@ -26,11 +26,7 @@ struct OperationsRoutes: Sendable {
         }
         routes.get(RouterPath(APIPaths.Operations.metrics)) { request, _ in
             try MetricsAccess(token: configuration.metricsToken).check(request)
-            return Response(
-                status: .ok,
-                headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
-                body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition()))
-            )
+            return metrics.response
         }
     }
 }

@@ -44,9 +44,8 @@ struct PasskeyManagementRoutes: Sendable {
             default:
                 throw ServiceError(.passkeyInvalidMediation, "mediation must be \"conditional\" or absent")
             }
-            let (ticket, options) = try await ceremonies.beginRegistration(
-                for: .existingUser(caller.user), preferences: preferences)
-            return try Response.json(RegistrationOptionsResponse(ticket: ticket, options: options))
+            return try Response.json(
+                try await ceremonies.beginRegistration(for: .existingUser(caller.user), preferences: preferences))
         }
         ceremonyRoutes.post(RouterPath(APIPaths.Native.addPasskeyVerify)) { request, context in
             let caller = try await sessions.require(request)

@@ -15,9 +15,8 @@ struct PasskeyRoutes: Sendable {
             let body = try await request.decodeJSON(RegistrationOptionsRequest.self, context: context)
             let (name, displayName) = try UserNames.validated(name: body.username, displayName: body.displayName)
             try await ceremonies.requireAvailable(name)
-            let (ticket, options) = try await ceremonies.beginRegistration(
-                for: .newUser(name: name, displayName: displayName))
-            return try Response.json(RegistrationOptionsResponse(ticket: ticket, options: options))
+            return try Response.json(
+                try await ceremonies.beginRegistration(for: .newUser(name: name, displayName: displayName)))
         }
         routes.post(RouterPath(APIPaths.Native.registrationVerify)) { request, context in
             let body = try await request.decodeVerifyRequest(context: context, parse: RegistrationCredential.parse)
@@ -28,8 +27,7 @@ struct PasskeyRoutes: Sendable {
             return try await sessions.signedInResponse(outcome, ceremonies: ceremonies, status: .created)
         }
         routes.post(RouterPath(APIPaths.Native.accountCreationOptions)) { _, _ in
-            let (ticket, options) = try await ceremonies.beginRegistration(for: .unnamedUser)
-            return try Response.json(RegistrationOptionsResponse(ticket: ticket, options: options))
+            return try Response.json(try await ceremonies.beginRegistration(for: .unnamedUser))
         }
         routes.post(RouterPath(APIPaths.Native.accountCreationVerify)) { request, context in
             let (body, members) = try await request.decodeVerifyRequestAndMembers(
@@ -47,8 +45,7 @@ struct PasskeyRoutes: Sendable {
         }
         routes.post(RouterPath(APIPaths.Native.authenticationOptions)) { request, context in
             let body = try await request.decodeJSONIfPresent(AuthenticationOptionsRequest.self, context: context)
-            let (ticket, options) = try await ceremonies.beginAuthentication(username: body?.username)
-            return try Response.json(AuthenticationOptionsResponse(ticket: ticket, options: options))
+            return try Response.json(try await ceremonies.beginAuthentication(username: body?.username))
         }
         routes.post(RouterPath(APIPaths.Native.authenticationVerify)) { request, context in
             let body = try await request.decodeVerifyRequest(context: context, parse: AuthenticationCredential.parse)

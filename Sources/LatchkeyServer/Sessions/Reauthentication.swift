@@ -39,11 +39,7 @@ struct Reauthentication: Sendable {
     /// has one, Sign in with Apple when an Apple ID is linked.
     func options(for caller: SignedIn, now: Date = Date()) async throws -> ReauthenticationOptions {
         let methods = try await accounts.signInMethods(of: caller.user.id)
-        var passkey: AuthenticationOptionsResponse?
-        if methods.passkeys > 0 {
-            let (ticket, options) = try await ceremonies.beginReauthentication(of: caller.user, now: now)
-            passkey = AuthenticationOptionsResponse(ticket: ticket, options: options)
-        }
+        let passkey = methods.passkeys > 0 ? try await ceremonies.beginReauthentication(of: caller.user, now: now) : nil
         return ReauthenticationOptions(
             passkey: passkey, password: methods.password && passwordsEnabled, apple: methods.apple)
     }

@@ -44,15 +44,13 @@ public struct AccessTokenConfiguration: Sendable {
         }
         self.issuer = issuer
         self.audience = audience
-        let seconds = settings.accessTokenLifetime ?? Self.defaultLifetime
-        guard (30...86_400).contains(seconds) else {
-            throw ConfigurationError("--access-token-lifetime", "\(seconds) seconds is outside 30 seconds to one day")
-        }
-        lifetime = TimeInterval(seconds)
-        let days = settings.signingKeyRotation ?? Self.defaultRotationDays
-        guard (1...365).contains(days) else {
-            throw ConfigurationError("--signing-key-rotation", "\(days) days is outside 1 to 365")
-        }
+        lifetime = TimeInterval(
+            try ServerConfiguration.bounded(
+                settings.accessTokenLifetime, Self.defaultLifetime, "--access-token-lifetime", 30...86_400, " seconds",
+                "30 seconds to one day"))
+        let days = try ServerConfiguration.bounded(
+            settings.signingKeyRotation, Self.defaultRotationDays, "--signing-key-rotation", 1...365, " days",
+            "1 to 365")
         rotation = TimeInterval(days) * 86_400
         publishLead = min(3600, rotation / 4)
         claims = try settings.accessTokenClaims.map(Self.claims(file:)) ?? [:]

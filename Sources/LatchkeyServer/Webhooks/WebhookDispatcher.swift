@@ -37,10 +37,8 @@ struct WebhookDispatcher: Service {
     }
 
     private func poll(with client: HTTPClient) async {
-        while !Task.isCancelled && !Task.isShuttingDownGracefully {
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: pollInterval) }
-            guard !Task.isCancelled && !Task.isShuttingDownGracefully else { return }
-            do {
+        await repeatedly(every: pollInterval) {
+            do throws(StoreError) {
                 let now = Date()
                 // The lease outlasts an attempt, so a claimed delivery is not claimed again while it could be under way.
                 let due = try await store.claimWebhookDeliveries(
