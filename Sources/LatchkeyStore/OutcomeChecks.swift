@@ -10,6 +10,16 @@ enum OutcomeChecks {
         try checkOwner(credential.userID, of: "the credential", creating: user, session: session)
     }
 
+    /// The records of ``LatchkeyStore/commitPasswordSignUp(_:passwordHash:session:)`` must each be valid, and the
+    /// session be the new user's.
+    static func checkPasswordSignUp(_ user: StoredUser, passwordHash: String, session: StoredSession)
+        throws(StoreError)
+    {
+        try user.validate()
+        try PasswordThrottle.validate(hash: passwordHash)
+        try checkSession(session, owner: user.id)
+    }
+
     /// A user created with a record (`what`) must be valid and be its `owner`, and a session must be for `owner`.
     static func checkOwner(_ owner: UUID, of what: String, creating user: StoredUser?, session: StoredSession?)
         throws(StoreError)

@@ -23,20 +23,16 @@ enum StoreColumns {
     static let credentialCount = credential.split(separator: ",").count
     /// An account and its credentials in one statement (``StoredAccount``): a row per credential, oldest first, with
     /// ``credential``'s columns (NULL for an account without credentials) then ``user``'s. `condition` selects the
-    /// account (`u` is the users table) and may use one `?`.
+    /// account (`u` is the users table) and may use one parameter (`?` for SQLite, `$1` for PostgreSQL).
     static func account(where condition: String) -> String {
-        accountSelect + condition + accountOrder
-    }
-
-    /// ``account(where:)`` up to its condition, for a statement that binds the condition's value itself (PostgreSQL).
-    static let accountSelect: String = {
         func qualified(_ columns: String, _ table: String) -> String {
             columns.split(separator: ",").map { "\(table).\($0.trimmingCharacters(in: .whitespaces))" }.joined(
                 separator: ", ")
         }
         return
             "SELECT \(qualified(credential, "c")), \(qualified(user, "u")) FROM users u LEFT JOIN credentials c ON c.user_id = u.id WHERE "
-    }()
+            + condition + accountOrder
+    }
 
     /// ``account(where:)`` after its condition.
     static let accountOrder = " ORDER BY c.created_at, c.id"

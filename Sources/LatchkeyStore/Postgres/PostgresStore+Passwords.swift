@@ -13,9 +13,7 @@ extension PostgresStore {
     public func commitPasswordSignUp(_ user: StoredUser, passwordHash: String, session: StoredSession)
         async throws(StoreError)
     {
-        try user.validate()
-        try PasswordThrottle.validate(hash: passwordHash)
-        try OutcomeChecks.checkSession(session, owner: user.id)
+        try OutcomeChecks.checkPasswordSignUp(user, passwordHash: passwordHash, session: session)
         try await transaction { [self] connection in
             try await connection.execute(user.postgresInsert, logger: logger)
             try await connection.execute(

@@ -24,19 +24,11 @@ extension PostgresStore {
                 """,
                 logger: logger
             ) { row in
-                let (
-                    sequence, type, occurredAt, userID, actor, ip, userAgent, authenticator, detail, id, endpoint,
-                    attempts
-                ) =
-                    try row.decode(
-                        (Int64, String, Date, UUID?, String?, String?, String?, String?, String?, Int64, String, Int64)
-                            .self)
-                let event = AuditEvent(
-                    type: type, occurredAt: occurredAt, userID: userID, actor: actor, ip: ip, userAgent: userAgent,
-                    authenticator: authenticator, detail: detail)
+                // The event's nine columns first, as `StoredAuditEvent(postgresRow:)` reads them; then the delivery's.
+                let cells = row.makeRandomAccess()
                 return StoredWebhookDelivery(
-                    id: id, endpoint: endpoint, event: StoredAuditEvent(sequence: sequence, event: event),
-                    attempts: Int(attempts))
+                    id: try cells[9].decode(Int64.self), endpoint: try cells[10].decode(String.self),
+                    event: try StoredAuditEvent(postgresRow: row), attempts: Int(try cells[11].decode(Int64.self)))
             }
         }
     }

@@ -173,7 +173,7 @@ public final class PostgresStore: LatchkeyStore {
 
     private struct AccountNamed: PreparedQuery {
         static let name = "latchkey_account_named"
-        static let sql = StoreColumns.accountSelect + "u.name_key = $1" + StoreColumns.accountOrder
+        static let sql = StoreColumns.account(where: "u.name_key = $1")
         static let bindingDataTypes: [PostgresDataType] = [.text]
         let nameKey: String
 
@@ -186,9 +186,7 @@ public final class PostgresStore: LatchkeyStore {
 
     private struct AccountOfCredential: PreparedQuery {
         static let name = "latchkey_account_of_credential"
-        static let sql =
-            StoreColumns.accountSelect + "u.id = (SELECT user_id FROM credentials WHERE id = $1)"
-            + StoreColumns.accountOrder
+        static let sql = StoreColumns.account(where: "u.id = (SELECT user_id FROM credentials WHERE id = $1)")
         static let bindingDataTypes: [PostgresDataType] = [.bytea]
         let credentialID: Data
 

@@ -95,10 +95,7 @@ extension SQLiteStore {
     }
 
     public func appleNotificationSeen(id: String) async throws(StoreError) -> Bool {
-        try await read { db in
-            try Bool.fetchOne(
-                db, sql: "SELECT EXISTS (SELECT 1 FROM apple_notifications WHERE id = ?)", arguments: [id]) ?? false
-        }
+        try await first("SELECT 1 FROM apple_notifications WHERE id = ?", [id]) { _ in true } ?? false
     }
 
     public func recordAppleNotification(id: String, expiresAt: Date) async throws(StoreError) -> Bool {

@@ -62,10 +62,8 @@ extension SQLiteStore {
 
     public func userID(verifiedEmail address: String) async throws(StoreError) -> UUID? {
         let key = StoredEmail.key(of: address)
-        return try await read { db in
-            try UUID.fetchOne(
-                db, sql: "SELECT user_id FROM emails WHERE address_key = ? AND verified_at IS NOT NULL",
-                arguments: [key])
+        return try await first("SELECT user_id FROM emails WHERE address_key = ? AND verified_at IS NOT NULL", [key]) {
+            try $0.decode(atIndex: 0)
         }
     }
 

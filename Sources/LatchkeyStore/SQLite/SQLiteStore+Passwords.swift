@@ -5,17 +5,15 @@ import GRDB
 
 extension SQLiteStore {
     public func passwordHash(ofUser userID: UUID) async throws(StoreError) -> String? {
-        try await read { db in
-            try String.fetchOne(db, sql: "SELECT hash FROM password_credentials WHERE user_id = ?", arguments: [userID])
+        try await first("SELECT hash FROM password_credentials WHERE user_id = ?", [userID]) {
+            try $0.decode(atIndex: 0)
         }
     }
 
     public func commitPasswordSignUp(_ user: StoredUser, passwordHash: String, session: StoredSession)
         async throws(StoreError)
     {
-        try user.validate()
-        try PasswordThrottle.validate(hash: passwordHash)
-        try OutcomeChecks.checkSession(session, owner: user.id)
+        try OutcomeChecks.checkPasswordSignUp(user, passwordHash: passwordHash, session: session)
         try await write { db in
             try Self.insert(user, into: db)
             try db.execute(
@@ -46,8 +44,9 @@ extension SQLiteStore {
 
     public func deletePassword(ofUser userID: UUID, keepingAnotherWayIn: Bool) async throws(StoreError) {
         try await write { db in
-            try db.execute(sql: "DELETE FROM password_credentials WHERE user_id = ?", arguments: [userID])
-            guard db.changesCount > 0 else { throw StoreError(.notFound, "the user has no password") }
+            try Self.requireChange(
+                db, "DELETE FROM password_credentials WHERE user_id = ?", [userID],
+                otherwise: "the user has no password")
             if keepingAnotherWayIn {
                 try Self.requireWayIn(db, of: userID, otherwise: "the password is the user's last way to sign in")
             }

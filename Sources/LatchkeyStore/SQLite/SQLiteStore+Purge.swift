@@ -1,15 +1,9 @@
 import GRDB
 
 extension SQLiteStore {
-    /// The most rows one purge transaction deletes.
-    ///
-    /// A purge runs on the writer, and under `latchkey serve` on an event loop, while every other write (also in place
-    /// on its loop) waits for it. A server signing in 2,500 users a second has about 150,000 spent tickets to delete each
-    /// minute: one statement held the writer for about a second. A thousand rows hold it for about 11 ms (measured on
-    /// a copy, docs/PERFORMANCE.md), and the requests waiting go between two batches. With random keys
-    /// that costs more writing in all (2.2 s instead of 0.9 s for those 150,000: each batch rewrites most of the leaves
-    /// it touches, where one statement rewrote each leaf once); spent tickets are keyed by expiry first (migration v8;
-    /// before it, the server's IDs sorted by expiry), so their batches take about a millisecond each (0.17 s in all).
+    /// The most rows one purge transaction deletes. A purge holds the writer, and every other write waits for it; in
+    /// batches, the writes waiting go between two of them (docs/DESIGN.md, "SQLite purges delete a thousand rows per
+    /// transaction", has the figures).
     static let purgeBatch = 1000
 
     /// Deletes the rows of `table` that `condition` (with `cutoff` as its one argument) selects, ``purgeBatch`` rows per

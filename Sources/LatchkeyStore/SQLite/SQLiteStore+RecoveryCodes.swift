@@ -15,9 +15,8 @@ extension SQLiteStore {
     }
 
     public func recoveryCodeCount(ofUser userID: UUID) async throws(StoreError) -> Int {
-        try await read { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM recovery_codes WHERE user_id = ?", arguments: [userID]) ?? 0
-        }
+        try await first("SELECT count(*) FROM recovery_codes WHERE user_id = ?", [userID]) { try $0.decode(atIndex: 0) }
+            ?? 0
     }
 
     public func consumeRecoveryCode(ofUser userID: UUID, hash: Data) async throws(StoreError) -> Bool {

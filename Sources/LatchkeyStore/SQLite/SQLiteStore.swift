@@ -85,24 +85,23 @@ public final class SQLiteStore: LatchkeyStore {
     }
 
     public func user(id: UUID) async throws(StoreError) -> StoredUser? {
-        try await fetchUser(where: "id = ?", id)
+        try await fetchUser(where: "id = ?", [id])
     }
 
     public func user(handle: Data) async throws(StoreError) -> StoredUser? {
-        try await fetchUser(where: "user_handle = ?", handle)
+        try await fetchUser(where: "user_handle = ?", [handle])
     }
 
     public func user(named name: String) async throws(StoreError) -> StoredUser? {
-        try await fetchUser(where: "name_key = ?", StoredUser.nameKey(name))
+        try await fetchUser(where: "name_key = ?", [StoredUser.nameKey(name)])
     }
 
     public func user(confusableWith name: String) async throws(StoreError) -> StoredUser? {
         let skeletons = Array(NameSkeleton.candidates(of: name))
         let marks = Array(repeating: "?", count: skeletons.count).joined(separator: ", ")
-        return try await first(
-            "SELECT \(StoreColumns.user) FROM users WHERE name_skeleton IN (\(marks)) AND name_key <> ? LIMIT 1",
-            StatementArguments(skeletons) + [StoredUser.nameKey(name)]
-        ) { try StoredUser(sqliteRow: $0) }
+        return try await fetchUser(
+            where: "name_skeleton IN (\(marks)) AND name_key <> ? LIMIT 1",
+            StatementArguments(skeletons) + [StoredUser.nameKey(name)])
     }
 
     public func deleteUser(id: UUID) async throws(StoreError) {
@@ -341,17 +340,17 @@ public final class SQLiteStore: LatchkeyStore {
     }
 
     /// Runs a change that must touch a row; throws ``StoreError/Code/notFound`` with `message` when it touched none.
-    private static func requireChange(
+    static func requireChange(
         _ db: Database, _ sql: String, _ arguments: StatementArguments, otherwise message: String
     ) throws {
         try db.cachedStatement(sql: sql).execute(arguments: arguments)
         guard db.changesCount > 0 else { throw StoreError(.notFound, message) }
     }
 
-    private func fetchUser(where condition: String, _ value: some DatabaseValueConvertible & Sendable)
-        async throws(StoreError) -> StoredUser?
+    private func fetchUser(where condition: String, _ arguments: StatementArguments) async throws(StoreError)
+        -> StoredUser?
     {
-        try await first("SELECT \(StoreColumns.user) FROM users WHERE \(condition)", [value]) {
+        try await first("SELECT \(StoreColumns.user) FROM users WHERE \(condition)", arguments) {
             try StoredUser(sqliteRow: $0)
         }
     }
