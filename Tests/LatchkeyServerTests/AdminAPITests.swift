@@ -136,6 +136,7 @@ struct AdminAPITests {
             #expect(try await server.store.user(id: user.id) == nil)
             let metrics = try await Self.call(client, .get, AdminPaths.metrics)
             #expect(metrics.status == .ok)
+            #expect(metrics.text.contains("process_cpu_seconds_total"), "the same exposition as /metrics")
         }
     }
 

@@ -35,6 +35,18 @@ struct AppleConfigurationTests {
         }
     }
 
+    @Test func aTokenAgeOutsideItsRangeIsRefused() throws {
+        try withKeyFiles { keyPath, _, _ in
+            var settings = complete(keyPath)
+            settings.appleTokenMaxAge = 3601
+            #expect(
+                throws: ConfigurationError("--apple-token-max-age", "3601 seconds is outside 10 seconds to one hour")
+            ) {
+                try ServerConfiguration(settings)
+            }
+        }
+    }
+
     @Test func absentMeansOff() throws {
         let configuration = try ServerConfiguration()
         #expect(configuration.apple == nil)

@@ -114,7 +114,7 @@ struct ConfigurationTests {
     }
 
     @Test(
-        "a duration outside its range is refused with the value and the range in words",
+        "a number setting outside its range is refused with the value and the range in words",
         arguments: [
             (
                 ServerSettings.with { $0.sessionLifetime = 59 }, "--session-lifetime",
@@ -133,8 +133,31 @@ struct ConfigurationTests {
                 ServerSettings.with { $0.writeTimeout = 3601 }, "--write-timeout",
                 "3601 seconds is outside 1 second to one hour"
             ),
+            (ServerSettings.with { $0.bodyLimit = 1023 }, "--body-limit", "1023 bytes is outside 1 KiB to 16 MiB"),
+            (
+                ServerSettings.with { $0.auditRetentionDays = 3651 }, "--audit-retention-days",
+                "3651 days is outside 0 (no audit log) to 3650"
+            ),
+            (
+                ServerSettings.with { $0.maxConnectionsPerAddress = 0 }, "--max-connections-per-address",
+                "0 is outside 1 to 100,000"
+            ),
+            (
+                ServerSettings.with {
+                    $0.accessTokenAudience = "api"
+                    $0.secretsKey = Data(repeating: 7, count: 32).base64EncodedString()
+                    $0.accessTokenLifetime = 29
+                }, "--access-token-lifetime", "29 seconds is outside 30 seconds to one day"
+            ),
+            (
+                ServerSettings.with {
+                    $0.accessTokenAudience = "api"
+                    $0.secretsKey = Data(repeating: 7, count: 32).base64EncodedString()
+                    $0.signingKeyRotation = 366
+                }, "--signing-key-rotation", "366 days is outside 1 to 365"
+            ),
         ])
-    func durationsOutOfRange(_ settings: ServerSettings, _ setting: String, _ message: String) {
+    func numbersOutOfRange(_ settings: ServerSettings, _ setting: String, _ message: String) {
         #expect(throws: ConfigurationError(setting, message)) { try ServerConfiguration(settings) }
     }
 

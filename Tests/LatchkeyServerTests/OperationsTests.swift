@@ -106,7 +106,8 @@ struct OperationsTests {
             let metrics = try await app.send(
                 .get, APIPaths.Operations.metrics, headers: [.authorization: "Bearer \(Self.metricsToken)"])
             #expect(metrics.status == .ok)
-            #expect(metrics.headers[.contentType]?.hasPrefix("text/plain") == true)
+            #expect(metrics.headers[.contentType] == "text/plain; version=0.0.4; charset=utf-8")
+            #expect(metrics.headers[.cacheControl] == "no-store")
             let text = metrics.text
             #expect(
                 text.contains(

@@ -119,7 +119,13 @@ struct SessionDevicesTests {
                 "Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 Version/17.5 Mobile/15E148 Safari/604.1",
                 "Safari on iPad"
             ),
+            (
+                "Mozilla/5.0 (Linux; Android 14; wv) AppleWebKit/537.36 Version/4.0 Chrome/131.0 Mobile Safari/537.36",
+                "Chrome on Android"
+            ),
+            ("Mozilla/5.0 (Macintosh; Intel Mac OS X 14.5) Gecko/20100101 Firefox/131.0 Version/1", "Firefox on macOS"),
             ("curl/8.5.0", "curl"),
+            (String(repeating: "a", count: 70) + "/1.0", String(repeating: "a", count: 60)),
             ("My_App-2.x/3 (iPhone)", "My_App-2.x on iPhone"),
             ("Näme/1.0", nil),
             ("App+/1.0 (Windows)", "Windows"),

@@ -9,7 +9,9 @@ import Testing
 @Suite("Webhook deliveries in the store")
 struct WebhookStoreTests {
     static func event(_ type: String, user: UUID, notify: [String], at offset: TimeInterval = 0) -> AuditEvent {
-        var event = AuditEvent(type: type, occurredAt: Make.now.addingTimeInterval(offset), userID: user)
+        var event = AuditEvent(
+            type: type, occurredAt: Make.now.addingTimeInterval(offset), userID: user, actor: "admin:ops",
+            ip: "203.0.113.7", userAgent: "Safari on iPhone", authenticator: "iCloud Keychain", detail: "of \(type)")
         event.notify = notify
         return event
     }
@@ -52,6 +54,10 @@ struct WebhookStoreTests {
             #expect(claimed.map(\.endpoint).sorted() == ["a", "a", "b"])
             #expect(Set(claimed.map(\.event.event.type)) == ["passkey.renamed", "signin.succeeded"])
             #expect(claimed.allSatisfy { $0.attempts == 1 && $0.event.event.userID == user.id })
+            let logged = try await store.auditEvents(AuditQuery(userID: user.id))
+            #expect(
+                claimed.allSatisfy { delivery in logged.contains(delivery.event) },
+                "each delivery carries its event whole (sequence and every text), as the audit log reads it")
             #expect(
                 try await store.claimWebhookDeliveries(now: now, leaseUntil: now.addingTimeInterval(60), limit: 10)
                     .isEmpty, "leased")

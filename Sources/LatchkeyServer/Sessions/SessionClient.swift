@@ -44,17 +44,9 @@ struct SessionClient: Sendable, Equatable {
         if let browser { return system.map { "\(browser) on \($0)" } ?? browser }
         // An app: the name of its first product, when that is a plain word.
         let product = userAgent.prefix { $0 != "/" && $0 != " " }.prefix(60)
-        guard !product.isEmpty, product != "Mozilla", product.utf8.allSatisfy(Self.isPlain) else { return system }
-        return system.map { "\(product) on \($0)" } ?? String(product)
-    }
-
-    /// Whether a byte of an app's name is an ASCII letter, digit, `-`, `_` or `.`.
-    private static func isPlain(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
-            true
-        default: false
+        guard !product.isEmpty, product != "Mozilla", ASCIIText.consists(of: product, orAnyOf: "-_.") else {
+            return system
         }
+        return system.map { "\(product) on \($0)" } ?? String(product)
     }
 }
