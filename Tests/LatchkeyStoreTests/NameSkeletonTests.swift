@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import LatchkeyTestSupport
+import PostgresNIO
 import Testing
 
 @testable import LatchkeyStore
@@ -49,5 +51,45 @@ struct NameSkeletonTests {
         }
         let store = try SQLiteStore(path: path)
         #expect(try await store.user(confusableWith: "p\u{430}yp\u{430}l")?.name == "paypal")
+    }
+
+    /// The same on PostgreSQL, whose v5 fills the skeletons in Swift after its statements (`Migration.then`): a schema
+    /// made by v1–v4 as an older server left it, with an account, then migrated by the store.
+    @Test(.enabled(if: Backend.postgresURL != nil, Comment(rawValue: Backend.skipMessage)))
+    func existingAccountsGetTheirSkeletonWhenMigratedOnPostgres() async throws {
+        try await TestDatabase.with(.postgres) { database in
+            let configuration = try #require(database.postgresConfiguration)
+            let schema = try #require(configuration.schema)
+            let logger = TestDatabase.logger
+            // The tests' connections resolve tables in the schema (`search_path`), as the store's do.
+            let older = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: logger)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await older.run() }
+                defer { group.cancelAll() }
+                _ = try await older.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"), logger: logger)
+                _ = try await older.query(
+                    PostgresQuery(unsafeSQL: PostgresSchema.createMigrationsTable), logger: logger)
+                for migration in PostgresSchema.migrations where migration.version < 5 {
+                    for statement in migration.statements {
+                        _ = try await older.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    }
+                    _ = try await older.query(
+                        "INSERT INTO schema_migrations (version, name) VALUES (\(migration.version), \(migration.name))",
+                        logger: logger)
+                }
+                _ = try await older.query(
+                    """
+                    INSERT INTO users (id, user_handle, name, name_key, display_name, created_at)
+                    VALUES (\(UUID()), \(Data([1, 2, 3])), 'paypal', 'paypal', 'PayPal', \(Date()))
+                    """, logger: logger)
+            }
+            let store = try PostgresStore(configuration: configuration, logger: logger)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await store.run() }
+                defer { group.cancelAll() }
+                try await store.migrate()
+                #expect(try await store.user(confusableWith: "p\u{430}yp\u{430}l")?.name == "paypal")
+            }
+        }
     }
 }
