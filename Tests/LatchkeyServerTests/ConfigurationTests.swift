@@ -134,6 +134,7 @@ struct ConfigurationTests {
                 "3601 seconds is outside 1 second to one hour"
             ),
             (ServerSettings.with { $0.bodyLimit = 1023 }, "--body-limit", "1023 bytes is outside 1 KiB to 16 MiB"),
+            (ServerSettings.with { $0.eventLoops = 1025 }, "--event-loops", "1025 is outside 1 to 1024"),
             (
                 ServerSettings.with { $0.auditRetentionDays = 3651 }, "--audit-retention-days",
                 "3651 days is outside 0 (no audit log) to 3650"

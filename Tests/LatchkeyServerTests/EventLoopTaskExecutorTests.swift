@@ -28,10 +28,13 @@ struct EventLoopTaskExecutorTests {
         return await nested(depth - 1)
     }
 
-    @Test("forty nested calls into generic-executor functions run on the loop in a few of its tasks, not one per call")
+    @Test(
+        "forty nested calls into generic-executor functions run on the loop in a few of its tasks, not one per call",
+        .timeLimit(.minutes(1)))
     func nestedCallsRunInPlace() async throws {
         let count = TaskCount()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1, metricsDelegate: count)
+        defer { group.shutdownGracefully { _ in } }
         let loop = group.next()
         let executor = EventLoopTaskExecutor(eventLoop: loop)
         let onLoop = await withTaskExecutorPreference(executor) { await Self.nested(40) }
@@ -49,6 +52,5 @@ struct EventLoopTaskExecutorTests {
         // loop) made about every call into a generic-executor function a job: 45 here.
         let tasks = count.tasks.load(ordering: .relaxed)
         #expect(tasks >= 1 && tasks <= 3 + ours, "\(tasks) tasks, \(ours) of them ours")
-        try await group.shutdownGracefully()
     }
 }

@@ -4,6 +4,16 @@ import Testing
 
 @Suite("Token bucket limiter")
 struct TokenBucketLimiterTests {
+    @Test("Retry-After is the wait in whole seconds, rounded up, and at least one")
+    func retryAfterRoundsUp() {
+        #expect(Duration.zero.retryAfterSeconds == 1)
+        #expect(Duration.seconds(-3).retryAfterSeconds == 1)
+        #expect(Duration.milliseconds(1).retryAfterSeconds == 1)
+        #expect(Duration.seconds(2).retryAfterSeconds == 2)
+        #expect(Duration.milliseconds(2500).retryAfterSeconds == 3)
+        #expect(Duration.seconds(59.2).retryAfterSeconds == 60, "as the password throttle converts its wait")
+    }
+
     @Test("a client gets its burst, then waits for the refill")
     func burstThenWait() throws {
         let limiter = TokenBucketLimiter(perMinute: 3)

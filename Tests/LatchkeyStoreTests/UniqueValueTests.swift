@@ -12,11 +12,8 @@ import Testing
 struct UniqueValueTests {
     @Test("each SQLite column is the only column of a unique index")
     func sqliteColumnsAreUnique() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "latchkey-unique-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("store.sqlite").path
+        let scratch = ScratchDirectory(prefix: "latchkey-unique")
+        let path = scratch.path("store.sqlite")
         _ = try SQLiteStore(path: path)
         let queue = try DatabaseQueue(path: path)
         try await queue.read { db in
@@ -38,7 +35,7 @@ struct UniqueValueTests {
     }
 
     @Test(
-        "each PostgreSQL constraint is an index of the migrated schema",
+        "each PostgreSQL constraint is a unique index of the migrated schema",
         .enabled(if: Backend.postgresURL != nil, Comment(rawValue: Backend.skipMessage)))
     func postgresConstraintsExist() async throws {
         try await TestDatabase.with(.postgres) { database in
@@ -50,11 +47,15 @@ struct UniqueValueTests {
                 defer { group.cancelAll() }
                 try await store.migrate()
                 return try await store.all(
-                    "SELECT relname FROM pg_class WHERE relkind = 'i' AND relnamespace = to_regnamespace(\(schema))"
+                    """
+                    SELECT c.relname FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid
+                    WHERE i.indisunique AND c.relnamespace = to_regnamespace(\(schema))
+                    """
                 ) { try $0.decode(String.self) }
             }
             for value in UniqueValue.allCases {
-                #expect(indexes.contains(value.postgresConstraint), "\(value): no index \(value.postgresConstraint)")
+                #expect(
+                    indexes.contains(value.postgresConstraint), "\(value): no unique index \(value.postgresConstraint)")
             }
         }
     }

@@ -41,18 +41,18 @@ struct WireSignIn: Sendable {
         var body = JSONWriter()
         body.object { json in json.member("username", username) }
         optionsBody = body.bytes
-        headers = [
-            "Accept": "application/json", "Content-Type": "application/json",
-            "User-Agent": profile == .native ? Self.appUserAgent : Self.browserUserAgent,
-        ]
+        let userAgent: String
         switch profile {
         case .native:
+            userAgent = Self.appUserAgent
             optionsURL = server.appending(path: APIPaths.Native.authenticationOptions)
             verifyURL = server.appending(path: APIPaths.Native.authenticationVerify)
         case .conformance:
+            userAgent = Self.browserUserAgent
             optionsURL = server.appending(path: APIPaths.Conformance.assertionOptions)
             verifyURL = server.appending(path: APIPaths.Conformance.assertionResult)
         }
+        headers = ["Accept": "application/json", "Content-Type": "application/json", "User-Agent": userAgent]
     }
 
     /// One full login: the options, the authenticator's assertion over their challenge, and its verification.

@@ -1,6 +1,5 @@
 import Hummingbird
 import LatchkeyAPI
-import NIOCore
 
 /// The admin API (``AdminService``), on its own listener: every route needs an admin key (``AdminKeys``).
 struct AdminRoutes: Sendable {

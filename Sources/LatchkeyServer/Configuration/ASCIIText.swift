@@ -7,7 +7,6 @@ enum ASCIIText {
 
     /// Whether every byte of `text` is a letter, a digit, or one of `extra`.
     static func consists(of text: some StringProtocol, orAnyOf extra: String = "") -> Bool {
-        let others = Array(extra.utf8)
-        return text.utf8.allSatisfy { isLetter($0) || (0x30...0x39).contains($0) || others.contains($0) }
+        text.utf8.allSatisfy { isLetter($0) || (0x30...0x39).contains($0) || extra.utf8.contains($0) }
     }
 }

@@ -176,14 +176,14 @@ public struct ServerConfiguration: Sendable {
         acceptBase64URLTextChallenge = settings.acceptBase64URLTextChallenge ?? false
 
         bodyLimit = try Self.bounded(
-            settings.bodyLimit, Self.defaultBodyLimit, "--body-limit", 1024...16 * 1024 * 1024, " bytes",
-            "1 KiB to 16 MiB")
+            settings.bodyLimit, Self.defaultBodyLimit, "--body-limit", 1024...16 * 1024 * 1024,
+            unit: " bytes", bounds: "1 KiB to 16 MiB")
         /// The setting's value (or its default) in seconds, which must be in `range`; `bounds` says it in words.
         func duration(
             _ value: Int?, _ defaultValue: Int, _ setting: String, _ range: ClosedRange<Int> = 1...3600,
             _ bounds: String = "1 second to one hour"
         ) throws(ConfigurationError) -> Duration {
-            .seconds(try Self.bounded(value, defaultValue, setting, range, " seconds", bounds))
+            .seconds(try Self.bounded(value, defaultValue, setting, range, unit: " seconds", bounds: bounds))
         }
         sessionLifetime = try duration(
             settings.sessionLifetime, Self.defaultSessionLifetime, "--session-lifetime", 60...366 * 24 * 3600,
@@ -195,8 +195,8 @@ public struct ServerConfiguration: Sendable {
             settings.reauthenticationWindow, Self.defaultReauthenticationWindow, "--reauthentication-window",
             30...24 * 3600, "30 seconds to one day")
         let auditDays = try Self.bounded(
-            settings.auditRetentionDays, Self.defaultAuditRetentionDays, "--audit-retention-days", 0...3650, " days",
-            "0 (no audit log) to 3650")
+            settings.auditRetentionDays, Self.defaultAuditRetentionDays, "--audit-retention-days", 0...3650,
+            unit: " days", bounds: "0 (no audit log) to 3650")
         auditRetention = auditDays == 0 ? nil : .seconds(auditDays * 86_400)
         webhooks = try WebhookEndpoint.load(settings.webhooksFile)
         if !webhooks.isEmpty, auditRetention == nil {
@@ -211,7 +211,7 @@ public struct ServerConfiguration: Sendable {
         )
         maxConnectionsPerAddress = try Self.bounded(
             settings.maxConnectionsPerAddress, Self.defaultMaxConnectionsPerAddress, "--max-connections-per-address",
-            1...100_000, "", "1 to 100,000")
+            1...100_000, unit: "", bounds: "1 to 100,000")
 
         metadata = try settings.metadata.map { location throws(ConfigurationError) in
             try MetadataConfiguration(location: location, trustRootFile: settings.metadataTrustRoot)
@@ -247,12 +247,12 @@ public struct ServerConfiguration: Sendable {
         passwordSignIn = settings.passwordSignIn ?? true
         metricsToken = try settings.metricsTokenFile.map(Self.metricsToken(file:))
         // Only a number someone set is checked: the default is whatever SwiftNIO makes, one loop per core.
-        if let loops = settings.eventLoops, !Self.eventLoopRange.contains(loops) {
-            throw ConfigurationError(
-                "--event-loops",
-                "\(loops) is outside \(Self.eventLoopRange.lowerBound) to \(Self.eventLoopRange.upperBound)")
-        }
-        eventLoops = settings.eventLoops ?? System.coreCount
+        eventLoops =
+            try settings.eventLoops.map { loops throws(ConfigurationError) in
+                try Self.bounded(
+                    loops, loops, "--event-loops", Self.eventLoopRange, unit: "",
+                    bounds: "\(Self.eventLoopRange.lowerBound) to \(Self.eventLoopRange.upperBound)")
+            } ?? System.coreCount
     }
 
     /// The fewest characters a metrics token may have.
@@ -275,8 +275,8 @@ public struct ServerConfiguration: Sendable {
     /// A number setting's value, or `defaultValue` when it is not set, which must be in `range`: otherwise "`value` `unit`
     /// is outside `bounds`" (`unit` with its leading space, or empty).
     static func bounded(
-        _ value: Int?, _ defaultValue: Int, _ setting: String, _ range: ClosedRange<Int>, _ unit: String,
-        _ bounds: String
+        _ value: Int?, _ defaultValue: Int, _ setting: String, _ range: ClosedRange<Int>, unit: String,
+        bounds: String
     ) throws(ConfigurationError) -> Int {
         let number = value ?? defaultValue
         guard range.contains(number) else { throw ConfigurationError(setting, "\(number)\(unit) is outside \(bounds)") }

@@ -46,7 +46,7 @@ public struct PasswordThrottlePolicy: Sendable, Hashable {
         guard try await store.reservePasswordAttempt(key: key, now: now, delay: { delay(afterFailures: $0) }) != nil
         else {
             let until = try await store.passwordThrottle(key: key)?.nextAllowedAt ?? now
-            let seconds = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
+            let seconds = Duration.seconds(until.timeIntervalSince(now)).retryAfterSeconds
             throw ServiceError(refusal, "\(reason); try again in \(seconds) s", retryAfter: seconds)
         }
     }

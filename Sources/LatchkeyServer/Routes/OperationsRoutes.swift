@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import LatchkeyAPI
-import NIOCore
 
 /// Operations: `GET /healthz` (liveness: 200 while the process serves), `GET /readyz` (readiness: 200 when the store
 /// answers too, 503 `store.unavailable` or `store.busy` otherwise) and `GET /metrics` (Prometheus text, only

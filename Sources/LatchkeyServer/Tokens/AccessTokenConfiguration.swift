@@ -46,11 +46,11 @@ public struct AccessTokenConfiguration: Sendable {
         self.audience = audience
         lifetime = TimeInterval(
             try ServerConfiguration.bounded(
-                settings.accessTokenLifetime, Self.defaultLifetime, "--access-token-lifetime", 30...86_400, " seconds",
-                "30 seconds to one day"))
+                settings.accessTokenLifetime, Self.defaultLifetime, "--access-token-lifetime", 30...86_400,
+                unit: " seconds", bounds: "30 seconds to one day"))
         let days = try ServerConfiguration.bounded(
-            settings.signingKeyRotation, Self.defaultRotationDays, "--signing-key-rotation", 1...365, " days",
-            "1 to 365")
+            settings.signingKeyRotation, Self.defaultRotationDays, "--signing-key-rotation", 1...365,
+            unit: " days", bounds: "1 to 365")
         rotation = TimeInterval(days) * 86_400
         publishLead = min(3600, rotation / 4)
         claims = try settings.accessTokenClaims.map(Self.claims(file:)) ?? [:]

@@ -46,6 +46,11 @@ public final class PostgresStore: LatchkeyStore {
     static let migrationTimeout: Duration = .seconds(300)
 
     public func migrate() async throws(StoreError) {
+        try await migrate(upTo: .max)
+    }
+
+    /// Applies the missing migrations up to `version` (a test's older schema; ``migrate()`` applies them all).
+    func migrate(upTo version: Int64) async throws(StoreError) {
         // Fail fast (operationTimeout) when the database cannot be reached, then allow the migration its time.
         try await checkConnectionLimit()
         try await transaction(limit: Self.migrationTimeout) { [self] connection in
@@ -67,7 +72,8 @@ public final class PostgresStore: LatchkeyStore {
                 })
             let unknown = applied.subtracting(PostgresSchema.migrations.map(\.version))
             guard unknown.isEmpty else { throw StoreError.newerSchema(unknown.sorted().map { "\($0)" }) }
-            for migration in PostgresSchema.migrations where !applied.contains(migration.version) {
+            for migration in PostgresSchema.migrations
+            where !applied.contains(migration.version) && migration.version <= version {
                 logger.info("applying PostgreSQL migration \(migration.version): \(migration.name)")
                 for statement in migration.statements {
                     try await connection.execute(PostgresQuery(unsafeSQL: statement), logger: logger)

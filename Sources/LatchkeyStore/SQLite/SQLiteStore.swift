@@ -100,7 +100,7 @@ public final class SQLiteStore: LatchkeyStore {
         let skeletons = Array(NameSkeleton.candidates(of: name))
         let marks = Array(repeating: "?", count: skeletons.count).joined(separator: ", ")
         return try await fetchUser(
-            where: "name_skeleton IN (\(marks)) AND name_key <> ? LIMIT 1",
+            where: "name_skeleton IN (\(marks)) AND name_key <> ?",
             StatementArguments(skeletons) + [StoredUser.nameKey(name)])
     }
 
