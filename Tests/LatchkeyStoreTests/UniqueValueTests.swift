@@ -14,9 +14,8 @@ struct UniqueValueTests {
     func sqliteColumnsAreUnique() async throws {
         let scratch = ScratchDirectory(prefix: "latchkey-unique")
         let path = scratch.path("store.sqlite")
-        _ = try SQLiteStore(path: path)
-        let queue = try DatabaseQueue(path: path)
-        try await queue.read { db in
+        let store = try SQLiteStore(path: path)
+        try await store.read { db in
             for value in UniqueValue.allCases {
                 let parts = value.sqliteColumn.split(separator: ".").map(String.init)
                 let (table, column) = (parts[0], parts[1])

@@ -87,12 +87,20 @@ public struct TestDatabase: Sendable {
         return try SQLiteStore(path: sqlitePath)
     }
 
+    /// A connection of its own to the SQLite file, beside the store's. It waits for the store's write lock as the
+    /// store's own connections do, instead of failing with "database is locked" while a request writes.
+    private func sideConnection() throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        return try DatabaseQueue(path: sqlitePath, configuration: configuration)
+    }
+
     /// Runs one SQL statement on the database behind the API's back, to make a state no request can (a passkey whose
     /// stored flag differs from what its authenticator now says). `sql` gets the prefix that names a table: empty on
     /// SQLite, the test's schema and a dot on PostgreSQL.
     public func execute(_ sql: (_ tablePrefix: String) -> String) async throws {
         guard let configuration = postgres, let schema = configuration.schema else {
-            let queue = try DatabaseQueue(path: sqlitePath)
+            let queue = try sideConnection()
             let statement = sql("")
             try await queue.write { db in try db.execute(sql: statement) }
             return
@@ -115,7 +123,7 @@ public struct TestDatabase: Sendable {
     /// window passing would), so a test need not wait the window out.
     public func ageSessionVerifications(by seconds: Int = 3600) async throws {
         guard let configuration = postgres, let schema = configuration.schema else {
-            let queue = try DatabaseQueue(path: sqlitePath)
+            let queue = try sideConnection()
             try await queue.write { db in
                 try db.execute(
                     sql: "UPDATE sessions SET verified_at = strftime('%Y-%m-%d %H:%M:%f', 'now', ?)",
