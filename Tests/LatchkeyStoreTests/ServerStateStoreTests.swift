@@ -68,10 +68,12 @@ struct ServerStateStoreTests {
             "latchkey-mode-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("store.sqlite").path
-        _ = try SQLiteStore(path: path)
+        // Open while the files are looked at: a dropped store's last close removes the -wal file.
+        let store = try SQLiteStore(path: path)
         for file in [path, path + "-wal"] where FileManager.default.fileExists(atPath: file) {
             let mode = try #require(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int)
             #expect(mode & 0o077 == 0, "\(file) is \(String(mode, radix: 8))")
         }
+        withExtendedLifetime(store) {}
     }
 }
