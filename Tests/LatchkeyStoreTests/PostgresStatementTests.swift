@@ -16,7 +16,7 @@ struct PostgresStatementTests {
             configuration.maximumConnections = 1
             let store = try PostgresStore(configuration: configuration, logger: TestDatabase.logger)
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await store.run() }
+                group.addTask { await store.run() }
                 defer { group.cancelAll() }
                 try await store.migrate()
                 let user = try await store.createUser(named: "ann")

@@ -4,8 +4,9 @@ import Testing
 
 @testable import LatchkeyStore
 
-/// A database migrated by a newer Latchkey is refused at start-up with a clear error, not opened and failing sign-ins.
-@Suite("Schema versions: a newer database is refused")
+/// A database migrated by a newer Latchkey is refused at start-up with a clear error, not opened and failing sign-ins;
+/// a migration that fails part-way leaves nothing of itself.
+@Suite("Schema versions: a newer database is refused, a failed migration undone")
 struct SchemaVersionTests {
     @Test(
         "migrating a database that has a migration this version does not know throws unavailable",
@@ -35,6 +36,28 @@ struct SchemaVersionTests {
                 #expect(error.message.contains("newer version of Latchkey"), "\(error)")
                 #expect(error.message.contains("99"), "names the migration: \(error)")
             }
+        }
+    }
+
+    /// PostgreSQL's migrations run their statements and then their Swift step (`Migration.then`) in one transaction: a
+    /// step that throws undoes the statements before it and is not recorded, so the next start tries it again whole.
+    @Test(
+        "a PostgreSQL migration whose Swift step throws leaves neither its table nor its version",
+        .enabled(if: Backend.postgresURL != nil, Comment(rawValue: Backend.skipMessage)))
+    func failedMigrationIsUndone() async throws {
+        struct StepFailed: Error {}
+        let failing = PostgresSchema.Migration(
+            version: 1_000, name: "a test's failing step", statements: ["CREATE TABLE half_done (id int)"],
+            then: { _, _ in throw StepFailed() })
+        try await withStore(.postgres) { store in
+            let postgres = try #require(store as? PostgresStore)
+            await #expect(throws: StoreError.self) {
+                try await postgres.migrate(upTo: .max, PostgresSchema.migrations + [failing])
+            }
+            let left = try await postgres.all(
+                "SELECT (to_regclass('half_done') IS NOT NULL)::int + count(*) FROM schema_migrations WHERE version = 1000"
+            ) { try $0.decode(Int.self) }
+            #expect(left == [0], "the table or the version survived the failed step")
         }
     }
 }

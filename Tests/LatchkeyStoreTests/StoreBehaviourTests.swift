@@ -379,6 +379,40 @@ struct StoreBehaviourTests {
         }
     }
 
+    @Test(
+        "recovery links: used once (of concurrent uses one wins), not after expiry, a hash of the wrong length or an unknown user refused, expired ones purged",
+        arguments: Backend.available)
+    func recoveryLinks(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let alice = try await store.createUser(named: "alice")
+            let link = Make.bytes(32)
+            let expired = Make.bytes(32)
+            try await store.insertRecoveryLink(tokenHash: link, ofUser: alice.id, expiresAt: Make.now + 600)
+            try await store.insertRecoveryLink(tokenHash: expired, ofUser: alice.id, expiresAt: Make.now - 1)
+
+            #expect(try await store.consumeRecoveryLink(tokenHash: Make.bytes(32), now: Make.now) == nil, "unknown")
+            #expect(try await store.consumeRecoveryLink(tokenHash: expired, now: Make.now) == nil, "expired")
+            let users = try await withThrowingTaskGroup(of: UUID?.self) { group in
+                for _ in 0..<4 { group.addTask { try await store.consumeRecoveryLink(tokenHash: link, now: Make.now) } }
+                return try await group.reduce(into: [UUID]()) { users, user in if let user { users.append(user) } }
+            }
+            #expect(users == [alice.id], "one use of four has the user")
+
+            do throws(StoreError) {
+                try await store.insertRecoveryLink(tokenHash: Make.bytes(31), ofUser: alice.id, expiresAt: Make.now)
+                Issue.record("a 31-byte hash was stored")
+            } catch {
+                #expect(error.code == .invalidRecord)
+                #expect(error.message == "a recovery link token hash must be 32 bytes (SHA-256)", "\(error)")
+            }
+            await expectStoreError(.notFound) {
+                try await store.insertRecoveryLink(tokenHash: Make.bytes(32), ofUser: UUID(), expiresAt: Make.now + 600)
+            }
+            #expect(try await store.purgeExpiredRecoveryLinks(now: Make.now) == 1, "the expired link")
+            #expect(try await store.purgeExpiredRecoveryLinks(now: Make.now) == 0)
+        }
+    }
+
     // MARK: Users, cascading
 
     @Test(arguments: Backend.available)

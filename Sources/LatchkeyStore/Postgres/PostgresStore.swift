@@ -49,8 +49,11 @@ public final class PostgresStore: LatchkeyStore {
         try await migrate(upTo: .max)
     }
 
-    /// Applies the missing migrations up to `version` (a test's older schema; ``migrate()`` applies them all).
-    func migrate(upTo version: Int64) async throws(StoreError) {
+    /// Applies the missing ones of `migrations` up to `version` (a test's older schema, or a test's extra migration;
+    /// ``migrate()`` applies the schema's all).
+    func migrate(
+        upTo version: Int64, _ migrations: [PostgresSchema.Migration] = PostgresSchema.migrations
+    ) async throws(StoreError) {
         // Fail fast (operationTimeout) when the database cannot be reached, then allow the migration its time.
         try await checkConnectionLimit()
         try await transaction(limit: Self.migrationTimeout) { [self] connection in
@@ -70,9 +73,9 @@ public final class PostgresStore: LatchkeyStore {
                 try await connection.all("SELECT version FROM schema_migrations", logger: logger) {
                     try $0.decode(Int64.self)
                 })
-            let unknown = applied.subtracting(PostgresSchema.migrations.map(\.version))
+            let unknown = applied.subtracting(migrations.map(\.version))
             guard unknown.isEmpty else { throw StoreError.newerSchema(unknown.sorted().map { "\($0)" }) }
-            for migration in PostgresSchema.migrations
+            for migration in migrations
             where !applied.contains(migration.version) && migration.version <= version {
                 logger.info("applying PostgreSQL migration \(migration.version): \(migration.name)")
                 for statement in migration.statements {
