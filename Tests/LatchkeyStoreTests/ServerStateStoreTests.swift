@@ -68,9 +68,9 @@ struct ServerStateStoreTests {
             "latchkey-mode-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("store.sqlite").path
-        // Open while the files are looked at: a dropped store's last close removes the -wal file.
+        // Open while the files are looked at: a dropped store's last close removes the -wal and -shm files.
         let store = try SQLiteStore(path: path)
-        for file in [path, path + "-wal"] where FileManager.default.fileExists(atPath: file) {
+        for file in [path, path + "-wal", path + "-shm"] {
             let mode = try #require(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int)
             #expect(mode & 0o077 == 0, "\(file) is \(String(mode, radix: 8))")
         }

@@ -87,8 +87,8 @@ public struct TestDatabase: Sendable {
         return try SQLiteStore(path: sqlitePath)
     }
 
-    /// A connection of its own to the SQLite file, beside the store's. It waits for the store's write lock as the
-    /// store's own connections do, instead of failing with "database is locked" while a request writes.
+    /// A connection of its own to the SQLite file, beside the store's. It waits up to 10 s for the store's write lock,
+    /// instead of failing at once with "database is locked" while a request writes.
     private func sideConnection() throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
