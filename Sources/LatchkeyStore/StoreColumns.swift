@@ -31,11 +31,8 @@ enum StoreColumns {
         }
         return
             "SELECT \(qualified(credential, "c")), \(qualified(user, "u")) FROM users u LEFT JOIN credentials c ON c.user_id = u.id WHERE "
-            + condition + accountOrder
+            + condition + " ORDER BY c.created_at, c.id"
     }
-
-    /// ``account(where:)`` after its condition.
-    static let accountOrder = " ORDER BY c.created_at, c.id"
 
     static let accountByName = account(where: "u.name_key = ?")
     static let accountByCredential = account(where: "u.id = (SELECT user_id FROM credentials WHERE id = ?)")

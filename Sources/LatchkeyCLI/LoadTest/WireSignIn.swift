@@ -27,8 +27,8 @@ struct WireSignIn: Sendable {
     /// form) or a browser. The server reads it for the session's device label, as it does for real clients.
     private let headers: [String: String]
 
-    static let appUserAgent = "LatchkeyLoad/1.0 CFNetwork/1568.100.1 Darwin/24.0.0"
-    static let browserUserAgent =
+    private static let appUserAgent = "LatchkeyLoad/1.0 CFNetwork/1568.100.1 Darwin/24.0.0"
+    private static let browserUserAgent =
         "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
 
     init(

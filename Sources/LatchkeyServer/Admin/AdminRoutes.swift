@@ -62,7 +62,7 @@ struct AdminRoutes: Sendable {
         }
         routes.get(RouterPath(AdminPaths.metrics)) { request, _ in
             _ = try keys.authorize(request)
-            return metrics.response
+            return metrics.response()
         }
     }
 

@@ -84,7 +84,7 @@ public struct AppleConfiguration: Sendable, CustomStringConvertible {
             settings, reason: "Sign in with Apple keeps refresh tokens encrypted and needs a key")
         tokenMaxAge = TimeInterval(
             try ServerConfiguration.bounded(
-                settings.appleTokenMaxAge, Self.defaultTokenMaxAge, "--apple-token-max-age", 10...3600,
+                settings.appleTokenMaxAge ?? Self.defaultTokenMaxAge, "--apple-token-max-age", 10...3600,
                 unit: " seconds", bounds: "10 seconds to one hour"))
         endpoints = AppleEndpoints(
             baseURL: try Self.url(settings.appleBaseURL ?? AppleEndpoints.production.baseURL, "--apple-base-url"))

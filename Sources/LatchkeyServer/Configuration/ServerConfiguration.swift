@@ -176,14 +176,14 @@ public struct ServerConfiguration: Sendable {
         acceptBase64URLTextChallenge = settings.acceptBase64URLTextChallenge ?? false
 
         bodyLimit = try Self.bounded(
-            settings.bodyLimit, Self.defaultBodyLimit, "--body-limit", 1024...16 * 1024 * 1024,
+            settings.bodyLimit ?? Self.defaultBodyLimit, "--body-limit", 1024...16 * 1024 * 1024,
             unit: " bytes", bounds: "1 KiB to 16 MiB")
         /// The setting's value (or its default) in seconds, which must be in `range`; `bounds` says it in words.
         func duration(
             _ value: Int?, _ defaultValue: Int, _ setting: String, _ range: ClosedRange<Int> = 1...3600,
             _ bounds: String = "1 second to one hour"
         ) throws(ConfigurationError) -> Duration {
-            .seconds(try Self.bounded(value, defaultValue, setting, range, unit: " seconds", bounds: bounds))
+            .seconds(try Self.bounded(value ?? defaultValue, setting, range, unit: " seconds", bounds: bounds))
         }
         sessionLifetime = try duration(
             settings.sessionLifetime, Self.defaultSessionLifetime, "--session-lifetime", 60...366 * 24 * 3600,
@@ -195,7 +195,7 @@ public struct ServerConfiguration: Sendable {
             settings.reauthenticationWindow, Self.defaultReauthenticationWindow, "--reauthentication-window",
             30...24 * 3600, "30 seconds to one day")
         let auditDays = try Self.bounded(
-            settings.auditRetentionDays, Self.defaultAuditRetentionDays, "--audit-retention-days", 0...3650,
+            settings.auditRetentionDays ?? Self.defaultAuditRetentionDays, "--audit-retention-days", 0...3650,
             unit: " days", bounds: "0 (no audit log) to 3650")
         auditRetention = auditDays == 0 ? nil : .seconds(auditDays * 86_400)
         webhooks = try WebhookEndpoint.load(settings.webhooksFile)
@@ -210,7 +210,7 @@ public struct ServerConfiguration: Sendable {
             write: try duration(settings.writeTimeout, Self.defaultWriteTimeout, "--write-timeout")
         )
         maxConnectionsPerAddress = try Self.bounded(
-            settings.maxConnectionsPerAddress, Self.defaultMaxConnectionsPerAddress, "--max-connections-per-address",
+            settings.maxConnectionsPerAddress ?? Self.defaultMaxConnectionsPerAddress, "--max-connections-per-address",
             1...100_000, unit: "", bounds: "1 to 100,000")
 
         metadata = try settings.metadata.map { location throws(ConfigurationError) in
@@ -250,7 +250,7 @@ public struct ServerConfiguration: Sendable {
         eventLoops =
             try settings.eventLoops.map { loops throws(ConfigurationError) in
                 try Self.bounded(
-                    loops, loops, "--event-loops", Self.eventLoopRange, unit: "",
+                    loops, "--event-loops", Self.eventLoopRange, unit: "",
                     bounds: "\(Self.eventLoopRange.lowerBound) to \(Self.eventLoopRange.upperBound)")
             } ?? System.coreCount
     }
@@ -272,15 +272,13 @@ public struct ServerConfiguration: Sendable {
         return token
     }
 
-    /// A number setting's value, or `defaultValue` when it is not set, which must be in `range`: otherwise "`value` `unit`
-    /// is outside `bounds`" (`unit` with its leading space, or empty).
+    /// A number setting's value (given or default), which must be in `range`: otherwise "`value` `unit` is outside
+    /// `bounds`" (`unit` with its leading space, or empty).
     static func bounded(
-        _ value: Int?, _ defaultValue: Int, _ setting: String, _ range: ClosedRange<Int>, unit: String,
-        bounds: String
+        _ value: Int, _ setting: String, _ range: ClosedRange<Int>, unit: String, bounds: String
     ) throws(ConfigurationError) -> Int {
-        let number = value ?? defaultValue
-        guard range.contains(number) else { throw ConfigurationError(setting, "\(number)\(unit) is outside \(bounds)") }
-        return number
+        guard range.contains(value) else { throw ConfigurationError(setting, "\(value)\(unit) is outside \(bounds)") }
+        return value
     }
 
     /// The UTF-8 text of the file at `path`; a file that cannot be read as UTF-8 is `cannot read <path>` for `setting`.

@@ -86,8 +86,8 @@ public final class ServerMetrics: Sendable {
         registry.emitToBuffer() + Array(ProcessUsage.current().exposition.utf8)
     }
 
-    /// The answer of `/metrics` and the admin API's metrics: the exposition, never cached.
-    var response: Response {
+    /// The answer of `/metrics` and the admin API's metrics: the exposition as of now, never cached.
+    func response() -> Response {
         Response(
             status: .ok,
             headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],

@@ -25,7 +25,7 @@ struct OperationsRoutes: Sendable {
         }
         routes.get(RouterPath(APIPaths.Operations.metrics)) { request, _ in
             try MetricsAccess(token: configuration.metricsToken).check(request)
-            return metrics.response
+            return metrics.response()
         }
     }
 }

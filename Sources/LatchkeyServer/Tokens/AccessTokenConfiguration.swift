@@ -46,10 +46,10 @@ public struct AccessTokenConfiguration: Sendable {
         self.audience = audience
         lifetime = TimeInterval(
             try ServerConfiguration.bounded(
-                settings.accessTokenLifetime, Self.defaultLifetime, "--access-token-lifetime", 30...86_400,
+                settings.accessTokenLifetime ?? Self.defaultLifetime, "--access-token-lifetime", 30...86_400,
                 unit: " seconds", bounds: "30 seconds to one day"))
         let days = try ServerConfiguration.bounded(
-            settings.signingKeyRotation, Self.defaultRotationDays, "--signing-key-rotation", 1...365,
+            settings.signingKeyRotation ?? Self.defaultRotationDays, "--signing-key-rotation", 1...365,
             unit: " days", bounds: "1 to 365")
         rotation = TimeInterval(days) * 86_400
         publishLead = min(3600, rotation / 4)

@@ -27,8 +27,9 @@ extension PostgresStore {
                 // The event's nine columns first, as `StoredAuditEvent(postgresRow:)` reads them; then the delivery's.
                 let cells = row.makeRandomAccess()
                 return StoredWebhookDelivery(
-                    id: try cells[9].decode(Int64.self), endpoint: try cells[10].decode(String.self),
-                    event: try StoredAuditEvent(postgresRow: row), attempts: Int(try cells[11].decode(Int64.self)))
+                    id: try cells["id"].decode(Int64.self), endpoint: try cells["endpoint"].decode(String.self),
+                    event: try StoredAuditEvent(postgresRow: row),
+                    attempts: Int(try cells["attempts"].decode(Int64.self)))
             }
         }
     }

@@ -248,7 +248,7 @@ enum SQLiteSchema {
         CREATE INDEX spent_tickets_expires_at ON spent_tickets(expires_at);
         """
 
-    /// An account's credentials are read oldest first, ties broken by ID (``StoreColumns/accountOrder``). The first
+    /// An account's credentials are read oldest first, ties broken by ID (``StoreColumns/account(where:)``). The first
     /// index ended at `created_at`, so every account read sorted its credentials in a temporary b-tree; with `id` in the
     /// index the rows come in order.
     private static let v7AccountOrder = """
