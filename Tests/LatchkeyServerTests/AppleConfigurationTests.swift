@@ -35,12 +35,13 @@ struct AppleConfigurationTests {
         }
     }
 
-    @Test func aTokenAgeOutsideItsRangeIsRefused() throws {
+    @Test(arguments: [9, 3601])
+    func aTokenAgeOutsideItsRangeIsRefused(_ age: Int) throws {
         try withKeyFiles { keyPath, _, _ in
             var settings = complete(keyPath)
-            settings.appleTokenMaxAge = 3601
+            settings.appleTokenMaxAge = age
             #expect(
-                throws: ConfigurationError("--apple-token-max-age", "3601 seconds is outside 10 seconds to one hour")
+                throws: ConfigurationError("--apple-token-max-age", "\(age) seconds is outside 10 seconds to one hour")
             ) {
                 try ServerConfiguration(settings)
             }

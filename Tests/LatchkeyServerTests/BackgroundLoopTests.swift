@@ -1,3 +1,6 @@
+import Foundation
+import LatchkeyStore
+import LatchkeyTestSupport
 import Logging
 import ServiceLifecycle
 import Synchronization
@@ -7,8 +10,9 @@ import Testing
 
 /// The loop behind the outbox, the webhook dispatcher and the expiry purge (`repeatedly(every:)`), and the wait for the
 /// migration in front of them (`AfterMigration`): a server shutting down gracefully ends both at once, mid-wait, without
-/// another round; a cancelled task does too. The tests give the loop 100 ms to reach its wait: on a machine too busy for
-/// that, the shutdown meets the loop's own check first, and the test passes without exercising the cut-short wait.
+/// another round; a cancelled task does too; a round that fails is followed by the next. The tests give the loop 100 ms
+/// to reach its wait: on a machine too busy for that, the shutdown meets the loop's own check first, and the test passes
+/// without exercising the cut-short wait.
 @Suite("Background services: the loop and the wait for the migration")
 struct BackgroundLoopTests {
     /// Counts the rounds of `repeatedly` with an hour between them: a test that ends it in seconds shows the wait was
@@ -27,20 +31,26 @@ struct BackgroundLoopTests {
         let rounds = Atomic<Int>(0)
     }
 
+    /// Runs `service` in a service group, runs `whileRunning`, then shuts the group down gracefully and waits for it.
+    private static func run(_ service: some Service, whileRunning: () async throws -> Void) async throws {
+        let group = ServiceGroup(configuration: .init(services: [service], logger: quietLogger))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            try await whileRunning()
+            await group.triggerGracefulShutdown()
+            try await tasks.next()
+        }
+    }
+
     @Test("a graceful shutdown cuts the loop's wait short and runs no further round", .timeLimit(.minutes(1)))
     func gracefulShutdownEndsTheWait() async throws {
         let counter = Counter()
         let (started, start) = AsyncStream.makeStream(of: Void.self)
-        let service = HourlyRoundsService(counter: counter, started: start)
-        let group = ServiceGroup(configuration: .init(services: [service], logger: quietLogger))
         let began = ContinuousClock.now
-        try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
+        try await Self.run(HourlyRoundsService(counter: counter, started: start)) {
             var iterator = started.makeAsyncIterator()
             _ = await iterator.next()
             try await Task.sleep(for: .milliseconds(100))
-            await group.triggerGracefulShutdown()
-            try await tasks.next()
         }
         #expect(ContinuousClock.now - began < .seconds(30))
         #expect(counter.rounds.load(ordering: .relaxed) == 0)
@@ -80,37 +90,54 @@ struct BackgroundLoopTests {
         "a server shutting down before the migration is done never starts the service behind it",
         .timeLimit(.minutes(1)))
     func shutdownBeforeMigrationSkipsTheService() async throws {
-        let counter = Counter()
         let (started, start) = AsyncStream.makeStream(of: Void.self)
         let service = AfterMigration(
-            migration: StoreMigration(), service: HourlyRoundsService(counter: counter, started: start))
-        let group = ServiceGroup(configuration: .init(services: [service], logger: quietLogger))
-        try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            try await Task.sleep(for: .milliseconds(100))
-            await group.triggerGracefulShutdown()
-            try await tasks.next()
-        }
+            migration: StoreMigration(), service: HourlyRoundsService(counter: Counter(), started: start))
+        try await Self.run(service) { try await Task.sleep(for: .milliseconds(100)) }
         start.finish()
         var iterator = started.makeAsyncIterator()
         #expect(await iterator.next() == nil, "the service behind the wait never ran")
     }
 
-    @Test("once the migration is marked done, the service behind the wait runs", .timeLimit(.minutes(1)))
+    @Test("a service waiting for the migration starts once it is marked done", .timeLimit(.minutes(1)))
     func migrationDoneStartsTheService() async throws {
-        let counter = Counter()
         let (started, start) = AsyncStream.makeStream(of: Void.self)
         let migration = StoreMigration()
         let service = AfterMigration(
-            migration: migration, service: HourlyRoundsService(counter: counter, started: start))
-        let group = ServiceGroup(configuration: .init(services: [service], logger: quietLogger))
-        try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
+            migration: migration, service: HourlyRoundsService(counter: Counter(), started: start))
+        try await Self.run(service) {
+            try await Task.sleep(for: .milliseconds(100))  // waiting by now, on an idle machine
             migration.markDone()
             var iterator = started.makeAsyncIterator()
             _ = await iterator.next()
-            await group.triggerGracefulShutdown()
-            try await tasks.next()
+        }
+    }
+
+    @Test("the expiry purge goes on after a round that failed", .timeLimit(.minutes(1)))
+    func purgeSurvivesAFailedRound() async throws {
+        try await TestDatabase.with(.sqlite) { database in
+            let store = FaultInjectingStore(try database.makeStore())
+            try await store.migrate()
+            store.fail(.purgeSpentTickets, with: StoreError(.unavailable, "down"), times: 1)
+            let purge = ExpiryPurgeService(store: store, interval: .milliseconds(10), logger: quietLogger)
+            try await Self.run(purge) {
+                while store.count(.purgeExpiredSessions) == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            #expect(store.count(.purgeSpentTickets) >= 2, "the failed round, then one that went through")
+        }
+    }
+
+    @Test("the webhook dispatcher goes on after an outbox read that failed", .timeLimit(.minutes(1)))
+    func dispatcherSurvivesAFailedRound() async throws {
+        try await TestDatabase.with(.sqlite) { database in
+            let store = FaultInjectingStore(try database.makeStore())
+            try await store.migrate()
+            store.fail(.claimWebhookDeliveries, with: StoreError(.unavailable, "down"), times: 1)
+            var dispatcher = WebhookDispatcher(store: store, endpoints: [], logger: quietLogger)
+            dispatcher.pollInterval = .milliseconds(10)
+            try await Self.run(dispatcher) {
+                while store.count(.claimWebhookDeliveries) < 2 { try await Task.sleep(for: .milliseconds(10)) }
+            }
         }
     }
 }

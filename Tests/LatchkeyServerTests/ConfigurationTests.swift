@@ -134,7 +134,16 @@ struct ConfigurationTests {
                 "3601 seconds is outside 1 second to one hour"
             ),
             (ServerSettings.with { $0.bodyLimit = 1023 }, "--body-limit", "1023 bytes is outside 1 KiB to 16 MiB"),
+            (
+                ServerSettings.with { $0.bodyLimit = 16 * 1024 * 1024 + 1 }, "--body-limit",
+                "16777217 bytes is outside 1 KiB to 16 MiB"
+            ),
+            (ServerSettings.with { $0.eventLoops = 0 }, "--event-loops", "0 is outside 1 to 1024"),
             (ServerSettings.with { $0.eventLoops = 1025 }, "--event-loops", "1025 is outside 1 to 1024"),
+            (
+                ServerSettings.with { $0.auditRetentionDays = -1 }, "--audit-retention-days",
+                "-1 days is outside 0 (no audit log) to 3650"
+            ),
             (
                 ServerSettings.with { $0.auditRetentionDays = 3651 }, "--audit-retention-days",
                 "3651 days is outside 0 (no audit log) to 3650"
@@ -144,18 +153,24 @@ struct ConfigurationTests {
                 "0 is outside 1 to 100,000"
             ),
             (
-                ServerSettings.with {
-                    $0.accessTokenAudience = "api"
-                    $0.secretsKey = Data(repeating: 7, count: 32).base64EncodedString()
-                    $0.accessTokenLifetime = 29
-                }, "--access-token-lifetime", "29 seconds is outside 30 seconds to one day"
+                ServerSettings.with { $0.maxConnectionsPerAddress = 100_001 }, "--max-connections-per-address",
+                "100001 is outside 1 to 100,000"
             ),
             (
-                ServerSettings.with {
-                    $0.accessTokenAudience = "api"
-                    $0.secretsKey = Data(repeating: 7, count: 32).base64EncodedString()
-                    $0.signingKeyRotation = 366
-                }, "--signing-key-rotation", "366 days is outside 1 to 365"
+                ServerSettings.withAccessTokens { $0.accessTokenLifetime = 29 }, "--access-token-lifetime",
+                "29 seconds is outside 30 seconds to one day"
+            ),
+            (
+                ServerSettings.withAccessTokens { $0.accessTokenLifetime = 86_401 }, "--access-token-lifetime",
+                "86401 seconds is outside 30 seconds to one day"
+            ),
+            (
+                ServerSettings.withAccessTokens { $0.signingKeyRotation = 0 }, "--signing-key-rotation",
+                "0 days is outside 1 to 365"
+            ),
+            (
+                ServerSettings.withAccessTokens { $0.signingKeyRotation = 366 }, "--signing-key-rotation",
+                "366 days is outside 1 to 365"
             ),
         ])
     func numbersOutOfRange(_ settings: ServerSettings, _ setting: String, _ message: String) {
@@ -206,5 +221,14 @@ extension ServerSettings {
         var settings = ServerSettings()
         change(&settings)
         return settings
+    }
+
+    /// Settings with access tokens on (an audience and the secrets key they need), then `change`.
+    static func withAccessTokens(_ change: (inout ServerSettings) -> Void) -> ServerSettings {
+        with {
+            $0.accessTokenAudience = "api"
+            $0.secretsKey = Data(repeating: 7, count: 32).base64EncodedString()
+            change(&$0)
+        }
     }
 }

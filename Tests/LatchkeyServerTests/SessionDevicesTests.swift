@@ -124,6 +124,25 @@ struct SessionDevicesTests {
                 "Chrome on Android"
             ),
             ("Mozilla/5.0 (Macintosh; Intel Mac OS X 14.5) Gecko/20100101 Firefox/131.0 Version/1", "Firefox on macOS"),
+            // Each product mark of the browser table, and the second word of macOS.
+            (
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 CriOS/131.0 Mobile/15E148 Safari/604.1",
+                "Chrome on iPhone"
+            ),
+            (
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 FxiOS/131.0 Mobile/15E148 Safari/605.1.15",
+                "Firefox on iPhone"
+            ),
+            (
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 EdgiOS/131.0 Mobile/15E148 Safari/604.1",
+                "Edge on iPhone"
+            ),
+            (
+                "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/131.0 Mobile Safari/537.36 EdgA/131.0",
+                "Edge on Android"
+            ),
+            ("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chromium/131.0 Safari/537.36", "Chrome on Linux"),
+            ("Mozilla/5.0 (Mac OS X 14_5) AppleWebKit/605.1.15 Version/17.5 Safari/605.1.15", "Safari on macOS"),
             ("curl/8.5.0", "curl"),
             (String(repeating: "a", count: 70) + "/1.0", String(repeating: "a", count: 60)),
             ("My_App-2.x/3 (iPhone)", "My_App-2.x on iPhone"),

@@ -16,18 +16,22 @@ struct SQLiteBusyTests {
         let path = scratch.path("store.sqlite")
         let store = try SQLiteStore(path: path, busyTimeout: .milliseconds(300))
         // Another connection (as another process would) holds the write lock, on a thread of its own, until released.
-        // It waits out a checkpoint of the store's to take the lock, rather than leave the test waiting for it forever.
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
-        let other = try DatabaseQueue(path: path, configuration: configuration)
+        // It waits out a checkpoint of the store's to take the lock; failing to take it fails the test, not hangs it.
+        let other = try TestDatabase.sideConnection(to: path)
         let release = DispatchSemaphore(value: 0)
-        await withCheckedContinuation { (held: CheckedContinuation<Void, Never>) in
+        try await withCheckedThrowingContinuation { (held: CheckedContinuation<Void, any Error>) in
             Thread.detachNewThread {
-                try? other.inDatabase { db in
-                    try db.execute(sql: "BEGIN IMMEDIATE")
-                    held.resume()
-                    release.wait()
-                    try db.execute(sql: "COMMIT")
+                var holding = false
+                do {
+                    try other.inDatabase { db in
+                        try db.execute(sql: "BEGIN IMMEDIATE")
+                        holding = true
+                        held.resume()
+                        release.wait()
+                        try db.execute(sql: "COMMIT")
+                    }
+                } catch {
+                    if !holding { held.resume(throwing: error) }
                 }
             }
         }

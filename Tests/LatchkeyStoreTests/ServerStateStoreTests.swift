@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 
 @testable import LatchkeyStore
@@ -7,6 +8,8 @@ import Testing
 /// passkey, and the SQLite file's mode.
 @Suite("Server state in the store")
 struct ServerStateStoreTests {
+    let scratch = ScratchDirectory(prefix: "latchkey-state")
+
     @Test(arguments: Backend.available)
     func theFirstSecretStoredIsTheOneEveryoneGets(_ backend: Backend) async throws {
         try await withStore(backend) { store throws in
@@ -64,10 +67,7 @@ struct ServerStateStoreTests {
     }
 
     @Test func theSQLiteFileIsTheOwnersOnly() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "latchkey-mode-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("store.sqlite").path
+        let path = scratch.path("store.sqlite")
         // Open while the files are looked at: a dropped store's last close removes the -wal and -shm files.
         let store = try SQLiteStore(path: path)
         for file in [path, path + "-wal", path + "-shm"] {

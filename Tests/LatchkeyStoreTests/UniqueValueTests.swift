@@ -12,22 +12,21 @@ import Testing
 struct UniqueValueTests {
     @Test("each SQLite column is the only column of a unique index")
     func sqliteColumnsAreUnique() async throws {
-        let scratch = ScratchDirectory(prefix: "latchkey-unique")
-        let path = scratch.path("store.sqlite")
-        let store = try SQLiteStore(path: path)
         // Read on the store's reader thread; expected outside it, where the test runs.
-        let uncovered = try await store.read { db in
-            try UniqueValue.allCases.filter { value in
-                let parts = value.sqliteColumn.split(separator: ".").map(String.init)
-                let (table, column) = (parts[0], parts[1])
-                let uniqueIndexes = try Row.fetchAll(
-                    db, sql: "SELECT name, \"unique\" FROM pragma_index_list(?)", arguments: [table]
-                )
-                .filter { $0["unique"] == 1 }.map { $0["name"] as String }
-                return try !uniqueIndexes.contains { index in
-                    try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?)", arguments: [index]) == [
-                        column
-                    ]
+        let uncovered = try await withStore(.sqlite) { store in
+            try await #require(store as? SQLiteStore).read { db in
+                try UniqueValue.allCases.filter { value in
+                    let parts = value.sqliteColumn.split(separator: ".").map(String.init)
+                    let (table, column) = (parts[0], parts[1])
+                    let uniqueIndexes = try Row.fetchAll(
+                        db, sql: "SELECT name, \"unique\" FROM pragma_index_list(?)", arguments: [table]
+                    )
+                    .filter { $0["unique"] == 1 }.map { $0["name"] as String }
+                    return try !uniqueIndexes.contains { index in
+                        try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?)", arguments: [index]) == [
+                            column
+                        ]
+                    }
                 }
             }
         }
@@ -35,27 +34,25 @@ struct UniqueValueTests {
     }
 
     @Test(
-        "each PostgreSQL constraint is a unique index of the migrated schema",
+        "each PostgreSQL constraint is a unique index of the migrated schema on the same table and column alone",
         .enabled(if: Backend.postgresURL != nil, Comment(rawValue: Backend.skipMessage)))
     func postgresConstraintsExist() async throws {
-        try await TestDatabase.with(.postgres) { database in
-            let configuration = try #require(database.postgresConfiguration)
-            let schema = try #require(configuration.schema)
-            let store = try PostgresStore(configuration: configuration, logger: TestDatabase.logger)
-            let indexes = try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { await store.run() }
-                defer { group.cancelAll() }
-                try await store.migrate()
-                return try await store.all(
-                    """
-                    SELECT c.relname FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid
-                    WHERE i.indisunique AND c.relnamespace = to_regnamespace(\(schema))
-                    """
-                ) { try $0.decode(String.self) }
-            }
+        try await withStore(.postgres) { store in
+            let postgres = try #require(store as? PostgresStore)
+            // Each single-column unique index of the test's schema, by name, with its `table.column`.
+            let indexes = try await postgres.all(
+                """
+                SELECT c.relname, t.relname || '.' || a.attname
+                FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid
+                    JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = i.indkey[0]
+                WHERE i.indisunique AND i.indnatts = 1 AND c.relnamespace = to_regnamespace(current_schema())
+                """
+            ) { try $0.decode((String, String).self) }
+            let columns = Dictionary(indexes, uniquingKeysWith: { first, _ in first })
             for value in UniqueValue.allCases {
                 #expect(
-                    indexes.contains(value.postgresConstraint), "\(value): no unique index \(value.postgresConstraint)")
+                    columns[value.postgresConstraint] == value.sqliteColumn,
+                    "\(value): \(value.postgresConstraint) is not a unique index on \(value.sqliteColumn) alone")
             }
         }
     }

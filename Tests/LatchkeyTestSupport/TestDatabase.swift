@@ -87,12 +87,12 @@ public struct TestDatabase: Sendable {
         return try SQLiteStore(path: sqlitePath)
     }
 
-    /// A connection of its own to the SQLite file, beside the store's. It waits up to 10 s for the store's write lock,
-    /// instead of failing at once with "database is locked" while a request writes.
-    private func sideConnection() throws -> DatabaseQueue {
+    /// A connection of its own to the SQLite file at `path`, beside a store's (as another process would have). It waits
+    /// up to 10 s for the store's write lock or a checkpoint, instead of failing at once with "database is locked".
+    public static func sideConnection(to path: String) throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
-        return try DatabaseQueue(path: sqlitePath, configuration: configuration)
+        return try DatabaseQueue(path: path, configuration: configuration)
     }
 
     /// Runs one SQL statement on the database behind the API's back, to make a state no request can (a passkey whose
@@ -100,7 +100,7 @@ public struct TestDatabase: Sendable {
     /// SQLite, the test's schema and a dot on PostgreSQL.
     public func execute(_ sql: (_ tablePrefix: String) -> String) async throws {
         guard let configuration = postgres, let schema = configuration.schema else {
-            let queue = try sideConnection()
+            let queue = try Self.sideConnection(to: sqlitePath)
             let statement = sql("")
             try await queue.write { db in try db.execute(sql: statement) }
             return
@@ -123,7 +123,7 @@ public struct TestDatabase: Sendable {
     /// window passing would), so a test need not wait the window out.
     public func ageSessionVerifications(by seconds: Int = 3600) async throws {
         guard let configuration = postgres, let schema = configuration.schema else {
-            let queue = try sideConnection()
+            let queue = try Self.sideConnection(to: sqlitePath)
             try await queue.write { db in
                 try db.execute(
                     sql: "UPDATE sessions SET verified_at = strftime('%Y-%m-%d %H:%M:%f', 'now', ?)",
